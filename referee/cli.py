@@ -1,0 +1,50 @@
+"""The ``mjref`` command: a thin face over the library.  Each subcommand lives in ``referee/commands/``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+# Subcommand modules, in the order ``mjref --help`` lists them.
+COMMANDS = ("match", "score", "schema")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mjref",
+        description="A referee harness for Mahjong AI bots (ICGA protocol, Taiwan 16-tile rules).",
+    )
+    parser.add_argument("--version", action="version", version=f"mjref {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"referee.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"referee.commands.{name}":
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("mjref: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,557 @@
+"""The engine: one hand of Taiwan 16-tile Mahjong as a pure, synchronous, deterministic state machine.
+
+Surface (in the spirit of OpenSpiel's game API)::
+
+    hand = Hand(wall, rules, dealer=1)
+    events = hand.start()                  # the deal, up to the first question
+    while not hand.is_over:
+        q = hand.question                  # Question(seat, ask, legal answers)
+        events = hand.apply(answer)        # IllegalAnswer (and no change) unless answer in q.legal
+    hand.result                            # HandResult: outcome, wins with tai items, scores
+
+Every ``Event`` carries its audience: the seats that may see it.  The flow follows RULES.md section 4 exactly, and
+is written once, as a generator that yields questions and receives answers: the order of questions in the code is
+the order of questions in the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .analysis import is_complete
+from .options import (
+    eat_broadcast,
+    eat_options,
+    may_self_gong,
+    meld_gong_option,
+    pong_options,
+    self_gong_options,
+    throw_options,
+    with_pass,
+)
+from .rules import Ruleset
+from .scoring import ScoreResult, WinContext, score_flower_win, score_win, settle
+from .tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, INDEX, WINDS_IN_ORDER
+from .types import (
+    ALL_SEATS,
+    GONG_CONCEALED,
+    GONG_MELDED,
+    GONG_PROMOTED,
+    HU,
+    PASS,
+    Answer,
+    AskKind,
+    Eat,
+    Event,
+    Exit,
+    Flower,
+    Gong,
+    Hu,
+    InitCard,
+    InitGame,
+    Meld,
+    Mo,
+    Pong,
+    Question,
+    Throw,
+    next_seat,
+    seats_after,
+)
+from .wall import Wall, check_wall
+
+HU_OR_PASS = (HU, PASS)
+WinHow = Literal["self_draw", "throw", "robbed_gong", "flowers"]
+
+
+class IllegalAnswer(ValueError):
+    """An answer that is not among the question's legal answers; the message says why, for the fault log."""
+
+
+class EngineError(RuntimeError):
+    """The engine was used out of order (apply before start, apply after the end)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WinRecord:
+    seat: int
+    tile: int | None  # None for a flowers win
+    how: WinHow
+    thrower: int | None
+    score: ScoreResult
+    payments: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    outcome: Literal["win", "draw"]
+    wins: tuple[WinRecord, ...]
+    scores: tuple[int, int, int, int]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(w.seat for w in self.wins)
+
+
+def seat_wind(seat: int, dealer: int) -> str:
+    """The dealer is EAST, then SOUTH, WEST, NORTH in turn order."""
+    return WINDS_IN_ORDER[(seat - dealer) % 4]
+
+
+_OTHERS = {p: frozenset(ALL_SEATS - {p}) for p in ALL_SEATS}
+_ONLY = {p: frozenset((p,)) for p in ALL_SEATS}
+
+
+@dataclass(slots=True)
+class _Seat:
+    concealed: list[int] = field(default_factory=list)
+    counts: list[int] = field(default_factory=lambda: [0] * 34)
+    melds: list[Meld] = field(default_factory=list)
+    flowers: list[int] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)  # thrown tiles not claimed
+    draws: int = 0
+
+    def add(self, t: int) -> None:
+        self.concealed.append(t)
+        self.counts[INDEX[t // 10]] += 1
+
+    def remove(self, t: int) -> None:
+        self.concealed.remove(t)
+        self.counts[INDEX[t // 10]] -= 1
+
+
+class Hand:
+    """One hand (``/initGame`` … ``/exit``)."""
+
+    def __init__(
+        self,
+        wall: Wall | Sequence[int],
+        rules: Ruleset,
+        *,
+        dealer: int = 1,
+        round_wind: str = "EAST",
+        hand_wind: str | None = None,
+        cont: int = 0,
+        check: bool = True,
+    ) -> None:
+        if not isinstance(wall, Wall):
+            wall = Wall(tuple(wall))
+        if check:
+            check_wall(wall.tiles, rules)
+        if dealer not in ALL_SEATS:
+            raise ValueError(f"dealer must be a seat 1..4, not {dealer}")
+        self.rules = rules
+        self.wall = wall
+        self.dealer = dealer
+        self.round_wind = round_wind
+        self.hand_wind = hand_wind if hand_wind is not None else WINDS_IN_ORDER[dealer - 1]
+        self.cont = cont
+        self._tiles = list(wall.tiles)
+        self._front = 0
+        self._back = len(self._tiles)
+        self._seats = {p: _Seat() for p in ALL_SEATS}
+        self._out: list[Event] = []
+        self.question: Question | None = None
+        self.result: HandResult | None = None
+        self._flow_gen: Generator[Question, Answer, None] | None = None
+        # flags for scoring
+        self._claimed = False  # any eat, pong or gong so far (ends first-turn wins)
+        self._throws = 0
+        self._last_live_drawn = False
+        self._after_gong = False
+        self._last_drawn: dict[int, int] = {}  # per seat: its last draw (the dealer's 17th tile before any)
+
+    # ------------------------------------------------------------------------------------------------ surface
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def remaining(self) -> int:
+        """Tiles not yet drawn (live and dead)."""
+        return self._back - self._front
+
+    def concealed(self, seat: int) -> list[int]:
+        return sorted(self._seats[seat].concealed)
+
+    def melds(self, seat: int) -> list[Meld]:
+        return list(self._seats[seat].melds)
+
+    def flowers(self, seat: int) -> list[int]:
+        return list(self._seats[seat].flowers)
+
+    def river(self, seat: int) -> list[int]:
+        return list(self._seats[seat].river)
+
+    def undrawn(self) -> list[int]:
+        return self._tiles[self._front : self._back]
+
+    def start(self) -> list[Event]:
+        if self._flow_gen is not None:
+            raise EngineError("the hand has already started")
+        self._flow_gen = self._flow()
+        return self._advance(None)
+
+    def apply(self, answer: Answer) -> list[Event]:
+        q = self.question
+        if q is None or self._flow_gen is None:
+            raise EngineError("no question is pending" if self._flow_gen else "the hand has not started")
+        if answer not in q.legal:
+            raise IllegalAnswer(self.explain_illegal(q, answer))
+        return self._advance(answer)
+
+    def _advance(self, answer: Answer | None) -> list[Event]:
+        assert self._flow_gen is not None
+        self._out = out = []
+        try:
+            self.question = self._flow_gen.send(answer)  # type: ignore[arg-type]
+        except StopIteration:
+            self.question = None
+        return out
+
+    # ------------------------------------------------------------------------------------------------ reasons
+    def explain_illegal(self, q: Question, a: Answer) -> str:
+        """Why ``a`` is not a legal answer to ``q`` (one line, for fault logs)."""
+        if a.kind == "pass" and q.ask == "throw":
+            return "/pass is not allowed: /ask throw must be answered with /throw"
+        if a.kind != q.ask and a.kind != "pass":
+            return f"/{a.kind} does not answer /ask {q.ask}"
+        hand = self._seats[q.seat].concealed
+        missing = [t for t in a.tiles if t not in hand]
+        if a.kind == "throw":
+            return f"tile {a.tiles[0] if a.tiles else '?'} is not in the hand" if missing else "not a legal throw"
+        if a.kind == "gong" and a.mode == GONG_PROMOTED and len(a.tiles) == 1 and not missing:
+            return f"no pong of tile {a.tiles[0]} to promote"
+        if missing:
+            return f"tile{'s' if len(missing) > 1 else ''} {' '.join(map(str, missing))} not in the hand"
+        if len(set(a.tiles)) != len(a.tiles):
+            return "the same tile named twice"
+        if a.kind == "eat":
+            return f"{' '.join(map(str, a.tiles))} do not make a chow with {q.tile}"
+        if a.kind == "pong":
+            return f"{' '.join(map(str, a.tiles))} do not make a pong with {q.tile}"
+        if a.kind == "gong":
+            allowed = sorted({x.mode for x in q.legal if x.kind == "gong"})
+            if a.mode not in allowed:
+                return f"/gong {a.mode} is not possible here (possible: {', '.join(f'/gong {m}' for m in allowed)})"
+            return f"{' '.join(map(str, a.tiles))} do not make the gong claimed"
+        return f"{a} is not a legal answer to /ask {q.ask}"
+
+    # ------------------------------------------------------------------------------------------------ helpers
+    def _emit(self, event: Event) -> None:
+        self._out.append(event)
+
+    def _ask(self, seat: int, ask: AskKind, legal: tuple[Answer, ...], tile: int | None = None) -> Question:
+        return Question(seat, ask, legal, tile)
+
+    def _can_replace(self) -> bool:
+        """A gong is offered only while its replacement draw can still be made."""
+        return self._back - self._front > self.rules.dead_wall
+
+    def _can_win_on(self, seat: int, tile: int) -> bool:
+        c = self._seats[seat].counts
+        i = INDEX[tile // 10]
+        c[i] += 1
+        try:
+            return is_complete(c, seven_pairs_and_pung=self.rules.seven_pairs_and_pung)
+        finally:
+            c[i] -= 1
+
+    @staticmethod
+    def _chow_possible(c: list[int], i: int) -> bool:
+        r = i % 9
+        return bool(
+            (r >= 2 and c[i - 2] and c[i - 1]) or (1 <= r <= 7 and c[i - 1] and c[i + 1]) or (r <= 6 and c[i + 1] and c[i + 2])
+        )
+
+    def _end_in_draw(self) -> None:
+        self.result = HandResult("draw", (), (0, 0, 0, 0))
+        self._emit(Exit((0, 0, 0, 0)))
+
+    # ------------------------------------------------------------------------------------------------ the deal
+    def _deal(self) -> None:
+        tiles, seats = self._tiles, self._seats
+        order = [next_seat(self.dealer, i) for i in range(4)]
+        for _ in range(4):
+            for p in order:
+                for _ in range(4):
+                    seats[p].concealed.append(tiles[self._front])
+                    self._front += 1
+        seats[self.dealer].concealed.append(tiles[self._front])
+        self._last_drawn[self.dealer] = tiles[self._front]
+        self._front += 1
+        self._emit(
+            InitGame(self.round_wind, self.hand_wind, self.wall.open_seat(self.dealer), self.dealer, self.cont)
+        )
+        # Flowers are set aside and replaced from the back, seat by seat from the dealer, until none is left.
+        if self.rules.flowers:
+            changed = True
+            while changed:
+                changed = False
+                for p in order:
+                    s = seats[p]
+                    for t in [t for t in s.concealed if t < 100]:
+                        s.concealed.remove(t)
+                        s.flowers.append(t)
+                        self._emit(Flower(p, t))
+                        self._back -= 1
+                        s.concealed.append(tiles[self._back])
+                        if self._last_drawn.get(p) == t:  # the dealer's 17th tile was a flower
+                            self._last_drawn[p] = tiles[self._back]
+                        changed = True
+        for p in order:
+            s = seats[p]
+            for t in s.concealed:
+                s.counts[INDEX[t // 10]] += 1
+            self._emit(InitCard(p, tuple(sorted(s.concealed)), audience=_ONLY[p]))
+
+    def _draw(self, p: int, *, replacement: bool, after_gong: bool = False) -> bool:
+        """Draw for ``p``: live from the front, replacements from the back.  False when the hand ended."""
+        s = self._seats[p]
+        while True:
+            if self._back - self._front <= self.rules.dead_wall:
+                self._end_in_draw()
+                return False
+            if replacement:
+                self._back -= 1
+                t = self._tiles[self._back]
+            else:
+                t = self._tiles[self._front]
+                self._front += 1
+            if t < 100:  # a flower: set aside, then a replacement from the back
+                s.flowers.append(t)
+                self._emit(Flower(p, t))
+                if len(s.flowers) == 8:
+                    self._win_flowers(p)
+                    return False
+                for q in seats_after(p):
+                    if len(self._seats[q].flowers) == 7:  # 七搶一: seven flowers rob the eighth as it is drawn
+                        self._seats[q].flowers.append(s.flowers.pop())
+                        self._win_flowers(q)
+                        return False
+                replacement = True
+                continue
+            s.add(t)
+            s.draws += 1
+            self._last_drawn[p] = t
+            self._after_gong = after_gong
+            self._last_live_drawn = self._back - self._front == self.rules.dead_wall
+            self._emit(Mo(p, t, replacement, audience=_ONLY[p]))
+            return True
+
+    # ------------------------------------------------------------------------------------------------ endings
+    def _context(self, p: int, tile: int, *, self_drawn: bool, robbed: bool, thrower: int | None) -> WinContext:
+        s = self._seats[p]
+        concealed = tuple(s.concealed) if self_drawn else (*s.concealed, tile)
+        if self_drawn:
+            first = not self._claimed and (s.draws == 0 if p == self.dealer else s.draws == 1)
+        else:
+            first = not self._claimed and self._throws == 1 and thrower == self.dealer and not robbed
+        return WinContext(
+            concealed=concealed,
+            melds=tuple(s.melds),
+            winning_tile=tile,
+            self_drawn=self_drawn,
+            seat_wind=seat_wind(p, self.dealer),
+            round_wind=self.round_wind,
+            dealer=p == self.dealer,
+            flowers=tuple(s.flowers),
+            last_tile=self._last_live_drawn and not robbed,
+            kong_replacement=self_drawn and self._after_gong,
+            robbing_kong=robbed,
+            first_turn=first,
+        )
+
+    def _finish(self, wins: list[WinRecord]) -> None:
+        totals = [0, 0, 0, 0]
+        for w in wins:
+            for i in range(4):
+                totals[i] += w.payments[i]
+        scores = (totals[0], totals[1], totals[2], totals[3])
+        self.result = HandResult("win", tuple(wins), scores)
+        self._emit(Exit(scores))
+
+    def _win_self(self, p: int, tile: int) -> None:
+        ctx = self._context(p, tile, self_drawn=True, robbed=False, thrower=None)
+        score = score_win(ctx, self.rules)
+        pay = settle(p, self.dealer, score.tai, self_drawn=True, thrower=None, rules=self.rules)
+        rest = list(self._seats[p].concealed)
+        rest.remove(tile)
+        self._emit(Hu(p, tile, tuple(sorted(rest))))
+        self._finish([WinRecord(p, tile, "self_draw", None, score, pay)])
+
+    def _win_on_tile(self, winners: list[int], thrower: int, tile: int, *, robbed: bool) -> None:
+        wins = []
+        for q in winners:
+            ctx = self._context(q, tile, self_drawn=False, robbed=robbed, thrower=thrower)
+            score = score_win(ctx, self.rules)
+            pay = settle(q, self.dealer, score.tai, self_drawn=False, thrower=thrower, rules=self.rules)
+            self._emit(Hu(q, tile, tuple(sorted(self._seats[q].concealed))))
+            wins.append(WinRecord(q, tile, "robbed_gong" if robbed else "throw", thrower, score, pay))
+        self._finish(wins)
+
+    def _win_flowers(self, p: int) -> None:
+        s = self._seats[p]
+        score = score_flower_win(tuple(s.flowers), seat_wind(p, self.dealer), p == self.dealer, self.rules)
+        pay = settle(p, self.dealer, score.tai, self_drawn=True, thrower=None, rules=self.rules)
+        tile = s.flowers[-1]
+        self._emit(Hu(p, tile, tuple(sorted(s.concealed))))
+        self._finish([WinRecord(p, None, "flowers", None, score, pay)])
+
+    # ------------------------------------------------------------------------------------------------ the flow
+    def _flow(self) -> Generator[Question, Answer, None]:
+        self._deal()
+        if self.rules.flowers:
+            for p in ALL_SEATS:
+                if len(self._seats[p].flowers) == 8:
+                    self._win_flowers(p)
+                    return
+        p = self.dealer
+        mode = "turn"  # the dealer's first turn: 17 tiles, no draw
+        while True:
+            if mode == "draw":
+                if not self._draw(p, replacement=False):
+                    return
+                mode = "turn"
+            if mode == "turn":
+                ended = yield from self._own_turn(p)
+                if ended:
+                    return
+            tile = yield from self._throw(p)
+            outcome, q = yield from self._claims(p, tile)
+            if outcome == "over":
+                return
+            if outcome == "none":
+                p, mode = next_seat(p), "draw"
+            elif outcome == "gong":
+                p, mode = q, "turn"
+            else:  # eat or pong: straight to the throw
+                p, mode = q, "throw"
+
+    def _own_turn(self, p: int) -> Generator[Question, Answer, bool]:
+        """Self-draw win, then concealed gongs and promotions, each followed by a replacement draw."""
+        s = self._seats[p]
+        rules = self.rules
+        while True:
+            if is_complete(s.counts, seven_pairs_and_pung=rules.seven_pairs_and_pung):
+                a = yield self._ask(p, "hu", HU_OR_PASS)
+                if a.kind == "hu":
+                    self._win_self(p, self._last_drawn[p])
+                    return True
+            if not self._can_replace():
+                return False
+            if not may_self_gong(s.counts, s.melds):
+                return False
+            opts = self_gong_options(s.concealed, s.melds)
+            if not opts:
+                return False
+            a = yield self._ask(p, "gong", with_pass(opts))
+            if a.kind != "gong":
+                return False
+            self._claimed = True
+            if a.mode == GONG_CONCEALED:
+                for t in a.tiles:
+                    s.remove(t)
+                s.melds.append(Meld("concealed_gong", a.tiles))
+                self._emit(Gong(p, GONG_CONCEALED, a.tiles, audience=_ONLY[p]))
+                self._emit(Gong(p, GONG_CONCEALED, (), audience=_OTHERS[p]))
+            else:
+                t = a.tiles[0]
+                s.remove(t)
+                i = next(i for i, m in enumerate(s.melds) if m.type == "pong" and m.kind == t // 10)
+                old = s.melds[i]
+                s.melds[i] = Meld("gong", tuple(sorted((*old.tiles, t))), old.claimed, old.source, promoted=True)
+                self._emit(Gong(p, GONG_PROMOTED, (t,)))
+                if rules.rob_kong:
+                    winners = yield from self._ask_hu_round(p, t)
+                    if winners:
+                        self._win_on_tile(winners, p, t, robbed=True)
+                        return True
+            if not self._draw(p, replacement=True, after_gong=True):
+                return True
+
+    def _throw(self, p: int) -> Generator[Question, Answer, int]:
+        s = self._seats[p]
+        a = yield self._ask(p, "throw", throw_options(s.concealed))
+        t = a.tiles[0]
+        s.remove(t)
+        s.river.append(t)
+        self._throws += 1
+        self._emit(Throw(p, t))
+        return t
+
+    def _ask_hu_round(self, p: int, tile: int) -> Generator[Question, Answer, list[int]]:
+        """``/ask hu`` to each seat after ``p`` that can win on ``tile``, one at a time; the first yes wins."""
+        winners: list[int] = []
+        for q in seats_after(p):
+            if self._can_win_on(q, tile):
+                a = yield self._ask(q, "hu", HU_OR_PASS, tile)
+                if a.kind == "hu":
+                    winners.append(q)
+                    if not self.rules.multiple_winners:
+                        break
+        return winners
+
+    def _claims(self, p: int, t: int) -> Generator[Question, Answer, tuple[str, int]]:
+        """RULES.md 4.4: hu in turn order, then the one pong/gong seat, then the next seat's eat."""
+        rules = self.rules
+        winners = yield from self._ask_hu_round(p, t)
+        if winners:
+            self._seats[p].river.pop()
+            self._win_on_tile(winners, p, t, robbed=False)
+            return ("over", 0)
+        k = t // 10
+        i = INDEX[k]
+        nxt = next_seat(p)
+        for q in seats_after(p):
+            s = self._seats[q]
+            n = s.counts[i]
+            if n < 2:
+                continue
+            if n == 3 and (rules.gong_from_previous_player or q != nxt) and self._can_replace():
+                option = meld_gong_option(s.concealed, t)
+                assert option is not None
+                a = yield self._ask(q, "gong", (option, PASS), t)
+                if a.kind == "gong":
+                    self._claimed = True
+                    self._seats[p].river.pop()
+                    for x in a.tiles:
+                        s.remove(x)
+                    tiles = tuple(sorted((*a.tiles, t)))
+                    s.melds.append(Meld("gong", tiles, t, p))
+                    self._emit(Gong(q, GONG_MELDED, tiles))
+                    if not self._draw(q, replacement=True, after_gong=True):
+                        return ("over", 0)
+                    return ("gong", q)
+            a = yield self._ask(q, "pong", with_pass(pong_options(s.concealed, t)), t)
+            if a.kind == "pong":
+                self._claimed = True
+                self._seats[p].river.pop()
+                for x in a.tiles:
+                    s.remove(x)
+                tiles3 = tuple(sorted((*a.tiles, t)))
+                s.melds.append(Meld("pong", tiles3, t, p))
+                self._emit(Pong(q, tiles3))  # type: ignore[arg-type]
+                return ("pong", q)
+            break
+        s = self._seats[nxt]
+        opts = eat_options(s.concealed, t) if k < 40 and self._chow_possible(s.counts, i) else None
+        if opts:
+            a = yield self._ask(nxt, "eat", with_pass(opts), t)
+            if a.kind == "eat":
+                self._claimed = True
+                self._seats[p].river.pop()
+                for x in a.tiles:
+                    s.remove(x)
+                s.melds.append(Meld("eat", tuple(sorted((*a.tiles, t))), t, p))
+                self._emit(Eat(nxt, eat_broadcast(t, (a.tiles[0], a.tiles[1]))))
+                return ("eat", nxt)
+        return ("none", 0)
+
+
+def all_tiles(rules: Ruleset) -> tuple[int, ...]:
+    return ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS
+
+
+__all__ = ["EngineError", "Hand", "HandResult", "IllegalAnswer", "WinRecord", "all_tiles", "seat_wind"]

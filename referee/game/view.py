@@ -1,0 +1,236 @@
+"""A seat's view: everything one seat may know, built only from the events that seat receives.
+
+Built-in bots get exactly this (``BuiltinSeat`` folds the events it is sent into a ``SeatView``), and so does a
+protocol executable (``bots/`` parse the server's lines into the same events).  The fast path is therefore not a
+cheating path: a built-in policy cannot see what a process bot could not.
+
+``legal(ask)`` derives the legal answers to a question from the view alone, with the same functions the engine
+uses; a property test checks that it always equals the engine's list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .analysis import is_complete
+from .options import eat_options, meld_gong_option, pong_options, self_gong_options, throw_options, with_pass
+from .tiles import INDEX, WINDS_IN_ORDER
+from .types import (
+    GONG_CONCEALED,
+    GONG_MELDED,
+    GONG_PROMOTED,
+    HU,
+    PASS,
+    Answer,
+    Eat,
+    Event,
+    Exit,
+    Flower,
+    Gong,
+    Hu,
+    InitCard,
+    InitGame,
+    Meld,
+    Mo,
+    Pong,
+    Throw,
+    next_seat,
+)
+
+DEALT = 16 * 4 + 1
+
+
+@dataclass(slots=True)
+class SeatView:
+    """What seat ``position`` knows.  ``hand`` is its concealed tiles; ``melds[seat]`` everyone's exposed sets."""
+
+    position: int
+    total_tiles: int = 136
+    dead_wall: int = 16
+    gong_from_previous_player: bool = False
+    seven_pairs_and_pung: bool = False
+    round_wind: str = "EAST"
+    hand_wind: str = "EAST"
+    dealer: int = 1
+    open: int = 1
+    hand: list[int] = field(default_factory=list)
+    counts: list[int] = field(default_factory=lambda: [0] * 34)
+    melds: dict[int, list[Meld]] = field(default_factory=lambda: {1: [], 2: [], 3: [], 4: []})
+    flowers: dict[int, list[int]] = field(default_factory=lambda: {1: [], 2: [], 3: [], 4: []})
+    throws: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile), every throw in order
+    rivers: dict[int, list[int]] = field(default_factory=lambda: {1: [], 2: [], 3: [], 4: []})
+    last_draw: int | None = None
+    claim_tile: int | None = None  # the tile a claim question is about: another's throw or promoted gong
+    claim_from: int | None = None
+    wall_remaining: int = 0
+    scores: tuple[int, int, int, int] | None = None
+    winners: list[int] = field(default_factory=list)
+    _pending_draw: int | None = None  # the seat that draws next unless the last throw is claimed
+
+    # ---------------------------------------------------------------------------------------------- derived
+    @property
+    def seat_wind(self) -> str:
+        return WINDS_IN_ORDER[(self.position - self.dealer) % 4]
+
+    def visible_count(self, kind: int) -> int:
+        """Copies of ``kind`` this seat can see: its hand, every exposed meld, every uncaptured throw."""
+        n = self.counts[INDEX[kind]]
+        for ms in self.melds.values():
+            for m in ms:
+                n += sum(1 for t in m.tiles if t // 10 == kind)
+        for river in self.rivers.values():
+            n += sum(1 for t in river if t // 10 == kind)
+        return n
+
+    def unseen(self, kind: int) -> int:
+        return max(0, 4 - self.visible_count(kind))
+
+    def legal(self, ask: str) -> tuple[Answer, ...]:
+        """The legal answers to ``/ask <ask>`` now, from this view alone."""
+        if ask == "throw":
+            return throw_options(self.hand)
+        if ask == "hu":
+            return (HU, PASS)
+        t = self.claim_tile
+        if ask == "gong":
+            if t is None:
+                return with_pass(self_gong_options(self.hand, self.melds[self.position]))
+            option = meld_gong_option(self.hand, t)
+            return (option, PASS) if option else (PASS,)
+        if t is None:
+            return (PASS,)
+        if ask == "pong":
+            return with_pass(pong_options(self.hand, t))
+        if ask == "eat":
+            return with_pass(eat_options(self.hand, t))
+        return (PASS,)
+
+    def can_win_on(self, tile: int) -> bool:
+        i = INDEX[tile // 10]
+        self.counts[i] += 1
+        try:
+            return is_complete(self.counts, seven_pairs_and_pung=self.seven_pairs_and_pung)
+        finally:
+            self.counts[i] -= 1
+
+    # ---------------------------------------------------------------------------------------------- folding
+    def _add(self, t: int) -> None:
+        self.hand.append(t)
+        self.counts[INDEX[t // 10]] += 1
+
+    def _remove(self, t: int) -> None:
+        self.hand.remove(t)
+        self.counts[INDEX[t // 10]] -= 1
+
+    def _resolve_pending(self) -> None:
+        if self._pending_draw is not None:
+            self.wall_remaining -= 1
+            self._pending_draw = None
+
+    def _claimed(self, source_tile: int) -> None:
+        """The last throw was claimed: it leaves the thrower's river and nobody draws for it."""
+        self._pending_draw = None
+        if self.throws and self.throws[-1][1] == source_tile:
+            seat = self.throws[-1][0]
+            if self.rivers[seat] and self.rivers[seat][-1] == source_tile:
+                self.rivers[seat].pop()
+
+    def apply(self, e: Event) -> None:
+        """Fold one event this seat received into the view."""
+        me = self.position
+        if isinstance(e, InitGame):
+            self.round_wind, self.hand_wind, self.open, self.dealer = e.round_wind, e.hand_wind, e.open, e.dealer
+            self.wall_remaining = self.total_tiles - DEALT
+        elif isinstance(e, InitCard):
+            for t in e.tiles:
+                self._add(t)
+        elif isinstance(e, Mo):
+            self._pending_draw = None
+            self.wall_remaining -= 1
+            self._add(e.tile)
+            self.last_draw = e.tile
+            self.claim_tile = self.claim_from = None
+        elif isinstance(e, Flower):
+            self.flowers[e.seat].append(e.tile)
+            self.wall_remaining -= 1
+        elif isinstance(e, Throw):
+            if e.seat != me:
+                self._resolve_pending()
+            self.throws.append((e.seat, e.tile))
+            self.rivers[e.seat].append(e.tile)
+            if e.seat == me:
+                self._remove(e.tile)
+                self.claim_tile = self.claim_from = None
+            else:
+                self.claim_tile, self.claim_from = e.tile, e.seat
+            self.last_draw = None
+            self._pending_draw = next_seat(e.seat)
+        elif isinstance(e, (Eat, Pong)):
+            claimed = e.tiles[1] if isinstance(e, Eat) else (self.claim_tile if self.claim_tile is not None else -1)
+            self._claimed(claimed)
+            tiles = tuple(sorted(e.tiles))
+            if e.seat == me:
+                mine = list(tiles)
+                mine.remove(claimed)
+                for t in mine:
+                    self._remove(t)
+            self.melds[e.seat].append(Meld("eat" if isinstance(e, Eat) else "pong", tiles, claimed, self.claim_from))
+            self.claim_tile = self.claim_from = None
+        elif isinstance(e, Gong):
+            self._gong(e)
+        elif isinstance(e, Hu):
+            self.winners.append(e.seat)
+        elif isinstance(e, Exit):
+            self.scores = e.scores
+
+    def _gong(self, e: Gong) -> None:
+        me = self.position
+        if e.mode == GONG_MELDED:
+            claimed = self.claim_tile if self.claim_tile is not None else -1
+            self._claimed(claimed)
+            if e.seat == me:
+                for t in e.tiles:
+                    if t != claimed:
+                        self._remove(t)
+            self.melds[e.seat].append(Meld("gong", tuple(e.tiles), claimed, self.claim_from))
+            self.claim_tile = self.claim_from = None
+        elif e.mode == GONG_CONCEALED:
+            if e.seat != me:
+                self._resolve_pending()
+                self.melds[e.seat].append(Meld("concealed_gong", ()))
+            elif e.tiles:
+                for t in e.tiles:
+                    self._remove(t)
+                self.melds[e.seat].append(Meld("concealed_gong", tuple(e.tiles)))
+            self.claim_tile = self.claim_from = None
+        elif e.mode == GONG_PROMOTED:
+            t = e.tiles[0]
+            if e.seat != me:
+                self._resolve_pending()
+            else:
+                self._remove(t)
+            ms = self.melds[e.seat]
+            for i, m in enumerate(ms):
+                if m.type == "pong" and m.kind == t // 10:
+                    ms[i] = Meld("gong", tuple(sorted((*m.tiles, t))), m.claimed, m.source, promoted=True)
+                    break
+            if e.seat != me:
+                self.claim_tile, self.claim_from = t, e.seat  # a robbing-the-kong /ask hu is about this tile
+            else:
+                self.claim_tile = self.claim_from = None
+        if e.seat != me:
+            self.wall_remaining -= 1  # the gong's replacement draw, unseen
+
+
+def new_view(position: int, *, flowers: bool = False, dead_wall: int = 16, gong_from_previous_player: bool = False,
+             seven_pairs_and_pung: bool = False) -> SeatView:
+    return SeatView(
+        position,
+        total_tiles=144 if flowers else 136,
+        dead_wall=dead_wall,
+        gong_from_previous_player=gong_from_previous_player,
+        seven_pairs_and_pung=seven_pairs_and_pung,
+    )
+
+
+__all__ = ["SeatView", "new_view"]

@@ -1,0 +1,188 @@
+"""The wall: a pure, documented, version-stable function of (seed, hand index, ruleset).
+
+Logs written today must replay next year, so the shuffle depends on nothing that Python may change (``random``'s
+algorithms are not promised across versions).  The recipe, version ``WALL_VERSION``:
+
+1. ``key = SHA-256("mjref-wall/1|<seed>|<hand>|<flowers 0 or 1>")`` (seed and hand in decimal).
+2. The generator is SplitMix64 started from the first 8 bytes of ``key`` read big-endian.
+3. Start from the sorted tile list (136 TIDs ascending, then the 8 flowers ascending when flowers are on) and
+   shuffle it with Fisher–Yates from the last position down: for ``i`` from ``n-1`` to ``1``, ``j = next() % (i+1)``
+   (next() is the next 64-bit output), swap positions ``i`` and ``j``.
+4. Then three dice, each ``1 + next() % 6``; ``open`` is the seat counted ``sum - 1`` places on from the dealer.
+
+The wall is a list: live draws come from the front (index 0 onwards), gong and flower replacements from the back.
+The deal takes 4 tiles at a time, from the front, for each seat in turn order from the dealer, four times (16 each),
+then the dealer takes one more (17).
+
+A wall file gives walls explicitly: one line per hand of blank-separated TIDs, in draw order (front first).
+Blank lines and lines starting with ``#`` are ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .rules import Ruleset
+from .tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, FLOWER_TIDS, TileError, parse_tids
+
+WALL_VERSION = 1
+_MASK = (1 << 64) - 1
+
+
+class WallError(ValueError):
+    """A wall that is not a full, valid set of tiles; the message names the line and the problem."""
+
+
+class SplitMix64:
+    """The SplitMix64 generator (Steele, Lea and Flood 2014): tiny, fast, fully specified."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+
+@dataclass(frozen=True, slots=True)
+class Wall:
+    """The tiles of one hand in draw order, and the informational ``dice`` that choose ``open``."""
+
+    tiles: tuple[int, ...]
+    dice: tuple[int, int, int] = (1, 1, 1)
+
+    def open_seat(self, dealer: int) -> int:
+        return (dealer - 1 + sum(self.dice) - 1) % 4 + 1
+
+
+def hand_rng(seed: int, hand: int, salt: str) -> SplitMix64:
+    """A generator for anything else that must be derived from (seed, hand), e.g. a built-in bot's choices."""
+    digest = hashlib.sha256(f"mjref-{salt}/1|{seed}|{hand}".encode()).digest()
+    return SplitMix64(int.from_bytes(digest[:8], "big"))
+
+
+def generate_wall(seed: int, hand: int, rules: Ruleset) -> Wall:
+    """The wall of hand ``hand`` (0-based) of a match with seed ``seed``."""
+    digest = hashlib.sha256(f"mjref-wall/1|{seed}|{hand}|{1 if rules.flowers else 0}".encode()).digest()
+    rng = SplitMix64(int.from_bytes(digest[:8], "big"))
+    tiles = list(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
+    for i in range(len(tiles) - 1, 0, -1):
+        j = rng.next() % (i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    dice = (1 + rng.next() % 6, 1 + rng.next() % 6, 1 + rng.next() % 6)
+    return Wall(tuple(tiles), dice)
+
+
+def check_wall(tiles: Sequence[int], rules: Ruleset, where: str = "wall") -> None:
+    """A wall must hold every tile of the set exactly once."""
+    expected = set(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
+    seen: set[int] = set()
+    for t in tiles:
+        if t in seen:
+            raise WallError(f"{where}: tile {t} appears twice")
+        if t not in expected:
+            if t in FLOWER_TIDS:
+                raise WallError(f"{where}: tile {t} is a flower, and flowers are off")
+            raise WallError(f"{where}: {t} is not a tile ID")
+        seen.add(t)
+    missing = sorted(expected - seen)
+    if missing:
+        raise WallError(
+            f"{where}: {len(tiles)} tiles, expected {len(expected)}; missing {' '.join(map(str, missing[:8]))}"
+            + (" …" if len(missing) > 8 else "")
+        )
+
+
+def parse_wallfile(text: str, rules: Ruleset, source: str = "wallfile") -> list[Wall]:
+    """Parse a wall file (one hand per line); errors name the file and line."""
+    walls: list[Wall] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        where = f"{source}:{number}"
+        try:
+            tiles = parse_tids(stripped)
+        except TileError as exc:
+            raise WallError(f"{where}: {exc}") from None
+        check_wall(tiles, rules, where)
+        walls.append(Wall(tuple(tiles)))
+    if not walls:
+        raise WallError(f"{source}: no walls (expected one line of TIDs per hand)")
+    return walls
+
+
+def read_wallfile(path: str | Path, rules: Ruleset) -> list[Wall]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise WallError(f"{p}: cannot read ({exc.strerror})") from None
+    return parse_wallfile(text, rules, str(p))
+
+
+def deal_positions(dealer: int) -> dict[int, list[int]]:
+    """Wall positions dealt to each seat: 4 at a time in turn order from the dealer, four times, then one more."""
+    order = [(dealer - 1 + i) % 4 + 1 for i in range(4)]
+    positions: dict[int, list[int]] = {p: [] for p in order}
+    pos = 0
+    for _ in range(4):
+        for p in order:
+            positions[p].extend(range(pos, pos + 4))
+            pos += 4
+    positions[dealer].append(pos)
+    return positions
+
+
+def arrange_wall(
+    hands: dict[int, Sequence[int]],
+    rules: Ruleset,
+    *,
+    dealer: int = 1,
+    draws: Sequence[int] = (),
+    replacements: Sequence[int] = (),
+    filler_seed: int = 0,
+) -> Wall:
+    """A crafted wall: seat ``p`` is dealt ``hands[p]`` (padded), live draws come in ``draws`` order, gong and
+    flower replacements in ``replacements`` order; every other tile fills the gaps in a seeded shuffle.
+
+    This is how tests and ``mjref check`` build exact situations; the result is a normal, complete wall.
+    """
+    universe = list(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
+    named = [t for h in hands.values() for t in h] + list(draws) + list(replacements)
+    seen: set[int] = set()
+    for t in named:
+        if t in seen:
+            raise WallError(f"arranged wall: tile {t} is named twice")
+        if t not in universe:
+            raise WallError(f"arranged wall: {t} is not a tile of this ruleset")
+        seen.add(t)
+    filler = [t for t in universe if t not in seen]
+    rng = SplitMix64(filler_seed)
+    for i in range(len(filler) - 1, 0, -1):
+        j = rng.next() % (i + 1)
+        filler[i], filler[j] = filler[j], filler[i]
+    n = len(universe)
+    slots: list[int | None] = [None] * n
+    for p, positions in deal_positions(dealer).items():
+        given = list(hands.get(p, ()))
+        if len(given) > len(positions):
+            raise WallError(f"arranged wall: seat {p} is dealt {len(positions)} tiles, {len(given)} given")
+        for pos, t in zip(positions, given):
+            slots[pos] = t
+    first_draw = 16 * 4 + 1
+    for k, t in enumerate(draws):
+        slots[first_draw + k] = t
+    for k, t in enumerate(replacements):
+        slots[n - 1 - k] = t
+    it = iter(filler)
+    tiles = [t if t is not None else next(it) for t in slots]
+    return Wall(tuple(tiles))

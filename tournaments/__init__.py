@@ -1,0 +1,1 @@
+"""Many matches: schedules, the runner, the results store, statistics, regression and reports."""

@@ -1,0 +1,1 @@
+"""Seats: the one interface the match talks to, for bot processes (ICGA protocol) and built-in policies."""
