@@ -147,3 +147,8 @@ def parse_assignments(items: Iterable[str], base: Ruleset | None = None) -> Rule
 
 
 DEFAULT_RULES = Ruleset()
+
+
+def rules_schema() -> dict[str, Any]:
+    """The JSON Schema of the ruleset options (``mjref schema rules``)."""
+    return Ruleset.model_json_schema()

@@ -24,8 +24,10 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .rules import Ruleset
+if TYPE_CHECKING:  # the wall needs only ``rules.flowers``; bots import this module and start faster without pydantic
+    from .rules import Ruleset
 from .tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, FLOWER_TIDS, TileError, parse_tids
 
 WALL_VERSION = 1

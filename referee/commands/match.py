@@ -1,0 +1,193 @@
+"""``mjref match [BOT ...]``: play one match and show its score table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from referee.game.rules import RulesError, make_ruleset, parse_assignments
+from referee.game.tiles import glyph
+from referee.game.wall import WallError, read_wallfile
+from referee.match import FaultInfo, HandSummary, MatchError, MatchResult, play_match, resolve_bots
+
+HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "match",
+        help="play one match between up to four bots (missing seats get the default dummy)",
+        description="Play one match. BOT is a built-in name (greedy, random, drawdiscard; greedy:chowness=0.8), "
+        "a command line in one quoted string, or a bot TOML file. Fewer than four BOTs: the default dummy fills "
+        "the other seats, so `mjref match ./mybot` tests one bot against dummies.",
+    )
+    p.add_argument("bots", nargs="*", metavar="BOT", help="up to four bots, seated 1..4 in order")
+    p.add_argument("--seed", type=int, default=None, help="match seed (default: a random one, printed)")
+    p.add_argument("--hands", type=int, default=None, help="hands in the match (default 16)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per question, for every bot")
+    p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
+    p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
+                   help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
+    p.add_argument("--log", type=Path, default=None,
+                   help="the JSON-lines log (default: mjref-logs/<time>-seed<seed>.jsonl; 'none' for no log)")
+    p.add_argument("--stderr-dir", type=Path, default=None, help="where bots' stderr files go (default: beside the log)")
+    p.add_argument("--quiet", action="store_true", help="only the final standings")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"mjref match: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = parse_assignments(args.options)
+        if args.hands is not None:
+            rules = make_ruleset({"hands": args.hands}, rules)
+        if args.timeout is not None:
+            rules = make_ruleset({"move_timeout": args.timeout}, rules)
+        walls = read_wallfile(args.wallfile, rules) if args.wallfile else None
+        specs = resolve_bots(args.bots, rules.default_dummy)
+    except (RulesError, WallError, MatchError) as exc:
+        return _fail(str(exc))
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    log_path: Path | None
+    if args.log is not None and str(args.log).lower() == "none":
+        log_path = None
+    elif args.log is not None:
+        log_path = args.log
+    else:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        log_path = Path("mjref-logs") / f"{stamp}-seed{seed}.jsonl"
+    stderr_dir = args.stderr_dir or (log_path.parent if log_path else None)
+    if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
+        stderr_dir = log_path.parent / (log_path.stem + ".stderr")
+
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=150)
+    show_hands = not (args.quiet or args.json)
+    table = _score_table([s.name for s in specs], [])
+    live: Live | None = None
+    if show_hands and console.is_terminal:
+        live = Live(table, console=console, refresh_per_second=8, transient=False)
+        live.start()
+    names = [s.name for s in specs]
+
+    def on_hand(summary: HandSummary, result: MatchResult) -> None:
+        if not show_hands:
+            return
+        if live is not None:
+            live.update(_score_table([s.name for s in result.seats], result.hands))
+        else:
+            console.print(_hand_line(summary, [s.name for s in result.seats]))
+
+    def on_fault(f: FaultInfo) -> None:
+        if show_hands and live is None:
+            console.print(f"  [red]fault[/red] seat {f.position} ({names[f.position - 1]}), hand {f.hand + 1}: "
+                          f"{f.kind}: {f.detail}")
+
+    try:
+        result = play_match(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
+                            timeout=args.timeout, on_hand=on_hand, on_fault=on_fault)
+    except MatchError as exc:
+        return _fail(str(exc))
+    finally:
+        if live is not None:
+            live.stop()
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    if show_hands and live is None:
+        console.print()
+        console.print(_score_table([s.name for s in result.seats], result.hands))
+    console.print(_standings(result))
+    if result.faults:
+        console.print(_faults_table(result))
+    if log_path is not None:
+        console.print(f"seed {seed}; log: {log_path}")
+    else:
+        console.print(f"seed {seed}")
+    return 0
+
+
+def _describe(summary: HandSummary, names: list[str]) -> str:
+    r = summary.result
+    if r.outcome == "draw":
+        return "exhaustive draw"
+    parts = []
+    for w in r.wins:
+        items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items)
+        who = f"{w.seat} {names[w.seat - 1]}"
+        how = HOW[w.how] + (f" from {w.thrower}" if w.thrower else "")
+        tile = f" {glyph(w.tile)}" if w.tile else ""
+        parts.append(f"{who} wins {how}{tile}: {w.score.tai} tai ({items})")
+    return "; ".join(parts)
+
+
+def _hand_line(summary: HandSummary, names: list[str]) -> str:
+    s = summary.setup
+    scores = "  ".join(f"{x:+d}" for x in summary.result.scores)
+    totals = "  ".join(str(x) for x in summary.totals)
+    fault = f"  [red]{len(summary.faults)} fault(s)[/red]" if summary.faults else ""
+    return (f"hand {summary.index + 1:>2} {s.round_wind[0]}{s.hand_wind[0]} dealer {s.dealer}: "
+            f"{_describe(summary, names)}  | {scores} | totals {totals}{fault}")
+
+
+def _score_table(names: list[str], hands: list[HandSummary]) -> Table:
+    """Kajongg-style score table: per hand, each seat's payment and running total."""
+    t = Table(title="Score table", show_lines=False)
+    t.add_column("#", justify="right")
+    t.add_column("hand")
+    t.add_column("result", overflow="fold", max_width=60)
+    for p, n in enumerate(names, start=1):
+        t.add_column(f"{p} {n}", justify="right")
+    for h in hands:
+        cells = []
+        for i in range(4):
+            pay = h.result.scores[i] - h.penalties[i]
+            style = "green" if pay > 0 else ("red" if pay < 0 else "dim")
+            cells.append(f"[{style}]{pay:+d}[/{style}] [bold]{h.totals[i]}[/bold]")
+        t.add_row(str(h.index + 1), f"{h.setup.round_wind[0]}{h.setup.hand_wind[0]} d{h.setup.dealer}",
+                  _describe(h, names), *cells)
+    return t
+
+
+def _standings(result: MatchResult) -> Table:
+    t = Table(title=f"Standings after {len(result.hands)} hands (seed {result.seed})")
+    for col, just in (("rank", "right"), ("seat", "right"), ("bot", "left"), ("points", "right"), ("wins", "right"),
+                      ("faults", "right"), ("mean answer", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    ranks = result.ranks()
+    wins = [0, 0, 0, 0]
+    for h in result.hands:
+        for w in h.result.wins:
+            wins[w.seat - 1] += 1
+    order = sorted(range(4), key=lambda i: (ranks[i], i))
+    for i in order:
+        s = result.seats[i]
+        mean = f"{1000 * s.answer_seconds / s.answers:.2f} ms" if s.answers else "-"
+        rank = f"{ranks[i]:g}"
+        t.add_row(rank, str(s.position), s.name, str(s.total), str(wins[i]), str(s.faults), mean)
+    return t
+
+
+def _faults_table(result: MatchResult) -> Table:
+    t = Table(title="Faults")
+    for col in ("hand", "seat", "kind", "question", "line", "detail"):
+        t.add_column(col, overflow="fold")
+    for f in result.faults:
+        t.add_row(str(f.hand + 1), f"{f.position} {result.seats[f.position - 1].name}", f.kind, f.question or "",
+                  f.line or "", f.detail)
+    return t

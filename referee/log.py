@@ -1,0 +1,239 @@
+"""The match log: JSON lines, one record per line, written as the match goes.
+
+A match killed half-way leaves a log that is valid up to its last complete record: every record is written with
+one ``write`` of a whole line and flushed at the end of each hand.  Pydantic models define the records (``mjref
+schema log`` prints their JSON Schema) and validate them when a log is read back; writing uses plain ``json.dumps``
+of the same shapes (tests check every written record against the models).
+
+Record types, in order: ``header``; per hand ``hand`` (setup and wall), then ``event`` / ``answer`` / ``fault``
+records in the order they happened, then ``result``; finally ``final``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import fields
+from pathlib import Path
+from typing import IO, Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from referee.game.types import EVENT_TYPES, Event
+
+LOG_FORMAT = 1
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatInfo(_Record):
+    position: int
+    name: str
+    kind: Literal["builtin", "process"]
+    spec: str
+    cmd: list[str] | None = None
+    cwd: str | None = None
+    hash: str | None = None
+    keep_alive: bool = False
+    extensions: list[str] = Field(default_factory=list)
+
+
+class HeaderRecord(_Record):
+    type: Literal["header"] = "header"
+    format: int
+    mjref: str
+    seed: int
+    rules: dict[str, Any]
+    seats: list[SeatInfo]
+    hands: int
+    walls: Literal["seeded", "file"] = "seeded"
+    started: str
+
+
+class HandRecord(_Record):
+    type: Literal["hand"] = "hand"
+    hand: int
+    round_wind: str
+    hand_wind: str
+    dealer: int
+    cont: int
+    open: int
+    wall: list[int]
+
+
+class EventRecord(_Record):
+    """One engine event with its audience; its fields are those of the event dataclass (``kind`` names it)."""
+
+    model_config = ConfigDict(extra="allow")
+    type: Literal["event"] = "event"
+    hand: int
+    kind: str
+    to: list[int]
+
+
+class AnswerRecord(_Record):
+    type: Literal["answer"] = "answer"
+    hand: int
+    seat: int
+    ask: str
+    tile: int | None = None
+    answer: str
+    by: Literal["bot", "dummy"] = "bot"
+    ms: float
+
+
+class FaultRecord(_Record):
+    type: Literal["fault"] = "fault"
+    hand: int
+    seat: int
+    kind: str
+    question: str | None = None
+    line: str | None = None
+    detail: str
+
+
+class ItemJson(_Record):
+    key: str
+    tai: int
+
+
+class WinJson(_Record):
+    seat: int
+    tile: int | None
+    how: Literal["self_draw", "throw", "robbed_gong", "flowers"]
+    thrower: int | None
+    tai: int
+    items: list[ItemJson]
+    arrangement: Any = None
+    payments: list[int]
+
+
+class ResultRecord(_Record):
+    type: Literal["result"] = "result"
+    hand: int
+    outcome: Literal["win", "draw"]
+    wins: list[WinJson]
+    scores: list[int]
+    penalties: list[int]
+    totals: list[int]
+    faults: int = 0
+
+
+class FinalRecord(_Record):
+    type: Literal["final"] = "final"
+    hands: int
+    totals: list[int]
+    faults: list[int]
+    finished: str
+    complete: bool = True
+
+
+LogRecord = Annotated[
+    Union[HeaderRecord, HandRecord, EventRecord, AnswerRecord, FaultRecord, ResultRecord, FinalRecord],
+    Field(discriminator="type"),
+]
+RECORD_ADAPTER: TypeAdapter[Any] = TypeAdapter(LogRecord)
+
+
+def log_schema() -> dict[str, Any]:
+    return RECORD_ADAPTER.json_schema()
+
+
+# ---------------------------------------------------------------------------------------------------- events
+_EVENT_FIELDS = {kind: tuple(f.name for f in fields(cls) if f.name != "audience") for kind, cls in EVENT_TYPES.items()}
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": event.kind}
+    for name in _EVENT_FIELDS[event.kind]:
+        value = getattr(event, name)
+        out[name] = list(value) if isinstance(value, tuple) else value
+    out["to"] = sorted(event.audience)
+    return out
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    kind = data["kind"]
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    kwargs = {}
+    for name in _EVENT_FIELDS[kind]:
+        value = data[name]
+        kwargs[name] = tuple(value) if isinstance(value, list) else value
+    return cls(**kwargs, audience=frozenset(data.get("to", (1, 2, 3, 4))))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------------- writing
+class LogWriter:
+    """Appends records as JSON lines.  ``flush()`` at hand boundaries; a line is never written in two parts."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._f = stream
+        self._dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+    @classmethod
+    def open(cls, path: Path) -> LogWriter:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(open(path, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._f.write(self._dumps(record) + "\n")
+
+    def flush(self) -> None:
+        self._f.flush()
+
+    def close(self) -> None:
+        self._f.close()
+
+
+class NullWriter(LogWriter):
+    """Drops every record (a match run without a log)."""
+
+    def __init__(self) -> None:  # noqa: D107 - no stream
+        pass
+
+    def write(self, record: dict[str, Any]) -> None:
+        return None
+
+    def flush(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+# ---------------------------------------------------------------------------------------------------- reading
+class LogError(ValueError):
+    """A log that cannot be read; the message names the file and line."""
+
+
+def read_log(path: Path | str, *, strict: bool = True) -> Iterator[BaseModel]:
+    """Yield the validated records of a log.  A truncated last line is an error with ``strict``, else ignored."""
+    p = Path(path)
+    try:
+        f = open(p, encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        raise LogError(f"{p}: cannot read ({exc.strerror})") from None
+    with f:
+        for number, line in enumerate(f, start=1):
+            if not line.endswith("\n"):
+                if strict:
+                    raise LogError(f"{p}:{number}: truncated record (the match was cut off here)")
+                return
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise LogError(f"{p}:{number}: not JSON ({exc.msg})") from None
+            if number == 1:
+                fmt = data.get("format") if isinstance(data, dict) else None
+                if isinstance(fmt, int) and fmt > LOG_FORMAT:
+                    raise LogError(f"{p}: log format {fmt} is newer than this mjref reads ({LOG_FORMAT}); upgrade mjref")
+            try:
+                yield RECORD_ADAPTER.validate_python(data)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                loc = ".".join(str(x) for x in err["loc"])
+                raise LogError(f"{p}:{number}: bad record ({loc}: {err['msg']})") from None

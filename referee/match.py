@@ -1,0 +1,392 @@
+"""One match, in trio: four seats, the engine loop, the log.
+
+The loop is the whole referee: ask the engine what it needs, route the question to the seat, apply the answer,
+deliver each event to the seats allowed to see it, write the log.  A match is one nursery: no bot process, task
+or file outlives it, whether it ends normally, by a fault, a timeout or a cancellation.
+
+A bot's fault is a result, not an error: the fault is logged, the bot gets ``/exit`` and its process group is
+ended, and the default dummy plays that seat to the end of the hand (caught up on exactly what the seat had been
+told).  The next hand starts the bot again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from bots.base import BUILTIN_NAMES, make_policy
+from referee import __version__
+from referee.game.engine import Hand, HandResult, IllegalAnswer
+from referee.game.rules import DEFAULT_RULES, Ruleset
+from referee.game.series import HandSetup, Series
+from referee.game.types import Answer, Event
+from referee.game.wall import Wall, generate_wall
+from referee.log import LOG_FORMAT, LogWriter, NullWriter, event_to_json
+from wrappers.process import ProcessSeat
+from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
+from wrappers.spec import BotSpec, SpecError, parse_bot
+
+
+class MatchError(ValueError):
+    """A match that cannot be set up (bad bots, bad walls); the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaultInfo:
+    position: int
+    hand: int
+    kind: str
+    detail: str
+    question: str | None = None
+    line: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"position": self.position, "hand": self.hand, "kind": self.kind, "detail": self.detail,
+                "question": self.question, "line": self.line}
+
+
+@dataclass(slots=True)
+class HandSummary:
+    index: int
+    setup: HandSetup
+    result: HandResult
+    penalties: tuple[int, int, int, int]
+    totals: tuple[int, int, int, int]
+    faults: list[FaultInfo]
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "index": self.index,
+            "dealer": self.setup.dealer,
+            "round_wind": self.setup.round_wind,
+            "hand_wind": self.setup.hand_wind,
+            "outcome": r.outcome,
+            "winner": r.wins[0].seat if r.wins else None,
+            "winners": [w.seat for w in r.wins],
+            "how": r.wins[0].how if r.wins else None,
+            "tai": r.wins[0].score.tai if r.wins else 0,
+            "scores": list(r.scores),
+            "penalties": list(self.penalties),
+            "totals": list(self.totals),
+        }
+
+
+@dataclass(slots=True)
+class SeatSummary:
+    position: int
+    name: str
+    spec: str
+    total: int = 0
+    faults: int = 0
+    answers: int = 0
+    answer_seconds: float = 0.0
+    max_answer_seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class MatchResult:
+    seed: int
+    seats: list[SeatSummary]
+    hands: list[HandSummary] = field(default_factory=list)
+    faults: list[FaultInfo] = field(default_factory=list)
+    log_path: Path | None = None
+    seconds: float = 0.0
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(s.total for s in self.seats)
+
+    def ranks(self) -> list[float]:
+        """Rank per seat, 1 = most points; ties share the mean of their places."""
+        totals = self.totals
+        out = []
+        for t in totals:
+            better = sum(1 for u in totals if u > t)
+            equal = sum(1 for u in totals if u == t)
+            out.append(better + (equal + 1) / 2)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "seats": [
+                {"position": s.position, "name": s.name, "spec": s.spec, "total": s.total, "faults": s.faults,
+                 "mean_answer_ms": round(1000 * s.answer_seconds / s.answers, 3) if s.answers else 0.0,
+                 "max_answer_ms": round(1000 * s.max_answer_seconds, 3)}
+                for s in self.seats
+            ],
+            "hands": [h.to_json() for h in self.hands],
+            "faults": [f.to_json() for f in self.faults],
+            "log": str(self.log_path) if self.log_path else None,
+        }
+
+
+def resolve_bots(texts: Sequence[str], default: str = "greedy") -> list[BotSpec]:
+    """Turn up to four BOT arguments into four specs; missing seats get the default dummy."""
+    if len(texts) > 4:
+        raise MatchError(f"at most four bots, got {len(texts)}")
+    names = set(BUILTIN_NAMES)
+    try:
+        specs = [parse_bot(t, names) for t in texts]
+    except SpecError as exc:
+        raise MatchError(str(exc)) from None
+    while len(specs) < 4:
+        specs.append(BotSpec(name=default, builtin=default))
+    return specs
+
+
+def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
+    seen: dict[str, int] = {}
+    names = []
+    for s in specs:
+        n = seen.get(s.name, 0) + 1
+        seen[s.name] = n
+        names.append(s.name)
+    counts = {n: names.count(n) for n in names}
+    index: dict[str, int] = {}
+    out = []
+    for n in names:
+        if counts[n] > 1:
+            index[n] = index.get(n, 0) + 1
+            out.append(f"{n}#{index[n]}")
+        else:
+            out.append(n)
+    return out
+
+
+HandCallback = Callable[[HandSummary, "MatchResult"], None]
+
+
+async def run_match(
+    specs: Sequence[BotSpec],
+    *,
+    seed: int = 0,
+    rules: Ruleset = DEFAULT_RULES,
+    walls: Sequence[Wall] | None = None,
+    log_path: Path | None = None,
+    stderr_dir: Path | None = None,
+    timeout: float | None = None,
+    on_hand: HandCallback | None = None,
+    on_fault: Callable[[FaultInfo], None] | None = None,
+) -> MatchResult:
+    """Play one match of ``rules.hands`` hands (or one per given wall) and return its result."""
+    if len(specs) != 4:
+        raise MatchError(f"a match needs four seats, got {len(specs)}")
+    try:
+        make_policy(rules.default_dummy)
+    except ValueError as exc:
+        raise MatchError(f"rule option 'default_dummy': {exc}") from None
+    for spec in specs:
+        try:
+            spec.check_runnable()
+        except SpecError as exc:
+            raise MatchError(str(exc)) from None
+    hands_planned = min(rules.hands, len(walls)) if walls is not None else rules.hands
+    names = _unique_names(specs)
+    result = MatchResult(seed, [SeatSummary(p, names[p - 1], specs[p - 1].describe()) for p in (1, 2, 3, 4)],
+                         log_path=log_path)
+    writer: LogWriter = LogWriter.open(log_path) if log_path else NullWriter()
+    started = time.perf_counter()
+    try:
+        writer.write(_header(specs, names, seed, rules, hands_planned, walls is not None))
+        writer.flush()
+        async with trio.open_nursery() as nursery:
+            seats: dict[int, Seat] = {}
+            for p, spec in enumerate(specs, start=1):
+                if spec.builtin is not None:
+                    seats[p] = BuiltinSeat(names[p - 1], p, make_policy(spec.builtin))
+                else:
+                    stderr_path = (stderr_dir / f"seat{p}-{_safe(names[p - 1])}.stderr") if stderr_dir else None
+                    seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout)
+            try:
+                series = Series(rules, hands_planned)
+                while not series.is_over:
+                    setup = series.next_setup()
+                    assert setup is not None
+                    wall = walls[setup.index] if walls is not None else generate_wall(seed, setup.index, rules)
+                    summary = await _play_hand(seats, setup, wall, seed, rules, writer, result, on_fault)
+                    series.record(summary.result, summary.penalties)
+                    summary.totals = (series.totals[0], series.totals[1], series.totals[2], series.totals[3])
+                    for i, s in enumerate(result.seats):
+                        s.total = series.totals[i]
+                    result.hands.append(summary)
+                    writer.write(_result_record(summary))
+                    writer.flush()
+                    if on_hand is not None:
+                        on_hand(summary, result)
+            finally:
+                with trio.CancelScope(shield=True):
+                    for seat in seats.values():
+                        await seat.close()
+        result.seconds = time.perf_counter() - started
+        writer.write({
+            "type": "final", "hands": len(result.hands), "totals": [s.total for s in result.seats],
+            "faults": [s.faults for s in result.seats],
+            "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "complete": True,
+        })
+    finally:
+        writer.flush()
+        writer.close()
+    return result
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40]
+
+
+def _header(specs: Sequence[BotSpec], names: list[str], seed: int, rules: Ruleset, hands: int,
+            from_file: bool) -> dict[str, Any]:
+    seats = []
+    for p, spec in enumerate(specs, start=1):
+        seats.append({
+            "position": p, "name": names[p - 1], "kind": "builtin" if spec.builtin else "process",
+            "spec": spec.describe(), "cmd": list(spec.cmd) if spec.cmd else None, "cwd": spec.cwd,
+            "hash": spec.executable_hash(), "keep_alive": spec.keep_alive, "extensions": list(spec.extensions),
+        })
+    return {
+        "type": "header", "format": LOG_FORMAT, "mjref": __version__, "seed": seed, "rules": rules.model_dump(),
+        "seats": seats, "hands": hands, "walls": "file" if from_file else "seeded",
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _result_record(summary: HandSummary) -> dict[str, Any]:
+    r = summary.result
+    return {
+        "type": "result", "hand": summary.index, "outcome": r.outcome,
+        "wins": [
+            {"seat": w.seat, "tile": w.tile, "how": w.how, "thrower": w.thrower, "tai": w.score.tai,
+             "items": [{"key": i.key, "tai": i.tai} for i in w.score.items],
+             "arrangement": w.score.to_json().get("arrangement"), "payments": list(w.payments)}
+            for w in r.wins
+        ],
+        "scores": list(r.scores), "penalties": list(summary.penalties), "totals": list(summary.totals),
+        "faults": len(summary.faults),
+    }
+
+
+async def _play_hand(
+    seats: dict[int, Seat],
+    setup: HandSetup,
+    wall: Wall,
+    seed: int,
+    rules: Ruleset,
+    writer: LogWriter,
+    result: MatchResult,
+    on_fault: Callable[[FaultInfo], None] | None,
+) -> HandSummary:
+    h = setup.index
+    hand = Hand(wall, rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
+                cont=setup.cont, check=False)
+    writer.write({
+        "type": "hand", "hand": h, "round_wind": setup.round_wind, "hand_wind": setup.hand_wind,
+        "dealer": setup.dealer, "cont": setup.cont, "open": wall.open_seat(setup.dealer), "wall": list(wall.tiles),
+    })
+    infos = {
+        p: HandInfo(seed, h, p, rules.flowers, rules.dead_wall, rules.gong_from_previous_player,
+                    rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace)
+        for p in (1, 2, 3, 4)
+    }
+    active: dict[int, Seat] = dict(seats)
+    told: dict[int, list[Event]] = {1: [], 2: [], 3: [], 4: []}
+    faults: list[FaultInfo] = []
+    penalties = [0, 0, 0, 0]
+
+    def record_fault(p: int, fault: Fault, question: str | None) -> None:
+        info = FaultInfo(p, h, fault.kind, fault.detail, question, fault.line)
+        faults.append(info)
+        result.faults.append(info)
+        result.seats[p - 1].faults += 1
+        penalties[p - 1] += rules.fault_penalty
+        writer.write({"type": "fault", "hand": h, "seat": p, "kind": fault.kind, "question": question,
+                      "line": fault.line, "detail": fault.detail})
+        if on_fault is not None:
+            on_fault(info)
+
+    async def take_over(p: int, fault: Fault, question: str | None) -> BuiltinSeat:
+        record_fault(p, fault, question)
+        await active[p].abandon()
+        dummy = builtin_takeover(rules.default_dummy, p, make_policy(rules.default_dummy), infos[p], told[p])
+        active[p] = dummy
+        return dummy
+
+    for p in (1, 2, 3, 4):
+        fault = await seats[p].begin_hand(infos[p])
+        if fault is not None:
+            await take_over(p, fault, None)
+
+    def deliver(events: list[Event]) -> None:
+        for e in events:
+            rec = event_to_json(e)
+            rec["type"] = "event"
+            rec["hand"] = h
+            writer.write(rec)
+            for p in e.audience:
+                active[p].deliver(e)
+                told[p].append(e)
+
+    deliver(hand.start())
+    while not hand.is_over:
+        q = hand.question
+        assert q is not None
+        p = q.seat
+        seat = active[p]
+        by = "bot"
+        fault: Fault | None = None
+        answer: Answer | None
+        if isinstance(seat, BuiltinSeat):
+            t0 = time.perf_counter()
+            answer = seat.decide(q)
+            seconds = time.perf_counter() - t0
+            by = "dummy" if seat is not seats[p] else "bot"
+            line = None
+        else:
+            reply = await seat.ask(q)
+            answer, seconds, fault, line = reply.answer, reply.seconds, reply.fault, reply.line
+        events: list[Event] | None = None
+        if fault is None:
+            assert answer is not None
+            try:
+                events = hand.apply(answer)
+            except IllegalAnswer as exc:
+                fault = Fault("illegal", str(exc), line or str(answer))
+        if fault is not None:
+            dummy = await take_over(p, fault, str(q))
+            answer = dummy.decide(q)
+            events = hand.apply(answer)
+            by = "dummy"
+        assert events is not None and answer is not None
+        s = result.seats[p - 1]
+        if by == "bot":
+            s.answers += 1
+            s.answer_seconds += seconds
+            if seconds > s.max_answer_seconds:
+                s.max_answer_seconds = seconds
+        writer.write({"type": "answer", "hand": h, "seat": p, "ask": q.ask, "tile": q.tile, "answer": str(answer),
+                      "by": by, "ms": round(seconds * 1000, 3)})
+        deliver(events)
+
+    async with trio.open_nursery() as ending:
+        for p in (1, 2, 3, 4):
+            ending.start_soon(active[p].end_hand)
+            if active[p] is not seats[p]:
+                ending.start_soon(seats[p].end_hand)
+    assert hand.result is not None
+    return HandSummary(h, setup, hand.result, (penalties[0], penalties[1], penalties[2], penalties[3]), (0, 0, 0, 0),
+                       faults)
+
+
+def play_match(specs: Sequence[BotSpec], **kwargs: Any) -> MatchResult:
+    """Synchronous wrapper: ``trio.run(run_match, …)``."""
+    return trio.run(lambda: run_match(specs, **kwargs))
+
+
+__all__ = ["FaultInfo", "HandSummary", "MatchError", "MatchResult", "SeatSummary", "play_match", "resolve_bots",
+           "run_match"]

@@ -1,0 +1,191 @@
+"""End-to-end tests of the trio match runner with real bot processes, including every way a bot can fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from referee.game.rules import make_ruleset
+from referee.log import read_log
+from referee.match import MatchError, play_match, resolve_bots
+from wrappers.spec import BotSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+BADBOT = ROOT / "tests" / "bots" / "badbot.py"
+
+
+def bot_proc(module: str, *, keep_alive: bool = False, name: str | None = None) -> BotSpec:
+    cmd = (sys.executable, "-m", f"bots.{module}", *(("--keep-alive",) if keep_alive else ()))
+    return BotSpec(name=name or module, cmd=cmd, cwd=str(ROOT), keep_alive=keep_alive)
+
+
+def live_processes(marker: str) -> list[int]:
+    """PIDs of live (non-zombie) processes whose command line contains ``marker``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if marker.encode() in cmdline and ") Z" not in stat:
+            pids.append(int(entry.name))
+    return pids
+
+
+def strip_timings(path: Path) -> list[dict]:
+    out = []
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        for key in ("ms", "started", "finished", "hash"):
+            rec.pop(key, None)
+        out.append(rec)
+    return out
+
+
+def test_four_process_bots_play_a_full_match_and_repeat_exactly(tmp_path: Path) -> None:
+    rules = make_ruleset({"hands": 16})
+    specs = [bot_proc("greedy", keep_alive=True), bot_proc("random", keep_alive=True),
+             bot_proc("drawdiscard", keep_alive=True), bot_proc("greedy", keep_alive=True, name="greedy2")]
+    a = play_match(specs, seed=11, rules=rules, log_path=tmp_path / "a.jsonl", stderr_dir=tmp_path)
+    b = play_match(specs, seed=11, rules=rules, log_path=tmp_path / "b.jsonl", stderr_dir=tmp_path)
+    assert len(a.hands) == 16
+    assert not a.faults, a.faults
+    for h in a.hands:
+        assert sum(h.result.scores) == 0
+    assert a.totals == b.totals
+    assert strip_timings(tmp_path / "a.jsonl") == strip_timings(tmp_path / "b.jsonl")
+    records = list(read_log(tmp_path / "a.jsonl"))
+    assert records[0].type == "header" and records[-1].type == "final"
+
+
+def test_per_hand_processes_match_builtin_play(tmp_path: Path) -> None:
+    """A per-hand process bot and the same policy in-process make the same decisions: same log, same totals."""
+    rules = make_ruleset({"hands": 3})
+    procs = [bot_proc("greedy"), bot_proc("random"), bot_proc("drawdiscard"), bot_proc("greedy", name="g2")]
+    builtins = [BotSpec(name="greedy", builtin="greedy"), BotSpec(name="random", builtin="random"),
+                BotSpec(name="drawdiscard", builtin="drawdiscard"), BotSpec(name="g2", builtin="greedy")]
+    # process bots seed their own randomness from --seed; the in-process ones from the match seed, so compare
+    # only deterministic bots' decisions through the totals of a match without randomness.
+    det_procs = [procs[0], procs[2], procs[3], procs[2]]
+    det_builtins = [builtins[0], builtins[2], builtins[3], builtins[2]]
+    a = play_match(det_procs, seed=5, rules=rules, log_path=tmp_path / "p.jsonl", stderr_dir=tmp_path)
+    b = play_match(det_builtins, seed=5, rules=rules, log_path=tmp_path / "b.jsonl")
+    assert not a.faults, a.faults
+    assert a.totals == b.totals
+    answers = lambda p: [(r["seat"], r["answer"]) for r in map(json.loads, p.read_text().splitlines())  # noqa: E731
+                         if r["type"] == "answer"]
+    assert answers(tmp_path / "p.jsonl") == answers(tmp_path / "b.jsonl")
+
+
+FAULT_CASES = [
+    ("crash_start", "crash"),
+    ("crash_mid", "crash"),
+    ("hang", "timeout"),
+    ("slow", "timeout"),
+    ("garbage", "garbage"),
+    ("flood", "line_too_long"),
+    ("bad_throw", "illegal"),
+    ("bad_claim", "illegal"),
+    ("false_hu", "false_hu"),
+    ("unasked", "unasked"),
+    ("exit_after_initcard", "crash"),
+    ("close_stdout", "closed"),
+    ("fork_child", "timeout"),
+    ("ignore_sigterm", "timeout"),
+]
+
+
+@pytest.mark.parametrize(("mode", "kind"), FAULT_CASES)
+def test_each_fault_is_caught_and_the_dummy_finishes(mode: str, kind: str, tmp_path: Path) -> None:
+    marker = f"mjref-test-{uuid.uuid4().hex}"
+    bad = BotSpec(name=f"bad-{mode}", cmd=(sys.executable, str(BADBOT), mode, marker), cwd=str(ROOT))
+    rules = make_ruleset({"hands": 2, "move_timeout": 0.6, "start_grace": 2})
+    dummies = [BotSpec(name="greedy", builtin="greedy") for _ in range(3)]
+    seats = [dummies[0], bad, dummies[1], dummies[2]]  # the bad bot in seat 2
+    result = play_match(seats, seed=3, rules=rules, log_path=tmp_path / "m.jsonl", stderr_dir=tmp_path)
+    assert len(result.hands) == 2, "the match completed"
+    for h in result.hands:
+        assert sum(h.result.scores) == 0
+    kinds = {(f.position, f.kind) for f in result.faults}
+    assert (2, kind) in kinds, result.faults
+    assert all(f.position == 2 for f in result.faults), "only the bad bot faulted"
+    assert not live_processes(marker), "no process of the bot is left"
+    records = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
+    faults = [r for r in records if r["type"] == "fault"]
+    assert faults and faults[0]["seat"] == 2 and faults[0]["kind"] == kind
+    assert any(r["type"] == "answer" and r["seat"] == 2 and r["by"] == "dummy" for r in records), \
+        "the dummy played the seat after the fault"
+
+
+def test_bad_claim_never_asked_is_still_caught(tmp_path: Path) -> None:
+    """bad_claim only misbehaves on /ask pong or /ask eat; over two hands seat 2 is asked at least one."""
+    marker = f"mjref-test-{uuid.uuid4().hex}"
+    bad = BotSpec(name="bad", cmd=(sys.executable, str(BADBOT), "bad_claim", marker), cwd=str(ROOT))
+    result = play_match([BotSpec(name="g", builtin="greedy"), bad, BotSpec(name="g", builtin="greedy"),
+                         BotSpec(name="g", builtin="greedy")], seed=3, rules=make_ruleset({"hands": 2}))
+    assert any(f.kind == "illegal" and f.line and ("/pong" in f.line or "/eat" in f.line) for f in result.faults)
+
+
+def test_stderr_flood_is_bounded_and_not_a_fault(tmp_path: Path) -> None:
+    marker = f"mjref-test-{uuid.uuid4().hex}"
+    bot = BotSpec(name="noisy", cmd=(sys.executable, str(BADBOT), "stderr_flood", marker), cwd=str(ROOT))
+    result = play_match([bot, BotSpec(name="g", builtin="greedy"), BotSpec(name="g", builtin="greedy"),
+                         BotSpec(name="g", builtin="greedy")], seed=2, rules=make_ruleset({"hands": 1}),
+                        stderr_dir=tmp_path)
+    assert not result.faults
+    files = list(tmp_path.glob("seat1-*.stderr"))
+    assert files and files[0].stat().st_size <= (1 << 20) + 200
+    assert "dropped" in files[0].read_text(errors="replace")[-200:]
+    assert not live_processes(marker)
+
+
+def test_a_bot_that_cannot_start_is_a_usage_error() -> None:
+    with pytest.raises(MatchError, match="not a built-in"):
+        resolve_bots(["./no-such-bot-here"])
+    with pytest.raises(MatchError, match="cannot run"):
+        play_match([BotSpec(name="x", cmd=("/nonexistent/bot",)), *resolve_bots([])[:3]], seed=1)
+
+
+def test_fault_penalty_is_charged(tmp_path: Path) -> None:
+    bad = BotSpec(name="bad", cmd=(sys.executable, str(BADBOT), "garbage", "pen"), cwd=str(ROOT))
+    rules = make_ruleset({"hands": 1, "fault_penalty": 50})
+    result = play_match([bad, *resolve_bots([])[:3]], seed=4, rules=rules)
+    assert result.faults
+    h = result.hands[0]
+    assert h.penalties[0] == 50 * len(h.faults)
+    assert result.seats[0].total == h.result.scores[0] - h.penalties[0]
+
+
+def test_soak_no_leaked_descriptors_or_children(tmp_path: Path) -> None:
+    """200 matches in a row leave the referee's open file descriptors and child processes where they began."""
+    def fds() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    def children() -> int:
+        me = str(os.getpid())
+        n = 0
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if (entry / "stat").read_text().rsplit(")", 1)[1].split()[1] == me:
+                        n += 1
+                except (OSError, IndexError):
+                    pass
+        return n
+
+    rules = make_ruleset({"hands": 1})
+    specs = [bot_proc("drawdiscard"), *resolve_bots([])[:3]]
+    play_match(specs, seed=0, rules=rules)  # warm up (imports, trio's first-run state)
+    before_fds, before_children = fds(), children()
+    for seed in range(200):
+        play_match(specs, seed=seed, rules=rules, log_path=tmp_path / "soak.jsonl", stderr_dir=tmp_path)
+    assert fds() == before_fds
+    assert children() == before_children

@@ -1,0 +1,395 @@
+"""``ProcessSeat``: a bot executable speaking the ICGA protocol over its stdin and stdout.
+
+Bots are untrusted: they crash, hang, print garbage, flood their output and fork.  Everything that can go wrong
+with a process is handled here, in one place, and comes back as a ``Fault`` value:
+
+* the process runs in its own session and process group (``start_new_session``), under ``trio.run_process`` in
+  the match's nursery; ending a bot means ending its whole group (SIGTERM, then SIGKILL), so a forked child
+  holding the pipe does not outlive it, and a cancelled match kills every group at once;
+* stdout is read by one task into lines capped at ``max_line`` bytes (a bot printing 10 MB without a newline is
+  a ``line_too_long`` fault after ``max_line`` bytes, not a memory problem);
+* stderr is drained by another task into a per-seat file, keeping the first ``stderr_limit`` bytes;
+* every question has a deadline (``move_timeout``, plus ``start_grace`` for a hand's first question);
+* lines to the bot are buffered and written in one go with the next question (or ``/exit``), which keeps the
+  referee's cost per protocol line small; the bot sees exactly the same lines in the same order.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections import deque
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import IO
+
+import trio
+
+from referee.game.types import Event, Question
+
+from .codec import ProtocolError, cut, format_event, format_question, format_start, parse_answer
+from .seat import Fault, HandInfo, Reply, Seat
+from .spec import BotSpec
+
+MAX_LINE = 4096
+STDERR_LIMIT = 1 << 20
+EXIT_GRACE = 1.0  # seconds a bot has to exit by itself after /exit
+TERM_GRACE = 0.2  # seconds between SIGTERM and SIGKILL
+
+
+@dataclass(frozen=True, slots=True)
+class _Eof:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class _TooLong:
+    head: bytes
+
+
+_EOF = _Eof()
+_Item = bytes | _Eof | _TooLong
+
+
+def _kill_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def _deliver_cancel(process: trio.Process) -> None:
+    """On cancellation (the match is cancelled or failed): the whole group goes at once."""
+    _kill_group(process.pid, signal.SIGKILL)
+
+
+def _describe_exit(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exited with status {code}"
+
+
+class ProcessSeat(Seat):
+    """One bot executable at one position."""
+
+    kind = "process"
+
+    def __init__(
+        self,
+        spec: BotSpec,
+        position: int,
+        nursery: trio.Nursery,
+        *,
+        stderr_path: Path | None = None,
+        max_line: int = MAX_LINE,
+        stderr_limit: int = STDERR_LIMIT,
+        exit_grace: float = EXIT_GRACE,
+        timeout: float | None = None,
+    ) -> None:
+        assert spec.cmd is not None
+        self.spec = spec
+        self.name = spec.name
+        self.position = position
+        self._nursery = nursery
+        self._stderr_path = stderr_path
+        self._max_line = max_line
+        self._stderr_limit = stderr_limit
+        self._exit_grace = exit_grace
+        self._timeout_override = timeout
+        self._extensions = frozenset(spec.extensions)
+        self._proc: trio.Process | None = None
+        self._io_scope: trio.CancelScope | None = None
+        self._lines: trio.MemoryReceiveChannel[list[_Item]] | None = None
+        self._pending: deque[_Item] = deque()
+        self._outbox: list[str] = []
+        self._first_question = True
+        self._timeout = 10.0
+        self._start_grace = 10.0
+        self._dead: Fault | None = None  # a fault that ended this process (further asks fail at once)
+        self._stderr_file: IO[bytes] | None = None
+        self.stderr_dropped = 0
+        self.lines_sent = 0
+        self.lines_received = 0
+
+    # -------------------------------------------------------------------------------------------- lifecycle
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.returncode is None
+
+    async def _start(self) -> Fault | None:
+        spec = self.spec
+        env = {**os.environ, **spec.env} if spec.env else None
+        try:
+            self._proc = await self._nursery.start(
+                partial(
+                    trio.run_process,
+                    list(spec.cmd or ()),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=spec.cwd,
+                    env=env,
+                    start_new_session=True,
+                    check=False,
+                    deliver_cancel=_deliver_cancel,
+                )
+            )
+        except OSError as exc:
+            self._proc = None
+            return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc.strerror or exc}")
+        send, recv = trio.open_memory_channel[list[_Item]](16)
+        self._pending.clear()
+        self._lines = recv
+        self._io_scope = trio.CancelScope()
+        if self._stderr_path is not None and self._stderr_file is None:
+            self._stderr_path.parent.mkdir(parents=True, exist_ok=True)
+            self._stderr_file = open(self._stderr_path, "ab")  # noqa: SIM115 - closed in close()
+        self._nursery.start_soon(self._io, self._proc, send, self._io_scope)
+        self._dead = None
+        return None
+
+    async def _io(self, proc: trio.Process, send: trio.MemorySendChannel[list[_Item]],
+                  scope: trio.CancelScope) -> None:
+        with scope:
+            async with trio.open_nursery() as inner:
+                inner.start_soon(self._read_stdout, proc, send)
+                inner.start_soon(self._drain_stderr, proc)
+
+    async def _read_stdout(self, proc: trio.Process, send: trio.MemorySendChannel[list[_Item]]) -> None:
+        """Split stdout into lines; each chunk's complete lines go over as one batch (so that a second line sent
+        with an answer is already known when the next question is asked)."""
+        stream = proc.stdout
+        assert stream is not None
+        buf = bytearray()
+        limit = self._max_line
+        async with send:
+            try:
+                while True:
+                    chunk = await stream.receive_some(65536)
+                    if not chunk:
+                        await send.send([_EOF])
+                        return
+                    buf += chunk
+                    batch: list[_Item] = []
+                    start = 0
+                    while True:
+                        i = buf.find(b"\n", start)
+                        if i < 0:
+                            break
+                        if i - start > limit:
+                            batch.append(_TooLong(bytes(buf[start : start + 80])))
+                            await send.send(batch)
+                            return
+                        batch.append(bytes(buf[start:i]))
+                        start = i + 1
+                    if start:
+                        del buf[:start]
+                    if len(buf) > limit:
+                        batch.append(_TooLong(bytes(buf[:80])))
+                        await send.send(batch)
+                        return
+                    if batch:
+                        await send.send(batch)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                try:
+                    send.send_nowait([_EOF])
+                except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
+
+    async def _drain_stderr(self, proc: trio.Process) -> None:
+        stream = proc.stderr
+        assert stream is not None
+        try:
+            while True:
+                chunk = await stream.receive_some(65536)
+                if not chunk:
+                    return
+                f = self._stderr_file
+                if f is None:
+                    continue
+                room = self._stderr_limit - f.tell()
+                if room > 0:
+                    f.write(chunk[:room])
+                    f.flush()
+                self.stderr_dropped += max(0, len(chunk) - max(room, 0))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            return
+
+    async def _stop(self, *, grace: float) -> None:
+        """End the bot: wait ``grace`` for it to exit, then SIGTERM and SIGKILL its whole process group."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.returncode is None and grace > 0:
+            with trio.move_on_after(grace):
+                await proc.wait()
+        if proc.returncode is None:
+            _kill_group(proc.pid, signal.SIGTERM)
+            with trio.move_on_after(TERM_GRACE):
+                await proc.wait()
+        _kill_group(proc.pid, signal.SIGKILL)  # also sweeps children that outlived the leader
+        with trio.move_on_after(5):
+            await proc.wait()
+        if self._io_scope is not None:
+            self._io_scope.cancel()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                with trio.move_on_after(0.1):
+                    try:
+                        await stream.aclose()
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        pass
+        if self._lines is not None:
+            await self._lines.aclose()
+        self._proc = None
+        self._lines = None
+        self._io_scope = None
+        if self.stderr_dropped and self._stderr_file is not None:
+            self._stderr_file.write(f"\n[mjref: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
+            self._stderr_file.flush()
+            self.stderr_dropped = 0
+
+    # -------------------------------------------------------------------------------------------- the protocol
+    async def begin_hand(self, info: HandInfo) -> Fault | None:
+        self._timeout = self._timeout_override or self.spec.timeout or info.timeout
+        self._start_grace = info.start_grace
+        self._first_question = True
+        self._outbox.clear()
+        if self._proc is None or self._proc.returncode is not None:
+            if self._proc is not None:
+                await self._stop(grace=0)
+            fault = await self._start()
+            if fault is not None:
+                self._dead = fault
+                return fault
+        self._outbox.append(format_start(info.position, (self.spec.cmd or ("",))[0]))
+        return None
+
+    def deliver(self, event: Event) -> None:
+        line = format_event(event, extensions=self._extensions)
+        if line is not None:
+            self._outbox.append(line)
+
+    async def _flush(self, extra: str | None = None) -> None:
+        proc = self._proc
+        if extra is not None:
+            self._outbox.append(extra)
+        if not self._outbox or proc is None or proc.stdin is None:
+            self._outbox.clear()
+            return
+        data = ("\n".join(self._outbox) + "\n").encode("ascii")
+        self.lines_sent += len(self._outbox)
+        self._outbox.clear()
+        await proc.stdin.send_all(data)
+
+    async def _exit_fault(self, default_kind: str, detail: str) -> Fault:
+        proc = self._proc
+        if proc is not None and proc.returncode is None:
+            with trio.move_on_after(0.05):
+                await proc.wait()
+        if proc is not None and proc.returncode is not None:
+            return Fault("crash", f"{detail}: the bot {_describe_exit(proc.returncode)}")
+        return Fault(default_kind, detail)  # type: ignore[arg-type]
+
+    def _next_nowait(self) -> _Item | None:
+        """The next line (or end) already received, without waiting; None if there is none yet."""
+        if not self._pending and self._lines is not None:
+            try:
+                self._pending.extend(self._lines.receive_nowait())
+            except trio.WouldBlock:
+                pass
+            except (trio.EndOfChannel, trio.ClosedResourceError):
+                self._pending.append(_EOF)
+        return self._pending.popleft() if self._pending else None
+
+    async def ask(self, question: Question) -> Reply:
+        if self._dead is not None or self._proc is None or self._lines is None:
+            return Reply(None, 0.0, fault=self._dead or Fault("crash", "the bot is not running"))
+        lines = self._lines
+        early: _Item | None = self._next_nowait()
+        if isinstance(early, bytes):
+            text = early.decode("utf-8", "replace")
+            return Reply(None, 0.0, cut(text), Fault("unasked", "a line nobody asked for (before this question)", cut(text)))
+        ask_line = format_question(question)
+        timeout = self._timeout + (self._start_grace if self._first_question else 0.0)
+        self._first_question = False
+        started = time.perf_counter()
+        item: _Item | None = early
+        with trio.move_on_after(timeout):
+            try:
+                await self._flush(ask_line)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
+                return Reply(None, time.perf_counter() - started, fault=fault)
+            if item is None:
+                try:
+                    self._pending.extend(await lines.receive())
+                    item = self._pending.popleft()
+                except (trio.EndOfChannel, trio.ClosedResourceError):
+                    item = _EOF
+        seconds = time.perf_counter() - started
+        if item is None:
+            fault = Fault("timeout", f"no answer to {ask_line} within {timeout:g} s")
+            return Reply(None, seconds, fault=fault)
+        if isinstance(item, _Eof):
+            fault = await self._exit_fault("closed", f"stdout closed before answering {ask_line}")
+            return Reply(None, seconds, fault=fault)
+        if isinstance(item, _TooLong):
+            head = cut(item.head.decode("utf-8", "replace"))
+            fault = Fault("line_too_long", f"a line longer than {self._max_line} bytes", head)
+            return Reply(None, seconds, head, fault)
+        self.lines_received += 1
+        try:
+            answer = parse_answer(item)
+        except ProtocolError as exc:
+            shown = cut(item.decode("utf-8", "replace"))
+            return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
+        line = str(answer)
+        if answer.kind != question.ask and not (answer.kind == "pass" and question.ask != "throw"):
+            kind = "false_hu" if answer.kind == "hu" else "wrong_answer"
+            detail = (
+                "/hu when the hand does not win" if kind == "false_hu" else f"/{answer.kind} does not answer {ask_line}"
+            )
+            return Reply(None, seconds, line, Fault(kind, detail, line))  # type: ignore[arg-type]
+        return Reply(answer, seconds, line)
+
+    async def end_hand(self) -> None:
+        """Send what is left (``/exit …``); a per-hand process then exits, or is ended after a short grace."""
+        try:
+            with trio.move_on_after(1.0):
+                await self._flush()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        if not self.spec.keep_alive:
+            await self._stop(grace=self._exit_grace)
+
+    async def abandon(self) -> None:
+        """After a fault: ``/exit`` to the bot (best effort), then its process group is ended at once."""
+        self._outbox.clear()
+        try:
+            with trio.move_on_after(0.1):
+                await self._flush("/exit")
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        await self._stop(grace=0.0)
+
+    async def close(self) -> None:
+        await self._stop(grace=0.0 if self._dead else self._exit_grace)
+        if self._stderr_file is not None:
+            self._stderr_file.close()
+            self._stderr_file = None
+
+
+__all__ = ["MAX_LINE", "ProcessSeat"]

@@ -1,0 +1,161 @@
+"""The one interface the match talks to: a ``Seat``.
+
+A seat is told the events its position may see (``deliver``, synchronous: it only buffers or folds), is asked
+questions (``ask``, with a deadline), and is told when a hand begins and ends.  ``BuiltinSeat`` runs a policy
+in-process on a ``SeatView`` folded from the same events a process would receive; ``ProcessSeat``
+(``wrappers.process``) speaks the ICGA protocol to an executable.
+
+Faults are values, not exceptions: ``ask`` returns a ``Reply`` that carries either an answer or a ``Fault``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from referee.game.types import Answer, Event, Question
+from referee.game.view import SeatView, new_view
+
+FaultKind = Literal[
+    "start_failed",  # the executable could not be started
+    "crash",  # the process exited (or was killed by a signal) before answering
+    "closed",  # stdout closed or stdin broken while the process lives
+    "timeout",  # no answer before the deadline
+    "line_too_long",  # a stdout line longer than the cap
+    "garbage",  # a line that does not parse
+    "wrong_answer",  # a command that does not answer the question asked
+    "illegal",  # TIDs the bot does not hold, or that do not make the claimed set
+    "false_hu",  # /hu on a hand that does not win
+    "unasked",  # a line when no question was asked
+]
+FAULT_KINDS: tuple[str, ...] = FaultKind.__args__  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    kind: FaultKind
+    detail: str
+    line: str | None = None  # the offending line, cut to a safe length
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A seat's reply to one question: an answer, or a fault; ``line`` is what the bot sent, ``seconds`` how long."""
+
+    answer: Answer | None
+    seconds: float
+    line: str | None = None
+    fault: Fault | None = None
+
+
+class Policy(Protocol):
+    """A built-in bot: a pure function of one seat's view and the question (see ``bots/``)."""
+
+    name: str
+
+    def start_hand(self, seed: int, hand: int, position: int) -> None: ...
+
+    def decide(self, view: SeatView, ask: str, legal: Sequence[Answer]) -> Answer: ...
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    """What a seat is told when a hand begins."""
+
+    seed: int
+    index: int
+    position: int
+    flowers: bool
+    dead_wall: int
+    gong_from_previous_player: bool
+    seven_pairs_and_pung: bool
+    timeout: float
+    start_grace: float
+
+
+class Seat(ABC):
+    """One position at the table for one match."""
+
+    name: str
+    position: int
+    kind: str = "seat"
+
+    @abstractmethod
+    async def begin_hand(self, info: HandInfo) -> Fault | None:
+        """Get ready for a hand (a process seat starts its process and sends ``/start MJ``)."""
+
+    @abstractmethod
+    def deliver(self, event: Event) -> None:
+        """An event this seat may see.  Must not block: process seats buffer and send with the next question."""
+
+    @abstractmethod
+    async def ask(self, question: Question) -> Reply:
+        """Ask a question; the seat enforces its own deadline and returns a Reply (never raises for bot faults)."""
+
+    @abstractmethod
+    async def end_hand(self) -> None:
+        """The hand is over (``/exit`` was delivered): flush and, for per-hand processes, stop the process."""
+
+    async def abandon(self) -> None:
+        """After a fault: send ``/exit`` and end the bot's processes at once.  The dummy takes over the hand."""
+        await self.end_hand()
+
+    async def close(self) -> None:
+        """The match is over (or cancelled): release everything."""
+
+
+class BuiltinSeat(Seat):
+    """A policy playing in-process, on the view built from the events it is delivered and nothing else."""
+
+    kind = "builtin"
+
+    def __init__(self, name: str, position: int, policy: Policy) -> None:
+        self.name = name
+        self.position = position
+        self.policy = policy
+        self.view: SeatView = new_view(position)
+
+    async def begin_hand(self, info: HandInfo) -> Fault | None:
+        self.view = new_view(
+            self.position,
+            flowers=info.flowers,
+            dead_wall=info.dead_wall,
+            gong_from_previous_player=info.gong_from_previous_player,
+            seven_pairs_and_pung=info.seven_pairs_and_pung,
+        )
+        self.policy.start_hand(info.seed, info.index, self.position)
+        return None
+
+    def deliver(self, event: Event) -> None:
+        self.view.apply(event)
+
+    def decide(self, question: Question) -> Answer:
+        """Synchronous decision (the match's fast path for built-in seats)."""
+        return self.policy.decide(self.view, question.ask, question.legal)
+
+    async def ask(self, question: Question) -> Reply:
+        return Reply(self.decide(question), 0.0)
+
+    async def end_hand(self) -> None:
+        return None
+
+
+def builtin_takeover(name: str, position: int, policy: Policy, info: HandInfo, events: Sequence[Event]) -> BuiltinSeat:
+    """The default dummy taking over a seat mid-hand: a fresh view caught up on what the seat was told."""
+    seat = BuiltinSeat(name, position, policy)
+    seat.view = new_view(
+        position,
+        flowers=info.flowers,
+        dead_wall=info.dead_wall,
+        gong_from_previous_player=info.gong_from_previous_player,
+        seven_pairs_and_pung=info.seven_pairs_and_pung,
+    )
+    policy.start_hand(info.seed, info.index, position)
+    for e in events:
+        seat.view.apply(e)
+    return seat
+
+
+PolicyFactory = Callable[[str], Policy]
