@@ -10,7 +10,20 @@ from collections.abc import Sequence
 from . import __version__
 
 # Subcommand modules, in the order ``mjref --help`` lists them.
-COMMANDS = ("match", "score", "schema")
+COMMANDS = (
+    "match",
+    "tournament",
+    "standings",
+    "regress",
+    "replay",
+    "transcript",
+    "refeed",
+    "check",
+    "view",
+    "report",
+    "score",
+    "schema",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
