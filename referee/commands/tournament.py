@@ -1,0 +1,151 @@
+"""``mjref tournament [FILE]``: run (or resume) a tournament, with a live view; no FILE runs the demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import trio
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from tournaments.config import ConfigError, demo_config, load_config
+from tournaments.runner import Plan, TournamentError, execute, plan
+from tournaments.store import MatchRecord
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "tournament",
+        help="run or resume a tournament (no FILE: a demo round-robin of the built-in bots)",
+        description="Run a tournament file. Running the same command again resumes: finished matches are never "
+        "repeated or lost, also after kill -9. With no FILE, a demo round-robin of the built-in bots runs.",
+    )
+    p.add_argument("file", nargs="?", type=Path, metavar="FILE", help="the tournament TOML file")
+    p.add_argument("--restart", action="store_true", help="discard the store's results and start again")
+    p.add_argument("--concurrency", type=int, default=None, help="matches at once (default: the file's, or cores)")
+    p.add_argument("--store", type=Path, default=None, help="the results store (default: the file's)")
+    p.add_argument("--quiet", action="store_true", help="no live view; only the final standings")
+    p.add_argument("--json", action="store_true", help="print the final standings as JSON")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"mjref tournament: {message}", file=sys.stderr)
+    return 2
+
+
+class LiveView:
+    """Progress with ETA, live standings (points per hand so far) and the most recent faults."""
+
+    def __init__(self, p: Plan) -> None:
+        self.plan = p
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
+            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+        )
+        self.task = self.progress.add_task(p.config.name, total=p.total, completed=len(p.done))
+        self.points: dict[str, int] = {}
+        self.hands: dict[str, int] = {}
+        self.matches: dict[str, int] = {}
+        self.faults: deque[str] = deque(maxlen=5)
+        self.fault_count = 0
+        self.recorded = 0
+
+    def add(self, rec: MatchRecord) -> None:
+        self.recorded += 1
+        self.progress.advance(self.task)
+        for row in rec.seat_rows:
+            bot = row["bot"]
+            self.points[bot] = self.points.get(bot, 0) + row["points"]
+            self.hands[bot] = self.hands.get(bot, 0) + row["hands"]
+            self.matches[bot] = self.matches.get(bot, 0) + 1
+        for f in rec.fault_rows:
+            self.fault_count += 1
+            self.faults.append(f"{rec.id} hand {f['hand'] + 1}: {f['bot']} {f['kind']}: {f['detail']}")
+
+    def table(self) -> Table:
+        t = Table(title="Live standings (this run)", expand=False)
+        for col in ("bot", "matches", "hands", "points", "per hand"):
+            t.add_column(col, justify="left" if col == "bot" else "right")
+        for bot in sorted(self.points, key=lambda b: -self.points[b] / max(1, self.hands[b])):
+            h = self.hands[bot]
+            t.add_row(bot, str(self.matches[bot]), str(h), str(self.points[bot]), f"{self.points[bot] / max(1, h):+.1f}")
+        return t
+
+    def render(self) -> Group:
+        parts: list[Any] = [self.progress, self.table()]
+        if self.faults:
+            faults = Table(title=f"Recent faults ({self.fault_count} in all)", show_header=False)
+            faults.add_column("fault", overflow="fold")
+            for line in self.faults:
+                faults.add_row(line)
+            parts.append(faults)
+        return Group(*parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.file is None:
+            config = demo_config()
+            base_dir = Path.cwd()
+            where = "demo"
+        else:
+            config = load_config(args.file)
+            base_dir = args.file.resolve().parent
+            where = str(args.file)
+        p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
+    except (ConfigError, TournamentError) as exc:
+        return _fail(str(exc))
+    console = Console(highlight=False, stderr=args.json)
+    if not args.json:
+        console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({len(p.done)} already in {p.store_path}), "
+                      f"{config.hands} hands each, {args.concurrency or config.workers()} at once")
+    view = LiveView(p)
+    live: Live | None = None
+    if not args.quiet and not args.json and console.is_terminal:
+        live = Live(view.render(), console=console, refresh_per_second=4)
+        live.start()
+    last_print = [time.monotonic()]
+
+    def on_match(rec: MatchRecord) -> None:
+        view.add(rec)
+        if live is not None:
+            live.update(view.render())
+        elif not args.quiet and not args.json:
+            now = time.monotonic()
+            done = len(p.done) + view.recorded
+            if now - last_print[0] > 2 or done == p.total:
+                last_print[0] = now
+                console.print(f"  {done}/{p.total} matches, {view.fault_count} faults")
+
+    started = time.monotonic()
+    try:
+        trio.run(lambda: execute(p, concurrency=args.concurrency, on_match=on_match))
+    except KeyboardInterrupt:
+        if live is not None:
+            live.stop()
+        done = len(p.done) + view.recorded
+        print(f"\nmjref tournament: stopped; {done} of {p.total} matches are recorded in {p.store_path}. "
+              f"Run the same command again to resume.", file=sys.stderr)
+        return 130
+    finally:
+        if live is not None:
+            live.stop()
+    elapsed = time.monotonic() - started
+    from tournaments.stats import compute_standings, render_standings, to_json
+
+    standings = compute_standings(p.store_path)
+    if args.json:
+        print(json.dumps(to_json(standings)))
+        return 0
+    console.print(f"{view.recorded} matches played in {elapsed:.1f} s; results in {p.store_path}, logs in {p.logs_dir}")
+    render_standings(standings, console)
+    return 0

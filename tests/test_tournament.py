@@ -1,0 +1,178 @@
+"""Tournaments: schedules, the store, resume after kill -9, and refusing a changed file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from tournaments.config import ConfigError, TournamentConfig, demo_config, load_config, parse_config
+from tournaments.runner import TournamentError, file_sha256, plan, run_tournament
+from tournaments.schedule import build_schedule
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def config(**over: object) -> TournamentConfig:
+    data: dict[str, object] = {
+        "name": "t", "seeds": 2, "hands": 2,
+        "bots": [{"name": n, "builtin": b} for n, b in
+                 (("g", "greedy"), ("r", "random"), ("d", "drawdiscard"), ("gc", "greedy:chowness=0.9"),
+                  ("gh", "greedy:hiddenness=0.9"))],
+    }
+    data.update(over)
+    return parse_config(data)
+
+
+def write_toml(path: Path, *, seeds: int = 2, hands: int = 2, bots: int = 5, extra: str = "") -> Path:
+    names = [("g", "greedy"), ("r", "random"), ("d", "drawdiscard"), ("gc", "greedy:chowness=0.9"),
+             ("gh", "greedy:hiddenness=0.9")][:bots]
+    text = f'name = "t"\nseeds = {seeds}\nhands = {hands}\nconcurrency = 2\nstore = "t.sqlite"\n{extra}\n'
+    for n, b in names:
+        text += f'[[bots]]\nname = "{n}"\nbuiltin = "{b}"\n'
+    path.write_text(text)
+    return path
+
+
+# ------------------------------------------------------------------------------------------------ schedules
+@pytest.mark.parametrize("n", [4, 5, 6, 7])
+def test_round_robin_duplicate_is_complete_and_balanced(n: int) -> None:
+    names = [f"b{i}" for i in range(n)]
+    cfg = config(bots=[{"name": x, "builtin": "random"} for x in names], seeds=3)
+    sched = build_schedule(cfg)
+    assert len(sched) == len(list(combinations(names, 4))) * 3 * 4
+    assert len({m.id for m in sched}) == len(sched)
+    tables = Counter(frozenset(m.seats) for m in sched)
+    assert set(tables) == {frozenset(c) for c in combinations(names, 4)}
+    for seed in cfg.seed_list:
+        seat_counts = Counter((name, pos) for m in sched if m.seed == seed for pos, name in enumerate(m.seats))
+        for name in names:
+            counts = {seat_counts[(name, pos)] for pos in range(4)}
+            assert len(counts) == 1, f"{name} does not sit in every seat equally often on seed {seed}"
+    for group in {m.group for m in sched}:
+        members = [m for m in sched if m.group == group]
+        assert len(members) == 4 and len({m.seed for m in members}) == 1
+        assert len({frozenset(m.seats) for m in members}) == 1
+
+
+def test_all_24_seatings() -> None:
+    sched = build_schedule(config(seatings=24, seeds=1, bots=[{"name": x, "builtin": "random"} for x in "abcd"]))
+    assert len(sched) == 24 and len({m.seats for m in sched}) == 24
+
+
+def test_gauntlet_puts_the_first_bot_in_every_table() -> None:
+    cfg = config(format="gauntlet", seeds=1)
+    sched = build_schedule(cfg)
+    assert len(sched) == len(list(combinations(range(4), 3))) * 4  # C(N-1, 3) tables × 4 seatings
+    assert all("g" in m.seats for m in sched)
+
+
+def test_fewer_than_four_bots_are_filled_by_the_dummy() -> None:
+    cfg = config(bots=[{"name": "mine", "builtin": "random"}], seeds=1)
+    sched = build_schedule(cfg)
+    assert len(sched) == 4
+    assert all(Counter(m.seats) == Counter({"mine": 1, "dummy-greedy": 3}) for m in sched)
+
+
+def test_plain_seating_rotates_by_seed() -> None:
+    sched = build_schedule(config(duplicate=False, seeds=4, bots=[{"name": x, "builtin": "random"} for x in "abcd"]))
+    assert len(sched) == 4
+    assert Counter(m.seats.index("a") for m in sched) == Counter({0: 1, 1: 1, 2: 1, 3: 1})
+
+
+# ------------------------------------------------------------------------------------------------ files
+def test_config_errors_name_the_field(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown field 'colour'"):
+        parse_config({"colour": "red", "bots": [{"name": "a", "builtin": "greedy"}]}, "t.toml")
+    with pytest.raises(ConfigError, match="two bots are named"):
+        parse_config({"bots": [{"name": "a", "builtin": "greedy"}, {"name": "a", "builtin": "random"}]})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("seeds = [\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(bad)
+    p = write_toml(tmp_path / "r.toml", extra="[rules]\nflowerz = true\n")
+    with pytest.raises(ConfigError, match="flowerz"):
+        plan(load_config(p), tmp_path)
+
+
+def test_cli_reports_bad_files_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert "missing.toml" in err and "cannot read" in err and err.count("\n") == 1
+
+
+def test_demo_config_is_valid() -> None:
+    cfg = demo_config()
+    assert len(cfg.bots) == 5 and len(build_schedule(cfg)) == 5 * 2 * 4
+
+
+# ------------------------------------------------------------------------------------------------ running
+def test_run_records_every_match_once_and_resume_plays_nothing(tmp_path: Path) -> None:
+    cfg = load_config(write_toml(tmp_path / "t.toml", seeds=1, bots=4))
+    p = run_tournament(cfg, tmp_path, concurrency=2)
+    con = sqlite3.connect(p.store_path)
+    ids = [r[0] for r in con.execute("SELECT id FROM matches")]
+    assert sorted(ids) == sorted(m.id for m in build_schedule(cfg))
+    assert con.execute("SELECT COUNT(*) FROM seats").fetchone()[0] == 4 * len(ids)
+    assert con.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 2 * len(ids)
+    for (total,) in con.execute("SELECT total1 + total2 + total3 + total4 FROM matches"):
+        assert total == 0
+    again = plan(cfg, tmp_path)
+    assert again.jobs == [] and len(again.done) == len(ids)
+
+
+def test_changed_file_is_refused_with_differences(tmp_path: Path) -> None:
+    path = write_toml(tmp_path / "t.toml", seeds=1, bots=4)
+    run_tournament(load_config(path), tmp_path, concurrency=1)
+    changed = write_toml(tmp_path / "t.toml", seeds=1, bots=4, hands=3)
+    with pytest.raises(TournamentError) as info:
+        plan(load_config(changed), tmp_path)
+    assert "hands: 2 -> 3" in str(info.value) and "--restart" in str(info.value)
+    p = plan(load_config(changed), tmp_path, restart=True)
+    assert len(p.jobs) == len(p.schedule) and not p.done
+
+
+def test_resume_after_kill_9(tmp_path: Path) -> None:
+    """A real `mjref tournament` process killed with SIGKILL part-way, then rerun: every match exactly once."""
+    path = write_toml(tmp_path / "t.toml", seeds=3, hands=4, bots=5)
+    cfg = load_config(path)
+    expected = {m.id for m in build_schedule(cfg)}
+    cmd = [sys.executable, "-m", "referee.cli", "tournament", str(path), "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    store = tmp_path / "t.sqlite"
+    deadline = time.monotonic() + 120
+    done = 0
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        if store.exists():
+            try:
+                with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as con:
+                    done = con.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+            except sqlite3.Error:
+                continue
+            if done >= 3:
+                break
+    assert 3 <= done < len(expected), "killed part-way"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    rerun = subprocess.run(cmd + ["--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert rerun.returncode == 0, rerun.stderr
+    con = sqlite3.connect(store)
+    rows = con.execute("SELECT id, log, log_sha256, hands FROM matches").fetchall()
+    ids = [r[0] for r in rows]
+    assert len(ids) == len(set(ids)) == len(expected) and set(ids) == expected
+    for _, log, sha, hands in rows:
+        assert file_sha256(Path(log)) == sha, f"{log} changed after it was recorded"
+        lines = Path(log).read_text().splitlines()
+        assert json.loads(lines[-1])["type"] == "final" and sum(json.loads(x)["type"] == "result" for x in lines) == hands
+    assert json.loads(rerun.stdout)["matches"] == len(expected)

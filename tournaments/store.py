@@ -1,0 +1,209 @@
+"""The results store: one SQLite file per tournament, written by one writer, that survives ``kill -9``.
+
+Each finished match is recorded in one transaction (its match row, four seat rows, a row per hand, its faults),
+so a match is either wholly in the store or not at all; in WAL mode a committed transaction survives the writer
+being killed.  Match logs are files beside the store, named by match ID, with their SHA-256 in the match row.
+
+Tables
+------
+``meta``      key/value: ``identity`` (what decides results, see ``config.identity``), ``name``, ``created``,
+              ``mjref`` (version), ``schema`` (this file's schema version).
+``matches``   one row per finished match: id, idx, grp (duplicate group), seed, rotation, seat1..seat4 (bot names),
+              hands, total1..total4, log, log_sha256, seconds, finished.
+``seats``     one row per match and seat: match_id, position, bot, points, rank (1 = best, ties share), hands,
+              wins, self_draws, deal_ins, faults, answers, answer_seconds, max_answer_seconds.
+``hands``     one row per match and hand: match_id, hand, dealer, outcome, winner, how, thrower, tai,
+              s1..s4 (settlement), p1..p4 (fault penalties).
+``faults``    one row per fault: match_id, hand, position, bot, kind, detail, line.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from referee import __version__
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY, idx INTEGER NOT NULL, grp TEXT NOT NULL, seed INTEGER NOT NULL, rotation INTEGER NOT NULL,
+    seat1 TEXT NOT NULL, seat2 TEXT NOT NULL, seat3 TEXT NOT NULL, seat4 TEXT NOT NULL,
+    hands INTEGER NOT NULL, total1 INTEGER NOT NULL, total2 INTEGER NOT NULL, total3 INTEGER NOT NULL,
+    total4 INTEGER NOT NULL, log TEXT, log_sha256 TEXT, seconds REAL NOT NULL, finished TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL REFERENCES matches(id), position INTEGER NOT NULL, bot TEXT NOT NULL,
+    points INTEGER NOT NULL, rank REAL NOT NULL, hands INTEGER NOT NULL, wins INTEGER NOT NULL,
+    self_draws INTEGER NOT NULL, deal_ins INTEGER NOT NULL, faults INTEGER NOT NULL, answers INTEGER NOT NULL,
+    answer_seconds REAL NOT NULL, max_answer_seconds REAL NOT NULL, PRIMARY KEY (match_id, position)
+);
+CREATE TABLE IF NOT EXISTS hands (
+    match_id TEXT NOT NULL REFERENCES matches(id), hand INTEGER NOT NULL, dealer INTEGER NOT NULL,
+    outcome TEXT NOT NULL, winner INTEGER, how TEXT, thrower INTEGER, tai INTEGER NOT NULL,
+    s1 INTEGER NOT NULL, s2 INTEGER NOT NULL, s3 INTEGER NOT NULL, s4 INTEGER NOT NULL,
+    p1 INTEGER NOT NULL, p2 INTEGER NOT NULL, p3 INTEGER NOT NULL, p4 INTEGER NOT NULL,
+    PRIMARY KEY (match_id, hand)
+);
+CREATE TABLE IF NOT EXISTS faults (
+    match_id TEXT NOT NULL REFERENCES matches(id), hand INTEGER NOT NULL, position INTEGER NOT NULL,
+    bot TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, line TEXT
+);
+CREATE INDEX IF NOT EXISTS seats_bot ON seats(bot);
+CREATE INDEX IF NOT EXISTS faults_match ON faults(match_id);
+"""
+
+
+class StoreError(ValueError):
+    """A store that cannot be used (not a store, another tournament's store); the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """Everything the store keeps of one finished match (built by the runner from a ``MatchResult``)."""
+
+    id: str
+    idx: int
+    group: str
+    seed: int
+    rotation: int
+    seats: tuple[str, str, str, str]
+    hands: int
+    totals: tuple[int, int, int, int]
+    log: str | None
+    log_sha256: str | None
+    seconds: float
+    seat_rows: tuple[dict[str, Any], ...]  # keys as the seats table, without match_id
+    hand_rows: tuple[dict[str, Any], ...]  # keys as the hands table, without match_id
+    fault_rows: tuple[dict[str, Any], ...]  # keys as the faults table, without match_id
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "idx": self.idx, "group": self.group, "seed": self.seed, "rotation": self.rotation,
+            "seats": list(self.seats), "hands": self.hands, "totals": list(self.totals), "log": self.log,
+            "log_sha256": self.log_sha256, "seconds": self.seconds, "seat_rows": list(self.seat_rows),
+            "hand_rows": list(self.hand_rows), "fault_rows": list(self.fault_rows),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> MatchRecord:
+        return cls(d["id"], d["idx"], d["group"], d["seed"], d["rotation"], tuple(d["seats"]), d["hands"],
+                   tuple(d["totals"]), d["log"], d["log_sha256"], d["seconds"], tuple(d["seat_rows"]),
+                   tuple(d["hand_rows"]), tuple(d["fault_rows"]))
+
+
+def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    if readonly:
+        if not path.exists():
+            raise StoreError(f"{path}: no such store")
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con = sqlite3.connect(path, isolation_level=None)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=NORMAL")
+    con.row_factory = sqlite3.Row
+    try:
+        if readonly:
+            con.execute("SELECT 1 FROM matches LIMIT 1")
+        else:
+            con.executescript(_SCHEMA)
+    except sqlite3.DatabaseError as exc:
+        con.close()
+        raise StoreError(f"{path}: not an mjref results store ({exc})") from None
+    return con
+
+
+class Store:
+    """The single writer of a results store."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.con = connect(path)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -------------------------------------------------------------------------------------------- meta
+    def meta(self) -> dict[str, str]:
+        return {r["key"]: r["value"] for r in self.con.execute("SELECT key, value FROM meta")}
+
+    def identity(self) -> dict[str, Any] | None:
+        value = self.meta().get("identity")
+        return json.loads(value) if value else None
+
+    def initialise(self, name: str, identity: dict[str, Any]) -> None:
+        with self._transaction():
+            for key, value in (
+                ("identity", json.dumps(identity, sort_keys=True)),
+                ("name", name),
+                ("created", datetime.now(timezone.utc).isoformat(timespec="seconds")),
+                ("mjref", __version__),
+                ("schema", str(SCHEMA_VERSION)),
+            ):
+                self.con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def clear(self) -> None:
+        with self._transaction():
+            for table in ("faults", "hands", "seats", "matches", "meta"):
+                self.con.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+
+    # -------------------------------------------------------------------------------------------- matches
+    def finished_ids(self) -> set[str]:
+        return {r[0] for r in self.con.execute("SELECT id FROM matches")}
+
+    def count(self) -> int:
+        return int(self.con.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.con.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        self.con.execute("COMMIT")
+
+    def record(self, m: MatchRecord) -> bool:
+        """Record a finished match in one transaction.  A match already recorded is left alone (False)."""
+        with self._transaction():
+            if self.con.execute("SELECT 1 FROM matches WHERE id = ?", (m.id,)).fetchone():
+                return False
+            self.con.execute(
+                "INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (m.id, m.idx, m.group, m.seed, m.rotation, *m.seats, m.hands, *m.totals, m.log, m.log_sha256,
+                 m.seconds, datetime.now(timezone.utc).isoformat(timespec="seconds")),
+            )
+            self.con.executemany(
+                "INSERT INTO seats VALUES (:match_id,:position,:bot,:points,:rank,:hands,:wins,:self_draws,"
+                ":deal_ins,:faults,:answers,:answer_seconds,:max_answer_seconds)",
+                [{**r, "match_id": m.id} for r in m.seat_rows],
+            )
+            self.con.executemany(
+                "INSERT INTO hands VALUES (:match_id,:hand,:dealer,:outcome,:winner,:how,:thrower,:tai,"
+                ":s1,:s2,:s3,:s4,:p1,:p2,:p3,:p4)",
+                [{**r, "match_id": m.id} for r in m.hand_rows],
+            )
+            self.con.executemany(
+                "INSERT INTO faults VALUES (:match_id,:hand,:position,:bot,:kind,:detail,:line)",
+                [{**r, "match_id": m.id} for r in m.fault_rows],
+            )
+        return True
+
+    def record_many(self, records: Iterable[MatchRecord]) -> int:
+        return sum(1 for r in records if self.record(r))
