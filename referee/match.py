@@ -175,6 +175,7 @@ async def run_match(
     timeout: float | None = None,
     on_hand: HandCallback | None = None,
     on_fault: Callable[[FaultInfo], None] | None = None,
+    on_seat: Callable[[Seat], None] | None = None,
 ) -> MatchResult:
     """Play one match of ``rules.hands`` hands (or one per given wall) and return its result."""
     if len(specs) != 4:
@@ -205,6 +206,8 @@ async def run_match(
                 else:
                     stderr_path = (stderr_dir / f"seat{p}-{_safe(names[p - 1])}.stderr") if stderr_dir else None
                     seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout)
+                if on_seat is not None:
+                    on_seat(seats[p])
             try:
                 series = Series(rules, hands_planned)
                 while not series.is_over:

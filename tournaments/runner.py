@@ -20,7 +20,7 @@ import os
 import signal
 import inspect
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -216,21 +216,25 @@ async def execute(
     concurrency: int | None = None,
     on_match: MatchCallback | None = None,
     on_start: Callable[[MatchJob], None] | None = None,
-    executor_factory: Callable[[int], Any] | None = None,
+    executor: Any = None,
 ) -> int:
-    """Play the plan's jobs; record each finished match; return how many were recorded."""
+    """Play the plan's jobs; record each finished match; return how many were recorded.
+
+    ``executor``: an object with ``submit(run_job, job)`` returning a future with a blocking ``result()`` (a
+    ``concurrent.futures`` executor, or ``tournaments.distributed``'s Dask executor); when given, every match
+    runs there.  Otherwise built-in matches run in a local process pool and process-bot matches in this process.
+    """
     workers = concurrency or p.config.workers()
     limiter = trio.CapacityLimiter(workers)
     p.logs_dir.mkdir(parents=True, exist_ok=True)
     recorded = 0
+    pool: Any = executor
+    own_pool = False
     builtin_jobs = [j for j in p.jobs if j.builtin_only]
-    pool: Any = None
-    if builtin_jobs:
-        if executor_factory is not None:
-            pool = executor_factory(workers)
-        else:
-            pool = ProcessPoolExecutor(max_workers=min(workers, len(builtin_jobs)),
-                                       mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+    if pool is None and builtin_jobs:
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(builtin_jobs)),
+                                   mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+        own_pool = True
     store = Store(p.store_path)
 
     def record(rec: MatchRecord) -> None:
@@ -244,8 +248,8 @@ async def execute(
         async with limiter:
             if on_start is not None:
                 on_start(job)
-            if job.builtin_only:
-                fut: Future[MatchRecord] = pool.submit(run_job, job)
+            if executor is not None or job.builtin_only:
+                fut = pool.submit(run_job, job)
                 rec = await trio.to_thread.run_sync(fut.result, **_ABANDON)
             else:
                 rec = await run_job_async(job)
@@ -257,7 +261,7 @@ async def execute(
                 nursery.start_soon(one, job)
     finally:
         store.close()
-        if pool is not None:
+        if own_pool:
             _stop_pool(pool)
     return recorded
 

@@ -107,8 +107,11 @@ class ProcessSeat(Seat):
         self._extensions = frozenset(spec.extensions)
         self._proc: trio.Process | None = None
         self._io_scope: trio.CancelScope | None = None
-        self._lines: trio.MemoryReceiveChannel[list[_Item]] | None = None
         self._pending: deque[_Item] = deque()
+        self._buf = bytearray()
+        self._stdout_done = False
+        self._stdout_fd: int | None = None
+        self._stdin_fd: int | None = None
         self._outbox: list[str] = []
         self._first_question = True
         self._timeout = 10.0
@@ -118,6 +121,8 @@ class ProcessSeat(Seat):
         self.stderr_dropped = 0
         self.lines_sent = 0
         self.lines_received = 0
+        # Optional I/O trace for benchmarks: ("w", bytes) for each write, ("r", b"") for each answer read.
+        self.trace: list[tuple[str, bytes]] | None = None
 
     # -------------------------------------------------------------------------------------------- lifecycle
     @property
@@ -149,64 +154,75 @@ class ProcessSeat(Seat):
         except OSError as exc:
             self._proc = None
             return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc.strerror or exc}")
-        send, recv = trio.open_memory_channel[list[_Item]](16)
         self._pending.clear()
-        self._lines = recv
+        self._buf = bytearray()
+        self._stdout_done = False
+        assert self._proc.stdout is not None and self._proc.stdin is not None
+        self._stdout_fd = self._proc.stdout.fileno()
+        self._stdin_fd = self._proc.stdin.fileno()
         self._io_scope = trio.CancelScope()
         if self._stderr_path is not None and self._stderr_file is None:
             self._stderr_path.parent.mkdir(parents=True, exist_ok=True)
             self._stderr_file = open(self._stderr_path, "ab")  # noqa: SIM115 - closed in close()
-        self._nursery.start_soon(self._io, self._proc, send, self._io_scope)
+        self._nursery.start_soon(self._io, self._proc, self._io_scope)
         self._dead = None
         return None
 
-    async def _io(self, proc: trio.Process, send: trio.MemorySendChannel[list[_Item]],
-                  scope: trio.CancelScope) -> None:
+    async def _io(self, proc: trio.Process, scope: trio.CancelScope) -> None:
         with scope:
-            async with trio.open_nursery() as inner:
-                inner.start_soon(self._read_stdout, proc, send)
-                inner.start_soon(self._drain_stderr, proc)
+            await self._drain_stderr(proc)
 
-    async def _read_stdout(self, proc: trio.Process, send: trio.MemorySendChannel[list[_Item]]) -> None:
-        """Split stdout into lines; each chunk's complete lines go over as one batch (so that a second line sent
-        with an answer is already known when the next question is asked)."""
-        stream = proc.stdout
-        assert stream is not None
-        buf = bytearray()
+    # Stdout is read inline by ``ask`` (non-blocking reads on the pipe, ``wait_readable`` only when nothing is
+    # there yet): one scheduler round per question instead of a reader task and a channel hand-off.
+    def _read_available(self) -> None:
+        """Read what the bot has written so far, without waiting, into complete lines in ``_pending``."""
+        if self._stdout_done or self._stdout_fd is None:
+            return
+        fd = self._stdout_fd
         limit = self._max_line
-        async with send:
+        while True:
             try:
-                while True:
-                    chunk = await stream.receive_some(65536)
-                    if not chunk:
-                        await send.send([_EOF])
-                        return
-                    buf += chunk
-                    batch: list[_Item] = []
-                    start = 0
-                    while True:
-                        i = buf.find(b"\n", start)
-                        if i < 0:
-                            break
-                        if i - start > limit:
-                            batch.append(_TooLong(bytes(buf[start : start + 80])))
-                            await send.send(batch)
-                            return
-                        batch.append(bytes(buf[start:i]))
-                        start = i + 1
-                    if start:
-                        del buf[:start]
-                    if len(buf) > limit:
-                        batch.append(_TooLong(bytes(buf[:80])))
-                        await send.send(batch)
-                        return
-                    if batch:
-                        await send.send(batch)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                try:
-                    send.send_nowait([_EOF])
-                except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._stdout_done = True
+                self._pending.append(_EOF)
+                return
+            buf = self._buf
+            buf += chunk
+            start = 0
+            while True:
+                i = buf.find(b"\n", start)
+                if i < 0:
+                    break
+                if i - start > limit:
+                    self._pending.append(_TooLong(bytes(buf[start : start + 80])))
+                    self._stdout_done = True
+                    return
+                self._pending.append(bytes(buf[start:i]))
+                start = i + 1
+            if start:
+                del buf[:start]
+            if len(buf) > limit:
+                self._pending.append(_TooLong(bytes(buf[:80])))
+                self._stdout_done = True
+                return
+            if len(chunk) < 65536:
+                return
+
+    async def _next_item(self) -> _Item:
+        while not self._pending:
+            if self._stdout_fd is None:
+                return _EOF
+            try:
+                await trio.lowlevel.wait_readable(self._stdout_fd)
+            except (trio.ClosedResourceError, OSError):
+                return _EOF
+            self._read_available()
+        return self._pending.popleft()
 
     async def _drain_stderr(self, proc: trio.Process) -> None:
         stream = proc.stderr
@@ -251,10 +267,8 @@ class ProcessSeat(Seat):
                         await stream.aclose()
                     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                         pass
-        if self._lines is not None:
-            await self._lines.aclose()
         self._proc = None
-        self._lines = None
+        self._stdout_fd = self._stdin_fd = None
         self._io_scope = None
         if self.stderr_dropped and self._stderr_file is not None:
             self._stderr_file.write(f"\n[mjref: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
@@ -292,7 +306,16 @@ class ProcessSeat(Seat):
         data = ("\n".join(self._outbox) + "\n").encode("ascii")
         self.lines_sent += len(self._outbox)
         self._outbox.clear()
-        await proc.stdin.send_all(data)
+        if self.trace is not None:
+            self.trace.append(("w", data))
+        try:
+            n = os.write(self._stdin_fd, data) if self._stdin_fd is not None else 0
+        except BlockingIOError:
+            n = 0
+        except (BrokenPipeError, ConnectionResetError):
+            raise trio.BrokenResourceError("the bot's stdin is closed") from None
+        if n < len(data):  # the pipe is full: let trio wait until the bot reads
+            await proc.stdin.send_all(data[n:])
 
     async def _exit_fault(self, default_kind: str, detail: str) -> Fault:
         proc = self._proc
@@ -305,19 +328,13 @@ class ProcessSeat(Seat):
 
     def _next_nowait(self) -> _Item | None:
         """The next line (or end) already received, without waiting; None if there is none yet."""
-        if not self._pending and self._lines is not None:
-            try:
-                self._pending.extend(self._lines.receive_nowait())
-            except trio.WouldBlock:
-                pass
-            except (trio.EndOfChannel, trio.ClosedResourceError):
-                self._pending.append(_EOF)
+        if not self._pending:
+            self._read_available()
         return self._pending.popleft() if self._pending else None
 
     async def ask(self, question: Question) -> Reply:
-        if self._dead is not None or self._proc is None or self._lines is None:
+        if self._dead is not None or self._proc is None:
             return Reply(None, 0.0, fault=self._dead or Fault("crash", "the bot is not running"))
-        lines = self._lines
         early: _Item | None = self._next_nowait()
         if isinstance(early, bytes):
             text = early.decode("utf-8", "replace")
@@ -327,18 +344,14 @@ class ProcessSeat(Seat):
         self._first_question = False
         started = time.perf_counter()
         item: _Item | None = early
-        with trio.move_on_after(timeout):
+        with trio.CancelScope(deadline=trio.current_time() + timeout):
             try:
                 await self._flush(ask_line)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
                 return Reply(None, time.perf_counter() - started, fault=fault)
             if item is None:
-                try:
-                    self._pending.extend(await lines.receive())
-                    item = self._pending.popleft()
-                except (trio.EndOfChannel, trio.ClosedResourceError):
-                    item = _EOF
+                item = await self._next_item()
         seconds = time.perf_counter() - started
         if item is None:
             fault = Fault("timeout", f"no answer to {ask_line} within {timeout:g} s")
@@ -351,6 +364,8 @@ class ProcessSeat(Seat):
             fault = Fault("line_too_long", f"a line longer than {self._max_line} bytes", head)
             return Reply(None, seconds, head, fault)
         self.lines_received += 1
+        if self.trace is not None:
+            self.trace.append(("r", b""))
         try:
             answer = parse_answer(item)
         except ProtocolError as exc:

@@ -34,6 +34,9 @@ def register(sub: Any) -> None:
     p.add_argument("--store", type=Path, default=None, help="the results store (default: the file's)")
     p.add_argument("--quiet", action="store_true", help="no live view; only the final standings")
     p.add_argument("--json", action="store_true", help="print the final standings as JSON")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
+                   "(needs: pip install 'mjref[dask]')")
     p.set_defaults(func=run)
 
 
@@ -104,6 +107,17 @@ def run(args: argparse.Namespace) -> int:
         p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
     except (ConfigError, TournamentError) as exc:
         return _fail(str(exc))
+    executor = None
+    dask_address = args.dask or p.config.dask
+    if dask_address:
+        try:
+            from tournaments.distributed import DaskError, dask_executor
+        except ImportError:
+            return _fail("--dask needs Dask: pip install 'mjref[dask]'")
+        try:
+            executor = dask_executor(dask_address, p, workers=args.concurrency)
+        except DaskError as exc:
+            return _fail(str(exc))
     console = Console(highlight=False, stderr=args.json)
     if not args.json:
         console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({len(p.done)} already in {p.store_path}), "
@@ -128,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     try:
-        trio.run(lambda: execute(p, concurrency=args.concurrency, on_match=on_match))
+        trio.run(lambda: execute(p, concurrency=args.concurrency, on_match=on_match, executor=executor))
     except KeyboardInterrupt:
         if live is not None:
             live.stop()
@@ -139,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if live is not None:
             live.stop()
+        if executor is not None:
+            executor.shutdown()
     elapsed = time.monotonic() - started
     from tournaments.stats import compute_standings, render_standings, to_json
 

@@ -1,0 +1,127 @@
+"""Benchmark: full matches per second with built-in seats, and the referee's own cost with process bots.
+
+With four process bots (``python -m bots.greedy --keep-alive``), the referee's CPU time (this process only; the bots
+run in their own processes) is measured per protocol line and per hand, hand 1 excluded (it includes starting the
+processes).  Beside it, a floor measured in the same run: the very same writes and reads (recorded from the match)
+pushed through plain blocking pipes to fresh processes of the same bots, by a loop that does nothing else.
+
+Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from referee.game.rules import make_ruleset  # noqa: E402
+from referee.match import play_match  # noqa: E402
+from wrappers.process import ProcessSeat  # noqa: E402
+from wrappers.spec import BotSpec  # noqa: E402
+
+
+def builtin_rate(policy: str, matches: int, hands: int, seed: int) -> dict[str, float]:
+    rules = make_ruleset({"hands": hands})
+    specs = [BotSpec(name=f"{policy}{i}", builtin=policy) for i in range(4)]
+    t0 = time.perf_counter()
+    for m in range(matches):
+        play_match(specs, seed=seed + m, rules=rules)
+    dt = time.perf_counter() - t0
+    return {"matches_per_second": round(matches / dt, 3), "hands_per_second": round(matches * hands / dt, 1)}
+
+
+def process_cost(hands: int, seed: int) -> dict[str, float]:
+    cmd = (sys.executable, "-m", "bots.greedy", "--keep-alive")
+    specs = [BotSpec(name=f"greedy{i}", cmd=cmd, cwd=str(ROOT), keep_alive=True) for i in range(4)]
+    rules = make_ruleset({"hands": hands})
+    seats: list[ProcessSeat] = []
+    marks: list[tuple[float, int, list[int]]] = []  # (cpu, lines so far, trace lengths) after each hand
+
+    def on_seat(seat: object) -> None:
+        assert isinstance(seat, ProcessSeat)
+        seat.trace = []
+        seats.append(seat)
+
+    def on_hand(summary: object, result: object) -> None:
+        marks.append((time.process_time(), sum(s.lines_sent + s.lines_received for s in seats),
+                      [len(s.trace or []) for s in seats]))
+
+    play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand)
+    cpu = marks[-1][0] - marks[0][0]
+    lines = marks[-1][1] - marks[0][1]
+    timed_hands = len(marks) - 1
+
+    # The floor: the same bytes through plain blocking pipes, to fresh processes of the same bot.
+    procs = [subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+             for _ in range(4)]
+    # Interleave the seats' operations in the order the referee did them: replay hand by hand, seat by seat
+    # within a question (a write is always followed by that seat's read for an answer).
+    ops: list[tuple[int, str, bytes, int]] = []  # (seat index, op, data, hand)
+    for i, s in enumerate(seats):
+        trace = s.trace or []
+        bounds = [0] + [m[2][i] for m in marks]
+        for h in range(len(marks)):
+            for op, data in trace[bounds[h]:bounds[h + 1]]:
+                ops.append((i, op, data, h))
+    ops.sort(key=lambda o: o[3])  # stable: per hand, each seat's ops stay in order
+    floor_cpu = 0.0
+    for h in range(len(marks)):
+        hand_ops = [o for o in ops if o[3] == h]
+        # Write each seat's lines and read its answers in the recorded per-seat order, round-robin across seats.
+        queues = {i: [o for o in hand_ops if o[0] == i] for i in range(4)}
+        t0 = time.process_time()
+        while any(queues.values()):
+            for i in range(4):
+                q = queues[i]
+                while q:
+                    seat, op, data, _ = q.pop(0)
+                    stdin, stdout = procs[seat].stdin, procs[seat].stdout
+                    assert stdin is not None and stdout is not None
+                    if op == "w":
+                        os.write(stdin.fileno(), data)
+                    else:
+                        stdout.readline()
+                        break
+        if h > 0:
+            floor_cpu += time.process_time() - t0
+    for p in procs:
+        p.kill()
+        p.wait()
+    per_line = cpu / lines
+    floor_per_line = floor_cpu / lines
+    return {
+        "process_hands_timed": timed_hands,
+        "lines": lines,
+        "referee_cpu_per_line_us": round(per_line * 1e6, 2),
+        "floor_cpu_per_line_us": round(floor_per_line * 1e6, 2),
+        "referee_over_floor": round(per_line / floor_per_line, 2) if floor_per_line else None,
+        "referee_cpu_per_hand_ms": round(cpu / timed_hands * 1e3, 3),
+        "floor_cpu_per_hand_ms": round(floor_cpu / timed_hands * 1e3, 3),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=3)
+    ap.add_argument("--hands", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands}
+    out["builtin_greedy"] = builtin_rate("greedy", args.matches, args.hands, args.seed)
+    out["builtin_random"] = builtin_rate("random", args.matches, args.hands, args.seed)
+    out["process_greedy"] = process_cost(args.hands, args.seed)
+    out["python"] = platform.python_version()
+    out["machine"] = f"{platform.machine()}, {os.cpu_count()} cores"
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
