@@ -1,0 +1,644 @@
+"""Hand analysis: complete hands, their arrangements, waits, shanten and useful tiles.
+
+This module is in every bot's inner loop, so it is pure, allocation-light and cached.  A hand is a 34-vector of
+counts by dense kind index (``tiles.INDEX``/``tiles.KIND_AT``, ``tiles.counts34``): 0-8 wan, 9-17 tiao, 18-26 tong,
+27-33 honours.  Exposed melds are not part of the vector; functions that need to know how many sets are already
+made take ``melds`` (exposed sets and concealed gongs).
+
+How it is fast: every question is answered suit by suit.  The three suits are looked up in caches keyed by their
+9-count tuple; the honours need no search (no chows), so they are handled by counting.
+
+Shanten (tiles away from ready; -1 complete, 0 ready) is computed **exactly**, counting the four-copy limit: it is
+``min over complete hands C of the hand's size (or one more) of |C minus hand| - 1``, which is the number of
+draw-and-throw exchanges to reach a winning hand.  Each suit contributes a small table: the most hand tiles that
+``s`` set-groups and ``p`` pair-groups (s <= 5, p <= 1) can use there.  Suits without four of a kind use the usual
+block decomposition (sets, partial sets, pairs, singles; each block is completed by tiles of unlimited supply);
+a suit with four of a kind, where the unlimited-supply shortcut can be wrong (a wait on a fifth copy), uses an
+exact dynamic programme over target hands.  The classic formula ``2*need - 2*sets - partials - pair`` (with the cap
+``sets + partials <= need``) is what the block tables compute; the tests check all of this against brute force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, NamedTuple
+
+from .tiles import KIND_AT
+
+__all__ = [
+    "SETS_NEEDED",
+    "Group",
+    "GroupType",
+    "arrangements",
+    "is_complete",
+    "is_seven_pairs_and_pung",
+    "shanten",
+    "useful_tiles",
+    "waits",
+]
+
+GroupType = Literal["chow", "pung", "pair"]
+
+SETS_NEEDED = 5  # Taiwan 16-tile: five sets and a pair
+_CACHE_LIMIT = 400_000  # entries per cache before it is cleared (a bound on memory in very long runs)
+_SUIT_STARTS = (0, 9, 18)
+
+
+class Group(NamedTuple):
+    """One group of an arrangement: ``type`` chow/pung/pair and ``kind`` (11..47; the lowest kind of a chow)."""
+
+    type: GroupType
+    kind: int
+
+
+# ------------------------------------------------------------------------------------ exact decompositions
+
+
+_Groups = tuple[tuple[GroupType, int], ...]  # (type, rank index 0..8) within one suit
+
+
+def _decompose(t: tuple[int, ...], pair: bool) -> tuple[_Groups, ...]:
+    """Every multiset of groups ``(type, rank index 0..8)`` that exactly uses the 9 counts ``t`` of one suit:
+    sets only, or sets and exactly one pair (``pair``).  Canonical: at the lowest rank held, all its tiles are
+    spent at once on a pung, a pair and chows starting there, so that no multiset is produced twice."""
+    key = (t, pair)
+    hit = _DECOMP.get(key)
+    if hit is not None:
+        return hit
+    i = 0
+    while i < 9 and t[i] == 0:
+        i += 1
+    if i == 9:
+        result: tuple[_Groups, ...] = () if pair else ((),)
+    else:
+        out: list[_Groups] = []
+        c = t[i]
+        for pungs in (0, 1):
+            for pairs in (0, 1) if pair else (0,):
+                chows = c - 3 * pungs - 2 * pairs
+                if chows < 0:
+                    continue
+                if chows and (i > 6 or t[i + 1] < chows or t[i + 2] < chows):
+                    continue
+                rest = list(t)
+                rest[i] = 0
+                if chows:
+                    rest[i + 1] -= chows
+                    rest[i + 2] -= chows
+                pung: _Groups = (("pung", i),)
+                pair_group: _Groups = (("pair", i),)
+                chow: _Groups = (("chow", i),)
+                head = pung * pungs + pair_group * pairs + chow * chows
+                for tail in _decompose(tuple(rest), pair and not pairs):
+                    out.append(head + tail)
+        result = tuple(out)
+    if len(_DECOMP) > _CACHE_LIMIT:
+        _DECOMP.clear()
+    _DECOMP[key] = result
+    return result
+
+
+_DECOMP: dict[tuple[tuple[int, ...], bool], tuple[_Groups, ...]] = {}
+
+
+def _can_sets(t: tuple[int, ...], pair: bool) -> bool:
+    """Whether the suit counts ``t`` split into sets (and exactly one pair, with ``pair``); early exit."""
+    i = 0
+    while i < 9 and t[i] == 0:
+        i += 1
+    if i == 9:
+        return not pair
+    c = t[i]
+    for pungs in (0, 1):
+        for pairs in (0, 1) if pair else (0,):
+            chows = c - 3 * pungs - 2 * pairs
+            if chows < 0:
+                continue
+            if chows and (i > 6 or t[i + 1] < chows or t[i + 2] < chows):
+                continue
+            rest = list(t)
+            rest[i] = 0
+            if chows:
+                rest[i + 1] -= chows
+                rest[i + 2] -= chows
+            if _can_sets(tuple(rest), pair and not pairs):
+                return True
+    return False
+
+
+_SUIT_STATE: dict[tuple[int, ...], int] = {}
+
+
+def _suit_state(t: tuple[int, ...]) -> int:
+    """-1: the suit cannot be part of a complete hand; 0: it splits into sets; 1: into sets and one pair."""
+    r = sum(t) % 3
+    if r == 1:
+        state = -1
+    elif r == 0:
+        state = 0 if _can_sets(t, False) else -1
+    else:
+        state = 1 if _can_sets(t, True) else -1
+    if len(_SUIT_STATE) > _CACHE_LIMIT:
+        _SUIT_STATE.clear()
+    _SUIT_STATE[t] = state
+    return state
+
+
+def _is_standard(counts: Sequence[int]) -> bool:
+    pairs = 0
+    for c in counts[27:34]:
+        if c == 2:
+            pairs += 1
+        elif c == 1 or c == 4:
+            return False
+    if pairs > 1:
+        return False
+    get = _SUIT_STATE.get
+    for lo in _SUIT_STARTS:
+        t = tuple(counts[lo : lo + 9])
+        s = get(t)
+        if s is None:
+            s = _suit_state(t)
+        if s < 0:
+            return False
+        pairs += s
+    return pairs == 1
+
+
+def is_seven_pairs_and_pung(counts: Sequence[int]) -> bool:
+    """嚦咕嚦咕: 17 concealed tiles as seven pairs and one pung.  Four of a kind counts as two pairs."""
+    threes = 0
+    total = 0
+    for c in counts:
+        if c == 3:
+            threes += 1
+        elif c == 1 or c > 4:
+            return False
+        total += c
+    return threes == 1 and total == 17
+
+
+def is_complete(counts: Sequence[int], *, seven_pairs_and_pung: bool = False) -> bool:
+    """Whether the concealed counts (sum ≡ 2 mod 3) split into (sum-2)/3 sets and one pair.
+
+    With ``seven_pairs_and_pung`` a 17-tile hand of seven pairs and one pung also counts.
+    """
+    if sum(counts) % 3 != 2:
+        return False
+    if _is_standard(counts):
+        return True
+    return seven_pairs_and_pung and is_seven_pairs_and_pung(counts)
+
+
+def _honour_groups(counts: Sequence[int]) -> tuple[Group, ...] | None:
+    groups: list[Group] = []
+    for j in range(27, 34):
+        c = counts[j]
+        if c == 3:
+            groups.append(Group("pung", KIND_AT[j]))
+        elif c == 2:
+            groups.append(Group("pair", KIND_AT[j]))
+        elif c:
+            return None
+    return tuple(groups)
+
+
+def _group_key(g: Group) -> tuple[int, str]:
+    return (g.kind, g.type)
+
+
+def arrangements(counts: Sequence[int], *, seven_pairs_and_pung: bool = False) -> list[tuple[Group, ...]]:
+    """Every distinct decomposition of a complete concealed hand into sets and one pair (empty if none).
+
+    Each arrangement is a tuple of :class:`Group`, sorted by kind then type name; the list is sorted.  With
+    ``seven_pairs_and_pung`` a 17-tile seven-pairs-and-pung hand also yields that shape (seven ``pair`` groups,
+    four of a kind giving two, and one ``pung``), listed last.
+    """
+    result: list[tuple[Group, ...]] = []
+    if sum(counts) % 3 == 2:
+        honours = _honour_groups(counts)
+        if honours is not None:
+            honour_pairs = sum(1 for g in honours if g.type == "pair")
+            if honour_pairs <= 1:
+                # which suit holds the pair is fixed by the remainders; enumerate per suit and combine
+                per_suit: list[list[tuple[Group, ...]]] = []
+                pairs_needed = 1 - honour_pairs
+                ok = True
+                for lo in _SUIT_STARTS:
+                    t = tuple(counts[lo : lo + 9])
+                    r = sum(t) % 3
+                    if r == 1 or (r == 2 and not pairs_needed):
+                        ok = False
+                        break
+                    if r == 2:
+                        pairs_needed = 0
+                    options = _decompose(t, r == 2)
+                    if not options:
+                        ok = False
+                        break
+                    per_suit.append([tuple(Group(typ, KIND_AT[lo + i]) for typ, i in opt) for opt in options])
+                if ok and pairs_needed == 0:
+                    combos: list[tuple[Group, ...]] = [honours]
+                    for options_of_suit in per_suit:
+                        combos = [c + o for c in combos for o in options_of_suit]
+                    result = sorted({tuple(sorted(c, key=_group_key)) for c in combos}, key=_arrangement_key)
+    if seven_pairs_and_pung and is_seven_pairs_and_pung(counts):
+        groups: list[Group] = []
+        for j, c in enumerate(counts):
+            if c == 3:
+                groups.append(Group("pung", KIND_AT[j]))
+            elif c:
+                groups.extend([Group("pair", KIND_AT[j])] * (c // 2))
+        result.append(tuple(sorted(groups, key=_group_key)))
+    return result
+
+
+def _arrangement_key(a: tuple[Group, ...]) -> tuple[tuple[int, str], ...]:
+    return tuple(_group_key(g) for g in a)
+
+
+# ------------------------------------------------------------------------------------------------ waits
+
+
+def _candidates(counts: Sequence[int]) -> list[int]:
+    """Dense indices that could complete the hand: held kinds and suit kinds within two ranks of a held one."""
+    near = [False] * 34
+    for lo in _SUIT_STARTS:
+        for r in range(9):
+            if counts[lo + r]:
+                for d in range(max(0, r - 2), min(8, r + 2) + 1):
+                    near[lo + d] = True
+    for j in range(27, 34):
+        if counts[j]:
+            near[j] = True
+    return [j for j in range(34) if near[j]]
+
+
+def waits(counts: Sequence[int], *, seven_pairs_and_pung: bool = False) -> list[int]:
+    """The kinds (11..47, ascending) that complete a hand of sum ≡ 1 mod 3.
+
+    A kind the hand already holds four of is not a wait (there is no fifth tile).
+    """
+    n = sum(counts)
+    if n % 3 != 1:
+        raise ValueError(f"waits: a waiting hand has 3k+1 tiles, not {n}")
+    c = list(counts)
+    out: list[int] = []
+    for j in _candidates(c):
+        if c[j] >= 4:
+            continue
+        c[j] += 1
+        if _is_standard(c) or (seven_pairs_and_pung and n == 16 and is_seven_pairs_and_pung(c)):
+            out.append(KIND_AT[j])
+        c[j] -= 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- shanten
+# A table is a tuple of 12 ints: entry s + 6*p is the most hand tiles usable with at most s set-groups
+# (s = 0..5) and at most p pair-groups (p = 0..1).  Tables are monotone in s and p.
+
+_Table = tuple[int, ...]
+_ZERO: _Table = (0,) * 12
+
+
+def _conv(a: Sequence[int], b: Sequence[int], need: int = SETS_NEEDED) -> _Table:
+    """Max-plus convolution of two tables (groups shared between two independent parts), up to ``need`` sets.
+
+    The hot loop compares with ``if`` rather than calling ``max()``, which is twice as slow here.
+    """
+    out = [0] * 12
+    for s in range(need + 1):
+        b0 = 0
+        b1 = 0
+        for s1 in range(s + 1):
+            s2 = s - s1
+            a0 = a[s1]
+            c0 = b[s2]
+            v = a0 + c0
+            if v > b0:  # noqa: PLR1730
+                b0 = v
+            v = a0 + b[s2 + 6]
+            if v > b1:  # noqa: PLR1730
+                b1 = v
+            v = a[s1 + 6] + c0
+            if v > b1:  # noqa: PLR1730
+                b1 = v
+        out[s] = b0
+        out[s + 6] = b1
+    return tuple(out)
+
+
+_CONVS: dict[tuple[_Table, _Table, int], _Table] = {}
+
+
+def _conv_cached(a: _Table, b: _Table, need: int) -> _Table:
+    """:func:`_conv` through a cache: random hands have only a few hundred distinct suit tables."""
+    key = (a, b, need)
+    hit = _CONVS.get(key)
+    if hit is None:
+        if len(_CONVS) > _CACHE_LIMIT:
+            _CONVS.clear()
+        hit = _CONVS[key] = _conv(a, b, need)
+    return hit
+
+
+def _single_kind_table(c: int) -> _Table:
+    """A kind with no neighbours (an honour, or an isolated suit tile): one group at most."""
+    if c == 0:
+        return _ZERO
+    pung = min(c, 3)
+    pair = min(c, 2)
+    return (0, pung, pung, pung, pung, pung, pair, pung, pung, pung, pung, pung)
+
+
+_SINGLE_KIND = tuple(_single_kind_table(c) for c in range(5))
+
+
+def _strip(t: tuple[int, ...]) -> tuple[int, ...]:
+    i = 0
+    n = len(t)
+    while i < n and t[i] == 0:
+        i += 1
+    j = n
+    while j > i and t[j - 1] == 0:
+        j -= 1
+    return t[i:j] if (i or j != n) else t
+
+
+_BLOCKS: dict[tuple[int, ...], _Table] = {(): _ZERO}
+
+
+def _block_table(t: tuple[int, ...]) -> _Table:
+    """Unlimited-supply table of a run of suit counts ``t`` (leading/trailing zeros stripped).
+
+    Position-free: with unlimited supply a partial set always has a completion, wherever it sits in the suit.
+    The tile at the lowest rank is either unused or in one block: a single, pair or pung (as a set-group), a
+    single or pair (as the pair-group), or with the next ranks a partial chow (i,i+1), (i,i+2) or a chow.
+    """
+    hit = _BLOCKS.get(t)
+    if hit is not None:
+        return hit
+    c = t[0]
+    n1 = t[1] if len(t) > 1 else 0
+    n2 = t[2] if len(t) > 2 else 0
+    if n1 == 0 and n2 == 0:
+        table = _conv(_SINGLE_KIND[c], _block_table(_strip(t[3:])))
+    else:
+        rest = t[1:]
+        options: list[tuple[int, int, int, tuple[int, ...]]] = []
+        minus1 = _strip((c - 1,) + rest)
+        options.append((0, 0, 0, minus1))
+        options.append((1, 0, 1, minus1))
+        options.append((0, 1, 1, minus1))
+        if c >= 2:
+            minus2 = _strip((c - 2,) + rest)
+            options.append((0, 1, 2, minus2))
+            options.append((1, 0, 2, minus2))
+        if c >= 3:
+            options.append((1, 0, 3, _strip((c - 3,) + rest)))
+        if n1:
+            options.append((1, 0, 2, _strip((c - 1, n1 - 1) + t[2:])))
+        if n2:
+            options.append((1, 0, 2, _strip((c - 1, n1, n2 - 1) + t[3:])))
+        if n1 and n2:
+            options.append((1, 0, 3, _strip((c - 1, n1 - 1, n2 - 1) + t[3:])))
+        best = [0] * 12
+        for ds, dp, used, sub in options:
+            sub_table = _block_table(sub)
+            for p in range(dp, 2):
+                off = 6 * p
+                sub_off = 6 * (p - dp)
+                for s in range(ds, 6):
+                    best[s + off] = max(best[s + off], sub_table[s - ds + sub_off] + used)
+        table = tuple(best)
+    if len(_BLOCKS) > _CACHE_LIMIT:
+        _BLOCKS.clear()
+        _BLOCKS[()] = _ZERO
+    _BLOCKS[t] = table
+    return table
+
+
+def _exact_suit_table(t: tuple[int, ...]) -> _Table:
+    """Exact table of one suit (the four-copy limit respected), by dynamic programming over target hands.
+
+    Ranks are visited in order; the state is (chows started one rank back, chows started at this rank, sets,
+    pairs).  At each rank the target holds ``T`` = pending chows + new chows + 3 per pung + 2 per pair <= 4
+    tiles, of which ``min(T, held)`` are hand tiles used.
+    """
+    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    for i in range(9):
+        held = t[i]
+        new: dict[tuple[int, int, int, int], int] = {}
+        for (x, y, s, p), used in states.items():
+            pending = x + y
+            for pungs in (0, 1):
+                for pairs in (0, 1) if p == 0 else (0,):
+                    fixed = pending + 3 * pungs + 2 * pairs
+                    if fixed > 4:
+                        continue
+                    max_chows = 4 - fixed if i <= 6 else 0
+                    for chows in range(max_chows + 1):
+                        ns = s + chows + pungs
+                        if ns > SETS_NEEDED:
+                            break
+                        target = fixed + chows
+                        nu = used + min(target, held)
+                        key = (y, chows, ns, p + pairs)
+                        if new.get(key, -1) < nu:
+                            new[key] = nu
+        states = new
+    best = [0] * 12
+    for (_x, _y, s, p), used in states.items():
+        best[s + 6 * p] = max(best[s + 6 * p], used)
+    for p in (0, 1):
+        for s in range(1, 6):
+            best[s + 6 * p] = max(best[s + 6 * p], best[s - 1 + 6 * p])
+    for s in range(6):
+        best[s + 6] = max(best[s + 6], best[s])
+    return tuple(best)
+
+
+def _components(t: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Split suit counts where two or more empty ranks separate tiles (no block spans such a gap)."""
+    parts: list[tuple[int, ...]] = []
+    start = -1
+    last = -10
+    for r in range(9):
+        if t[r]:
+            if start < 0:
+                start = r
+            elif r - last > 2:
+                parts.append(t[start : last + 1])
+                start = r
+            last = r
+    if start >= 0:
+        parts.append(t[start : last + 1])
+    return parts
+
+
+_SUIT_TABLES: dict[tuple[int, ...], _Table] = {}
+
+
+def _suit_table(t: tuple[int, ...]) -> _Table:
+    hit = _SUIT_TABLES.get(t)
+    if hit is not None:
+        return hit
+    if 4 in t:
+        table = _exact_suit_table(t)
+    else:
+        table = _ZERO
+        for part in _components(t):
+            table = _conv(table, _block_table(part))
+    if len(_SUIT_TABLES) > _CACHE_LIMIT:
+        _SUIT_TABLES.clear()
+    _SUIT_TABLES[t] = table
+    return table
+
+
+_HONOUR_TABLES: dict[tuple[int, ...], _Table] = {(): _ZERO}
+
+
+def _honour_table(counts: Sequence[int]) -> _Table:
+    key = tuple(sorted(c for c in counts[27:34] if c))
+    hit = _HONOUR_TABLES.get(key)
+    if hit is not None:
+        return hit
+    table = _ZERO
+    for c in key:
+        table = _conv(table, _SINGLE_KIND[c])
+    _HONOUR_TABLES[key] = table  # at most a few hundred keys
+    return table
+
+
+def _tables(counts: Sequence[int]) -> list[_Table]:
+    out: list[_Table] = []
+    get = _SUIT_TABLES.get
+    for lo in _SUIT_STARTS:
+        t = tuple(counts[lo : lo + 9])
+        table = get(t)
+        out.append(table if table is not None else _suit_table(t))
+    out.append(_honour_table(counts))
+    return out
+
+
+def _final(a: Sequence[int], b: Sequence[int], need: int) -> int:
+    """The most tiles usable by ``need`` set-groups and one pair-group split between two parts."""
+    best = 0
+    for s1 in range(need + 1):
+        s2 = need - s1
+        v = a[s1] + b[s2 + 6]
+        if v > best:  # noqa: PLR1730
+            best = v
+        v = a[s1 + 6] + b[s2]
+        if v > best:  # noqa: PLR1730
+            best = v
+    return best
+
+
+_FINALS: dict[tuple[_Table, _Table, int], int] = {}
+
+
+def _max_used(tables: Sequence[_Table], need: int) -> int:
+    return _final(_conv_cached(tables[0], tables[1], need), _conv_cached(tables[2], tables[3], need), need)
+
+
+def _seven_pairs_used(counts: Sequence[int]) -> int:
+    """Most hand tiles usable by a seven-pairs-and-pung target (a pung kind, seven pair slots elsewhere)."""
+    best = 0
+    for pung_kind in [-1, *range(34)]:
+        pung = min(counts[pung_kind], 3) if pung_kind >= 0 else 0
+        slots: list[int] = []
+        for j, c in enumerate(counts):
+            if j != pung_kind and c:
+                slots.append(min(c, 2))
+                if c > 2:
+                    slots.append(min(c - 2, 2))
+        slots.sort(reverse=True)
+        best = max(best, pung + sum(slots[:7]))
+    return best
+
+
+def _check_size(n: int, melds: int, what: str) -> int:
+    if not 0 <= melds <= SETS_NEEDED:
+        raise ValueError(f"{what}: melds must be 0..5, not {melds}")
+    need = SETS_NEEDED - melds
+    if n not in (3 * need + 1, 3 * need + 2):
+        raise ValueError(
+            f"{what}: with {melds} melds the concealed hand has {3 * need + 1} or {3 * need + 2} tiles, not {n}"
+        )
+    return need
+
+
+def shanten(counts: Sequence[int], melds: int = 0, *, seven_pairs_and_pung: bool = False) -> int:
+    """Tiles away from ready (Taiwan 16-tile): -1 complete, 0 ready (tenpai), 1 one exchange from ready, ...
+
+    ``counts`` is the concealed hand (3k+1 or 3k+2 tiles); ``melds`` exposed sets and concealed gongs already
+    made, so that the hand needs ``5 - melds`` more sets and a pair.  Exact, with the four-copy limit (a hand
+    whose only completion needs a fifth copy of a kind is not ready).  With ``seven_pairs_and_pung`` (and no
+    melds) the 嚦咕嚦咕 shape is also a target.
+    """
+    need = _check_size(sum(counts), melds, "shanten")
+    result = 3 * need + 1 - _max_used(_tables(counts), need)
+    if seven_pairs_and_pung and melds == 0:
+        result = min(result, 16 - _seven_pairs_used(counts))
+    return result
+
+
+def useful_tiles(counts: Sequence[int], melds: int = 0, *, seven_pairs_and_pung: bool = False) -> list[int]:
+    """The kinds (11..47, ascending) whose draw lowers the shanten of a 3k+1 hand; a kind held four times is
+    never useful.  For a ready hand these are exactly its waits."""
+    n = sum(counts)
+    need = _check_size(n, melds, "useful_tiles")
+    if n % 3 != 1:
+        raise ValueError(f"useful_tiles: a hand before its draw has 3k+1 tiles, not {n}")
+    c = list(counts)
+    if seven_pairs_and_pung and melds == 0:
+        base = shanten(c, melds, seven_pairs_and_pung=True)
+        out: list[int] = []
+        for j in range(34):
+            if c[j] < 4:
+                c[j] += 1
+                if shanten(c, melds, seven_pairs_and_pung=True) < base:
+                    out.append(KIND_AT[j])
+                c[j] -= 1
+        return out
+    tables = _tables(c)
+    used = _max_used(tables, need)
+    lone = _SINGLE_KIND[1]
+    finals = _FINALS
+    out = []
+    for part, lo in enumerate((0, 9, 18, 27)):
+        others = [tables[k] for k in range(4) if k != part]
+        rest = _conv_cached(_conv_cached(others[0], others[1], need), others[2], need)
+        # A tile with no held tile within two ranks (or an honour not held) adds an isolated single to its part:
+        # one answer for all of them.  (Suits with four of a kind are computed tile by tile: exact tables.)
+        lone_useful: bool | None = None
+        near = 0
+        if lo < 27:
+            held = 0
+            for r in range(9):
+                if c[lo + r]:
+                    held |= 1 << r
+            near = 0x1FF if 4 in c[lo : lo + 9] else held | held << 1 | held << 2 | held >> 1 | held >> 2
+        for j in range(lo, lo + 9 if lo < 27 else 34):
+            if c[j] >= 4:
+                continue
+            if (c[j] == 0) if lo == 27 else not (near >> (j - lo)) & 1:
+                if lone_useful is None:
+                    lone_useful = _final(rest, _conv_cached(tables[part], lone, need), need) > used
+                if lone_useful:
+                    out.append(KIND_AT[j])
+                continue
+            c[j] += 1
+            table = _honour_table(c) if lo == 27 else _suit_table(tuple(c[lo : lo + 9]))
+            c[j] -= 1
+            key = (rest, table, need)
+            best = finals.get(key)
+            if best is None:
+                if len(finals) > _CACHE_LIMIT:
+                    finals.clear()
+                best = finals[key] = _final(rest, table, need)
+            if best > used:
+                out.append(KIND_AT[j])
+    return out

@@ -1,0 +1,381 @@
+"""Hand analysis: hand-built hands, and a brute-force cross-check of is_complete, waits and shanten."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.game import analysis
+from referee.game.analysis import (
+    Group,
+    arrangements,
+    is_complete,
+    is_seven_pairs_and_pung,
+    shanten,
+    useful_tiles,
+    waits,
+)
+from referee.game.tiles import ALL_TIDS, INDEX, KIND_AT, counts34
+
+HONOUR_LETTERS = {"E": 27, "W": 28, "S": 29, "N": 30, "R": 31, "G": 32, "B": 33}  # B: white ("blank")
+
+
+def hand(text: str) -> list[int]:
+    """Counts from a short form: ``123m`` wan, ``45s`` tiao, ``678p`` tong, honours as letters E W S N R G B."""
+    c = [0] * 34
+    for token in text.split():
+        if token[-1] in "msp":
+            base = {"m": 0, "s": 9, "p": 18}[token[-1]]
+            for ch in token[:-1]:
+                c[base + int(ch) - 1] += 1
+        else:
+            for ch in token:
+                c[HONOUR_LETTERS[ch]] += 1
+    return c
+
+
+def kinds(text: str) -> list[int]:
+    c = hand(text)
+    return [KIND_AT[j] for j in range(34) for _ in range(c[j])]
+
+
+# ------------------------------------------------------------------------------------------ brute force
+
+_SETS = [(j, j, j) for j in range(34)] + [
+    (lo + r, lo + r + 1, lo + r + 2) for lo in (0, 9, 18) for r in range(7)
+]
+
+
+def brute_complete(counts: list[int], seven: bool = False) -> bool:
+    """Try every group at the lowest tile, in every order (no canonical shortcut)."""
+    if seven and sum(counts) == 17:
+        odd = [c for c in counts if c % 2]
+        if odd == [3] and all(c in (0, 2, 3, 4) for c in counts):
+            return True
+    if sum(counts) % 3 != 2:
+        return False
+    c = list(counts)
+
+    def rec(pair_done: bool) -> bool:
+        i = next((j for j in range(34) if c[j]), None)
+        if i is None:
+            return pair_done
+        shapes = [s for s in _SETS if i in s] + ([] if pair_done else [(i, i)])
+        for s in shapes:
+            for x in s:
+                c[x] -= 1
+            if min(c) >= 0 and rec(pair_done or len(s) == 2):
+                for x in s:
+                    c[x] += 1
+                return True
+            for x in s:
+                c[x] += 1
+        return False
+
+    return rec(False)
+
+
+def brute_shanten(counts: list[int], need: int) -> int:
+    """min over complete targets T (four copies at most) of |T - hand| - 1, by enumeration.
+
+    Targets are built from sets touching a held kind, plus sets and a pair on unheld kinds (a group that uses no
+    hand tile costs the same wherever it sits)."""
+    held = [j for j in range(34) if counts[j]]
+    far = [j for j in range(33, -1, -1) if not counts[j]][:3]
+    sets = [s for s in _SETS if any(counts[x] for x in s)] + [(f, f, f) for f in far[:2]]
+    pairs = [j for j in held] + [far[2]]
+    best = 0
+    for combo in itertools.combinations_with_replacement(sets, need):
+        t = [0] * 34
+        for s in combo:
+            for x in s:
+                t[x] += 1
+        if max(t) > 4:
+            continue
+        for p in pairs:
+            if t[p] + 2 <= 4:
+                t[p] += 2
+                used = sum(min(t[j], counts[j]) for j in held)
+                best = max(best, used)
+                t[p] -= 2
+    return 3 * need + 1 - best
+
+
+def brute_waits(counts: list[int], seven: bool = False) -> list[int]:
+    out = []
+    for j in range(34):
+        if counts[j] < 4:
+            c = list(counts)
+            c[j] += 1
+            if brute_complete(c, seven):
+                out.append(KIND_AT[j])
+    return out
+
+
+POOLS = [
+    list(range(9)),  # one suit: dense, many quads
+    list(range(9)) + [27, 31],
+    list(range(4, 9)) + list(range(9, 14)),
+    list(range(27, 34)) + [0, 1, 2],
+    list(range(34)),
+]
+
+
+@st.composite
+def small_hands(draw: st.DrawFn, max_need: int = 2) -> tuple[list[int], int]:
+    need = draw(st.integers(1, max_need))
+    size = 3 * need + 1 + draw(st.integers(0, 1))
+    pool = [k for k in draw(st.sampled_from(POOLS)) for _ in range(4)]
+    picked = draw(st.lists(st.sampled_from(range(len(pool))), min_size=size, max_size=size, unique=True))
+    c = [0] * 34
+    for i in picked:
+        c[pool[i]] += 1
+    return c, need
+
+
+# --------------------------------------------------------------------------------------- is_complete
+
+
+def test_is_complete_standard_hands() -> None:
+    assert is_complete(hand("123m 456m 789m 111p 222p 33s"))
+    assert is_complete(hand("111222333m 456p EEE 99s"))
+    assert is_complete(hand("EEE WWW SSS NNN RR BBB"))  # 17 honours: five pungs and a pair
+    assert is_complete(hand("11m"))  # after five melds only the pair is concealed
+    assert is_complete(hand("234m 55p"))
+    assert not is_complete(hand("123m 456m 789m 111p 222p 34s"))
+    assert not is_complete(hand("123m 456m 789m 111p 2p 345s E"))  # 17 tiles, two singles
+    assert not is_complete(hand("EEEE 11m"))  # four honours are not a pung and a single
+    assert not is_complete(hand("12m"))
+    assert not is_complete(hand("123m"))  # sum 3: not 3k+2
+    assert not is_complete(hand("11m 22p"))  # two pairs
+
+
+def test_seven_pairs_and_pung_only_with_the_option() -> None:
+    h = hand("11m 22m 33m 55p 77p 99s EE RRR")
+    assert sum(h) == 17
+    assert is_seven_pairs_and_pung(h)
+    assert not is_complete(h)
+    assert is_complete(h, seven_pairs_and_pung=True)
+    four_as_two_pairs = hand("1111m 22m 55p 77p 99s EE RRR")
+    assert is_complete(four_as_two_pairs, seven_pairs_and_pung=True)
+    assert not is_complete(hand("11m 22m 33m 55p 77p 99s EE RRRR"), seven_pairs_and_pung=True)  # 18 tiles
+    assert not is_seven_pairs_and_pung(hand("11m 22m 33m 55p 77p 99s EEE RRR"))  # two pungs, six pairs
+
+
+# --------------------------------------------------------------------------------------- arrangements
+
+
+def test_arrangements_of_three_identical_chows_or_three_pungs() -> None:
+    result = arrangements(hand("111222333m 55p"))
+    assert result == [
+        (Group("chow", 11), Group("chow", 11), Group("chow", 11), Group("pair", 35)),
+        (Group("pung", 11), Group("pung", 12), Group("pung", 13), Group("pair", 35)),
+    ]
+
+
+def test_arrangements_pair_can_move() -> None:
+    assert arrangements(hand("11123444m")) == [
+        (Group("chow", 11), Group("pair", 11), Group("pung", 14)),
+        (Group("pung", 11), Group("chow", 12), Group("pair", 14)),
+    ]
+    assert arrangements(hand("12m")) == []
+    assert arrangements(hand("EEE WW 123m 456p 789s 11p")) == []  # two pairs
+
+
+def test_arrangements_seven_pairs_shape_is_listed_last() -> None:
+    h = hand("112233m 112233p 99s EEE")
+    standard = arrangements(h)
+    assert standard == [
+        (
+            Group("chow", 11),
+            Group("chow", 11),
+            Group("pair", 29),
+            Group("chow", 31),
+            Group("chow", 31),
+            Group("pung", 41),
+        ),
+    ]
+    both = arrangements(h, seven_pairs_and_pung=True)
+    assert both[:1] == standard and len(both) == 2
+    assert both[1] == (
+        Group("pair", 11),
+        Group("pair", 12),
+        Group("pair", 13),
+        Group("pair", 29),
+        Group("pair", 31),
+        Group("pair", 32),
+        Group("pair", 33),
+        Group("pung", 41),
+    )
+    assert arrangements(hand("1111m 22m 55p 77p 99s EE RRR"), seven_pairs_and_pung=True) == [
+        (
+            Group("pair", 11),
+            Group("pair", 11),
+            Group("pair", 12),
+            Group("pair", 29),
+            Group("pair", 35),
+            Group("pair", 37),
+            Group("pair", 41),
+            Group("pung", 45),
+        ),
+    ]
+
+
+# -------------------------------------------------------------------------------------------- waits
+
+
+def test_waits_nine_gates_waits_on_all_nine() -> None:
+    assert waits(hand("1112345678999m")) == [11, 12, 13, 14, 15, 16, 17, 18, 19]
+
+
+def test_waits_two_sided_edge_and_single() -> None:
+    assert waits(hand("23m 55p")) == [11, 14]
+    assert waits(hand("12m 55p")) == [13]
+    assert waits(hand("13m 55p")) == [12]
+    assert waits(hand("E")) == [41]
+    assert waits(hand("EE 55p")) == [35, 41]
+    assert waits(hand("123m 456p 789s EEE RRR N")) == [44]
+
+
+def test_a_kind_held_four_times_is_not_a_wait() -> None:
+    assert waits(hand("1111m")) == []
+    h = hand("1111m 234m")  # 111 + 234 + 1 would wait on a fifth 1m
+    assert waits(h) == brute_waits(h) == [14]
+    assert shanten(hand("1111m"), 4) == 1
+    assert waits(hand("EEEE")) == []
+
+
+def test_waits_rejects_wrong_sizes() -> None:
+    with pytest.raises(ValueError, match="3k\\+1"):
+        waits(hand("11m"))
+
+
+def test_waits_seven_pairs() -> None:
+    h = hand("11m 22m 33m 55p 77p 99s EE RR")  # eight pairs: any of them can become the pung
+    assert sum(h) == 16
+    assert waits(h) == []
+    assert waits(h, seven_pairs_and_pung=True) == [11, 12, 13, 29, 35, 37, 41, 45]
+
+
+# ------------------------------------------------------------------------------------------- shanten
+
+
+def test_shanten_known_values() -> None:
+    assert shanten(hand("123m 456m 789m 111p 222p 33s")) == -1
+    assert shanten(hand("123m 456m 789m 111p 222p 3s")) == 0
+    assert shanten(hand("147m 147s 147p ESWNRGB")) == 10  # 16 isolated tiles: 2*5 - 0
+    assert shanten(hand("147m 147s 147p ESWNRGB 9m")) == 9  # 17 tiles: a partial 79m
+    assert shanten(hand("123m 456m 789m 11p 23p 57p 9s")) == 1  # three sets, two partials, a pair
+    assert shanten(hand("11m"), 5) == -1
+    assert shanten(hand("1m"), 5) == 0
+    assert shanten(hand("1m 2p"), 5) == 0  # 3k+2 with a swap from ready: throw one, wait on the other
+
+
+def test_shanten_counts_melds() -> None:
+    h = hand("123m 456m 11p 34s")
+    assert sum(h) == 10
+    assert shanten(h, melds=2) == 0
+    with pytest.raises(ValueError, match="with 0 melds"):
+        shanten(h, melds=0)
+    with pytest.raises(ValueError, match="melds must be 0..5"):
+        shanten(h, melds=6)
+
+
+def test_shanten_seven_pairs_option() -> None:
+    h = hand("11m 22m 44m 55p 77p 99s EE RR")  # 16 tiles: eight pairs -> ready for seven pairs and a pung
+    assert shanten(h) > 0
+    assert shanten(h, seven_pairs_and_pung=True) == 0
+    full = hand("11m 22m 44m 55p 77p 99s EE RRR")
+    assert shanten(full, seven_pairs_and_pung=True) == -1
+
+
+def test_useful_tiles_of_a_ready_hand_are_its_waits() -> None:
+    h = hand("123m 456m 789m 111p 222p 3s")
+    assert useful_tiles(h) == waits(h) == [23]
+    one_away = hand("123m 456m 789m 11p 23p 57p 9s")
+    useful = useful_tiles(one_away)
+    assert {31, 34, 36} <= set(useful)  # 1p (11p + 123p), 4p (234p), 6p (567p)
+    for k in useful:
+        c = list(one_away)
+        c[INDEX[k]] += 1
+        assert shanten(c) < shanten(one_away)
+    assert useful_tiles(hand("1111m"), 4) == [k for k in KIND_AT if k != 11]  # any tile starts the pair
+    with pytest.raises(ValueError):
+        useful_tiles(hand("11m"), 5)
+
+
+# ------------------------------------------------------------------------------------ brute-force checks
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_hands())
+def test_against_brute_force(case: tuple[list[int], int]) -> None:
+    counts, need = case
+    melds = 5 - need
+    assert is_complete(counts) == brute_complete(counts)
+    s = shanten(counts, melds)
+    assert s == brute_shanten(counts, need)
+    assert (s == -1) == is_complete(counts)
+    if sum(counts) % 3 == 1:
+        w = waits(counts)
+        assert w == brute_waits(counts)
+        assert (s == 0) == bool(w)
+        useful = useful_tiles(counts, melds)
+        expected = []
+        for j in range(34):
+            if counts[j] < 4:
+                c = list(counts)
+                c[j] += 1
+                if brute_shanten(c, need) < s:
+                    expected.append(KIND_AT[j])
+        assert useful == expected
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_hands(max_need=3))
+def test_against_brute_force_three_sets(case: tuple[list[int], int]) -> None:
+    counts, need = case
+    assert shanten(counts, 5 - need) == brute_shanten(counts, need)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=9, max_size=9).filter(lambda t: sum(t) <= 14))
+def test_block_tables_agree_with_the_exact_programme(t: list[int]) -> None:
+    """Without four of a kind the fast (unlimited-supply) suit tables equal the exact ones."""
+    key = tuple(t)
+    assert analysis._suit_table(key) == analysis._exact_suit_table(key)
+
+
+def test_full_size_hands_consistency() -> None:
+    """16/17-tile random hands: shanten -1 iff complete, 0 iff waiting; draws of useful tiles lower shanten."""
+    rng = random.Random(7)
+    wall = list(ALL_TIDS)
+    for _ in range(300):
+        rng.shuffle(wall)
+        h17 = counts34(wall[:17])
+        assert (shanten(h17) == -1) == is_complete(h17)
+        h16 = counts34(wall[:16])
+        s = shanten(h16)
+        assert (s == 0) == bool(waits(h16))
+        useful = set(useful_tiles(h16))
+        for j in range(34):
+            if h16[j] < 4:
+                c = list(h16)
+                c[j] += 1
+                assert (shanten(c) < s) == (KIND_AT[j] in useful)
+
+
+def test_seven_pairs_against_brute_force() -> None:
+    rng = random.Random(3)
+    pool = [k for k in range(9) for _ in range(4)] + [27] * 4 + [31] * 4
+    for _ in range(300):
+        c = [0] * 34
+        for k in rng.sample(pool, 16):
+            c[k] += 1
+        w = waits(c, seven_pairs_and_pung=True)
+        assert w == brute_waits(c, seven=True)
+        assert (shanten(c, seven_pairs_and_pung=True) == 0) == bool(w)
