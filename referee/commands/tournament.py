@@ -156,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
         if executor is not None:
             executor.shutdown()
     elapsed = time.monotonic() - started
-    from tournaments.stats import compute_standings, render_standings, to_json
+    from referee.commands.standings import render_standings
+    from tournaments.stats import compute_standings, to_json
 
     standings = compute_standings(p.store_path)
     if args.json:

@@ -1,0 +1,452 @@
+"""Statistics: a hand-computed example, simulations with a known truth, the t quantile, the formats, the CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import random
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.cli import main
+from tournaments.config import parse_config
+from tournaments.runner import plan, run_job
+from tournaments.stats import (
+    CSV_COLUMNS,
+    SeatRow,
+    StoreError,
+    build_standings,
+    cluster_ratio,
+    compute_standings,
+    t_quantile,
+    to_csv,
+    to_json,
+    to_markdown,
+)
+from tournaments.store import MatchRecord, Store
+
+# ------------------------------------------------------------------------------------------------ t quantile
+
+# Reference values from scipy.stats.t.ppf (scipy 1.17), to all printed digits.
+T_TABLE = [
+    (0.975, 1, 12.706204736174694),
+    (0.975, 2, 4.302652729749462),
+    (0.975, 3, 3.1824463052837078),
+    (0.975, 4, 2.7764451051977934),
+    (0.975, 5, 2.5705818356363146),
+    (0.975, 10, 2.228138851986274),
+    (0.975, 30, 2.0422724563012378),
+    (0.975, 100, 1.9839715185235518),
+    (0.975, 1000, 1.9623390808264083),
+    (0.975, 5000, 1.9604385517065073),
+    (0.6, 7, 0.2631668613520229),
+    (0.95, 10, 1.8124611228116756),
+    (0.995, 5, 4.032142983555228),
+    (0.999, 3, 10.214531852407383),
+]
+
+
+@pytest.mark.parametrize(("p", "df", "expected"), T_TABLE)
+def test_t_quantile_matches_reference_values(p: float, df: int, expected: float) -> None:
+    assert t_quantile(p, df) == pytest.approx(expected, rel=1e-11)
+    assert t_quantile(1 - p, df) == pytest.approx(-expected, rel=1e-10)
+
+
+def test_t_quantile_shape() -> None:
+    assert t_quantile(0.5, 3) == 0.0
+    values = [t_quantile(0.975, df) for df in range(1, 60)]
+    assert all(a > b for a, b in pairwise(values))  # shrinks towards the normal quantile
+    assert t_quantile(0.975, 10**7) == pytest.approx(1.959964221767205, rel=1e-12)  # scipy
+    ps = [0.51, 0.6, 0.8, 0.9, 0.99, 0.9999]
+    assert all(t_quantile(a, 4) < t_quantile(b, 4) for a, b in pairwise(ps))
+
+
+@pytest.mark.parametrize(("p", "df"), [(0.0, 3), (1.0, 3), (0.975, 0), (0.975, 2.5), (0.975, True)])
+def test_t_quantile_rejects_bad_input(p: float, df: Any) -> None:
+    with pytest.raises(ValueError):
+        t_quantile(p, df)
+
+
+# ------------------------------------------------------------------------------------------------ the estimator
+
+
+def test_cluster_ratio_equal_sizes_is_the_textbook_standard_error() -> None:
+    # Three clusters of 8 hands with means 6, -2, 5: mean 3, s^2 = (9 + 25 + 4) / 2 = 19, se = sqrt(19 / 3).
+    e = cluster_ratio([(48, 8), (-16, 8), (40, 8)])
+    assert e.value == pytest.approx(3.0)
+    assert e.se == pytest.approx(math.sqrt(19 / 3))
+    half = 4.302652729749462 * math.sqrt(19 / 3)
+    assert e.ci95 == pytest.approx((3 - half, 3 + half))
+    assert e.clusters == 3
+
+
+def test_cluster_ratio_edge_cases() -> None:
+    assert cluster_ratio([]).value is None
+    one = cluster_ratio([(10, 4)])
+    assert (one.value, one.se, one.ci95, one.clusters) == (2.5, None, None, 1)
+    same = cluster_ratio([(8, 4), (4, 2)])
+    assert same.value == 2.0 and same.se == 0.0 and same.ci95 == (2.0, 2.0)
+    assert cluster_ratio([(5, 0), (8, 4)]).clusters == 1  # a cluster without hands says nothing
+
+
+# ------------------------------------------------------------------------------------------------ a store by hand
+
+
+def ranks(points: list[int]) -> list[float]:
+    return [sum(u > t for u in points) + (sum(u == t for u in points) + 1) / 2 for t in points]
+
+
+def record(match_id: str, group: str, seed: int, hands: int, seats: list[tuple[str, int]],
+           extra: dict[str, dict[str, Any]] | None = None,
+           faults: tuple[tuple[str, int, str], ...] = ()) -> MatchRecord:
+    names = [n for n, _ in seats]
+    points = [p for _, p in seats]
+    rk = ranks(points)
+    extra = extra or {}
+    seat_rows = []
+    for i, (name, pts) in enumerate(seats):
+        row = {"position": i + 1, "bot": name, "points": pts, "rank": rk[i], "hands": hands, "wins": 0,
+               "self_draws": 0, "deal_ins": 0, "faults": 0, "answers": 10, "answer_seconds": 0.02,
+               "max_answer_seconds": 0.004}
+        row.update(extra.get(name, {}))
+        seat_rows.append(row)
+    fault_rows = [{"hand": 0, "position": pos, "bot": names[pos - 1], "kind": kind, "detail": "x", "line": None}
+                  for _, pos, kind in faults]
+    return MatchRecord(match_id, 0, group, seed, 0, (names[0], names[1], names[2], names[3]), hands,
+                       (points[0], points[1], points[2], points[3]), None, None, 1.0, tuple(seat_rows), (),
+                       tuple(fault_rows))
+
+
+A, B, C, D = "alpha", "beta", "gamma", "dummy-greedy"
+
+
+def hand_store(path: Path) -> Path:
+    """Three duplicate groups (seeds 1..3); group 2 is one long match, so clusters have unequal hands."""
+    with Store(path) as s:
+        s.initialise("by-hand", {})
+        s.record(record("m1", "g1", 1, 4, [(A, 40), (B, 40), (C, -40), (D, -40)],
+                        {A: {"wins": 2, "self_draws": 1}, B: {"wins": 1, "deal_ins": 1}}))
+        s.record(record("m2", "g1", 1, 4, [(B, 20), (A, 8), (D, -8), (C, -20)],
+                        {B: {"faults": 3}}, faults=((B, 1, "timeout"), (B, 1, "timeout"), (B, 1, "illegal"))))
+        s.record(record("m3", "g2", 2, 12, [(C, -12), (D, -12), (A, -36), (B, 60)],
+                        {A: {"deal_ins": 3, "max_answer_seconds": 0.05}}))
+        s.record(record("m4", "g3", 3, 4, [(A, 24), (B, -24), (C, 24), (D, -24)], {A: {"wins": 1}}))
+        s.record(record("m5", "g3", 3, 4, [(D, -48), (A, 16), (B, 16), (C, 16)], {A: {"wins": 1}}))
+    return path
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    return hand_store(tmp_path / "hand.sqlite")
+
+
+T2 = 4.302652729749462  # t(0.975, 2): three groups
+
+
+def test_hand_example_means_and_intervals(store: Path) -> None:
+    st = compute_standings(store)
+    assert (st.name, st.matches, st.hands, st.groups) == ("by-hand", 5, 28, 3)
+    alpha = next(b for b in st.bots if b.name == A)
+    # alpha: groups (points, hands) = (40 + 8, 8), (-36, 12), (24 + 16, 8); mean 52 / 28 = 13 / 7.
+    assert (alpha.matches, alpha.hands, alpha.points) == (5, 28, 52)
+    assert alpha.mean.value == pytest.approx(13 / 7)
+    # residuals Y_g - r N_g = 232/7, -408/7, 176/7; var = 3/2 * sum(res^2) / 28^2
+    se = math.sqrt(1.5 * (232**2 + 408**2 + 176**2) / 49) / 28
+    assert alpha.mean.se == pytest.approx(se)
+    assert alpha.mean.ci95 == pytest.approx((13 / 7 - T2 * se, 13 / 7 + T2 * se))
+    # ranks 1.5, 2 | 4 | 1.5, 2: clusters (3.5, 2), (4, 1), (3.5, 2); mean 11 / 5; residuals -0.9, 1.8, -0.9
+    assert alpha.rank.value == pytest.approx(2.2)
+    assert alpha.rank.se == pytest.approx(math.sqrt(1.5 * (0.81 + 3.24 + 0.81) / 25))  # = 0.54
+    assert alpha.rank.se == pytest.approx(0.54)
+    assert alpha.rank.ci95 == pytest.approx((2.2 - T2 * 0.54, 2.2 + T2 * 0.54))
+    # first place: 1/2 (two-way tie), 0, 0, 1/2 (two-way tie), 1/3 (three-way tie) over 5 matches
+    assert alpha.first_rate.value == pytest.approx((0.5 + 0.5 + 1 / 3) / 5)
+    assert alpha.win_rate == pytest.approx(4 / 28)
+    assert alpha.self_draw_rate == pytest.approx(1 / 28)
+    assert alpha.deal_in_rate == pytest.approx(3 / 28)
+    assert alpha.mean_answer_ms == pytest.approx(2.0)  # 5 * 0.02 s over 50 answers
+    assert alpha.max_answer_ms == pytest.approx(50.0)
+    assert alpha.faults == {} and alpha.fault_count == 0 and not alpha.dummy
+
+    beta = next(b for b in st.bots if b.name == B)
+    assert beta.mean.value == pytest.approx(112 / 28)
+    assert beta.first_rate.value == pytest.approx((0.5 + 1 + 1 + 0 + 1 / 3) / 5)
+    assert beta.faults == {"illegal": 1, "timeout": 2} and beta.fault_count == 3
+    assert beta.deal_in_rate == pytest.approx(1 / 28)
+
+    dummy = next(b for b in st.bots if b.name == D)
+    assert dummy.dummy
+    # best mean first: beta 4, alpha 13/7, gamma -32/28, dummy -132/28
+    assert [b.name for b in st.bots] == [B, A, C, D]
+    assert sum(b.points for b in st.bots) == 0
+
+
+def test_hand_example_head_to_head(store: Path) -> None:
+    st = compute_standings(store)
+    h = {(x.a, x.b): x for x in st.head_to_head}
+    assert len(h) == 12  # every ordered pair of the four met
+    ab = h[(A, B)]
+    # alpha - beta per match: 0, -12 | -96 | 48, 0 -> clusters (-12, 8), (-96, 12), (48, 8); mean -60/28
+    assert (ab.matches, ab.hands, ab.groups) == (5, 28, 3)
+    assert ab.diff.value == pytest.approx(-15 / 7)
+    se = math.sqrt(1.5 * (36**2 + 492**2 + 456**2) / 49) / 28
+    assert ab.diff.se == pytest.approx(se)
+    assert ab.diff.ci95 == pytest.approx((-15 / 7 - T2 * se, -15 / 7 + T2 * se))
+    ba = h[(B, A)]
+    assert ba.diff.value == pytest.approx(15 / 7) and ba.diff.se == pytest.approx(se)
+    assert not ab.diff.excludes_zero
+
+
+def test_one_group_has_no_interval(tmp_path: Path) -> None:
+    path = tmp_path / "one.sqlite"
+    with Store(path) as s:
+        s.record(record("m1", "g1", 1, 4, [(A, 40), (B, 0), (C, -40), (D, 0)]))
+        s.record(record("m2", "g1", 1, 4, [(B, 8), (C, 0), (D, -8), (A, 0)]))
+    st = compute_standings(path)
+    assert all(b.mean.ci95 is None and b.rank.ci95 is None and b.mean.value is not None for b in st.bots)
+    assert any("at least two duplicate groups" in n for n in st.notes)
+    data = to_json(st)
+    assert all(b["ci95"] is None and b["rank_ci95"] is None for b in data["bots"])
+    assert all(h["ci95"] is None for h in data["head_to_head"])
+    assert "± n/a" in to_markdown(st)
+
+
+def test_cluster_by_seed_merges_groups_that_share_a_seed(tmp_path: Path) -> None:
+    path = tmp_path / "seed.sqlite"
+    with Store(path) as s:
+        s.record(record("a1", "g0000-s1", 1, 4, [(A, 40), (B, 0), (C, -40), (D, 0)]))
+        s.record(record("b1", "g0001-s1", 1, 4, [(A, 8), (B, 0), (C, -8), ("delta", 0)]))
+        s.record(record("a2", "g0000-s2", 2, 4, [(A, -4), (B, 0), (C, 4), (D, 0)]))
+    by_group = compute_standings(path)
+    by_seed = compute_standings(path, cluster_by="seed")
+    alpha_g = next(b for b in by_group.bots if b.name == A)
+    alpha_s = next(b for b in by_seed.bots if b.name == A)
+    assert (by_group.groups, by_seed.groups) == (3, 2)
+    assert alpha_g.mean.value == alpha_s.mean.value == pytest.approx(44 / 12)
+    assert (alpha_g.mean.clusters, alpha_s.mean.clusters) == (3, 2)
+    assert alpha_s.mean.se == pytest.approx(cluster_ratio([(48, 8), (-4, 4)]).se)
+    assert "clustered by seed" in by_seed.notes[0]
+    with pytest.raises(ValueError):
+        build_standings([], cluster_by="match")  # type: ignore[arg-type]
+
+
+def test_a_dummy_in_two_seats(tmp_path: Path) -> None:
+    path = tmp_path / "dummy.sqlite"
+    with Store(path) as s:
+        s.record(record("m1", "g1", 1, 4, [(A, 40), (D, 20), (B, -20), (D, -40)]))
+    st = compute_standings(path)
+    dummy = next(b for b in st.bots if b.name == D)
+    assert (dummy.matches, dummy.hands, dummy.points) == (1, 8, -20)  # hands are seat-hands
+    h = {(x.a, x.b): x for x in st.head_to_head}
+    assert h[(A, D)].diff.value == pytest.approx((40 - (-10)) / 4)  # the dummy's mean over its two seats
+    assert (D, D) not in h
+
+
+# ------------------------------------------------------------------------------------------------ simulations
+
+MU = {"A": 10.0, "B": 4.0, "C": -6.0, "D": -8.0}  # true points per hand
+
+
+def simulate(rng: random.Random, groups: int, sigma_u: float, sigma_e: float, hands: int = 8,
+             matches_per_group: Any = 4) -> list[SeatRow]:
+    """One table of four bots: each group (a seed) gives each bot a shared luck u ~ N(0, sigma_u) per hand,
+    so rows within a group are correlated; each match adds its own per-hand noise ~ N(0, sigma_e)."""
+    rows = []
+    names = list(MU)
+    for g in range(groups):
+        luck = {n: rng.gauss(0, sigma_u) for n in names}
+        count = matches_per_group(rng) if callable(matches_per_group) else matches_per_group
+        for m in range(count):
+            seats = names[m % 4:] + names[:m % 4]
+            pts = [hands * (MU[n] + luck[n] + rng.gauss(0, sigma_e)) for n in seats]
+            rk = ranks(pts)  # type: ignore[arg-type]
+            for i, n in enumerate(seats):
+                rows.append(SeatRow(f"g{g}-m{m}", f"g{g}", g, i + 1, n, pts[i], rk[i], hands))
+    return rows
+
+
+REPS = 600
+# Coverage of a correct 95% interval over REPS independent repetitions is Binomial(REPS, 0.95) / REPS, with
+# standard deviation sqrt(0.95 * 0.05 / 600) = 0.0089; we accept 0.95 +- 0.03 (3.4 standard deviations: a
+# correct method fails this by chance about once in 1500 seeds, and the seed is fixed, so the test is stable).
+TOL = 0.03
+
+
+def test_interval_covers_a_known_difference_95_percent_of_the_time() -> None:
+    rng = random.Random(20240611)
+    z = 1.959963984540054
+    cover_mean = cover_diff = cover_z = 0
+    for _ in range(REPS):
+        st = build_standings(simulate(rng, groups=5, sigma_u=10, sigma_e=30))
+        a = next(b for b in st.bots if b.name == "A")
+        ab = next(h for h in st.head_to_head if (h.a, h.b) == ("A", "B"))
+        lo, hi = a.mean.ci95  # type: ignore[misc]
+        cover_mean += lo <= MU["A"] <= hi
+        lo, hi = ab.diff.ci95  # type: ignore[misc]
+        cover_diff += lo <= MU["A"] - MU["B"] <= hi
+        cover_z += abs(ab.diff.value - (MU["A"] - MU["B"])) <= z * ab.diff.se  # type: ignore[operator]
+    assert abs(cover_mean / REPS - 0.95) <= TOL
+    assert abs(cover_diff / REPS - 0.95) <= TOL
+    # With 5 groups, a normal quantile instead of t(4) would cover only about 88% of the time.
+    assert cover_z / REPS < 0.95 - TOL
+
+
+def test_interval_covers_with_unequal_groups() -> None:
+    # An interrupted tournament leaves groups with 1..4 matches: the ratio estimator is then approximate,
+    # so the same tolerance checks that the approximation is good at 10 groups.
+    rng = random.Random(7)
+    cover = 0
+    for _ in range(REPS):
+        st = build_standings(simulate(rng, groups=10, sigma_u=10, sigma_e=30,
+                                      matches_per_group=lambda r: r.randint(1, 4)))
+        ab = next(h for h in st.head_to_head if (h.a, h.b) == ("A", "B"))
+        lo, hi = ab.diff.ci95  # type: ignore[misc]
+        cover += lo <= MU["A"] - MU["B"] <= hi
+    assert abs(cover / REPS - 0.95) <= TOL
+
+
+def test_clustering_gives_the_right_se_when_rows_in_a_group_are_correlated() -> None:
+    # Strong shared luck per group: per-hand mean of a group ~ mu + u + mean of 4 match noises, so
+    # var(estimate) = (sigma_u^2 + sigma_e^2 / 4) / G exactly.
+    rng = random.Random(99)
+    groups, sigma_u, sigma_e = 5, 40.0, 20.0
+    true_var = (sigma_u**2 + sigma_e**2 / 4) / groups
+    estimates: list[float] = []
+    clustered: list[float] = []
+    naive: list[float] = []
+    for _ in range(REPS):
+        rows = simulate(rng, groups=groups, sigma_u=sigma_u, sigma_e=sigma_e)
+        a = next(b for b in build_standings(rows).bots if b.name == "A")
+        assert a.mean.value is not None and a.mean.se is not None
+        estimates.append(a.mean.value)
+        clustered.append(a.mean.se**2)
+        # what treating every match as independent would say
+        se_naive = cluster_ratio([(r.points, r.hands) for r in rows if r.bot == "A"]).se
+        assert se_naive is not None
+        naive.append(se_naive**2)
+    mean = sum(estimates) / REPS
+    empirical_var = sum((e - mean) ** 2 for e in estimates) / (REPS - 1)
+    # The simulation is what we think it is (a sample variance over 600 reps is within ~6% at 1 sd).
+    assert empirical_var == pytest.approx(true_var, rel=0.2)
+    # CR1 with equal groups is unbiased for the variance: each SE^2 is true_var * chi2(4) / 4, whose mean over
+    # 600 reps has a relative sd of sqrt(2 / 4 / 600) = 0.029; 10% is 3.4 sd.
+    assert sum(clustered) / REPS == pytest.approx(true_var, rel=0.10)
+    # Ignoring the groups underestimates the variance about fourfold here.
+    assert sum(naive) / REPS < 0.5 * true_var
+
+
+# ------------------------------------------------------------------------------------------------ formats
+
+
+def test_json_keys_and_order(store: Path) -> None:
+    data = to_json(compute_standings(store))
+    json.dumps(data, allow_nan=False)
+    assert {"matches", "hands", "bots", "head_to_head"} <= set(data)
+    keys = {"name", "matches", "hands", "points", "mean", "ci95", "rank", "rank_ci95", "first_rate", "win_rate",
+            "self_draw_rate", "deal_in_rate", "faults", "mean_answer_ms", "max_answer_ms", "dummy"}
+    assert all(keys <= set(b) for b in data["bots"])
+    means = [b["mean"] for b in data["bots"]]
+    assert means == sorted(means, reverse=True)
+    assert data["bots"][0]["name"] == B and data["bots"][0]["faults"] == {"illegal": 1, "timeout": 2}
+    assert len(data["bots"][0]["ci95"]) == 2
+    assert {"a", "b", "matches", "hands", "mean_diff", "ci95"} <= set(data["head_to_head"][0])
+
+
+def test_csv_one_row_per_bot(store: Path) -> None:
+    text = to_csv(compute_standings(store))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert text.splitlines()[0] == ",".join(CSV_COLUMNS)
+    assert [r["name"] for r in rows] == [B, A, C, D]
+    assert rows[0]["faults_by_kind"] == "illegal=1;timeout=2"
+    assert rows[3]["dummy"] == "1"
+    assert float(rows[1]["mean"]) == pytest.approx(13 / 7)
+
+
+def test_markdown_table(store: Path) -> None:
+    md = to_markdown(compute_standings(store))
+    lines = md.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("| # |"))
+    assert lines[header + 1].startswith("|---:|---|")
+    assert lines[header + 2].startswith(f"| 1 | {B} | 5 | 28 | 112 | +4.0 ± ")
+    assert "dummy-greedy (dummy)" in md
+    assert "### Head-to-head" in md
+    assert "### Head-to-head" not in to_markdown(compute_standings(store), head_to_head=False)
+    assert "5 matches, 28 hands, 3 duplicate groups." in md
+
+
+def test_markdown_escapes_pipes() -> None:
+    rows = [SeatRow("m", "g", 1, i + 1, n, p, r, 4) for i, (n, p, r) in
+            enumerate([("a|b", 4, 1), ("c", 0, 2.5), ("d", 0, 2.5), ("e", -4, 4)])]
+    assert "a\\|b" in to_markdown(build_standings(rows))
+
+
+# ------------------------------------------------------------------------------------------------ the command
+
+
+def test_cli_formats(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", str(store), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["matches"] == 5 and data["head_to_head"]
+    assert main(["standings", str(store), "--format", "json", "--no-head-to-head"]) == 0
+    assert "head_to_head" not in json.loads(capsys.readouterr().out)
+    assert main(["standings", str(store), "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("name,dummy,matches,hands")
+    assert main(["standings", str(store), "--format", "markdown"]) == 0
+    assert "| # | bot |" in capsys.readouterr().out
+    assert main(["standings", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "Standings: by-hand" in out and "Head-to-head" in out and "dummy-greedy (dummy)" in out
+    assert main(["standings", str(store), "--no-head-to-head", "--cluster", "seed"]) == 0
+    out = capsys.readouterr().out
+    assert "Head-to-head" not in out and "3 seeds" in out
+
+
+def test_cli_empty_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "empty.sqlite"
+    Store(path).close()
+    assert main(["standings", str(path)]) == 0
+    assert "No finished matches yet" in capsys.readouterr().out
+    assert main(["standings", str(path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bots"] == []
+
+
+@pytest.mark.parametrize("kind", ["missing", "garbage", "directory", "not-a-store"])
+def test_cli_bad_store(tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    path = tmp_path / "s.sqlite"
+    if kind == "garbage":
+        path.write_text("this is not a database\n" * 10)
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "not-a-store":
+        import sqlite3
+
+        con = sqlite3.connect(path)
+        con.execute("CREATE TABLE other (x)")
+        con.commit()
+        con.close()
+    assert main(["standings", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"mjref standings: {path}: ")
+    with pytest.raises(StoreError, match="s.sqlite"):
+        compute_standings(path)
+
+
+def test_a_real_tournament(tmp_path: Path) -> None:
+    cfg = parse_config({"name": "real", "seeds": 2, "hands": 1, "store": "real.sqlite",
+                        "bots": [{"name": n, "builtin": b} for n, b in
+                                 (("g", "greedy"), ("r", "random"), ("d", "drawdiscard"))]})
+    p = plan(cfg, tmp_path)
+    with Store(p.store_path) as store:  # play in this process, as a worker would: quick, and the same records
+        for job in p.jobs:
+            store.record(run_job(job))
+    st = compute_standings(p.store_path)
+    assert (st.matches, st.groups) == (8, 2)
+    names = {b.name for b in st.bots}
+    assert names == {"g", "r", "d", "dummy-greedy"}
+    assert all(b.mean.ci95 is not None for b in st.bots)
+    assert all(b.matches == 8 for b in st.bots)
