@@ -166,7 +166,10 @@ class SeatView:
             self.last_draw = None
             self._pending_draw = next_seat(e.seat)
         elif isinstance(e, (Eat, Pong)):
-            claimed = e.tiles[1] if isinstance(e, Eat) else (self.claim_tile if self.claim_tile is not None else -1)
+            # The claimed tile is always the last throw (the thrower's own view has no claim_tile for it).
+            source, claimed = self.throws[-1] if self.throws else (None, -1)
+            if isinstance(e, Eat):
+                claimed = e.tiles[1]
             self._claimed(claimed)
             tiles = tuple(sorted(e.tiles))
             if e.seat == me:
@@ -174,7 +177,7 @@ class SeatView:
                 mine.remove(claimed)
                 for t in mine:
                     self._remove(t)
-            self.melds[e.seat].append(Meld("eat" if isinstance(e, Eat) else "pong", tiles, claimed, self.claim_from))
+            self.melds[e.seat].append(Meld("eat" if isinstance(e, Eat) else "pong", tiles, claimed, source))
             self.claim_tile = self.claim_from = None
         elif isinstance(e, Gong):
             self._gong(e)
@@ -186,17 +189,20 @@ class SeatView:
     def _gong(self, e: Gong) -> None:
         me = self.position
         if e.mode == GONG_MELDED:
-            claimed = self.claim_tile if self.claim_tile is not None else -1
+            source, claimed = self.throws[-1] if self.throws else (None, -1)
             self._claimed(claimed)
             if e.seat == me:
                 for t in e.tiles:
                     if t != claimed:
                         self._remove(t)
-            self.melds[e.seat].append(Meld("gong", tuple(e.tiles), claimed, self.claim_from))
+            self.melds[e.seat].append(Meld("gong", tuple(e.tiles), claimed, source))
             self.claim_tile = self.claim_from = None
+            if e.seat != me:
+                self.wall_remaining -= 1  # the gong's replacement draw, made at once and unseen
         elif e.mode == GONG_CONCEALED:
             if e.seat != me:
                 self._resolve_pending()
+                self.wall_remaining -= 1  # the gong's replacement draw, made at once and unseen
                 self.melds[e.seat].append(Meld("concealed_gong", ()))
             elif e.tiles:
                 for t in e.tiles:
@@ -216,10 +222,11 @@ class SeatView:
                     break
             if e.seat != me:
                 self.claim_tile, self.claim_from = t, e.seat  # a robbing-the-kong /ask hu is about this tile
+                # The replacement draw comes only after the robbing-the-kong questions: count it when it is
+                # evidently made (the promoter's next throw or gong), like any unseen draw.
+                self._pending_draw = e.seat
             else:
                 self.claim_tile = self.claim_from = None
-        if e.seat != me:
-            self.wall_remaining -= 1  # the gong's replacement draw, unseen
 
 
 def new_view(position: int, *, flowers: bool = False, dead_wall: int = 16, gong_from_previous_player: bool = False,

@@ -159,6 +159,15 @@ def arrange_wall(
     This is how tests and ``mjref check`` build exact situations; the result is a normal, complete wall.
     """
     universe = list(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
+    bad_seats = sorted(set(hands) - {1, 2, 3, 4})
+    if bad_seats:
+        raise WallError(f"arranged wall: {bad_seats[0]} is not a seat 1..4")
+    undealt = len(universe) - (16 * 4 + 1)
+    if len(draws) + len(replacements) > undealt:
+        raise WallError(
+            f"arranged wall: {len(draws)} draws and {len(replacements)} replacements do not fit in the "
+            f"{undealt} undealt tiles"
+        )
     named = [t for h in hands.values() for t in h] + list(draws) + list(replacements)
     seen: set[int] = set()
     for t in named:
