@@ -119,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         except DaskError as exc:
             return _fail(str(exc))
     console = Console(highlight=False, stderr=args.json)
+    if not console.is_terminal:
+        console = Console(highlight=False, stderr=args.json, width=160)
     if not args.json:
         console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({len(p.done)} already in {p.store_path}), "
                       f"{config.hands} hands each, {args.concurrency or config.workers()} at once")
