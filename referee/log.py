@@ -154,6 +154,40 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return out
 
 
+def _json_value(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, tuple):
+        return "[" + ",".join(map(str, value)) + "]"
+    return json.dumps(value)
+
+
+_AUDIENCE_JSON: dict[frozenset[int], str] = {}
+
+
+def event_line(hand: int, event: Event) -> str:
+    """The log line of one event (the same record as ``event_to_json`` plus type and hand, built directly:
+    events are most of a log, and this is the referee's hot path)."""
+    to = _AUDIENCE_JSON.get(event.audience)
+    if to is None:
+        to = _AUDIENCE_JSON[event.audience] = "[" + ",".join(map(str, sorted(event.audience))) + "]"
+    fields_json = "".join(f',"{name}":{_json_value(getattr(event, name))}' for name in _EVENT_FIELDS[event.kind])
+    return f'{{"type":"event","hand":{hand},"kind":"{event.kind}"{fields_json},"to":{to}}}'
+
+
+def answer_line(hand: int, seat: int, ask: str, tile: int | None, answer: str, by: str, ms: float) -> str:
+    """The log line of one answer (built directly, as ``event_line``); ``answer`` is a protocol line (ASCII)."""
+    tile_json = "null" if tile is None else str(tile)
+    return (f'{{"type":"answer","hand":{hand},"seat":{seat},"ask":"{ask}","tile":{tile_json},'
+            f'"answer":{json.dumps(answer)},"by":"{by}","ms":{ms!r}}}')
+
+
 def event_from_json(data: dict[str, Any]) -> Event:
     kind = data["kind"]
     cls = EVENT_TYPES.get(kind)
@@ -182,6 +216,10 @@ class LogWriter:
     def write(self, record: dict[str, Any]) -> None:
         self._f.write(self._dumps(record) + "\n")
 
+    def write_line(self, line: str) -> None:
+        """A record already encoded as one JSON line (see ``event_line``)."""
+        self._f.write(line + "\n")
+
     def flush(self) -> None:
         self._f.flush()
 
@@ -196,6 +234,9 @@ class NullWriter(LogWriter):
         pass
 
     def write(self, record: dict[str, Any]) -> None:
+        return None
+
+    def write_line(self, line: str) -> None:
         return None
 
     def flush(self) -> None:

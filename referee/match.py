@@ -27,7 +27,7 @@ from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.series import HandSetup, Series
 from referee.game.types import Answer, Event
 from referee.game.wall import Wall, generate_wall
-from referee.log import LOG_FORMAT, LogWriter, NullWriter, event_to_json
+from referee.log import LOG_FORMAT, LogWriter, NullWriter, answer_line, event_line
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
@@ -325,12 +325,12 @@ async def _play_hand(
         if fault is not None:
             await take_over(p, fault, None)
 
+    logging = not isinstance(writer, NullWriter)
+
     def deliver(events: list[Event]) -> None:
         for e in events:
-            rec = event_to_json(e)
-            rec["type"] = "event"
-            rec["hand"] = h
-            writer.write(rec)
+            if logging:
+                writer.write_line(event_line(h, e))
             for p in e.audience:
                 active[p].deliver(e)
                 told[p].append(e)
@@ -372,8 +372,8 @@ async def _play_hand(
             s.answer_seconds += seconds
             if seconds > s.max_answer_seconds:
                 s.max_answer_seconds = seconds
-        writer.write({"type": "answer", "hand": h, "seat": p, "ask": q.ask, "tile": q.tile, "answer": str(answer),
-                      "by": by, "ms": round(seconds * 1000, 3)})
+        if logging:
+            writer.write_line(answer_line(h, p, q.ask, q.tile, str(answer), by, round(seconds * 1000, 3)))
         deliver(events)
 
     async with trio.open_nursery() as ending:

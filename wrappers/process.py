@@ -17,6 +17,7 @@ with a process is handled here, in one place, and comes back as a ``Fault`` valu
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import time
@@ -28,7 +29,7 @@ from typing import IO
 
 import trio
 
-from referee.game.types import Event, Question
+from referee.game.types import Answer, Event, Question
 
 from .codec import ProtocolError, cut, format_event, format_question, format_start, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
@@ -52,6 +53,32 @@ class _TooLong:
 
 _EOF = _Eof()
 _Item = bytes | _Eof | _TooLong
+
+# Bots repeat themselves (/pass, /hu, /throw 112): parsed answers are cached by their exact bytes.
+_PARSED: dict[bytes, Answer] = {}
+_PARSED_LIMIT = 4096
+
+
+def _parse(line: bytes) -> Answer:
+    answer = _PARSED.get(line)
+    if answer is None:
+        answer = parse_answer(line)  # raises ProtocolError for a bad line (never cached)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        _PARSED[line] = answer
+    return answer
+
+
+# A broadcast event is formatted once for all the seats it goes to.
+_last_format: list[object] = [None, None, None]
+
+
+def _format(event: Event, extensions: frozenset[str]) -> str | None:
+    if _last_format[0] is event and _last_format[1] == extensions:
+        return _last_format[2]  # type: ignore[return-value]
+    line = format_event(event, extensions=extensions)
+    _last_format[0], _last_format[1], _last_format[2] = event, extensions, line
+    return line
 
 
 def _kill_group(pid: int, sig: int) -> None:
@@ -112,6 +139,7 @@ class ProcessSeat(Seat):
         self._stdout_done = False
         self._stdout_fd: int | None = None
         self._stdin_fd: int | None = None
+        self._poll: select.poll | None = None
         self._outbox: list[str] = []
         self._first_question = True
         self._timeout = 10.0
@@ -160,6 +188,8 @@ class ProcessSeat(Seat):
         assert self._proc.stdout is not None and self._proc.stdin is not None
         self._stdout_fd = self._proc.stdout.fileno()
         self._stdin_fd = self._proc.stdin.fileno()
+        self._poll = select.poll()
+        self._poll.register(self._stdout_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._io_scope = trio.CancelScope()
         if self._stderr_path is not None and self._stderr_file is None:
             self._stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -269,6 +299,7 @@ class ProcessSeat(Seat):
                         pass
         self._proc = None
         self._stdout_fd = self._stdin_fd = None
+        self._poll = None
         self._io_scope = None
         if self.stderr_dropped and self._stderr_file is not None:
             self._stderr_file.write(f"\n[mjref: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
@@ -292,7 +323,7 @@ class ProcessSeat(Seat):
         return None
 
     def deliver(self, event: Event) -> None:
-        line = format_event(event, extensions=self._extensions)
+        line = _format(event, self._extensions)
         if line is not None:
             self._outbox.append(line)
 
@@ -328,7 +359,7 @@ class ProcessSeat(Seat):
 
     def _next_nowait(self) -> _Item | None:
         """The next line (or end) already received, without waiting; None if there is none yet."""
-        if not self._pending:
+        if not self._pending and self._poll is not None and self._poll.poll(0):
             self._read_available()
         return self._pending.popleft() if self._pending else None
 
@@ -367,7 +398,7 @@ class ProcessSeat(Seat):
         if self.trace is not None:
             self.trace.append(("r", b""))
         try:
-            answer = parse_answer(item)
+            answer = _parse(item)
         except ProtocolError as exc:
             shown = cut(item.decode("utf-8", "replace"))
             return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
