@@ -16,6 +16,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,7 +39,44 @@ def builtin_rate(policy: str, matches: int, hands: int, seed: int) -> dict[str, 
     return {"matches_per_second": round(matches / dt, 3), "hands_per_second": round(matches * hands / dt, 1)}
 
 
-def process_cost(hands: int, seed: int) -> dict[str, float]:
+def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tuple[float, int, list[int]]],
+                  per_line: bool) -> float:
+    """CPU seconds (hands 2..n) to push the recorded I/O through plain blocking pipes to fresh bot processes.
+
+    ``per_line``: write each line with its own write(), as a simple line-by-line wrapper would; otherwise replay
+    the referee's own writes (one per question)."""
+    procs = [subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+             for _ in range(4)]
+    cpu = 0.0
+    bounds = [[0] + [m[2][i] for m in marks] for i in range(4)]
+    for h in range(len(marks)):
+        queues = {i: list((seats[i].trace or [])[bounds[i][h]:bounds[i][h + 1]]) for i in range(4)}
+        t0 = time.process_time()
+        while any(queues.values()):
+            for i in range(4):
+                q = queues[i]
+                stdin, stdout = procs[i].stdin, procs[i].stdout
+                assert stdin is not None and stdout is not None
+                while q:
+                    op, data = q.pop(0)
+                    if op == "w":
+                        if per_line:
+                            for line in data.splitlines(keepends=True):
+                                os.write(stdin.fileno(), line)
+                        else:
+                            os.write(stdin.fileno(), data)
+                    else:
+                        stdout.readline()
+                        break
+        if h > 0:
+            cpu += time.process_time() - t0
+    for p in procs:
+        p.kill()
+        p.wait()
+    return cpu
+
+
+def process_cost(hands: int, seed: int, log: Path) -> dict[str, float]:
     cmd = (sys.executable, "-m", "bots.greedy", "--keep-alive")
     specs = [BotSpec(name=f"greedy{i}", cmd=cmd, cwd=str(ROOT), keep_alive=True) for i in range(4)]
     rules = make_ruleset({"hands": hands})
@@ -54,57 +92,26 @@ def process_cost(hands: int, seed: int) -> dict[str, float]:
         marks.append((time.process_time(), sum(s.lines_sent + s.lines_received for s in seats),
                       [len(s.trace or []) for s in seats]))
 
-    play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand)
+    play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log)
     cpu = marks[-1][0] - marks[0][0]
     lines = marks[-1][1] - marks[0][1]
     timed_hands = len(marks) - 1
-
-    # The floor: the same bytes through plain blocking pipes, to fresh processes of the same bot.
-    procs = [subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-             for _ in range(4)]
-    # Interleave the seats' operations in the order the referee did them: replay hand by hand, seat by seat
-    # within a question (a write is always followed by that seat's read for an answer).
-    ops: list[tuple[int, str, bytes, int]] = []  # (seat index, op, data, hand)
-    for i, s in enumerate(seats):
-        trace = s.trace or []
-        bounds = [0] + [m[2][i] for m in marks]
-        for h in range(len(marks)):
-            for op, data in trace[bounds[h]:bounds[h + 1]]:
-                ops.append((i, op, data, h))
-    ops.sort(key=lambda o: o[3])  # stable: per hand, each seat's ops stay in order
-    floor_cpu = 0.0
-    for h in range(len(marks)):
-        hand_ops = [o for o in ops if o[3] == h]
-        # Write each seat's lines and read its answers in the recorded per-seat order, round-robin across seats.
-        queues = {i: [o for o in hand_ops if o[0] == i] for i in range(4)}
-        t0 = time.process_time()
-        while any(queues.values()):
-            for i in range(4):
-                q = queues[i]
-                while q:
-                    seat, op, data, _ = q.pop(0)
-                    stdin, stdout = procs[seat].stdin, procs[seat].stdout
-                    assert stdin is not None and stdout is not None
-                    if op == "w":
-                        os.write(stdin.fileno(), data)
-                    else:
-                        stdout.readline()
-                        break
-        if h > 0:
-            floor_cpu += time.process_time() - t0
-    for p in procs:
-        p.kill()
-        p.wait()
+    floor_cpu = _replay_floor(cmd, seats, marks, per_line=False)
+    floor_lines_cpu = _replay_floor(cmd, seats, marks, per_line=True)
     per_line = cpu / lines
     floor_per_line = floor_cpu / lines
+    floor_lines_per_line = floor_lines_cpu / lines
     return {
         "process_hands_timed": timed_hands,
         "lines": lines,
         "referee_cpu_per_line_us": round(per_line * 1e6, 2),
         "floor_cpu_per_line_us": round(floor_per_line * 1e6, 2),
         "referee_over_floor": round(per_line / floor_per_line, 2) if floor_per_line else None,
+        "floor_line_by_line_cpu_per_line_us": round(floor_lines_per_line * 1e6, 2),
+        "referee_over_line_by_line_floor": round(per_line / floor_lines_per_line, 2) if floor_lines_per_line else None,
         "referee_cpu_per_hand_ms": round(cpu / timed_hands * 1e3, 3),
         "floor_cpu_per_hand_ms": round(floor_cpu / timed_hands * 1e3, 3),
+        "floor_line_by_line_cpu_per_hand_ms": round(floor_lines_cpu / timed_hands * 1e3, 3),
     }
 
 
@@ -117,7 +124,8 @@ def main() -> None:
     out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands}
     out["builtin_greedy"] = builtin_rate("greedy", args.matches, args.hands, args.seed)
     out["builtin_random"] = builtin_rate("random", args.matches, args.hands, args.seed)
-    out["process_greedy"] = process_cost(args.hands, args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        out["process_greedy"] = process_cost(args.hands, args.seed, Path(tmp) / "match.jsonl")
     out["python"] = platform.python_version()
     out["machine"] = f"{platform.machine()}, {os.cpu_count()} cores"
     print(json.dumps(out))
