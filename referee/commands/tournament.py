@@ -45,6 +45,13 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _first_leaf(exc: BaseException) -> BaseException:
+    """The first real exception inside (possibly nested) exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
 class LiveView:
     """Progress with ETA, live standings (points per hand so far) and the most recent faults."""
 
@@ -122,8 +129,11 @@ def run(args: argparse.Namespace) -> int:
     if not console.is_terminal:
         console = Console(highlight=False, stderr=args.json, width=160)
     if not args.json:
+        at_once = args.concurrency or (executor.slots if executor is not None else config.workers())
         console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({len(p.done)} already in {p.store_path}), "
-                      f"{config.hands} hands each, {args.concurrency or config.workers()} at once")
+                      f"{config.hands} hands each, {at_once} at once")
+        if executor is not None:
+            console.print(executor.describe())
     view = LiveView(p)
     live: Live | None = None
     if not args.quiet and not args.json and console.is_terminal:
@@ -143,8 +153,9 @@ def run(args: argparse.Namespace) -> int:
                 console.print(f"  {done}/{p.total} matches, {view.fault_count} faults")
 
     started = time.monotonic()
+    concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
-        trio.run(lambda: execute(p, concurrency=args.concurrency, on_match=on_match, executor=executor))
+        trio.run(lambda: execute(p, concurrency=concurrency, on_match=on_match, executor=executor))
     except KeyboardInterrupt:
         if live is not None:
             live.stop()
@@ -152,6 +163,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nmjref tournament: stopped; {done} of {p.total} matches are recorded in {p.store_path}. "
               f"Run the same command again to resume.", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - a failed match (e.g. on a cluster): say so, keep the results
+        if live is not None:
+            live.stop()
+        leaf = _first_leaf(exc)
+        done = len(p.done) + view.recorded
+        print(f"mjref tournament: {type(leaf).__name__}: {leaf}; {done} of {p.total} matches are recorded in "
+              f"{p.store_path}. Run the same command again to resume.", file=sys.stderr)
+        return 2
     finally:
         if live is not None:
             live.stop()

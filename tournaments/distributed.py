@@ -1,0 +1,423 @@
+"""Tournaments on many machines: an executor that plays each match as one Dask task.
+
+``execute(plan, executor=dask_executor(address, plan))`` runs every match on a Dask cluster while this process (the
+coordinator) stays what it is for a local run: the single writer of the SQLite store, the live view, and the
+resume logic (finished match IDs are never submitted).  Only ``submit`` and ``result`` differ:
+
+* **One task per match, keyed by its ID**: ``mjref-<identity hash>-<match ID>``.  The identity hash is that of the
+  tournament's identity (what decides results), so two tournaments never share a key, and the same match of the
+  same tournament always has the same key.  Dask keeps one task per key: a second submission of a key that the
+  scheduler still holds (a coordinator restarted before the scheduler dropped its old client, or two coordinators
+  of the same tournament) attaches to the running task instead of playing the match again.  A task lost with its
+  worker is rerun elsewhere by the scheduler (up to ``distributed.scheduler.allowed-failures`` times, then
+  ``KilledWorker``); ``retries`` reruns a task that raised.  A match is a pure function of its job (seeded walls,
+  seeded bots), so a rerun gives the same result, and the store refuses a second record of an ID anyway.
+* **Logs come back with results.**  The task plays the match writing its log to a temporary file on the worker
+  and returns the record with the log (zlib-compressed) and any bot stderr files; the coordinator writes them
+  at the job's paths, checks the log's SHA-256 against the one the worker computed, and only then hands the
+  record to the runner.  No shared file system is assumed, and a log appears only once its match is complete.
+* **Start-up check** on the scheduler (it unpickles the tasks, so it needs mjref too) and on every worker
+  (``client.run``): the same mjref (version and code), and every process bot's executable, working directory and
+  file arguments at the same paths.  A worker that fails is named with the path it lacks (:class:`DaskError`).
+  Built-in bots need nothing but mjref.
+
+Dask is optional (``pip install 'mjref[dask]'``); importing this module without it raises ``ImportError`` that
+says so.  ``mjref regress`` (or anything else with ``MatchJob``s) uses :func:`open_dask_executor` directly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+import zlib
+from collections.abc import Callable, Iterable
+from concurrent.futures import CancelledError
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Self
+
+try:
+    import distributed
+    from distributed import Client, LocalCluster
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+except ImportError as exc:  # pragma: no cover - exercised by a test with dask hidden
+    raise ImportError(
+        f"tournaments.distributed needs Dask ({exc}); install it with: pip install 'mjref[dask]'"
+    ) from exc
+
+from referee import __version__
+from wrappers.spec import BotSpec
+
+from .config import canonical
+from .runner import MatchJob, Plan, run_job
+from .store import MatchRecord
+
+RETRIES = 2  # reruns of a task that raised; a task lost with its worker is rerun by the scheduler regardless
+LOCAL = "local"
+
+
+class DaskError(ValueError):
+    """A Dask cluster that cannot be used (unreachable, no workers, a worker failing the start-up check) or a match
+    that failed there; the message is one line per problem and names the address, worker and path."""
+
+
+# ------------------------------------------------------------------------------------------------ worker side
+@dataclass(frozen=True, slots=True)
+class RemoteResult:
+    """What a task sends back: the record, the log (zlib), the bots' stderr files by name, the worker."""
+
+    record: MatchRecord
+    log: bytes | None
+    stderr: dict[str, bytes] = field(default_factory=dict)
+    worker: str = ""
+
+
+def _worker_label() -> str:
+    try:
+        w = distributed.get_worker()
+    except ValueError:
+        return socket.gethostname()
+    return f"{w.name} ({w.address})" if str(w.name) != w.address else w.address
+
+
+def play_remote(fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> RemoteResult:
+    """The task: play ``job`` with ``fn`` (``run_job``) in a temporary directory and return everything made."""
+    with tempfile.TemporaryDirectory(prefix="mjref-") as tmp:
+        log = Path(tmp) / "match.jsonl" if job.log else None
+        stderr_dir = Path(tmp) / "stderr" if job.stderr_dir else None
+        if stderr_dir is not None:
+            stderr_dir.mkdir()
+        local = replace(job, log=str(log) if log else None, stderr_dir=str(stderr_dir) if stderr_dir else None)
+        try:
+            record = fn(local)
+        except Exception as exc:
+            raise RuntimeError(f"worker {_worker_label()}: {type(exc).__name__}: {exc}") from exc
+        data = zlib.compress(log.read_bytes(), 1) if log is not None and log.exists() else None
+        files = {p.name: p.read_bytes() for p in sorted(stderr_dir.iterdir())} if stderr_dir is not None else {}
+    return RemoteResult(record, data, files, _worker_label())
+
+
+_FINGERPRINT_PACKAGES = ("referee", "wrappers", "bots", "tournaments")
+_FINGERPRINT_SKIP = ("referee/commands/", "referee/cli.py", "tournaments/stats.py", "tournaments/report")
+
+
+def code_fingerprint() -> str:
+    """SHA-256 over mjref's source files that decide a match's result (not the command line or the reports)."""
+    import referee
+
+    root = Path(referee.__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for package in _FINGERPRINT_PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if rel.startswith(_FINGERPRINT_SKIP):
+                continue
+            h.update(rel.encode() + b"\0")
+            h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class BotPaths:
+    """The paths one process bot needs on a worker (computed on the coordinator, checked on each worker)."""
+
+    name: str
+    cwd: str | None
+    executable: str  # an absolute path, or a bare name looked up on PATH
+    files: tuple[str, ...]  # arguments that are existing files or folders on the coordinator
+
+
+def bot_paths(spec: BotSpec) -> BotPaths | None:
+    if spec.cmd is None:
+        return None
+    exe = spec.cmd[0]
+    base = Path(spec.cwd) if spec.cwd else Path.cwd()
+    if os.sep in exe or (os.altsep and os.altsep in exe):
+        exe = str(Path(exe) if Path(exe).is_absolute() else base / exe)
+    files = tuple(str(base / a) for a in spec.cmd[1:] if not a.startswith("-") and (base / a).exists())
+    return BotPaths(spec.name, spec.cwd, exe, files)
+
+
+def _path_problems(bots: Iterable[BotPaths]) -> list[str]:
+    problems = []
+    for b in bots:
+        if b.cwd and not Path(b.cwd).is_dir():
+            problems.append(f"bot {b.name!r}: working directory {b.cwd} does not exist")
+            continue
+        if os.sep in b.executable:
+            p = Path(b.executable)
+            if not p.exists():
+                problems.append(f"bot {b.name!r}: executable {p} does not exist")
+            elif not p.is_file() or not os.access(p, os.X_OK):
+                problems.append(f"bot {b.name!r}: {p} is not an executable file")
+        elif shutil.which(b.executable) is None:
+            problems.append(f"bot {b.name!r}: {b.executable!r} is not on the worker's PATH")
+        for f in b.files:
+            if not Path(f).exists():
+                problems.append(f"bot {b.name!r}: file {f} does not exist")
+    return problems
+
+
+def check_worker(bots: tuple[BotPaths, ...], dask_worker: Any = None) -> dict[str, Any]:
+    """Run on every worker by ``client.run``: what this worker runs, and which bot paths it lacks."""
+    return {
+        "name": str(dask_worker.name) if dask_worker is not None else "",
+        "host": socket.gethostname(),
+        "mjref": __version__,
+        "code": code_fingerprint(),
+        "python": "{}.{}".format(*sys.version_info[:2]),
+        "problems": _path_problems(bots),
+    }
+
+
+# ------------------------------------------------------------------------------------------------ coordinator side
+class MatchFuture:
+    """A submitted match; ``result()`` blocks, lands the log and stderr files locally and returns the record."""
+
+    def __init__(self, executor: DaskExecutor, future: Any, job: MatchJob) -> None:
+        self._executor = executor
+        self._future = future
+        self.job = job
+        self._record: MatchRecord | None = None
+
+    @property
+    def key(self) -> str:
+        return str(self._future.key)
+
+    def done(self) -> bool:
+        return self._record is not None or bool(self._future.done())
+
+    def cancel(self) -> None:
+        self._future.cancel()
+
+    def result(self, timeout: float | None = None) -> MatchRecord:
+        if self._record is not None:
+            return self._record
+        try:
+            remote = self._future.result(timeout)
+        except CancelledError:
+            raise
+        except Exception as exc:
+            raise DaskError(f"{self._executor.address}: match {self.job.match.id}: {type(exc).__name__}: {exc}") \
+                from exc
+        self._record = land(self.job, remote)
+        self._executor._finished(self._future)
+        return self._record
+
+
+def land(job: MatchJob, remote: RemoteResult) -> MatchRecord:
+    """Write a remote match's log and stderr files at the job's paths; the record, naming the local log."""
+    rec = remote.record
+    if job.stderr_dir and remote.stderr:
+        folder = Path(job.stderr_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in remote.stderr.items():
+            (folder / Path(name).name).write_bytes(data)
+    if job.log is None or remote.log is None:
+        return replace(rec, log=None, log_sha256=None)
+    try:
+        data = zlib.decompress(remote.log)
+    except zlib.error as exc:
+        raise DaskError(f"match {job.match.id}: the log from worker {remote.worker} is damaged ({exc})") from None
+    sha = hashlib.sha256(data).hexdigest()
+    if rec.log_sha256 is not None and sha != rec.log_sha256:
+        raise DaskError(f"match {job.match.id}: the log from worker {remote.worker} does not match its SHA-256")
+    path = Path(job.log)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    part.write_bytes(data)
+    os.replace(part, path)
+    return replace(rec, log=job.log, log_sha256=sha)
+
+
+class DaskExecutor:
+    """``submit(run_job, job)`` → :class:`MatchFuture`; ``shutdown()`` cancels what is left and disconnects."""
+
+    def __init__(self, client: Client, address: str, namespace: str, cluster: LocalCluster | None = None) -> None:
+        self.client = client
+        self.address = address
+        self.namespace = namespace
+        self.cluster = cluster
+        self._pending: set[Any] = set()  # futures not yet landed (results arrive in the runner's threads)
+        self._lock = threading.Lock()
+
+    @property
+    def slots(self) -> int:
+        """Matches the cluster can play at once now (its worker threads): a good ``concurrency``."""
+        return max(1, sum(self.client.nthreads().values()))
+
+    def describe(self) -> str:
+        n = self.client.nthreads()
+        where = f"a local Dask cluster (dashboard {self.client.dashboard_link})" if self.cluster \
+            else f"Dask at {self.address}"
+        return f"{where}: {len(n)} workers, {sum(n.values())} threads"
+
+    def key(self, job: MatchJob) -> str:
+        return f"mjref-{self.namespace}-{job.match.id}"
+
+    def submit(self, fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> MatchFuture:
+        future = self.client.submit(play_remote, fn, job, key=self.key(job), retries=RETRIES)
+        with self._lock:
+            self._pending.add(future)
+        return MatchFuture(self, future, job)
+
+    def _finished(self, future: Any) -> None:
+        with self._lock:
+            self._pending.discard(future)
+        future.release()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = True) -> None:
+        """Cancel the matches not yet landed (a running task finishes on its worker and is dropped), disconnect,
+        and stop the local cluster if this executor started one."""
+        with self._lock:
+            pending = list(self._pending)
+            self._pending.clear()
+        with contextlib.suppress(Exception):  # a dead scheduler cannot stop shutdown
+            if cancel_futures and pending:
+                self.client.cancel(pending, force=True)
+            self.client.close(timeout=10)
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close(timeout=10)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+
+def namespace_of(identity: dict[str, Any]) -> str:
+    """The key prefix of a tournament (or regression run): a hash of what decides its results."""
+    return hashlib.sha256(canonical(identity).encode()).hexdigest()[:16]
+
+
+def _precheck_tcp(address: str, timeout: float) -> None:
+    """Fail fast with the operating system's reason (refused, unknown host) instead of Dask's generic timeout."""
+    scheme, loc = parse_address(address)
+    if scheme not in ("tcp", "tls"):
+        return
+    host, port = parse_host_port(loc)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except socket.gaierror as exc:
+        raise DaskError(f"{address}: cannot resolve host {host!r} ({exc.strerror})") from None
+    except TimeoutError:
+        raise DaskError(f"{address}: no answer within {timeout:g} s (is `dask scheduler` running there?)") from None
+    except OSError as exc:
+        raise DaskError(f"{address}: cannot connect ({exc.strerror or exc}; is `dask scheduler` running there?)") \
+            from None
+
+
+def _connect(address: str, workers: int | None, timeout: float) -> tuple[Client, LocalCluster | None]:
+    if address == LOCAL:
+        n = workers or os.cpu_count() or 1
+        try:
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                   silence_logs=logging.ERROR)
+        except Exception as exc:  # noqa: BLE001
+            raise DaskError(f"local: cannot start a Dask cluster of {n} workers ({type(exc).__name__}: {exc})") \
+                from None
+        return Client(cluster, set_as_default=False), cluster
+    try:
+        _precheck_tcp(address, timeout)
+    except ValueError as exc:
+        if isinstance(exc, DaskError):
+            raise
+        raise DaskError(f"{address}: not a Dask scheduler address ({exc}); e.g. tcp://host:8786, or 'local'") \
+            from None
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, ValueError) as exc:
+        raise DaskError(f"{address}: cannot connect to the Dask scheduler ({exc})") from None
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError):
+        client.close()
+        raise DaskError(f"{address}: no Dask workers joined within {timeout:g} s (start `dask worker {address}` "
+                        f"on each machine)") from None
+    return client, None
+
+
+def scheduler_check() -> dict[str, str]:
+    """Run on the scheduler by ``client.run_on_scheduler``: it unpickles every task, so it imports mjref too."""
+    return {"host": socket.gethostname(), "mjref": __version__, "code": code_fingerprint()}
+
+
+def check_scheduler(client: Client, address: str) -> None:
+    """Refuse (DaskError) unless the scheduler can import this mjref (it deserializes the tasks)."""
+    try:
+        r = client.run_on_scheduler(scheduler_check)
+    except Exception as exc:  # noqa: BLE001 - whatever the scheduler failed with, the fix is the same
+        raise DaskError(f"{address}: the scheduler cannot load mjref ({type(exc).__name__}: {exc}); install the "
+                        f"same mjref where `dask scheduler` runs") from None
+    if r["mjref"] != __version__ or r["code"] != code_fingerprint():
+        raise DaskError(f"{address}: the scheduler (host {r['host']}) runs mjref {r['mjref']} (code {r['code']}), "
+                        f"this coordinator {__version__} (code {code_fingerprint()})")
+
+
+def check_workers(client: Client, address: str, bots: tuple[BotPaths, ...]) -> None:
+    """Refuse (DaskError) unless every worker runs this mjref and has every process bot's paths."""
+    here = {"mjref": __version__, "code": code_fingerprint()}
+    results = client.run(check_worker, bots, on_error="return")
+    names = {a: str(w.get("name", a)) for a, w in client.scheduler_info().get("workers", {}).items()}
+    lines: list[str] = []
+    missing = False
+    for addr, r in sorted(results.items()):
+        if isinstance(r, BaseException):
+            who = f"worker {names[addr]} ({addr})" if names.get(addr, addr) != addr else f"worker {addr}"
+            lines.append(f"{who}: cannot run mjref's start-up check ({r}); install the same mjref on every worker")
+            continue
+        who = f"worker {r['name']} ({addr}, host {r['host']})" if r["name"] != addr else \
+            f"worker {addr} (host {r['host']})"
+        if r["mjref"] != here["mjref"]:
+            lines.append(f"{who}: runs mjref {r['mjref']}, this coordinator {here['mjref']}")
+        elif r["code"] != here["code"]:
+            lines.append(f"{who}: runs different mjref {r['mjref']} code (fingerprint {r['code']}, here "
+                         f"{here['code']})")
+        lines.extend(f"{who}: {p}" for p in r["problems"])
+        missing = missing or bool(r["problems"])
+    if lines:
+        more = "\nprocess bots must exist at the same paths on every worker (docs/distributed.md)" if missing else ""
+        raise DaskError(f"{address}: " + "\n".join(lines) + more)
+
+
+def open_dask_executor(address: str, *, specs: Iterable[BotSpec], namespace: str, workers: int | None = None,
+                       connect_timeout: float = 10.0) -> DaskExecutor:
+    """Connect to ``address`` (``tcp://host:8786``, or ``local`` for a cluster of ``workers`` processes on this
+    machine, default one per core), check every worker against ``specs``, and return the executor.
+
+    ``namespace`` keeps the task keys of different runs apart: use :func:`namespace_of` of the run's identity.
+    """
+    bots = tuple({b.name: b for b in (bot_paths(s) for s in specs) if b is not None}.values())
+    client, cluster = _connect(address, workers, connect_timeout)
+    executor = DaskExecutor(client, address, namespace, cluster)
+    try:
+        check_scheduler(client, address)
+        check_workers(client, address, bots)
+    except BaseException:
+        executor.shutdown()
+        raise
+    return executor
+
+
+def dask_executor(address: str, plan: Plan, workers: int | None = None, *,
+                  connect_timeout: float = 10.0) -> DaskExecutor:
+    """The executor for ``execute(plan, executor=…)``; ``workers`` sizes a ``local`` cluster (default: the
+    tournament's concurrency, or the cores) and is ignored for a remote scheduler, whose workers are what they are."""
+    specs = {s.name: s for job in plan.jobs for s in job.specs}
+    return open_dask_executor(address, specs=specs.values(), namespace=namespace_of(plan.config.identity()),
+                              workers=workers or plan.config.workers(), connect_timeout=connect_timeout)
+
+
+__all__ = ["DaskError", "DaskExecutor", "MatchFuture", "RemoteResult", "check_scheduler", "check_workers",
+           "code_fingerprint", "dask_executor", "land", "namespace_of", "open_dask_executor", "play_remote", "run_job"]
