@@ -40,6 +40,8 @@ def register(sub: Any) -> None:
     p.add_argument("--log", type=Path, default=None,
                    help="the JSON-lines log (default: mjref-logs/<time>-seed<seed>.jsonl; 'none' for no log)")
     p.add_argument("--stderr-dir", type=Path, default=None, help="where bots' stderr files go (default: beside the log)")
+    p.add_argument("--html", type=Path, default=None, metavar="FILE",
+                   help="at the end, write the match's viewer: one self-contained HTML page (needs the log)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
     p.set_defaults(func=run)
@@ -70,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         log_path = Path("mjref-logs") / f"{stamp}-seed{seed}.jsonl"
+    if args.html is not None and log_path is None:
+        return _fail("--html needs the match's log: drop --log none")
     stderr_dir = args.stderr_dir or (log_path.parent if log_path else None)
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
@@ -106,8 +110,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if live is not None:
             live.stop()
+    if args.html is not None and log_path is not None:
+        from referee.viewer import ViewerError, write_viewer
+
+        try:
+            write_viewer(log_path, args.html)
+        except ViewerError as exc:
+            return _fail(str(exc))
     if args.json:
-        print(json.dumps(result.to_json()))
+        out = result.to_json()
+        if args.html is not None:
+            out["html"] = str(args.html)
+        print(json.dumps(out))
         return 0
     if show_hands and live is None:
         console.print()
@@ -115,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
     console.print(_standings(result))
     if result.faults:
         console.print(_faults_table(result))
+    if args.html is not None:
+        console.print(f"viewer: {args.html}")
     if log_path is not None:
         console.print(f"seed {seed}; log: {log_path}")
     else:

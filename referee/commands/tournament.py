@@ -34,6 +34,10 @@ def register(sub: Any) -> None:
     p.add_argument("--store", type=Path, default=None, help="the results store (default: the file's)")
     p.add_argument("--quiet", action="store_true", help="no live view; only the final standings")
     p.add_argument("--json", action="store_true", help="print the final standings as JSON")
+    p.add_argument("--report", type=Path, default=None, metavar="FILE",
+                   help="at the end, write the tournament's report: one self-contained HTML page")
+    p.add_argument("--with-matches", action="store_true",
+                   help="with --report: also write every match's viewer page beside it, linked from the report")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
@@ -114,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
         p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
     except (ConfigError, TournamentError) as exc:
         return _fail(str(exc))
+    if args.with_matches and args.report is None:
+        return _fail("--with-matches needs --report FILE")
     executor = None
     dask_address = args.dask or p.config.dask
     if dask_address:
@@ -181,6 +187,15 @@ def run(args: argparse.Namespace) -> int:
     from tournaments.stats import compute_standings, to_json
 
     standings = compute_standings(p.store_path)
+    if args.report is not None:
+        from tournaments.report import ReportError, write_report
+
+        try:
+            write_report(p.store_path, args.report, with_matches=args.with_matches)
+        except ReportError as exc:
+            return _fail(str(exc))
+        if not args.json:
+            console.print(f"report: {args.report}")
     if args.json:
         print(json.dumps(to_json(standings)))
         return 0

@@ -1,0 +1,49 @@
+"""``mjref view LOG -o FILE``: write a match's viewer, one self-contained HTML page that opens from disk."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from referee.viewer import ViewerError, write_viewer
+
+PROG = "mjref view"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "view",
+        help="write a match log's viewer: one self-contained HTML page (step through every hand, face up)",
+        description="Write one self-contained HTML page (no network: scripts, styles and tile art inline) that "
+        "shows the match of LOG seen from above the table: every hand face up, melds, flowers, throws, the wall, "
+        "step by step, with each hand's winner, tai and payments. Open it from disk in any browser.",
+    )
+    p.add_argument("log", type=Path, metavar="LOG", help="a match log (JSON lines, as written by mjref match)")
+    p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
+                   help="the page to write (default: LOG with .html instead of .jsonl)")
+    p.add_argument("--json", action="store_true", help="print one JSON object describing what was written")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    out = args.output or args.log.with_suffix(".html")
+    if out.resolve() == args.log.resolve():
+        return _fail(f"{out}: the output would overwrite the log; give another -o FILE")
+    try:
+        written = write_viewer(args.log, out)
+    except ViewerError as exc:
+        return _fail(str(exc))
+    size = written.stat().st_size
+    if args.json:
+        print(json.dumps({"log": str(args.log), "html": str(written), "bytes": size}))
+    else:
+        print(f"wrote {written} ({size / 1024:.0f} KiB); open it in a browser")
+    return 0

@@ -1,0 +1,332 @@
+"""The tournament report: one self-contained HTML page for a results store.
+
+The numbers come from :mod:`tournaments.stats` (standings with 95% intervals clustered by duplicate group, and the
+head-to-head), through its JSON form :func:`tournaments.stats.to_json`, so the page and ``mjref standings --format
+json`` can never disagree.  What the stats module does not give (each bot's points in every hand, its cumulative
+points over the matches, the list of matches and faults) is read here from the store's tables, read-only.
+
+Charts are inline SVG drawn by :mod:`referee.html.charts`; the page has no script and makes no request.  With
+``with_matches`` every match with a log gets its viewer page (:func:`referee.viewer.write_viewer`) in a folder next to
+the report (``<report stem>_matches/<match id>.html``), linked by a relative path, so the folder can be moved or
+served as a whole.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from referee import __version__
+from referee.html import charts, report_page
+from referee.viewer import ViewerError, write_viewer
+from tournaments.stats import compute_standings, to_json
+from tournaments.store import StoreError, connect
+
+__all__ = ["ReportError", "ReportWritten", "build_report", "make_report", "matches_dir", "render_report", "write_report"]
+
+
+class ReportError(ValueError):
+    """A store the report cannot be made from, or a page that cannot be written; the message names the file."""
+
+
+def matches_dir(out_path: Path) -> Path:
+    """Where ``write_report(..., with_matches=True)`` puts the matches' viewer pages."""
+    return out_path.with_name(out_path.stem + "_matches")
+
+
+# ---------------------------------------------------------------------------------------------------- data
+def _read_tables(store_path: Path) -> dict[str, Any]:
+    try:
+        con = connect(store_path, readonly=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{store_path}: not an mjref results store ({exc})") from None
+    try:
+        con.execute("BEGIN")
+        matches = [dict(r) for r in con.execute(
+            "SELECT id, idx, grp, seed, rotation, seat1, seat2, seat3, seat4, hands, total1, total2, total3, total4, "
+            "log, seconds, finished FROM matches ORDER BY idx, id")]
+        seats: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
+        for r in con.execute("SELECT match_id, position, bot, points, rank, faults FROM seats"):
+            seats[r["match_id"]][r["position"]] = dict(r)
+        hands = [dict(r) for r in con.execute(
+            "SELECT h.match_id, h.hand, h.outcome, h.s1, h.s2, h.s3, h.s4, h.p1, h.p2, h.p3, h.p4 "
+            "FROM hands h JOIN matches m ON m.id = h.match_id ORDER BY m.idx, m.id, h.hand")]
+        faults = [dict(r) for r in con.execute(
+            "SELECT f.match_id, f.hand, f.position, f.bot, f.kind, f.detail, f.line FROM faults f "
+            "JOIN matches m ON m.id = f.match_id ORDER BY m.idx, f.hand, f.position")]
+        meta = {r["key"]: r["value"] for r in con.execute("SELECT key, value FROM meta")}
+        con.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        raise StoreError(f"{store_path}: not an mjref results store ({exc})") from None
+    finally:
+        con.close()
+    return {"matches": matches, "seats": seats, "hands": hands, "faults": faults, "meta": meta}
+
+
+def _seat_bot(tables: dict[str, Any], match: dict[str, Any], position: int) -> str:
+    row = tables["seats"].get(match["id"], {}).get(position)
+    return str(row["bot"]) if row else str(match[f"seat{position}"])
+
+
+def build_report(store_path: Path | str) -> dict[str, Any]:
+    """Everything the page shows, as plain data (``standings`` is :func:`tournaments.stats.to_json`)."""
+    path = Path(store_path)
+    if path.is_dir():
+        raise ReportError(f"{path}: is a directory, not a results store")
+    try:
+        standings = to_json(compute_standings(path))
+        tables = _read_tables(path)
+    except StoreError as exc:
+        raise ReportError(str(exc)) from None
+    by_id = {m["id"]: m for m in tables["matches"]}
+    per_hand: dict[str, list[int]] = defaultdict(list)
+    for h in tables["hands"]:
+        m = by_id[h["match_id"]]
+        for p in (1, 2, 3, 4):
+            per_hand[_seat_bot(tables, m, p)].append(int(h[f"s{p}"]) - int(h[f"p{p}"]))
+    cumulative: dict[str, list[list[float]]] = defaultdict(list)
+    running: dict[str, float] = defaultdict(float)
+    match_rows = []
+    for n, m in enumerate(tables["matches"], start=1):
+        seats = []
+        for p in (1, 2, 3, 4):
+            bot = _seat_bot(tables, m, p)
+            seats.append({"position": p, "bot": bot, "total": m[f"total{p}"],
+                          "rank": tables["seats"].get(m["id"], {}).get(p, {}).get("rank")})
+        gained: dict[str, float] = defaultdict(float)
+        for s in seats:
+            gained[s["bot"]] += s["total"]
+        for bot, pts in gained.items():
+            running[bot] += pts
+            cumulative[bot].append([n, running[bot]])
+        match_rows.append({
+            "n": n, "id": m["id"], "idx": m["idx"], "group": m["grp"], "seed": m["seed"], "rotation": m["rotation"],
+            "hands": m["hands"], "seats": seats, "log": m["log"], "seconds": m["seconds"],
+            "faults": sum(1 for f in tables["faults"] if f["match_id"] == m["id"]),
+        })
+    return {
+        "store": str(path),
+        "name": standings.get("name") or tables["meta"].get("name") or path.stem,
+        "created": tables["meta"].get("created"),
+        "generated": datetime.now(UTC).isoformat(timespec="seconds"),
+        "standings": standings,
+        "per_hand": dict(per_hand),
+        "cumulative": dict(cumulative),
+        "matches": match_rows,
+        "faults": tables["faults"],
+    }
+
+
+def resolve_log(store_path: Path, log: str | None, match_id: str) -> Path | None:
+    """A match's log: the path the store names (relative: to the store's folder), else ``<store>-logs/<id>.jsonl``."""
+    candidates = []
+    if log:
+        p = Path(log)
+        candidates.append(p if p.is_absolute() else store_path.parent / p)
+    candidates.append(store_path.with_name(store_path.stem + "-logs") / f"{match_id}.jsonl")
+    return next((c for c in candidates if c.is_file()), None)
+
+
+# ---------------------------------------------------------------------------------------------------- the page
+def _num(v: Any, digits: int = 1, sign: bool = False) -> str:
+    if v is None:
+        return "n/a"
+    return f"{v:+.{digits}f}" if sign else f"{v:.{digits}f}"
+
+
+def _pct(v: Any) -> str:
+    return "n/a" if v is None else f"{100 * v:.0f}%"
+
+
+def _ci(ci: Any, digits: int = 1) -> str:
+    return "n/a" if not ci else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
+
+
+def _standings_table(st: dict[str, Any]) -> str:
+    head = ("<tr><th>#</th><th class=l>bot</th><th>matches</th><th>hands</th><th>points</th>"
+            "<th>per hand</th><th>95% interval</th><th>avg rank</th><th>1st</th><th>win</th><th>self-draw</th>"
+            "<th>deal-in</th><th>faults</th><th title='answer time in ms, mean / max'>ms</th></tr>")
+    rows = []
+    for i, b in enumerate(st["bots"], start=1):
+        ci = b["ci95"]
+        sig = ""
+        if ci and (ci[0] > 0 or ci[1] < 0):
+            sig = " pos" if ci[0] > 0 else " neg"
+        dummy = ' <span class="tag">dummy</span>' if b["dummy"] else ""
+        swatch = f'<span class="sw" style="background:{charts.colour(i - 1, b["dummy"])}"></span>'
+        ms = f'{_num(b["mean_answer_ms"], 2)} / {_num(b["max_answer_ms"], 1)}'
+        rows.append(
+            f'<tr class="standing{" dummy" if b["dummy"] else ""}" data-bot="{escape(b["name"])}" data-rank="{i}" '
+            f'data-mean="{b["mean"]}" data-points="{b["points"]}">'
+            f'<td>{i}</td><td class="l name">{swatch}{escape(b["name"])}{dummy}</td><td>{b["matches"]}</td>'
+            f'<td>{b["hands"]}</td><td>{b["points"]:g}</td><td class="mean{sig}">{_num(b["mean"], 1, True)}</td>'
+            f'<td class="ci">{_ci(ci)}</td><td>{_num(b["rank"], 2)}</td><td>{_pct(b["first_rate"])}</td>'
+            f'<td>{_pct(b["win_rate"])}</td><td>{_pct(b["self_draw_rate"])}</td><td>{_pct(b["deal_in_rate"])}</td>'
+            f'<td class="faults">{b["fault_count"]}</td><td>{ms}</td></tr>')
+    return f'<table id="standings" class="grid"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _h2h_table(st: dict[str, Any]) -> str:
+    names = [b["name"] for b in st["bots"]]
+    cells = {(h["a"], h["b"]): h for h in st["head_to_head"]}
+    head = "<tr><th class=l>row − column</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"
+    rows = []
+    for a in names:
+        tds = []
+        for b in names:
+            if a == b:
+                tds.append('<td class="self">—</td>')
+                continue
+            h = cells.get((a, b))
+            if h is None or h["mean_diff"] is None:
+                tds.append(f'<td class="none" data-a="{escape(a)}" data-b="{escape(b)}">never met</td>')
+                continue
+            ci = h["ci95"]
+            tone = "pos" if ci and ci[0] > 0 else "neg" if ci and ci[1] < 0 else "flat"
+            tip = f"{a} minus {b}: {h['mean_diff']:+.2f} points per hand over {h['hands']} hands ({h['matches']} matches)"
+            tds.append(f'<td class="{tone}" data-a="{escape(a)}" data-b="{escape(b)}" data-diff="{h["mean_diff"]}" '
+                       f'title="{escape(tip)}">{_num(h["mean_diff"], 1, True)}<br><small>{_ci(ci)}</small></td>')
+        rows.append(f"<tr><th class=l>{escape(a)}</th>{''.join(tds)}</tr>")
+    return f'<table id="h2h" class="grid"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _faults_section(report: dict[str, Any], limit: int = 200) -> str:
+    st = report["standings"]
+    kinds = sorted({k for b in st["bots"] for k in b["faults"]})
+    head = "<tr><th class=l>bot</th><th>faults</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
+    rows = "".join(
+        f'<tr data-bot="{escape(b["name"])}" data-faults="{b["fault_count"]}"><td class=l>{escape(b["name"])}</td>'
+        f'<td class="{"neg" if b["fault_count"] else ""}">{b["fault_count"]}</td>'
+        + "".join(f"<td>{b['faults'].get(k, 0)}</td>" for k in kinds) + "</tr>"
+        for b in st["bots"])
+    out = f'<table id="fault-counts" class="grid"><thead>{head}</thead><tbody>{rows}</tbody></table>'
+    faults = report["faults"]
+    if faults:
+        items = "".join(
+            f'<tr class="fault-row"><td class=l>{escape(f["match_id"])}</td><td>{f["hand"] + 1}</td>'
+            f'<td>{f["position"]}</td><td class=l>{escape(f["bot"])}</td><td class=l>{escape(f["kind"])}</td>'
+            f'<td class="l detail">{escape(f["detail"])}'
+            + (f' <code>{escape(f["line"])}</code>' if f.get("line") else "") + "</td></tr>"
+            for f in faults[:limit])
+        more = f"<p class=note>… and {len(faults) - limit} more (see the store's faults table).</p>" \
+            if len(faults) > limit else ""
+        out += (f'<table id="fault-list" class="grid"><thead><tr><th class=l>match</th><th>hand</th><th>seat</th>'
+                f'<th class=l>bot</th><th class=l>kind</th><th class=l>detail</th></tr></thead><tbody>{items}'
+                f"</tbody></table>{more}")
+    else:
+        out += '<p class="note" id="no-faults">No faults: every bot answered every question legally and in time.</p>'
+    return out
+
+
+def _matches_table(report: dict[str, Any], links: dict[str, str], problems: dict[str, str]) -> str:
+    rows = []
+    for m in report["matches"]:
+        seats = " ".join(
+            f'<span class="seat{" first" if s["rank"] == 1 else ""}">{s["position"]} '
+            f'{escape(s["bot"])} <b>{s["total"]:+d}</b></span>' for s in m["seats"])
+        if m["id"] in links:
+            view = f'<a class="viewer" href="{escape(links[m["id"]])}">view</a>'
+        elif m["id"] in problems:
+            view = f'<span class="note" title="{escape(problems[m["id"]])}">no viewer</span>'
+        else:
+            view = ""
+        rows.append(f'<tr class="match" data-id="{escape(m["id"])}"><td>{m["n"]}</td><td class=l>{escape(m["id"])}'
+                    f'</td><td>{m["seed"]}</td><td>{m["hands"]}</td><td class="l seats">{seats}</td>'
+                    f'<td>{m["faults"] or ""}</td><td>{m["seconds"]:.1f}</td><td>{view}</td></tr>')
+    return ('<table id="matches" class="grid"><thead><tr><th>#</th><th class=l>match</th><th>seed</th><th>hands</th>'
+            '<th class=l>seats (points)</th><th>faults</th><th>s</th><th></th></tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table>')
+
+
+def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None,
+                  problems: dict[str, str] | None = None) -> str:
+    """The page.  ``links``: match id → relative URL of its viewer; ``problems``: match id → why it has none."""
+    links, problems = links or {}, problems or {}
+    st = report["standings"]
+    bots = st["bots"]
+    if not bots:
+        body = '<section class="card"><h2>No finished matches yet</h2><p>The store holds no match; run the ' \
+               'tournament (or wait for it) and make the report again.</p></section>'
+    else:
+        ci_rows = [{"name": b["name"], "mean": b["mean"], "lo": (b["ci95"] or [None, None])[0],
+                    "hi": (b["ci95"] or [None, None])[1], "dummy": b["dummy"]} for b in bots]
+        hist = [{"name": b["name"], "values": report["per_hand"].get(b["name"], []), "dummy": b["dummy"]}
+                for b in bots]
+        lines = [{"name": b["name"], "points": report["cumulative"].get(b["name"], []), "dummy": b["dummy"]}
+                 for b in bots]
+        notes = "".join(f"<li>{escape(n)}</li>" for n in st["notes"])
+        body = "".join([
+            '<section class="card"><h2>Standings</h2>', _standings_table(st), f'<ul class="notes">{notes}</ul>',
+            charts.interval_chart(ci_rows), "</section>",
+            ('<section class="card"><h2>Points per hand, each bot</h2><p class="note">How a bot\'s hands end: the '
+            "big bar at 0 is the hands others won without it; right, its wins; left, its deal-ins and the others' "
+            "self-draws. The dashed line is its mean.</p>"), charts.histograms(hist), "</section>",
+            '<section class="card"><h2>Cumulative points over the matches</h2>',
+            charts.line_chart(lines, matches=len(report["matches"])), "</section>",
+            ('<section class="card"><h2>Head to head</h2><p class="note">Row bot\'s points minus column bot\'s, per '
+            "hand, over the matches where both sat, with its 95% interval; green or red when the interval excludes "
+            "zero.</p>"), _h2h_table(st), "</section>",
+            '<section class="card"><h2>Faults</h2>', _faults_section(report), "</section>",
+            f'<section class="card"><h2>Matches ({len(report["matches"])})</h2>',
+            _matches_table(report, links, problems), "</section>",
+        ])
+    subtitle = (f"{st['matches']} matches · {st['hands']} hands · {st['groups']} {escape(st['cluster_by'])}s · "
+                f"store {escape(report['store'])} · made {escape(report['generated'])} by mjref {__version__}")
+    return report_page.render(title=f"mjref tournament: {report['name']}", subtitle=subtitle, body=body)
+
+
+def _write(out: Path, text: str) -> None:
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ReportError(f"{out}: cannot write ({exc.strerror})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class ReportWritten:
+    """What :func:`make_report` wrote: the page, the viewer pages (match id → path) and matches left without one."""
+
+    path: Path
+    viewers: dict[str, Path]
+    problems: dict[str, str]
+
+
+def make_report(store_path: Path | str, out_path: Path | str, with_matches: bool = False) -> ReportWritten:
+    """Write the report of a results store; with ``with_matches``, each match's viewer page beside it.
+
+    A match whose log is missing or unreadable gets no viewer (the report says why, on that row); the report is
+    still written.  Raises :class:`ReportError` when the store cannot be read or the page cannot be written.
+    """
+    store, out = Path(store_path), Path(out_path)
+    report = build_report(store)
+    links: dict[str, str] = {}
+    viewers: dict[str, Path] = {}
+    problems: dict[str, str] = {}
+    if with_matches:
+        folder = matches_dir(out)
+        for m in report["matches"]:
+            log = resolve_log(store, m["log"], m["id"])
+            if log is None:
+                problems[m["id"]] = f"log not found ({m['log'] or 'none recorded'})"
+                continue
+            target = folder / f"{m['id']}.html"
+            try:
+                viewers[m["id"]] = write_viewer(log, target)
+            except ViewerError as exc:
+                problems[m["id"]] = str(exc)
+                continue
+            links[m["id"]] = Path(os.path.relpath(target, out.parent)).as_posix()
+    _write(out, render_report(report, links=links, problems=problems))
+    return ReportWritten(out, viewers, problems)
+
+
+def write_report(store_path: Path | str, out_path: Path | str, with_matches: bool = False) -> Path:
+    """Write the report page (and with ``with_matches`` the matches' viewers); returns the page's path."""
+    return make_report(store_path, out_path, with_matches).path
