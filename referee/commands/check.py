@@ -1,0 +1,84 @@
+"""``mjref check BOT``: run the protocol conformance suite against one bot; exit 0 only if every scenario passes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from referee.commands.replay import console
+from referee.conformance import ORDER, TARGETS, CheckReport, run_check
+from referee.match import MatchError, resolve_bots
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "check",
+        help="protocol conformance suite: one crafted situation per question; pass or fail per scenario",
+        description="Play crafted hands with BOT in one seat and scripted seats steering play into each protocol "
+        "situation (silent start, /ask throw after /mo, eat, pong, /ask eat with two or three chows, /ask pong, "
+        "/ask gong melded, concealed and promoted, /ask hu on a self-draw, a throw and a robbed gong, /pass, exit "
+        "after /exit). Every answer must be legal and on time; declining a claim passes. Exit 0 only if all pass.",
+    )
+    p.add_argument("bot", metavar="BOT", help="a built-in name, a command line in one quoted string, or a TOML file")
+    p.add_argument("--only", action="append", default=None, metavar="SCENARIO",
+                   help=f"run only this scenario (repeatable): {', '.join(ORDER)}")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per question (default 10)")
+    p.add_argument("--start-grace", type=float, default=None, metavar="SECONDS",
+                   help="extra seconds for a hand's first question, for the process to start (default 10)")
+    p.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"mjref check: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.list:
+        for name in ORDER:
+            print(f"{name:<17} {TARGETS[name].title}")
+        return 0
+    if args.timeout is not None and not 0 < args.timeout <= 3600:
+        return _fail(f"--timeout {args.timeout:g}: must be above 0 and at most 3600 seconds")
+    if args.start_grace is not None and not 0 <= args.start_grace <= 3600:
+        return _fail(f"--start-grace {args.start_grace:g}: must be 0 to 3600 seconds")
+    try:
+        spec = resolve_bots([args.bot])[0]
+        spec.check_runnable()
+        report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only)
+    except (MatchError, ValueError) as exc:
+        return _fail(str(exc))
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        print_report(report)
+    return 0 if report.ok else 1
+
+
+def print_report(report: CheckReport) -> None:
+    out = console()
+    t = Table(title=f"mjref check {escape(report.bot)} ({report.kind})", show_lines=False)
+    t.add_column("")
+    t.add_column("scenario")
+    t.add_column("expected", overflow="fold", max_width=34)
+    t.add_column("received", overflow="fold", max_width=30)
+    t.add_column("note", overflow="fold")
+    for r in report.results:
+        mark = "[green]PASS[/green]" if r.passed else "[red bold]FAIL[/red bold]"
+        received = "" if r.received is None else escape(r.received) + (f" [dim]({r.ms:.1f} ms)[/dim]" if r.ms else "")
+        note = escape(r.note) if r.reached or not r.passed else f"[dim]{escape(r.note)}[/dim]"
+        t.add_row(mark, f"{r.name}\n[dim]{escape(r.title)}[/dim]", escape(r.expected), received, note)
+    out.print(t)
+    n, bad = len(report.results), len(report.failed)
+    if bad:
+        out.print(f"[red bold]{bad} of {n} scenarios failed[/red bold]: {', '.join(report.failed)} "
+                  f"({report.seconds:.1f} s)")
+    else:
+        out.print(f"[green]all {n} scenarios passed[/green] ({report.seconds:.1f} s)")

@@ -1,0 +1,297 @@
+"""``mjref replay LOG``: verify a match log through the engine; show its hands, one hand move by move, or scoring.
+
+Exit status: 0 when every event, settlement and total matches the rules; 1 at the first divergence (the report
+names the hand, the log line, what the log says and what the rules give); 2 when the file is not a log this mjref
+can replay (unreadable, not a log, a newer log format).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from referee.game.engine import WinRecord
+from referee.game.rules import DEFAULT_RULES
+from referee.game.scoring import ITEM_TITLES
+from referee.game.tiles import glyph, glyphs
+from referee.game.types import Meld
+from referee.replay import HandReport, LogReadError, ReplayReport, Step, event_text, replay_log
+
+HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="verify a match log by replaying it through the engine; show hands, moves and scoring",
+        description="Rebuild every hand of LOG from its walls and recorded answers, with the rules from its header, "
+        "and check that every event, settlement and total matches. Exit 0 when all match, 1 at the first "
+        "divergence (hand, line, what the log says, what the rules give), 2 when LOG is not a replayable log.",
+    )
+    p.add_argument("log", type=Path, metavar="LOG", help="a match log (JSON lines, as written by mjref match)")
+    p.add_argument("--hand", type=int, default=None, metavar="N",
+                   help="show hand N (1-based) move by move, with every seat's tiles after each step")
+    p.add_argument("--explain", action="store_true",
+                   help="show each win's arrangement, tai items and payments (of hand N with --hand)")
+    p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"mjref replay: {message}", file=sys.stderr)
+    return 2
+
+
+def console() -> Console:
+    c = Console(highlight=False)
+    if not c.is_terminal:
+        c = Console(highlight=False, width=140)
+    return c
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.hand is not None and args.hand < 1:
+        return _fail(f"--hand {args.hand}: hands are counted from 1")
+    detail = args.hand - 1 if args.hand is not None else None
+    try:
+        report = replay_log(args.log, detail=detail)
+    except LogReadError as exc:
+        return _fail(str(exc))
+    if detail is not None and report.detail is None and report.ok:
+        n = len(report.hands)
+        return _fail(f"--hand {args.hand}: {args.log} has {n} hand{'s' if n != 1 else ''}")
+    if args.json:
+        print(json.dumps(report_json(report, explain=args.explain), ensure_ascii=False))
+        return 0 if report.ok else 1
+    out = console()
+    names = [s.name for s in report.header.seats]
+    out.print(_title(report))
+    if report.detail is not None:
+        print_moves(out, report.detail, names)
+    else:
+        out.print(score_table(report.hands, names))
+    if args.explain:
+        hands = [report.detail] if report.detail is not None else report.hands
+        for h in hands:
+            if h is not None and h.end is not None:
+                print_explanation(out, h, names)
+    if report.faults:
+        out.print(_faults_table(report, names))
+    out.print(verdict(report))
+    return 0 if report.ok else 1
+
+
+# ---------------------------------------------------------------------------------------------------- text
+def _title(report: ReplayReport) -> str:
+    h = report.header
+    seats = ", ".join(f"{s.position} {escape(s.name)}" for s in h.seats)
+    changed = rules_changed(report)
+    rules = ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default"
+    return (f"[bold]{escape(str(report.path))}[/bold]: seed {h.seed}, {h.hands} hands planned, {h.walls} walls, "
+            f"written by mjref {escape(h.mjref)} (log format {h.format})\nseats: {seats}\nrules: {escape(rules)}")
+
+
+def rules_changed(report: ReplayReport) -> dict[str, Any]:
+    """The ruleset options that differ from the defaults (``tai.KEY`` for changed tai values)."""
+    now, base = report.rules.model_dump(), DEFAULT_RULES.model_dump()
+    out: dict[str, Any] = {}
+    for k, v in now.items():
+        if k == "tai":
+            for key, tai in v.items():
+                if base["tai"].get(key) != tai:
+                    out[f"tai.{key}"] = tai
+        elif base.get(k) != v:
+            out[k] = v
+    return out
+
+
+def describe_win(w: WinRecord, names: list[str]) -> str:
+    who = f"{w.seat} {names[w.seat - 1]}"
+    how = HOW[w.how] + (f" from {w.thrower}" if w.thrower else "")
+    tile = f" {glyph(w.tile)}" if w.tile else ""
+    items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items) or "no items"
+    return f"{who} wins {how}{tile}: {w.score.tai} tai ({items})"
+
+
+def score_table(hands: list[HandReport], names: list[str]) -> Table:
+    """Kajongg-style: per hand the result, each seat's payment and running total."""
+    t = Table(title="Hands (verified)", show_lines=False)
+    t.add_column("#", justify="right")
+    t.add_column("hand")
+    t.add_column("lines", justify="right", style="dim")
+    t.add_column("result", overflow="fold", max_width=56)
+    for p, n in enumerate(names, start=1):
+        t.add_column(f"{p} {escape(n)}", justify="right")
+    for h in hands:
+        e = h.end
+        r = e.result
+        text = "exhaustive draw" if r.outcome == "draw" else "; ".join(describe_win(w, names) for w in r.wins)
+        if e.faults:
+            text += f" [red]({len(e.faults)} fault{'s' if len(e.faults) > 1 else ''})[/red]"
+        cells = []
+        for i in range(4):
+            pay = r.scores[i] - e.penalties[i]
+            style = "green" if pay > 0 else ("red" if pay < 0 else "dim")
+            cells.append(f"[{style}]{pay:+d}[/{style}] [bold]{e.totals[i]}[/bold]")
+        t.add_row(str(e.index + 1), f"{e.setup.round_wind[0]}{e.setup.hand_wind[0]} d{e.setup.dealer}",
+                  f"{e.first_line}-{e.line}", text, *cells)
+    return t
+
+
+def verdict(report: ReplayReport) -> str:
+    if report.ok:
+        n = len(report.hands)
+        totals = " ".join(str(x) for x in (report.hands[-1].end.totals if report.hands else (0, 0, 0, 0)))
+        return (f"[green]verified[/green]: {n} hand{'s' if n != 1 else ''}, {report.records} records; every event, "
+                f"settlement and total matches the rules (totals {totals})")
+    d = report.divergence
+    assert d is not None
+    return f"[red bold]divergence[/red bold] at {escape(d.message)}"
+
+
+def meld_glyphs(m: Meld | dict[str, Any]) -> str:
+    mtype = m.type if isinstance(m, Meld) else m["type"]
+    tiles = m.tiles if isinstance(m, Meld) else m["tiles"]
+    return ("{" + glyphs(tiles) + "}") if mtype == "concealed_gong" else ("[" + glyphs(tiles) + "]")
+
+
+def seat_line(p: int, tiles: dict[str, Any], dealer: int, acted: bool) -> str:
+    from referee.game.engine import seat_wind
+
+    wind = seat_wind(p, dealer)[0]
+    parts = [f"  {p} {wind}{'▸' if acted else ' '} {glyphs(tiles['concealed'])}"]
+    if tiles["melds"]:
+        parts.append(" ".join(meld_glyphs(m) for m in tiles["melds"]))
+    if tiles["flowers"]:
+        parts.append("✿ " + glyphs(tiles["flowers"]))
+    return "  ".join(parts)
+
+
+def step_text(step: Step, names: list[str]) -> str:
+    q = step.question
+    tile = f" {glyph(q.tile)} ({q.tile})" if q.tile is not None else ""
+    by = " [yellow](dummy)[/yellow]" if step.by == "dummy" else ""
+    return (f"seat {q.seat} {escape(names[q.seat - 1])}: /ask {q.ask}{tile} → [bold]{escape(str(step.answer))}[/bold]"
+            f"{by}  [dim]{step.ms:g} ms[/dim]")
+
+
+def print_moves(out: Console, h: HandReport, names: list[str]) -> None:
+    begin = h.begin
+    assert begin is not None and h.steps is not None and h.snapshots is not None
+    s = begin.setup
+    out.print(f"\n[bold]Hand {s.index + 1}[/bold]: {s.round_wind} round, {s.hand_wind} hand, dealer {s.dealer}, "
+              f"open {begin.wall.open_seat(s.dealer)} (line {begin.line})")
+    out.print("[bold]deal[/bold]: " + escape("  ".join(event_text(e) for e in begin.events if e.kind == "flower"))
+              if any(e.kind == "flower" for e in begin.events) else "[bold]deal[/bold]")
+    for p in (1, 2, 3, 4):
+        out.print(seat_line(p, h.snapshots[0][p], s.dealer, False))
+    for n, (step, snap) in enumerate(zip(h.steps, h.snapshots[1:]), start=1):
+        out.print(f"[bold]{n:>3}[/bold] [dim]line {step.line}[/dim]  {step_text(step, names)}")
+        for e in step.events:
+            out.print(f"      [cyan]{escape(event_text(e))}[/cyan]")
+        for p in (1, 2, 3, 4):
+            out.print(seat_line(p, snap[p], s.dealer, p == step.question.seat))
+    if h.end is not None:
+        r = h.end.result
+        res = "exhaustive draw" if r.outcome == "draw" else "; ".join(describe_win(w, names) for w in r.wins)
+        out.print(f"[bold]result[/bold] (line {h.end.line}): {escape(res)}; scores "
+                  f"{' '.join(f'{x:+d}' for x in r.scores)}; totals {' '.join(map(str, h.end.totals))}")
+
+
+def print_explanation(out: Console, h: HandReport, names: list[str]) -> None:
+    e = h.end
+    r = e.result
+    if r.outcome == "draw":
+        out.print(f"\n[bold]Hand {e.index + 1}[/bold]: exhaustive draw, nobody pays.")
+        return
+    for w in r.wins:
+        how = HOW[w.how] + (f" from seat {w.thrower} ({escape(names[w.thrower - 1])})" if w.thrower else "")
+        tile = f" with {glyph(w.tile)} ({w.tile})" if w.tile is not None else ""
+        out.print(f"\n[bold]Hand {e.index + 1}[/bold]: seat {w.seat} ({escape(names[w.seat - 1])}) wins {how}{tile}")
+        sets = Table(title="Arrangement", title_justify="left")
+        for col in ("set", "TIDs", "status", "glyphs"):
+            sets.add_column(col)
+        for a in w.score.arrangement:
+            status = a.status + (" (winning tile)" if a.winning else "")
+            sets.add_row(a.type, " ".join(map(str, a.tiles)), status, " ".join(glyph(t) for t in a.tiles))
+        if w.score.arrangement:
+            out.print(sets)
+        items = Table(title="Tai", title_justify="left")
+        items.add_column("item")
+        items.add_column("key", style="dim")
+        items.add_column("tai", justify="right")
+        for i in w.score.items:
+            english, chinese = ITEM_TITLES.get(i.key, (i.key, ""))
+            label = f"{english} {chinese}".strip() + (f" ×{i.count}" if i.count != 1 else "")
+            items.add_row(label, i.key, str(i.tai))
+        items.add_section()
+        items.add_row("[bold]Total[/bold]", "", f"[bold]{w.score.tai}[/bold]")
+        out.print(items)
+        pays = ", ".join(f"seat {p} {escape(names[p - 1])} {x:+d}" for p, x in enumerate(w.payments, start=1) if x)
+        out.print(f"payments: {pays}")
+
+
+def _faults_table(report: ReplayReport, names: list[str]) -> Table:
+    t = Table(title="Faults in the log")
+    for col in ("hand", "line", "seat", "kind", "question", "bot's line", "detail"):
+        t.add_column(col, overflow="fold")
+    for f in report.faults:
+        t.add_row(str(f.index + 1), str(f.line), f"{f.seat} {escape(names[f.seat - 1])}", f.kind,
+                  f.question or "", escape(f.text or ""), escape(f.detail))
+    return t
+
+
+# ---------------------------------------------------------------------------------------------------- JSON
+def win_json(w: WinRecord) -> dict[str, Any]:
+    return {"seat": w.seat, "how": w.how, "tile": w.tile, "thrower": w.thrower, "tai": w.score.tai,
+            "items": [i.to_json() for i in w.score.items],
+            "arrangement": [a.to_json() for a in w.score.arrangement], "payments": list(w.payments)}
+
+
+def hand_json(h: HandReport) -> dict[str, Any]:
+    e = h.end
+    r = e.result
+    return {
+        "hand": e.index + 1, "round_wind": e.setup.round_wind, "hand_wind": e.setup.hand_wind,
+        "dealer": e.setup.dealer, "lines": [e.first_line, e.line], "outcome": r.outcome,
+        "wins": [win_json(w) for w in r.wins], "scores": list(r.scores), "penalties": list(e.penalties),
+        "totals": list(e.totals),
+        "faults": [{"seat": f.seat, "kind": f.kind, "line": f.line, "question": f.question, "detail": f.detail}
+                   for f in e.faults],
+    }
+
+
+def moves_json(h: HandReport) -> dict[str, Any]:
+    begin = h.begin
+    assert begin is not None and h.steps is not None and h.snapshots is not None
+    return {
+        "hand": begin.index + 1, "line": begin.line, "dealer": begin.setup.dealer,
+        "deal": {str(p): h.snapshots[0][p] for p in (1, 2, 3, 4)},
+        "steps": [
+            {"line": s.line, "seat": s.question.seat, "ask": s.question.ask, "tile": s.question.tile,
+             "answer": str(s.answer), "by": s.by, "ms": s.ms, "events": [event_text(e) for e in s.events],
+             "tiles": {str(p): snap[p] for p in (1, 2, 3, 4)}}
+            for s, snap in zip(h.steps, h.snapshots[1:])
+        ],
+    }
+
+
+def report_json(report: ReplayReport, *, explain: bool = False) -> dict[str, Any]:
+    h = report.header
+    out: dict[str, Any] = {
+        "ok": report.ok, "log": str(report.path), "format": h.format, "mjref": h.mjref, "seed": h.seed,
+        "rules_changed": rules_changed(report), "seats": [s.name for s in h.seats], "records": report.records,
+        "hands": [hand_json(x) for x in report.hands],
+        "totals": list(report.hands[-1].end.totals) if report.hands else [0, 0, 0, 0],
+        "divergence": report.divergence.to_json() if report.divergence else None,
+    }
+    if report.detail is not None:
+        out["moves"] = moves_json(report.detail)
+    return out

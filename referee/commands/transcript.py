@@ -1,0 +1,47 @@
+"""``mjref transcript LOG --seat N [--hand H]``: the protocol lines seat N received and sent, as its bot saw them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from referee.replay import LogReadError
+from referee.transcript import format_transcript, transcript
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "transcript",
+        help="the exact protocol lines one seat received and sent in a logged match, with answer times",
+        description="Rebuild from LOG the lines seat N received ('<') and sent ('>'), in order, with the time each "
+        "answer took; faults ('!') and the default dummy's answers after a fault are marked.",
+    )
+    p.add_argument("log", type=Path, metavar="LOG", help="a match log")
+    p.add_argument("--seat", type=int, required=True, metavar="N", help="the seat, 1..4")
+    p.add_argument("--hand", type=int, default=None, metavar="H", help="only hand H (1-based)")
+    p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"mjref transcript: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.hand is not None and args.hand < 1:
+        return _fail(f"--hand {args.hand}: hands are counted from 1")
+    try:
+        header, hands = transcript(args.log, args.seat, None if args.hand is None else args.hand - 1)
+    except LogReadError as exc:
+        return _fail(str(exc))
+    if args.json:
+        seat = next(s for s in header.seats if s.position == args.seat)
+        print(json.dumps({"log": str(args.log), "seat": args.seat, "name": seat.name, "kind": seat.kind,
+                          "hands": [h.to_json() for h in hands]}, ensure_ascii=False))
+        return 0
+    print(format_transcript(header, args.seat, hands))
+    return 0

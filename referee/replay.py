@@ -1,0 +1,788 @@
+"""Replay: rebuild every hand of a match log through the engine and check that the log tells the truth.
+
+A log holds everything a match needs to be played again without its bots: the ruleset (header), each hand's
+setup and wall (``hand`` records) and every answer given (``answer`` records).  :class:`LogWalker` re-drives the
+engine from those alone and checks, record by record, that every event, fault marker, settlement and running
+total the log states is what the rules give.  The first record that differs raises :class:`Divergence`, naming
+the hand, the record's line number, what the log says and what the rules give.
+
+The walker yields what happened as it goes (:class:`HandBegin`, :class:`FaultSeen`, :class:`Step`,
+:class:`HandEnd`, :class:`MatchEnd`), so that ``mjref replay`` (summaries and move-by-move views), ``mjref
+refeed`` (asking a bot the recorded questions) and the benchmarks are thin consumers of one loop.
+
+Speed: a replay reads some 250 records per hand.  Event records are checked by comparing the line with the exact
+line the match writer writes for the engine's event (``referee.log.event_line``: a string comparison, no JSON
+parsing); only a line that differs is parsed, and compared field by field (so a log re-written by another JSON
+tool still verifies).  Answer records written as ``referee.log.answer_line`` writes them are read without JSON
+too, and answers are parsed once per distinct text.
+
+Errors that mean "this is not a log this mjref can replay" (unreadable file, no header, a newer log format, a
+ruleset this version does not know) raise :class:`LogReadError`: the command exits 2.  Everything after a valid
+header that does not match (a changed answer, a changed settlement, a missing or extra record, a truncated file)
+is a :class:`Divergence`: the command exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from referee import __version__
+from referee.game.engine import Hand, HandResult, IllegalAnswer, WinRecord
+from referee.game.options import throw_answer
+from referee.game.rules import RulesError, Ruleset, make_ruleset
+from referee.game.series import HandSetup, Series
+from referee.game.types import EVENT_TYPES, Answer, Event, Meld, Question
+from referee.game.wall import Wall, WallError, check_wall, generate_wall
+from referee.log import LOG_FORMAT, HeaderRecord, event_line, event_to_json
+from wrappers.codec import ProtocolError, format_event, parse_answer
+
+__all__ = [
+    "Divergence",
+    "FaultSeen",
+    "HandBegin",
+    "HandEnd",
+    "HandReport",
+    "LogLines",
+    "LogReadError",
+    "LogWalker",
+    "MatchEnd",
+    "ReplayReport",
+    "Step",
+    "event_text",
+    "open_log",
+    "replay_log",
+]
+
+
+class LogReadError(ValueError):
+    """The file is not a log this mjref can replay (unreadable, no header, newer format, unknown rules)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence(Exception):
+    """The first record of a log that is not what the rules give.  ``hand`` is 0-based (None: outside a hand)."""
+
+    hand: int | None
+    line: int
+    log: str
+    rules: str
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def message(self) -> str:
+        where = f"hand {self.hand + 1}, line {self.line}" if self.hand is not None else f"line {self.line}"
+        return f"{where}: the log says {self.log}; the rules give {self.rules}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand": None if self.hand is None else self.hand + 1, "line": self.line, "log": self.log,
+                "rules": self.rules, "message": self.message}
+
+
+# ---------------------------------------------------------------------------------------------------- items
+@dataclass(slots=True)
+class HandBegin:
+    """A ``hand`` record: the engine has dealt; ``events`` are the deal's events (checked against the log next)."""
+
+    index: int
+    line: int
+    setup: HandSetup
+    wall: Wall
+    hand: Hand
+    events: list[Event]
+
+
+@dataclass(slots=True)
+class FaultSeen:
+    """A ``fault`` record (``question`` None: the bot failed before its first question)."""
+
+    index: int
+    line: int
+    seat: int
+    kind: str
+    question: str | None
+    text: str | None  # the offending line, as logged
+    detail: str
+
+
+@dataclass(slots=True)
+class Step:
+    """An ``answer`` record, applied to the engine.  ``events`` are the engine's (checked against the log next).
+
+    ``before`` is the asked seat's concealed tiles before the answer, when the walker was told to keep them.
+    """
+
+    index: int
+    line: int
+    question: Question
+    answer: Answer
+    by: str
+    ms: float
+    events: list[Event]
+    before: tuple[int, ...] | None = None
+    before_melds: tuple[Meld, ...] | None = None
+
+
+@dataclass(slots=True)
+class HandEnd:
+    """A ``result`` record that matches the engine's result."""
+
+    index: int
+    line: int
+    setup: HandSetup
+    result: HandResult
+    penalties: tuple[int, int, int, int]
+    totals: tuple[int, int, int, int]
+    faults: list[FaultSeen]
+    first_line: int
+
+
+@dataclass(slots=True)
+class MatchEnd:
+    line: int
+    hands: int
+    totals: tuple[int, ...]
+    faults: tuple[int, ...]
+
+
+Item = HandBegin | FaultSeen | Step | HandEnd | MatchEnd
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+_FIELDS: dict[str, tuple[str, ...]] = {
+    kind: tuple(f.name for f in fields(cls) if f.name != "audience") for kind, cls in EVENT_TYPES.items()
+}
+_ALL = frozenset((1, 2, 3, 4))
+
+
+def _writer_line(e: Event, hand: int) -> str:
+    """The exact line the match writer writes for ``e`` (``referee.log.event_line``)."""
+    return event_line(hand, e)
+
+
+def _throw_line(e: Any, hand: int) -> str:
+    if e.audience is not _ALL and e.audience != _ALL:
+        return _writer_line(e, hand)
+    return f'{{"type":"event","hand":{hand},"kind":"throw","seat":{e.seat},"tile":{e.tile},"to":[1,2,3,4]}}'
+
+
+def _mo_line(e: Any, hand: int) -> str:
+    r = "true" if e.replacement else "false"
+    return (f'{{"type":"event","hand":{hand},"kind":"mo","seat":{e.seat},"tile":{e.tile},'
+            f'"replacement":{r},"to":[{e.seat}]}}')
+
+
+def _fast_lines() -> dict[str, Any]:
+    """Hand-written lines for the two commonest events, kept only if they equal the writer's on samples (so a
+    change of the log's layout costs speed, never correctness)."""
+    from referee.game.types import Mo, Throw
+
+    samples: dict[str, tuple[Any, list[Event]]] = {
+        "throw": (_throw_line, [Throw(2, 113), Throw(4, 472)]),
+        "mo": (_mo_line, [Mo(3, 221, audience=frozenset((3,))), Mo(1, 110, True, audience=frozenset((1,)))]),
+    }
+    out: dict[str, Any] = {}
+    for kind, (fn, events) in samples.items():
+        if all(fn(e, 7) == _writer_line(e, 7) for e in events):
+            out[kind] = fn
+    return out
+
+
+_LINES: dict[str, Any] = _fast_lines()
+
+
+def _event_line(e: Event, hand: int) -> str:
+    fn = _LINES.get(e.kind)
+    return fn(e, hand) if fn is not None else _writer_line(e, hand)
+
+
+def event_text(e: Event) -> str:
+    """An event as a reader wants it in a message: its protocol line, and who saw it when not everybody."""
+    line = format_event(e, extensions=frozenset({"flower"}))
+    if line is None:  # pragma: no cover - every event has a line with the flower extension
+        line = e.kind
+    if len(e.audience) < 4:
+        line += f" (to {', '.join(map(str, sorted(e.audience)))})"
+    return line
+
+
+def _record_text(rec: dict[str, Any]) -> str:
+    """A logged record as a reader wants it in a message."""
+    kind = rec.get("type")
+    if kind == "event":
+        try:
+            cls = EVENT_TYPES[rec["kind"]]
+            data = {k: (tuple(v) if isinstance(v, list) else v) for k, v in rec.items() if k in _FIELDS[rec["kind"]]}
+            e = cls(**data, audience=frozenset(rec.get("to") or (1, 2, 3, 4)))  # type: ignore[arg-type]
+            return f"event `{event_text(e)}`"
+        except (KeyError, TypeError, ValueError, AttributeError):  # a malformed record: shown as JSON below
+            pass
+    if kind == "answer":
+        return f"seat {rec.get('seat')} answering /ask {rec.get('ask')} with `{rec.get('answer')}`"
+    if kind == "fault":
+        return f"a fault of seat {rec.get('seat')} ({rec.get('kind')})"
+    if kind == "hand":
+        return f"the start of hand {rec.get('hand', 0) + 1 if isinstance(rec.get('hand'), int) else '?'}"
+    if kind == "result":
+        return "the hand's result"
+    if kind == "final":
+        return "the final record"
+    text = json.dumps(rec, separators=(",", ":"), ensure_ascii=False)
+    return "`" + (text if len(text) <= 120 else text[:119] + "…") + "`"
+
+
+def _question_text(q: Question) -> str:
+    tile = f" on {q.tile}" if q.tile is not None else ""
+    return f"/ask {q.ask}{tile} to seat {q.seat}"
+
+
+def _meld_json(m: Meld) -> dict[str, Any]:
+    return {"type": m.type, "tiles": list(m.tiles)}
+
+
+def _win_json(w: WinRecord) -> dict[str, Any]:
+    """A win as the match writes it in a ``result`` record."""
+    return {
+        "seat": w.seat, "tile": w.tile, "how": w.how, "thrower": w.thrower, "tai": w.score.tai,
+        "items": [{"key": i.key, "tai": i.tai} for i in w.score.items],
+        "arrangement": w.score.to_json().get("arrangement"), "payments": list(w.payments),
+    }
+
+
+def _first_difference(log: Any, rules: Any, path: str) -> tuple[str, Any, Any] | None:
+    """The first place where two JSON values differ: (path, log value, rules value), or None."""
+    if isinstance(log, dict) and isinstance(rules, dict):
+        for k in list(rules) + [k for k in log if k not in rules]:
+            if k not in log:
+                return (f"{path}.{k}", "(missing)", rules[k])
+            if k not in rules:
+                return (f"{path}.{k}", log[k], "(no such field)")
+            d = _first_difference(log[k], rules[k], f"{path}.{k}")
+            if d:
+                return d
+        return None
+    if isinstance(log, list) and isinstance(rules, list):
+        for i, (a, b) in enumerate(zip(log, rules)):
+            d = _first_difference(a, b, f"{path}[{i}]")
+            if d:
+                return d
+        if len(log) != len(rules):
+            return (f"{path} (length)", len(log), len(rules))
+        return None
+    if log != rules or isinstance(log, bool) != isinstance(rules, bool):
+        return (path, log, rules)
+    return None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False) if not isinstance(value, str) else value
+    return text if len(text) <= 160 else text[:159] + "…"
+
+
+# ---------------------------------------------------------------------------------------------------- reading
+class LogLines:
+    """A log's lines without their ends, numbered from 1; ``cut`` is the number of a last line that has no end
+    (a log cut off half-way), which is not among ``lines``."""
+
+    def __init__(self, path: Path) -> None:
+        try:
+            with open(path, encoding="utf-8", errors="replace", newline="") as f:
+                text = f.read()
+        except OSError as exc:
+            raise LogReadError(f"{path}: cannot read ({exc.strerror})") from None
+        parts = text.split("\n")
+        last = parts.pop()
+        self.lines = parts
+        self.cut: int | None = len(parts) + 1 if last else None
+        self.cut_text = last
+
+
+def open_log(path: Path | str) -> tuple[HeaderRecord, Ruleset, LogLines]:
+    """Read and check the header; return it, its ruleset and the log's lines.
+
+    Raises :class:`LogReadError` when the file cannot be read, is empty, does not start with an mjref header,
+    has a newer log format than this mjref reads, or names rules this mjref cannot build.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise LogReadError(f"{p}: is a directory, not a log")
+    lines = LogLines(p)
+    if lines.lines:
+        text = lines.lines[0]
+    elif lines.cut is not None:
+        text = lines.cut_text
+    else:
+        raise LogReadError(f"{p}: empty file, not an mjref log")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise LogReadError(f"{p}: not an mjref log (line 1 is not JSON)") from None
+    if not isinstance(data, dict) or data.get("type") != "header":
+        raise LogReadError(f"{p}: not an mjref log (line 1 is not a header record)")
+    fmt = data.get("format")
+    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt > LOG_FORMAT:
+        raise LogReadError(
+            f"{p}: log format {fmt} is newer than this mjref reads ({LOG_FORMAT}); upgrade mjref to replay it"
+        )
+    try:
+        header = HeaderRecord.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err["loc"])
+        raise LogReadError(f"{p}: not an mjref log (line 1: bad header: {loc}: {err['msg']})") from None
+    try:
+        rules = make_ruleset(header.rules)
+    except RulesError as exc:
+        raise LogReadError(f"{p}: the log's rules cannot be used by mjref {__version__} ({exc}); it was written "
+                           f"by mjref {header.mjref}") from None
+    return header, rules, lines
+
+
+# ---------------------------------------------------------------------------------------------------- walking
+_ANSWERS: dict[str, Answer] = {}  # answer text -> parsed answer, shared by every walker (answers repeat)
+_ANSWER_KEYS = frozenset(("type", "hand", "seat", "ask", "tile", "answer", "by", "ms"))
+_FAULT_KEYS = frozenset(("type", "hand", "seat", "kind", "question", "line", "detail"))
+
+
+class LogWalker:
+    """Re-drives the engine from a log and checks it; iterate :meth:`items` to follow along.
+
+    ``keep_before``: a seat whose concealed tiles are copied into every ``Step`` that asks it (for refeed).
+    After iteration, ``records`` is the number of records read and ``hand`` the last hand's engine.
+    """
+
+    def __init__(self, path: Path | str, *, keep_before: int | None = None) -> None:
+        self.path = Path(path)
+        self.header, self.rules, self._lines = open_log(self.path)
+        self.keep_before = keep_before
+        self.hand: Hand | None = None
+        self.series = Series(self.rules, self.header.hands)
+        self.records = 1
+        self._number = 1
+        self._last_answer: tuple[int, int, str] | None = None
+        self.fault_counts = [0, 0, 0, 0]
+
+    # -------------------------------------------------------------------------------------------------
+    def _parse(self, number: int, text: str, index: int | None) -> dict[str, Any]:
+        try:
+            rec = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise Divergence(index, number, f"something that is not JSON ({exc.msg})", "a JSON record") from None
+        if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+            raise Divergence(index, number, f"`{_short(rec)}`", "a record with a type") from None
+        return rec
+
+    def _answer(self, text: str) -> Answer:
+        a = _ANSWERS.get(text)
+        if a is None:
+            a = parse_answer(text)
+            if a.kind == "throw":  # the engine's shared object: its legality test then hits on identity
+                a = throw_answer(a.tiles[0])
+            if len(_ANSWERS) < 100_000:
+                _ANSWERS[text] = a
+        return a
+
+    def items(self, *, steps: bool = True) -> Iterator[Item]:
+        """Walk the log, yielding what happened; raises :class:`Divergence` at the first mismatch.
+
+        ``steps=False``: answers are checked but not yielded (a plain verification does not need them).
+        """
+        try:
+            yield from self._items(steps)
+        finally:
+            self.records = self._number
+
+    def _items(self, yield_steps: bool) -> Iterator[Item]:
+        header, series = self.header, self.series
+        seeded = header.walls == "seeded"
+        pending: deque[Event] = deque()
+        popleft = pending.popleft
+        fast_line = _LINES.get
+        hand: Hand | None = None
+        active = False  # a hand has begun and its result is not read yet
+        index = -1
+        setup: HandSetup | None = None
+        faults: list[FaultSeen] = []
+        faulted: set[int] = set()
+        first_line = 0
+        ended = False
+        number = 1
+        final_seen = False
+        started = False
+        for number, text in enumerate(self._lines.lines[1:], start=2):
+            # The fast paths: the next event the engine gives, or an answer to the pending question, written
+            # exactly as the match writer writes them.
+            if pending:
+                e = pending[0]
+                fn = fast_line(e.kind)
+                if text == (fn(e, index) if fn is not None else event_line(index, e)):
+                    popleft()
+                    continue
+            elif active and hand.question is not None:  # type: ignore[union-attr]
+                assert hand is not None
+                fast = self._fast_answer(text, number, hand, index, faulted, pending)
+                if fast is not None:
+                    started = True
+                    if yield_steps:
+                        self._number = number
+                        yield fast
+                    continue
+            self._number = number
+            rec = self._parse(number, text, index if active else None)
+            kind = rec["type"]
+            if final_seen:
+                raise Divergence(None, number, _record_text(rec), "nothing after the final record")
+            if kind == "event":
+                if pending:
+                    expected = {**event_to_json(pending[0]), "type": "event", "hand": index}
+                    if rec == expected:  # the same record, written differently
+                        pending.popleft()
+                        continue
+                    raise Divergence(index, number, _record_text(rec),
+                                     f"event `{event_text(pending[0])}`{self._after()}")
+                raise Divergence(index if hand else None, number, _record_text(rec), self._expecting(hand, ended))
+            if pending and not (kind == "fault" and not started and rec.get("question") is None):
+                raise Divergence(index, number, _record_text(rec),
+                                 f"event `{event_text(pending[0])}` first{self._after()}")
+            if kind in ("answer", "fault", "result") and (hand is None or rec.get("hand") != index):
+                if hand is not None and not ended:
+                    raise Divergence(index, number, f"a record of hand {_hand_no(rec.get('hand'))}",
+                                     f"a record of hand {index + 1}")
+                raise Divergence(None, number, _record_text(rec), self._expecting(hand, ended))
+            if kind == "answer":
+                if ended:
+                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
+                assert hand is not None
+                started = True
+                step = self._step(rec, number, hand, index, faulted, pending)
+                if yield_steps:
+                    yield step
+            elif kind == "fault":
+                if ended or hand is None:
+                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
+                f = self._fault(rec, number, hand, index, faulted, started)
+                faults.append(f)
+                yield f
+            elif kind == "hand":
+                if hand is not None and not ended:
+                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
+                setup = series.next_setup()
+                if setup is None:
+                    raise Divergence(None, number, f"hand {_hand_no(rec.get('hand'))}",
+                                     f"no more hands (the header plans {header.hands})")
+                hand, events, wall = self._begin(rec, number, setup, seeded)
+                index = setup.index
+                self.hand = hand
+                pending.extend(events)
+                faults, faulted, ended, first_line, started = [], set(), False, number, False
+                active = True
+                self._last_answer = None
+                yield HandBegin(index, number, setup, wall, hand, events)
+            elif kind == "result":
+                if ended or hand is None or setup is None:
+                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
+                if not hand.is_over:
+                    q = hand.question
+                    assert q is not None
+                    raise Divergence(index, number, "the hand's result", f"{_question_text(q)} first")
+                yield self._result(rec, number, hand, setup, faults, first_line)
+                ended = True
+                active = False
+            elif kind == "final":
+                if hand is not None and not ended:
+                    raise Divergence(index, number, "the final record", self._expecting(hand, ended))
+                yield self._final(rec, number)
+                final_seen = True
+            else:
+                raise Divergence(index if hand is not None and not ended else None, number,
+                                 f"a record of unknown type {kind!r}", self._expecting(hand, ended))
+        self._number = number
+        cut = self._lines.cut
+        where = index if active else None
+        expecting = f"event `{event_text(pending[0])}`" if pending else self._expecting(hand, ended)
+        if cut is not None:
+            self._number = cut
+            if final_seen:
+                raise Divergence(None, cut, "a record cut off half-way", "nothing after the final record")
+            raise Divergence(where, cut, "a record cut off half-way (the log was truncated)", expecting)
+        if not final_seen:
+            raise Divergence(where, number + 1, "nothing more (the log ends here)", expecting)
+
+    def _after(self) -> str:
+        """Where the event came from: the last answer read (a changed answer shows up in the events after it)."""
+        if self._last_answer is None:
+            return " (from the deal)"
+        line, seat, text = self._last_answer
+        return f" (after seat {seat}'s answer `{text}` on line {line})"
+
+    def _expecting(self, hand: Hand | None, ended: bool) -> str:
+        if hand is None or ended:
+            if self.series.is_over:
+                return "the final record"
+            setup = self.series.next_setup()
+            assert setup is not None
+            return f"the start of hand {setup.index + 1}"
+        if hand.is_over:
+            return "the hand's result"
+        q = hand.question
+        assert q is not None
+        return f"an answer to {_question_text(q)}"
+
+    def _begin(self, rec: dict[str, Any], number: int, setup: HandSetup, seeded: bool) -> tuple[Hand, list[Event], Wall]:
+        h = setup.index
+        expected_keys = {"type", "hand", "round_wind", "hand_wind", "dealer", "cont", "open", "wall"}
+        if set(rec) != expected_keys:
+            missing = sorted(expected_keys - set(rec))
+            extra = sorted(set(rec) - expected_keys)
+            raise Divergence(h, number, f"a hand record with {'missing ' + ', '.join(missing) if missing else ''}"
+                             f"{'unknown ' + ', '.join(extra) if extra else ''}", "a complete hand record")
+        for key, want in (("hand", h), ("round_wind", setup.round_wind), ("hand_wind", setup.hand_wind),
+                          ("dealer", setup.dealer), ("cont", setup.cont)):
+            if rec[key] != want:
+                raise Divergence(h, number, f"{key} {_short(rec[key])}", f"{key} {_short(want)}")
+        tiles = rec["wall"]
+        if not isinstance(tiles, list) or not all(isinstance(t, int) for t in tiles):
+            raise Divergence(h, number, "a wall that is not a list of TIDs", "the wall's TIDs")
+        if seeded:
+            wall = generate_wall(self.header.seed, h, self.rules)
+            if tuple(tiles) != wall.tiles:
+                at = next((i for i, (a, b) in enumerate(zip(tiles, wall.tiles)) if a != b),
+                          min(len(tiles), len(wall.tiles)))
+                got = tiles[at] if at < len(tiles) else "(end)"
+                want = wall.tiles[at] if at < len(wall.tiles) else "(end)"
+                raise Divergence(h, number, f"wall position {at} = {got}",
+                                 f"{want} (the seeded wall of seed {self.header.seed}, hand {h + 1})")
+        else:
+            try:
+                check_wall(tiles, self.rules, "the wall")
+            except WallError as exc:
+                raise Divergence(h, number, str(exc), "a full set of tiles") from None
+            wall = Wall(tuple(tiles))
+        if rec["open"] != wall.open_seat(setup.dealer):
+            raise Divergence(h, number, f"open {_short(rec['open'])}", f"open {wall.open_seat(setup.dealer)}")
+        hand = Hand(wall, self.rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
+                    cont=setup.cont, check=False)
+        events = hand.start()
+        return hand, events, wall
+
+    def _step(self, rec: dict[str, Any], number: int, hand: Hand, index: int, faulted: set[int],
+              pending: deque[Event]) -> Step:
+        if not _ANSWER_KEYS.issuperset(rec) or "answer" not in rec or "seat" not in rec or "ask" not in rec:
+            raise Divergence(index, number, f"`{_short(rec)}`", "an answer record (seat, ask, tile, answer, by, ms)")
+        if hand.is_over:
+            raise Divergence(index, number, _record_text(rec), "the hand's result (the hand is over)")
+        q = hand.question
+        assert q is not None
+        if rec["seat"] != q.seat or rec["ask"] != q.ask or rec.get("tile") != q.tile:
+            tile = f" on {rec.get('tile')}" if rec.get("tile") is not None else ""
+            raise Divergence(index, number, f"seat {rec['seat']} answering /ask {rec['ask']}{tile}",
+                             f"{_question_text(q)}")
+        ms = rec.get("ms", 0.0)
+        return self._apply(q, rec["answer"], rec.get("by", "bot"), float(ms) if isinstance(ms, (int, float)) else 0.0,
+                           number, hand, index, faulted, pending)
+
+    def _fast_answer(self, text: str, number: int, hand: Hand, index: int, faulted: set[int],
+                     pending: deque[Event]) -> Step | None:
+        """An answer record written exactly as the match writer writes it, read without JSON; else None."""
+        q = hand.question
+        assert q is not None
+        prefix = (f'{{"type":"answer","hand":{index},"seat":{q.seat},"ask":"{q.ask}","tile":'
+                  f'{"null" if q.tile is None else q.tile},"answer":"')
+        if not text.startswith(prefix) or not text.endswith("}"):
+            return None
+        rest = text[len(prefix):-1]
+        j = rest.find('","by":"')
+        if j < 0:
+            return None
+        answer_text, tail = rest[:j], rest[j + 8:]
+        if tail.startswith('bot","ms":'):
+            by, ms_text = "bot", tail[10:]
+        elif tail.startswith('dummy","ms":'):
+            by, ms_text = "dummy", tail[12:]
+        else:
+            return None
+        if "\\" in answer_text or '"' in answer_text:
+            return None
+        try:
+            ms = float(ms_text)
+        except ValueError:
+            return None
+        return self._apply(q, answer_text, by, ms, number, hand, index, faulted, pending)
+
+    def _apply(self, q: Question, text: Any, by: Any, ms: float, number: int, hand: Hand, index: int,
+               faulted: set[int], pending: deque[Event]) -> Step:
+        if by == "dummy" and q.seat not in faulted:
+            raise Divergence(index, number, f"the dummy answering for seat {q.seat}",
+                             f"seat {q.seat}'s bot answering (no fault of seat {q.seat} in this hand)")
+        if by == "bot" and q.seat in faulted:
+            raise Divergence(index, number, f"seat {q.seat}'s bot answering",
+                             f"the dummy answering (seat {q.seat} faulted earlier in this hand)")
+        if by not in ("bot", "dummy"):
+            raise Divergence(index, number, f"an answer by {_short(by)}", "an answer by the bot or the dummy")
+        try:
+            answer = self._answer(text) if isinstance(text, str) else None
+        except ProtocolError as exc:
+            raise Divergence(index, number, f"answer `{_short(text)}`", f"a protocol answer ({exc.reason})") from None
+        if answer is None:
+            raise Divergence(index, number, f"answer {_short(text)}", "an answer line")
+        before = before_melds = None
+        if self.keep_before == q.seat:
+            before, before_melds = tuple(hand.concealed(q.seat)), tuple(hand.melds(q.seat))
+        try:
+            events = hand.apply(answer)
+        except IllegalAnswer as exc:
+            raise Divergence(index, number, f"seat {q.seat} answering /ask {q.ask} with `{answer}`",
+                             f"no such answer: it is not legal ({exc})") from None
+        pending.extend(events)
+        self._last_answer = (number, q.seat, str(answer))
+        return Step(index, number, q, answer, by, ms, events, before, before_melds)
+
+    def _fault(self, rec: dict[str, Any], number: int, hand: Hand, index: int, faulted: set[int],
+               started: bool) -> FaultSeen:
+        if not _FAULT_KEYS.issuperset(rec) or not isinstance(rec.get("seat"), int) or "detail" not in rec:
+            raise Divergence(index, number, f"`{_short(rec)}`", "a fault record (seat, kind, question, line, detail)")
+        seat = rec["seat"]
+        question = rec.get("question")
+        if seat not in (1, 2, 3, 4):
+            raise Divergence(index, number, f"a fault of seat {seat}", "a seat 1..4")
+        if seat in faulted:
+            raise Divergence(index, number, f"a second fault of seat {seat}",
+                             f"no more faults (the dummy plays seat {seat} to the end of the hand)")
+        if question is None:
+            if started:
+                raise Divergence(index, number, f"a fault of seat {seat} with no question",
+                                 "such faults only before the first question of the hand (a bot that did not start)")
+        else:
+            q = hand.question
+            if q is None or q.seat != seat or question != f"/ask {q.ask}":
+                want = _question_text(q) if q is not None else "the hand's result"
+                raise Divergence(index, number, f"a fault of seat {seat} on `{question}`", want)
+        faulted.add(seat)
+        self.fault_counts[seat - 1] += 1
+        return FaultSeen(index, number, seat, str(rec.get("kind")), question, rec.get("line"), str(rec.get("detail")))
+
+    def _result(self, rec: dict[str, Any], number: int, hand: Hand, setup: HandSetup, faults: list[FaultSeen],
+                first_line: int) -> HandEnd:
+        result = hand.result
+        assert result is not None
+        pen = [0, 0, 0, 0]
+        for f in faults:
+            pen[f.seat - 1] += self.rules.fault_penalty
+        penalties = (pen[0], pen[1], pen[2], pen[3])
+        totals = [self.series.totals[i] + result.scores[i] - penalties[i] for i in range(4)]
+        expected = {
+            "type": "result", "hand": setup.index, "outcome": result.outcome,
+            "wins": [_win_json(w) for w in result.wins],
+            "scores": list(result.scores), "penalties": list(penalties), "totals": totals, "faults": len(faults),
+        }
+        diff = _first_difference(rec, expected, "result")
+        if diff is not None:
+            path, log, rules = diff
+            raise Divergence(setup.index, number, f"{path} = {_short(log)}", f"{_short(rules)}")
+        self.series.record(result, penalties)
+        t = self.series.totals
+        return HandEnd(setup.index, number, setup, result, penalties, (t[0], t[1], t[2], t[3]), faults, first_line)
+
+    def _final(self, rec: dict[str, Any], number: int) -> MatchEnd:
+        played = len(self.series.results)
+        if played < self.series.planned:
+            raise Divergence(None, number, f"the final record after {played} hand{'s' if played != 1 else ''}",
+                             f"hand {played + 1} (the header plans {self.series.planned})")
+        expected = {"type": "final", "hands": played, "totals": list(self.series.totals),
+                    "faults": list(self.fault_counts)}
+        for key, want in expected.items():
+            if rec.get(key) != want:
+                raise Divergence(None, number, f"final {key} = {_short(rec.get(key))}", _short(want))
+        extra = set(rec) - {"type", "hands", "totals", "faults", "finished", "complete"}
+        if extra:
+            raise Divergence(None, number, f"unknown final field {min(extra)!r}", "no such field")
+        return MatchEnd(number, played, tuple(self.series.totals), tuple(self.fault_counts))
+
+
+def _hand_no(value: Any) -> str:
+    return str(value + 1) if isinstance(value, int) and not isinstance(value, bool) else _short(value)
+
+
+# ---------------------------------------------------------------------------------------------------- reports
+@dataclass(slots=True)
+class HandReport:
+    """One verified hand: its setup, the engine's result, the log lines it spans, and optionally its steps."""
+
+    end: HandEnd
+    steps: list[Step] | None = None
+    begin: HandBegin | None = None
+    snapshots: list[dict[int, dict[str, Any]]] | None = None  # per step (and the deal first): every seat's tiles
+
+    @property
+    def index(self) -> int:
+        return self.end.index
+
+
+@dataclass(slots=True)
+class ReplayReport:
+    path: Path
+    header: HeaderRecord
+    rules: Ruleset
+    hands: list[HandReport] = field(default_factory=list)
+    divergence: Divergence | None = None
+    records: int = 0
+    faults: list[FaultSeen] = field(default_factory=list)
+    detail: HandReport | None = None  # the hand asked for with ``detail``, when it was reached (even unfinished)
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+
+def seat_tiles(hand: Hand, seat: int) -> dict[str, Any]:
+    """One seat's tiles as the referee sees them: concealed (sorted), melds, flowers."""
+    return {"concealed": hand.concealed(seat), "melds": [_meld_json(m) for m in hand.melds(seat)],
+            "flowers": hand.flowers(seat)}
+
+
+def replay_log(path: Path | str, *, detail: int | None = None) -> ReplayReport:
+    """Verify a whole log.  ``detail``: a 0-based hand whose steps and tiles after each step are kept.
+
+    Raises :class:`LogReadError` for a file that is not a replayable log; a mismatch is returned as
+    ``report.divergence`` (the hands before it are in ``report.hands``).
+    """
+    walker = LogWalker(path)
+    report = ReplayReport(walker.path, walker.header, walker.rules)
+    current: HandReport | None = None
+    try:
+        for item in walker.items(steps=detail is not None):
+            if isinstance(item, Step):
+                if current is not None:
+                    assert current.steps is not None and current.snapshots is not None
+                    current.steps.append(item)
+                    hand = walker.hand
+                    assert hand is not None
+                    current.snapshots.append({p: seat_tiles(hand, p) for p in (1, 2, 3, 4)})
+            elif isinstance(item, HandBegin):
+                if item.index == detail:
+                    current = HandReport(end=None, steps=[], begin=item,  # type: ignore[arg-type]
+                                         snapshots=[{p: seat_tiles(item.hand, p) for p in (1, 2, 3, 4)}])
+                    report.detail = current
+                else:
+                    current = None
+            elif isinstance(item, FaultSeen):
+                report.faults.append(item)
+            elif isinstance(item, HandEnd):
+                if current is not None and current.begin is not None and current.begin.index == item.index:
+                    current.end = item
+                    report.hands.append(current)
+                    current = None
+                else:
+                    report.hands.append(HandReport(item))
+    except Divergence as d:
+        report.divergence = d
+    report.records = walker.records
+    return report

@@ -1,0 +1,188 @@
+"""Transcripts: the exact protocol lines one seat received and sent, rebuilt from a match log.
+
+The log records engine events with their audience, the questions' kinds and the answers, so the lines a seat's
+bot saw can be rebuilt with the same codec functions the referee used to send them (``format_start``,
+``format_event``, ``format_question``), in the same order: a process seat buffers the events it may see and
+writes them just before its next question, which does not change their order.
+
+Decisions (also in docs/authoring.md):
+
+* A fault is shown where it happened: the question, the bot's offending line if it sent one (with the time it
+  took), the fault itself, and for a process bot the bare ``/exit`` the referee sends before ending it.  The
+  lines after it in that hand went to the default dummy, not to the bot: they are still listed (so the hand can
+  be followed), each marked ``dummy``.
+* A built-in seat receives events, not lines; its transcript shows the lines a process in its place would have
+  received, ``/flower`` lines included (built-in bots see flowers).  A process seat gets ``/flower`` lines only
+  with the ``flower`` extension, as in the match.
+* A bot that did not start (a ``start_failed`` fault) received nothing: its transcript starts with the fault.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from referee.log import HeaderRecord, SeatInfo, event_from_json
+from referee.replay import LogReadError, open_log
+from wrappers.codec import format_event, format_start
+
+__all__ = ["TranscriptHand", "TranscriptLine", "format_transcript", "transcript"]
+
+Direction = Literal["<", ">", "!"]
+
+
+@dataclass(slots=True)
+class TranscriptLine:
+    """One line: ``<`` sent to the seat, ``>`` sent by it, ``!`` a fault.  ``by`` is ``dummy`` after a fault."""
+
+    dir: Direction
+    text: str
+    log_line: int
+    by: Literal["bot", "dummy"] = "bot"
+    ms: float | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"dir": self.dir, "text": self.text, "by": self.by, "log_line": self.log_line}
+        if self.ms is not None:
+            out["ms"] = self.ms
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(slots=True)
+class TranscriptHand:
+    index: int
+    round_wind: str
+    hand_wind: str
+    dealer: int
+    lines: list[TranscriptLine] = field(default_factory=list)
+    faulted: bool = False
+    complete: bool = False  # the hand's result was reached in the log
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand": self.index + 1, "round_wind": self.round_wind, "hand_wind": self.hand_wind,
+                "dealer": self.dealer, "faulted": self.faulted, "complete": self.complete,
+                "lines": [x.to_json() for x in self.lines]}
+
+
+def _seat_info(header: HeaderRecord, seat: int) -> SeatInfo:
+    for s in header.seats:
+        if s.position == seat:
+            return s
+    raise LogReadError(f"seat {seat}: the log has no such seat")
+
+
+def transcript(path: Path | str, seat: int, hand: int | None = None) -> tuple[HeaderRecord, list[TranscriptHand]]:
+    """The lines seat ``seat`` received and sent, hand by hand (only 0-based ``hand`` if given).
+
+    Raises :class:`LogReadError` for a file that is not a log, a broken record, or a hand the log lacks.
+    A log cut off half-way gives the hands (and the part of the last hand) it holds.
+    """
+    if seat not in (1, 2, 3, 4):
+        raise LogReadError(f"seat {seat}: seats are 1..4")
+    header, _rules, lines = open_log(path)
+    info = _seat_info(header, seat)
+    process = info.kind == "process"
+    extensions = frozenset(info.extensions) if process else frozenset({"flower"})
+    ai_path = (info.cmd or [""])[0] if process else ""
+    hands: list[TranscriptHand] = []
+    cur: TranscriptHand | None = None
+    faulted = False
+    pending_fault: TranscriptLine | None = None  # the bot's offending line, waiting for the answer record's time
+    for number, text in enumerate(lines.lines[1:], start=2):  # a last line cut off half-way is left out
+        try:
+            rec = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LogReadError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        if not isinstance(rec, dict):
+            raise LogReadError(f"{path}:{number}: not a log record")
+        kind = rec.get("type")
+        if kind == "hand":
+            cur = None
+            if hand is None or rec.get("hand") == hand:
+                cur = TranscriptHand(rec["hand"], rec["round_wind"], rec["hand_wind"], rec["dealer"])
+                hands.append(cur)
+                faulted = False
+                pending_fault = None
+                cur.lines.append(TranscriptLine("<", format_start(seat, ai_path), number))
+            continue
+        if cur is None or rec.get("hand") != cur.index:
+            continue
+        by: Literal["bot", "dummy"] = "dummy" if faulted else "bot"
+        if kind == "event":
+            if seat not in rec.get("to", ()):
+                continue
+            try:
+                line = format_event(event_from_json(rec), extensions=extensions)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise LogReadError(f"{path}:{number}: bad event record ({exc})") from None
+            if line is not None:
+                cur.lines.append(TranscriptLine("<", line, number, by))
+        elif kind == "answer" and rec.get("seat") == seat:
+            ms = rec.get("ms")
+            if pending_fault is not None:
+                pending_fault.ms = ms
+                pending_fault = None
+            else:
+                cur.lines.append(TranscriptLine("<", f"/ask {rec.get('ask')}", number, by))
+            dummy = rec.get("by") == "dummy"
+            cur.lines.append(TranscriptLine(">", str(rec.get("answer")), number, "dummy" if dummy else "bot",
+                                            None if dummy else ms))
+        elif kind == "fault" and rec.get("seat") == seat:
+            question = rec.get("question")
+            if question is None:  # the bot failed before its first question
+                if cur.lines and cur.lines[-1].text.startswith("/start ") and rec.get("kind") == "start_failed":
+                    cur.lines.pop()  # it never started, so it never read /start
+            else:
+                cur.lines.append(TranscriptLine("<", str(question), number))
+                if rec.get("line") is not None:
+                    pending_fault = TranscriptLine(">", str(rec["line"]), number)
+                    cur.lines.append(pending_fault)
+            cur.lines.append(TranscriptLine("!", f"fault {rec.get('kind')}: {rec.get('detail')}", number))
+            if process and rec.get("kind") != "start_failed":
+                cur.lines.append(TranscriptLine("<", "/exit", number, note="the referee ends the bot"))
+            if question is not None and pending_fault is None:
+                pending_fault = TranscriptLine(">", "", number)  # no line sent: the time goes nowhere
+            cur.faulted = faulted = True
+        elif kind == "result":
+            cur.complete = True
+    if hand is not None and not hands:
+        raise LogReadError(f"hand {hand + 1}: {path} has no such hand")
+    return header, hands
+
+
+def format_transcript(header: HeaderRecord, seat: int, hands: list[TranscriptHand]) -> str:
+    """Plain text: ``<  /initCard …`` for lines to the bot, ``>  /throw 112   (3.1 ms)`` for its answers."""
+    info = _seat_info(header, seat)
+    what = f"process: {' '.join(info.cmd or [])}" if info.kind == "process" else f"built-in {info.spec}"
+    out: list[str] = []
+    for h in hands:
+        out.append(f"# hand {h.index + 1} ({h.round_wind} round, {h.hand_wind} hand, dealer {h.dealer}), "
+                   f"seat {seat}: {info.name} ({what})")
+        if info.kind == "builtin":
+            out.append("# a built-in bot gets events, not lines: these are the lines a process in its place gets")
+        dummy_noted = False
+        for x in h.lines:
+            if x.dir == ">" and not x.text:
+                continue
+            if x.by == "dummy" and not dummy_noted:
+                out.append("# from here the default dummy plays this seat; the bot saw none of these lines")
+                dummy_noted = True
+            text = f"{x.dir}  {x.text}"
+            extra = []
+            if x.ms is not None:
+                extra.append(f"{x.ms:g} ms")
+            if x.by == "dummy":
+                extra.append("dummy")
+            if x.note:
+                extra.append(x.note)
+            if extra:
+                text = f"{text:<40} ({', '.join(extra)})"
+            out.append(text)
+        if not h.complete:
+            out.append("# the log ends here, before the hand's result")
+    return "\n".join(out)

@@ -1,0 +1,128 @@
+"""``mjref check``: every built-in bot passes the conformance suite; bots that break one situation fail it, by name."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.conformance import ORDER, run_check
+from referee.match import resolve_bots
+from wrappers.spec import BotSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECKBOT = ROOT / "tests" / "bots" / "checkbots" / "checkbot.py"
+
+
+def run_cmd(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser(prog="mjref")
+    sub = parser.add_subparsers()
+    importlib.import_module("referee.commands.check").register(sub)
+    args = parser.parse_args(["check", *argv])
+    code = args.func(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random", "drawdiscard", "greedy:chowness=0.9,hiddenness=0.1"])
+def test_builtin_bots_pass_in_process(bot: str) -> None:
+    report = run_check(resolve_bots([bot])[0])
+    assert report.ok, [(r.name, r.note) for r in report.results if not r.passed]
+    assert [r.name for r in report.results] == list(ORDER)
+
+
+@pytest.mark.parametrize("module", ["greedy", "random", "drawdiscard"])
+def test_builtin_bots_pass_as_processes(module: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cmd([f"{sys.executable} -m bots.{module}", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["ok"], [s for s in data["scenarios"] if s["status"] == "fail"]
+    assert data["kind"] == "process"
+    notes = {s["name"]: s["note"] for s in data["scenarios"]}
+    assert notes["start_silent"].startswith("no output before the first question")
+    assert notes["exit_after_exit"].startswith("exited by itself")
+
+
+def test_greedy_reaches_every_situation() -> None:
+    """The crafted hands lead a bot that claims when it helps into every situation (none is 'not reached')."""
+    report = run_check(resolve_bots(["greedy"])[0])
+    for r in report.results:
+        if r.name not in ("start_silent", "exit_after_exit", "pass"):
+            assert r.reached and r.received, (r.name, r.note)
+    answers = {r.name: r.received for r in report.results}
+    assert answers["gong_promoted"] == "/gong 1 453"
+    assert answers["hu_robbed_gong"] == "/hu"
+    assert answers["eat_three"] is not None and answers["eat_three"].startswith("/eat ")
+
+
+def test_declining_a_claim_passes_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cmd(["drawdiscard", "--only", "eat_two", "--only", "throw_after_eat", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0
+    by = {s["name"]: s for s in data["scenarios"]}
+    assert by["eat_two"]["received"] == "/pass" and "declined" in by["eat_two"]["note"]
+    assert by["throw_after_eat"]["reached"] is False
+    assert "the bot passed on /ask eat" in by["throw_after_eat"]["note"]
+
+
+# Each mode of the check bot breaks the situation of one scenario.
+BROKEN = [
+    ("chatty_start", "start_silent"),
+    ("no_exit", "exit_after_exit"),
+    ("pass_throw_after_mo", "throw_after_mo"),
+    ("bad_throw_after_eat", "throw_after_eat"),
+    ("bad_throw_after_pong", "throw_after_pong"),
+    ("eat_wrong", "eat_two"),
+    ("eat3_crash", "eat_three"),
+    ("pong_as_eat", "pong"),
+    ("gong_melded_wrong", "gong_melded"),
+    ("gong_concealed_mode1", "gong_concealed"),
+    ("gong_promoted_mode0", "gong_promoted"),
+    ("hu_self_slow", "hu_self_draw"),
+    ("hu_throw_args", "hu_throw"),
+    ("hu_robbed_throw", "hu_robbed_gong"),
+]
+
+
+@pytest.mark.parametrize(("mode", "scenario"), BROKEN)
+def test_a_bot_that_breaks_a_situation_fails_that_scenario(mode: str, scenario: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cmd([f"{sys.executable} {CHECKBOT} {mode}", "--only", scenario, "--timeout", "1",
+                            "--start-grace", "1"], capsys)
+    assert code == 1, out
+    assert f"1 of 1 scenarios failed: {scenario}" in out
+    assert "FAIL" in out
+
+
+def test_the_same_bot_passes_where_it_behaves() -> None:
+    """The eat-breaking bot still passes the situations without an eat."""
+    spec = BotSpec(name="checkbot", cmd=(sys.executable, str(CHECKBOT), "eat3_crash"), cwd=str(ROOT))
+    report = run_check(spec, only=["eat_two", "eat_three", "pong", "hu_throw"])
+    assert report.failed == ["eat_three"]
+    failed = next(r for r in report.results if r.name == "eat_three")
+    assert failed.expected.startswith("one of /eat ")
+    assert "crash" in failed.note or "closed" in failed.note
+
+
+def test_failure_shows_the_expected_form_and_the_line_received(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cmd([f"{sys.executable} {CHECKBOT} pong_as_eat", "--only", "pong", "--json"], capsys)
+    data = json.loads(out)
+    s = data["scenarios"][0]
+    assert code == 1 and s["status"] == "fail"
+    assert s["expected"] == "one of /pong 451 452, /pass"
+    assert s["received"].startswith("/eat ")
+    assert "wrong_answer" in s["note"]
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cmd(["greedy", "--only", "no_such"], capsys)
+    assert code == 2 and "unknown scenario 'no_such'" in err
+    code, _, err = run_cmd(["nosuchbot"], capsys)
+    assert code == 2 and err.startswith("mjref check: ")
+    code, _, err = run_cmd(["greedy", "--timeout", "0"], capsys)
+    assert code == 2
+    code, out, _ = run_cmd(["greedy", "--list"], capsys)
+    assert code == 0 and all(name in out for name in ORDER)
