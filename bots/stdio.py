@@ -17,10 +17,10 @@ into a ``SeatView``, exactly as ``BuiltinSeat`` does in-process.  On ``/ask <kin
   referee's clock is never left running.
 
 Seeding: ``policy.start_hand(seed, hand, position)`` at each hand's ``/initGame``, with ``seed`` from
-``--seed`` (default 0) and ``hand = 16 * (hands this process played before) + 4 * round + game``, where round
-and game are the indices (EAST 0 … NORTH 3) of ``/initGame``'s two winds.  A bot started afresh for every hand
-(the default lifecycle) thus still varies its choices across the 16 hands of a match, and a replayed
-conversation gives the same answers.
+``--seed`` (default 0) and ``hand = 4 * round + game`` (+ 16 for each full 16 hands a keep-alive process has
+already played), where round and game are the indices (EAST 0 … NORTH 3) of ``/initGame``'s two winds.  That is
+the match's own hand index, so a process bot started with the match seed makes the same choices as the same
+policy in-process (``mjref refeed`` relies on it), whether it lives for one hand or the whole match.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class Runner:
                 number = 4 * WINDS_IN_ORDER.index(e.round_wind) + WINDS_IN_ORDER.index(e.hand_wind)
             except ValueError:
                 number = 0
-            self.policy.start_hand(self.seed, 16 * self.hands_played + number, self.position)
+            self.policy.start_hand(self.seed, 16 * (self.hands_played // 16) + number, self.position)
         if self.view is None:
             _log(self.err, f"{type(e).__name__} before any hand started: ignored")
             return isinstance(e, Exit) and not self.keep_alive

@@ -98,6 +98,15 @@ def test_process_bots_reproduce_the_builtin_decisions(log: Path) -> None:
     assert not unseeded.ok and unseeded.mismatch is not None and unseeded.mismatch.got is not None
 
 
+def test_a_keep_alive_process_bot_reproduces_every_hand(log: Path) -> None:
+    """One process for the whole match numbers hands like the match does (not 16 × hands played)."""
+    spec = BotSpec(name="random", cmd=(sys.executable, "-m", "bots.random", "--keep-alive", "--seed", str(SEED)),
+                   cwd=str(ROOT), keep_alive=True)
+    report = run_refeed(log, 2, spec)
+    assert report.ok, report.mismatch
+    assert report.matched == len(answers(log, 2))
+
+
 def test_a_process_bot_in_the_cli(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cmd([str(log), "--seat", "3", f"{sys.executable} -m bots.drawdiscard"], capsys)
     assert code == 0, out

@@ -21,7 +21,7 @@ Blank lines and lines starting with ``#`` are ignored.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -145,7 +145,7 @@ def deal_positions(dealer: int) -> dict[int, list[int]]:
 
 
 def arrange_wall(
-    hands: dict[int, Sequence[int]],
+    hands: Mapping[int, Sequence[int]],
     rules: Ruleset,
     *,
     dealer: int = 1,
