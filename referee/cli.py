@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .aio import is_interrupt
 
 # Subcommand modules, in the order ``mjref --help`` lists them.
 COMMANDS = (
@@ -52,11 +53,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        print("mjref: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         return 0
+    except BaseException as exc:  # a Ctrl-C may arrive wrapped in a trio exception group
+        if is_interrupt(exc):
+            print("mjref: interrupted", file=sys.stderr)
+            return 130
+        raise
 
 
 if __name__ == "__main__":

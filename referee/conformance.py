@@ -29,6 +29,7 @@ from typing import Any
 
 import trio
 
+from referee.aio import unwrap_single
 from bots.base import make_policy
 from referee.game.engine import Hand
 from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset
@@ -558,21 +559,22 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, only: Sequence
                                 "n/a: an in-process bot has no process or output of its own")])
     elif "start_silent" in wanted or "exit_after_exit" in wanted:
         add(await _probe(spec, rules))
-    async with trio.open_nursery() as nursery:
-        seat: Seat = (BuiltinSeat(spec.name, 1, policy) if spec.builtin is not None
-                      else ProcessSeat(spec, 1, nursery, timeout=spec.timeout))
-        try:
-            for i, run in enumerate(RUNS):
-                if not any(t in wanted for t in run.targets) and "pass" not in wanted:
-                    continue
-                seat.position = run.bot
-                asked, fault = await _play(run, i, seat, rules)
-                all_asked.extend(asked)
-                any_fault = any_fault or fault is not None
-                add(_results_for_run(run, asked, fault))
-        finally:
-            with trio.CancelScope(shield=True):
-                await seat.close()
+    with unwrap_single():
+        async with trio.open_nursery() as nursery:
+            seat: Seat = (BuiltinSeat(spec.name, 1, policy) if spec.builtin is not None
+                          else ProcessSeat(spec, 1, nursery, timeout=spec.timeout))
+            try:
+                for i, run in enumerate(RUNS):
+                    if not any(t in wanted for t in run.targets) and "pass" not in wanted:
+                        continue
+                    seat.position = run.bot
+                    asked, fault = await _play(run, i, seat, rules)
+                    all_asked.extend(asked)
+                    any_fault = any_fault or fault is not None
+                    add(_results_for_run(run, asked, fault))
+            finally:
+                with trio.CancelScope(shield=True):
+                    await seat.close()
     if "pass" in wanted:
         add([_pass_summary(all_asked, any_fault)])
     report.results = [results[n] for n in ORDER if n in results]

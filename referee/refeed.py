@@ -29,6 +29,7 @@ from typing import Any
 
 import trio
 
+from referee.aio import unwrap_single
 from bots.base import make_policy
 from referee.game.types import Answer, Meld, Question
 from referee.replay import Divergence, FaultSeen, HandBegin, HandEnd, LogReadError, LogWalker, Step
@@ -144,17 +145,18 @@ async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None
             policy = make_policy(spec.builtin)
         except ValueError as exc:
             raise RefeedError(str(exc)) from None
-    async with trio.open_nursery() as nursery:
-        bot: Seat
-        if spec.builtin is not None:
-            bot = BuiltinSeat(spec.name, seat, policy)
-        else:
-            bot = ProcessSeat(spec, seat, nursery, stderr_path=stderr_path, timeout=timeout)
-        try:
-            await _walk(walker, bot, seat, hand, report, rules)
-        finally:
-            with trio.CancelScope(shield=True):
-                await bot.close()
+    with unwrap_single():
+        async with trio.open_nursery() as nursery:
+            bot: Seat
+            if spec.builtin is not None:
+                bot = BuiltinSeat(spec.name, seat, policy)
+            else:
+                bot = ProcessSeat(spec, seat, nursery, stderr_path=stderr_path, timeout=timeout)
+            try:
+                await _walk(walker, bot, seat, hand, report, rules)
+            finally:
+                with trio.CancelScope(shield=True):
+                    await bot.close()
     return report
 
 

@@ -129,14 +129,14 @@ async def run_job_async(job: MatchJob) -> MatchRecord:
 
 
 # trio 0.23 renamed ``cancellable`` to ``abandon_on_cancel``; accept both.
-_ABANDON = (
+ABANDON_ON_CANCEL = (
     {"abandon_on_cancel": True}
     if "abandon_on_cancel" in inspect.signature(trio.to_thread.run_sync).parameters
     else {"cancellable": True}
 )
 
 
-def _worker_init() -> None:
+def worker_init() -> None:
     # Ctrl-C is the coordinator's to handle: it stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -233,7 +233,7 @@ async def execute(
     builtin_jobs = [j for j in p.jobs if j.builtin_only]
     if pool is None and builtin_jobs:
         pool = ProcessPoolExecutor(max_workers=min(workers, len(builtin_jobs)),
-                                   mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+                                   mp_context=multiprocessing.get_context("spawn"), initializer=worker_init)
         own_pool = True
     store = Store(p.store_path)
 
@@ -250,7 +250,7 @@ async def execute(
                 on_start(job)
             if executor is not None or job.builtin_only:
                 fut = pool.submit(run_job, job)
-                rec = await trio.to_thread.run_sync(fut.result, **_ABANDON)
+                rec = await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)
             else:
                 rec = await run_job_async(job)
             record(rec)
@@ -262,11 +262,11 @@ async def execute(
     finally:
         store.close()
         if own_pool:
-            _stop_pool(pool)
+            stop_pool(pool)
     return recorded
 
 
-def _stop_pool(pool: Any) -> None:
+def stop_pool(pool: Any) -> None:
     if isinstance(pool, ProcessPoolExecutor):
         processes = list(getattr(pool, "_processes", {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
@@ -292,5 +292,5 @@ def run_tournament(config: TournamentConfig, base_dir: Path, **kwargs: Any) -> P
     return p
 
 
-__all__ = ["ConfigError", "MatchJob", "Plan", "TournamentError", "execute", "plan", "run_job", "run_tournament",
-           "to_record"]
+__all__ = ["ABANDON_ON_CANCEL", "ConfigError", "MatchJob", "Plan", "TournamentError", "execute", "plan", "run_job",
+           "run_tournament", "stop_pool", "to_record", "worker_init"]

@@ -108,13 +108,13 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         con = sqlite3.connect(path, isolation_level=None)
-        con.execute("PRAGMA journal_mode=WAL")
-        con.execute("PRAGMA synchronous=NORMAL")
     con.row_factory = sqlite3.Row
     try:
         if readonly:
             con.execute("SELECT 1 FROM matches LIMIT 1")
         else:
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
             con.executescript(_SCHEMA)
     except sqlite3.DatabaseError as exc:
         con.close()

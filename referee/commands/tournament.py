@@ -16,6 +16,7 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from referee.aio import first_leaf, is_interrupt
 from tournaments.config import ConfigError, demo_config, load_config
 from tournaments.runner import Plan, TournamentError, execute, plan
 from tournaments.store import MatchRecord
@@ -47,13 +48,6 @@ def register(sub: Any) -> None:
 def _fail(message: str) -> int:
     print(f"mjref tournament: {message}", file=sys.stderr)
     return 2
-
-
-def _first_leaf(exc: BaseException) -> BaseException:
-    """The first real exception inside (possibly nested) exception groups."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
 
 
 class LiveView:
@@ -162,18 +156,17 @@ def run(args: argparse.Namespace) -> int:
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
         trio.run(lambda: execute(p, concurrency=concurrency, on_match=on_match, executor=executor))
-    except KeyboardInterrupt:
+    except BaseException as exc:  # noqa: BLE001 - Ctrl-C, or a failed match (e.g. on a cluster): keep the results
         if live is not None:
             live.stop()
         done = len(p.done) + view.recorded
-        print(f"\nmjref tournament: stopped; {done} of {p.total} matches are recorded in {p.store_path}. "
-              f"Run the same command again to resume.", file=sys.stderr)
-        return 130
-    except Exception as exc:  # noqa: BLE001 - a failed match (e.g. on a cluster): say so, keep the results
-        if live is not None:
-            live.stop()
-        leaf = _first_leaf(exc)
-        done = len(p.done) + view.recorded
+        if is_interrupt(exc):
+            print(f"\nmjref tournament: stopped; {done} of {p.total} matches are recorded in {p.store_path}. "
+                  f"Run the same command again to resume.", file=sys.stderr)
+            return 130
+        if not isinstance(exc, Exception):
+            raise
+        leaf = first_leaf(exc)
         print(f"mjref tournament: {type(leaf).__name__}: {leaf}; {done} of {p.total} matches are recorded in "
               f"{p.store_path}. Run the same command again to resume.", file=sys.stderr)
         return 2

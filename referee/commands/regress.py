@@ -1,0 +1,249 @@
+"""``mjref regress --candidate BOT --baseline BOT``: is the candidate weaker?  pass, regression or inconclusive.
+
+A thin face over :mod:`tournaments.regress` (duplicate groups, the store, resuming) and :mod:`tournaments.sprt`
+(the test); see docs/regression.md.  Exit status: 0 pass, 1 regression, 3 inconclusive, 2 usage errors (one line
+on stderr), 130 interrupted (the store keeps every finished match: run the same command again to resume).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import trio
+from referee.aio import is_interrupt
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from referee.game.rules import RulesError, make_ruleset, parse_assignments
+from referee.match import MatchError, resolve_bots
+from tournaments.regress import (
+    DEFAULT_HANDS,
+    DEFAULT_MAX_HANDS,
+    DEFAULT_STORE,
+    DESIGNS,
+    RegressError,
+    RegressResult,
+    RegressSettings,
+    RegressState,
+    plan_regress,
+    run_regress,
+)
+from tournaments.sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_MARGIN, SprtError, SprtSettings
+
+PROG = "mjref regress"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "regress",
+        help="regression test for CI: is the candidate weaker than the baseline? (SPRT on duplicate deals)",
+        description="Play the candidate against the baseline on duplicate deals until a sequential test (SPRT) "
+        "decides: pass (not weaker by --margin points per hand), regression (weaker by --margin or more) or "
+        "inconclusive (--max-hands ran out). Exit status 0 pass, 1 regression, 3 inconclusive, 2 usage error. "
+        "BOT is anything `mjref match` accepts. Results are kept in --store; the same command resumes.",
+    )
+    p.add_argument("--candidate", required=True, metavar="BOT", help="the bot under test (e.g. your new build)")
+    p.add_argument("--baseline", required=True, metavar="BOT", help="the bot to compare with (e.g. the last release)")
+    p.add_argument("--field", default=None, metavar="BOT",
+                   help="1v3 only: the three opponents (default: copies of the baseline)")
+    p.add_argument("--design", choices=DESIGNS, default="1v3",
+                   help="1v3 (default): the candidate in each seat against three opponents, the baseline in its "
+                   "place on the same walls; 2v2: C B C B then B C B C on the same walls")
+    p.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
+                   help=f"points per hand: H0 'weaker by MARGIN or more' against H1 'not weaker' "
+                   f"(default {DEFAULT_MARGIN:g})")
+    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA,
+                   help=f"chance of passing a regression of MARGIN (default {DEFAULT_ALPHA:g})")
+    p.add_argument("--beta", type=float, default=DEFAULT_BETA,
+                   help=f"chance of failing a bot that is not weaker (default {DEFAULT_BETA:g})")
+    p.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS,
+                   help=f"hand budget; no verdict by then is 'inconclusive' (default {DEFAULT_MAX_HANDS})")
+    p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help=f"hands per match (default {DEFAULT_HANDS})")
+    p.add_argument("--seeds-from", type=int, default=1, metavar="N",
+                   help="the first seed; group k plays seed N+k, so the same command replays the same walls "
+                   "(default 1)")
+    p.add_argument("--concurrency", type=int, default=None, help="matches at once (default: the cores)")
+    p.add_argument("--store", type=Path, default=Path(DEFAULT_STORE),
+                   help=f"the results store; the same command resumes from it (default {DEFAULT_STORE})")
+    p.add_argument("--restart", action="store_true", help="discard the store's results and start again")
+    p.add_argument("--logs", type=Path, default=None, metavar="DIR",
+                   help="keep a JSON-lines log (and bots' stderr) of every match in DIR (default: no logs)")
+    p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
+                   help="a ruleset option (repeatable), e.g. --set flowers=true")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per question, for every bot")
+    p.add_argument("--markdown", type=Path, default=None, metavar="FILE",
+                   help="append a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)")
+    p.add_argument("--quiet", action="store_true", help="no live line; only the verdict")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the verdict, nothing else")
+    p.set_defaults(func=run)
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return 2
+
+
+def settings_from_args(args: argparse.Namespace) -> RegressSettings:
+    """The run's settings from the command line; raises the library's errors (all ``ValueError``)."""
+    rules = parse_assignments(args.options)
+    rules = make_ruleset({"hands": args.hands}, rules)
+    if args.timeout is not None:
+        rules = make_ruleset({"move_timeout": args.timeout}, rules)
+    specs = {}
+    for role in ("candidate", "baseline", "field"):
+        text = getattr(args, role)
+        if text is None:
+            continue
+        try:
+            specs[role] = resolve_bots([text], rules.default_dummy)[0]
+        except MatchError as exc:
+            raise RegressError(f"--{role}: {exc}") from None
+    if args.max_hands < 1:
+        raise RegressError(f"--max-hands must be at least 1, not {args.max_hands}")
+    if args.concurrency is not None and args.concurrency < 1:
+        raise RegressError(f"--concurrency must be at least 1, not {args.concurrency}")
+    sprt = SprtSettings(margin=args.margin, alpha=args.alpha, beta=args.beta)
+    return RegressSettings(specs["candidate"], specs["baseline"], specs.get("field"), args.design, rules, sprt,
+                           args.max_hands, args.seeds_from)
+
+
+def _signed(x: float | None, nd: int = 1) -> str:
+    return "-" if x is None else f"{x:+.{nd}f}"
+
+
+def status_line(state: RegressState) -> Text:
+    """The live line: hands, mean difference with its 95 % interval, LLR against its bounds."""
+    sp = state.sprt
+    a, b = state.settings.sprt.bounds
+    ci = sp.ci95()
+    ci_text = f" [{_signed(ci[0])}, {_signed(ci[1])}]" if ci else ""
+    t = Text()
+    t.append(f"hands {state.hands}", style="bold")
+    t.append(f"  groups {state.groups}/{state.settings.max_groups}")
+    t.append(f"  diff {_signed(sp.mean if sp.n else None)}{ci_text} pts/hand")
+    style = "green" if sp.llr > 0 else ("red" if sp.llr < 0 else "")
+    t.append("  LLR ")
+    t.append(f"{sp.llr:+.2f}", style=style)
+    t.append(f" ({a:.2f}, {b:.2f})")
+    if sp.zero_variance:
+        t.append("  zero variance: identical play so far", style="yellow")
+    return t
+
+
+VERDICT_STYLE = {"pass": "bold green", "regression": "bold red", "inconclusive": "bold yellow"}
+VERDICT_WORDS = {
+    "pass": "PASS: not weaker than the baseline",
+    "regression": "REGRESSION: weaker than the baseline",
+    "inconclusive": "INCONCLUSIVE: not sure yet",
+}
+
+
+def to_markdown(r: RegressResult, store: Path) -> str:
+    """A summary for a CI job page (GitHub's ``$GITHUB_STEP_SUMMARY`` renders it)."""
+    mark = {"pass": "✅", "regression": "❌", "inconclusive": "⚠️"}[r.verdict]
+    ci = f" (95% interval {_signed(r.ci95[0])} to {_signed(r.ci95[1])})" if r.ci95 else ""
+    design = "1v3: the candidate in every seat of each deal, the baseline in its place" if r.design == "1v3" \
+        else "2v2: C B C B, then B C B C on the same deals"
+    rows = [
+        ("verdict", f"**{r.verdict}**: {r.reason}"),
+        ("candidate", f"`{r.candidate}`"),
+        ("baseline", f"`{r.baseline}`"),
+        *((("field", f"`{r.field}`"),) if r.field else ()),
+        ("design", design),
+        ("hands", f"{r.hands} ({r.groups} duplicate groups of {r.hands_per_match}-hand matches; "
+                  + f"budget {r.max_hands})"),
+        ("mean difference", f"{_signed(r.mean_diff)} points per hand{ci}"),
+        ("LLR", f"{r.llr:+.2f} (bounds {r.bounds[0]:.2f}, {r.bounds[1]:.2f})"),
+        ("test", f"H0: weaker by ≥ {r.margin:g} points per hand; H1: not weaker; "
+                 + f"alpha {r.alpha:g}, beta {r.beta:g}"),
+        ("faults", f"candidate {r.faults.get('candidate', 0)}, baseline {r.faults.get('baseline', 0)}"),
+        ("seeds", f"{r.seeds[0]}..{r.seeds[1]}" if r.seeds else "-"),
+        ("store", f"`{store}`"),
+    ]
+    lines = [f"### {mark} mjref regress: {VERDICT_WORDS[r.verdict]}", "", "| | |", "|---|---|"]
+    lines += ["| " + k + " | " + v.replace("|", "\\|") + " |" for k, v in rows]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from_args(args)
+        p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
+    except (RulesError, RegressError, SprtError) as exc:
+        return _fail(str(exc))
+    console = Console(highlight=False, stderr=args.json)
+    if not console.is_terminal:
+        console = Console(highlight=False, stderr=args.json, width=160)
+    show = not (args.quiet or args.json)
+    state = p.state
+    if show:
+        field = f" (field {settings.field.describe()})" if settings.has_field and settings.field else ""
+        console.print(
+            f"[bold]mjref regress[/bold]: candidate {settings.candidate.describe()} vs baseline "
+            f"{settings.baseline.describe()}{field}, design {settings.design}, {settings.rules.hands} hands per "
+            f"match; H0 weaker by ≥ {settings.sprt.margin:g} points/hand, H1 not weaker; alpha "
+            f"{settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget {settings.max_hands} hands")
+        if state.matches_resumed:
+            console.print(f"resuming: {state.matches_resumed} matches already in {args.store} "
+                          f"({state.groups} groups counted)")
+    live: Live | None = None
+    if show and console.is_terminal:
+        live = Live(status_line(state), console=console, refresh_per_second=4, transient=False)
+        live.start()
+    last = [0.0]
+    printed = [-1]  # the group count of the last printed line
+
+    def on_group(st: RegressState, d: float) -> None:
+        if live is not None:
+            live.update(status_line(st))
+        elif show:
+            now = time.monotonic()
+            if now - last[0] >= 5 or st.finished:
+                last[0] = now
+                printed[0] = st.groups
+                console.print(status_line(st))
+
+    started = time.monotonic()
+    try:
+        result = trio.run(lambda: run_regress(p, concurrency=args.concurrency, on_group=on_group))
+    except BaseException as exc:  # a Ctrl-C may arrive wrapped in a trio exception group
+        if not is_interrupt(exc):
+            raise
+        if live is not None:
+            live.stop()
+        print(f"\n{PROG}: stopped; {state.matches_played + state.matches_resumed} matches are recorded in "
+              f"{args.store}. Run the same command again to resume.", file=sys.stderr)
+        return 130
+    finally:
+        if live is not None:
+            live.stop()
+    elapsed = time.monotonic() - started
+    if args.markdown is not None:
+        try:
+            with open(args.markdown, "a", encoding="utf-8") as f:
+                f.write(to_markdown(result, args.store))
+        except OSError as exc:
+            print(f"{PROG}: cannot write {args.markdown} ({exc.strerror})", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return result.exit_status
+    if show and live is None and printed[0] != state.groups:
+        console.print(status_line(state))
+    console.print(Text(VERDICT_WORDS[result.verdict], style=VERDICT_STYLE[result.verdict]))
+    console.print(f"  {result.reason}")
+    ci = f" (95% interval {_signed(result.ci95[0])} to {_signed(result.ci95[1])})" if result.ci95 else ""
+    console.print(f"  mean difference {_signed(result.mean_diff)} points per hand{ci} over {result.hands} hands "
+                  f"({result.groups} groups); LLR {result.llr:+.2f} (bounds {result.bounds[0]:.2f}, "
+                  f"{result.bounds[1]:.2f})")
+    faults = result.faults
+    if faults.get("candidate") or faults.get("baseline"):
+        console.print(f"  [yellow]faults: candidate {faults.get('candidate', 0)}, baseline "
+                      f"{faults.get('baseline', 0)} (a faulting bot's seat is played by the default dummy)[/yellow]")
+    console.print(f"  {result.matches_played} matches played in {elapsed:.1f} s; results in {args.store}")
+    return result.exit_status

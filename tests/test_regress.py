@@ -1,0 +1,274 @@
+"""``mjref regress`` end to end with built-in bots (small matches, small budgets), and its parts without bots.
+
+Expected verdicts: greedy against random passes; random against greedy is a regression; greedy against itself is
+*inconclusive* with zero variance: two identical deterministic bots play every wall identically, so every group's
+difference is exactly 0, which is no evidence for either hypothesis; the run uses its budget and says why (exit 3),
+never a false regression.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.commands import regress as command
+from referee.game.rules import make_ruleset
+from tournaments.regress import (
+    Played,
+    RegressError,
+    RegressSettings,
+    RegressState,
+    plan_regress,
+    regress,
+)
+from tournaments.sprt import Sprt, SprtSettings
+from tournaments.store import Store
+from wrappers.spec import BotSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = ["--hands", "4"]  # a group of the 1v3 design is then 4 matches of 4 hands = 16 hands
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run ``mjref regress ARGV`` in-process (only this subcommand is registered: other commands' health does not
+    matter here); return the exit status, stdout and stderr."""
+    parser = argparse.ArgumentParser(prog="mjref")
+    command.register(parser.add_subparsers())
+    try:
+        args = parser.parse_args(["regress", *argv])
+        code = int(args.func(args))
+    except SystemExit as exc:  # argparse's own usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code, out, err = cli(capsys, *argv, "--json")
+    assert out.strip(), err
+    return code, json.loads(out)
+
+
+def builtin(name: str) -> BotSpec:
+    return BotSpec(name=name, builtin=name)
+
+
+# ------------------------------------------------------------------------------------------------ verdicts
+def test_greedy_against_random_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "400",
+                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
+    assert code == 0 and r["verdict"] == "pass"
+    assert r["llr"] >= r["bounds"][1] and r["mean_diff"] > 0 and r["ci95"][0] > 0
+    assert r["hands"] == r["groups"] * 16 and r["groups"] >= 8  # the burn-in
+    for key in ("verdict", "hands", "llr", "bounds", "mean_diff", "ci95", "groups", "design", "margin", "alpha",
+                "beta"):
+        assert key in r
+    assert (r["design"], r["margin"], r["alpha"], r["beta"]) == ("1v3", 10.0, 0.05, 0.05)
+
+
+def test_random_against_greedy_is_a_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, r = run_json(capsys, "--candidate", "random", "--baseline", "greedy", *FAST, "--max-hands", "400",
+                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
+    assert code == 1 and r["verdict"] == "regression"
+    assert r["llr"] <= r["bounds"][0] and r["ci95"][1] < -10
+
+
+def test_greedy_against_itself_is_not_a_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", *FAST, "--max-hands", "128",
+                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
+    assert code == 3 and r["verdict"] == "inconclusive"
+    assert r["zero_variance"] is True and r["llr"] == 0.0 and r["mean_diff"] == 0.0 and r["sd"] == 0.0
+    assert r["groups"] == 8 and "zero variance: the bots played identically" in r["reason"]  # past the burn-in
+
+
+def test_2v2_design(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "random", "--design", "2v2", *FAST,
+                       "--max-hands", "200", "--store", str(tmp_path / "s.sqlite"), "--concurrency", "1")
+    assert code == 0 and r["design"] == "2v2" and r["hands"] == r["groups"] * 8
+
+
+def test_process_bot_plays_like_its_builtin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot TOML file (the process form of greedy) against the built-in greedy: the same choices on the same
+    walls, so zero variance; this also runs the process-bot path (matches in this trio process) and the logs."""
+    bot = tmp_path / "greedy-proc.toml"
+    bot.write_text(f'cmd = [{json.dumps(sys.executable)}, "-m", "bots.greedy", "--keep-alive"]\n'
+                   f'cwd = {json.dumps(str(ROOT))}\nkeep_alive = true\n')
+    code, r = run_json(capsys, "--candidate", str(bot), "--baseline", "greedy", "--hands", "2", "--max-hands", "16",
+                       "--store", str(tmp_path / "s.sqlite"), "--logs", str(tmp_path / "logs"), "--concurrency", "4")
+    assert code == 3 and r["zero_variance"] and r["groups"] == 2 and r["faults"] == {"candidate": 0, "baseline": 0}
+    assert sorted(p.name for p in (tmp_path / "logs").glob("*.jsonl"))[:2] == ["s1-c0.jsonl", "s1-c1.jsonl"]
+
+
+# ------------------------------------------------------------------------------------------------ store, resume
+def test_a_run_cut_short_resumes_with_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = str(tmp_path / "s.sqlite")
+    args = ["--candidate", "greedy", "--baseline", "random", *FAST, "--store", store]
+    code, first = run_json(capsys, *args, "--max-hands", "64")  # 4 groups: before the burn-in ends
+    assert code == 3 and first["groups"] == 4 and first["matches_played"] == 16
+    code, resumed = run_json(capsys, *args, "--max-hands", "400", "--concurrency", "2")
+    assert code == 0 and resumed["matches_resumed"] == 16
+    code, fresh = run_json(capsys, *args[:-1], str(tmp_path / "fresh.sqlite"), "--max-hands", "400",
+                           "--concurrency", "1")
+    for key in ("verdict", "groups", "hands", "llr", "mean_diff", "ci95", "seeds"):
+        assert resumed[key] == fresh[key], key  # same walls, same order, same verdict, whatever the concurrency
+    # once decided, running again plays nothing
+    code, again = run_json(capsys, *args, "--max-hands", "400")
+    assert code == 0 and again["matches_played"] == 0 and again["llr"] == resumed["llr"]
+
+
+def test_another_run_in_the_store_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = str(tmp_path / "s.sqlite")
+    assert cli(capsys, "--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "16", "--store",
+               store, "--quiet")[0] == 3
+    code, out, err = cli(capsys, "--candidate", "greedy", "--baseline", "drawdiscard", *FAST, "--max-hands", "16",
+                         "--store", store)
+    assert code == 2 and out == ""
+    assert err.startswith(f"mjref regress: {store}: this store belongs to another run; differences:")
+    assert 'baseline.builtin: "random" -> "drawdiscard"' in err and "use --restart" in err
+    code, out, err = cli(capsys, "--candidate", "greedy", "--baseline", "drawdiscard", *FAST, "--max-hands", "16",
+                         "--store", store, "--restart", "--quiet")
+    assert code == 3, err
+
+
+def test_options_are_part_of_the_identity(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = str(tmp_path / "s.sqlite")
+    base = ["--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "16", "--store", store, "--quiet"]
+    assert cli(capsys, *base)[0] == 3
+    code, _, err = cli(capsys, *base, "--margin", "20", "--seeds-from", "100")
+    assert code == 2 and "sprt.margin: 10.0 -> 20.0" in err and "seeds_from: 1 -> 100" in err
+    # the budget and the concurrency are not: a run may be extended
+    assert cli(capsys, *base[:-5], "--max-hands", "32", "--store", store, "--concurrency", "1", "--quiet")[0] == 3
+
+
+def test_a_tournament_store_or_a_stray_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with Store(tmp_path / "t.sqlite") as s:
+        s.initialise("demo", {"format": "round-robin", "bots": []})
+    code, _, err = cli(capsys, "--candidate", "greedy", "--baseline", "random", "--store", str(tmp_path / "t.sqlite"))
+    assert code == 2 and "this store belongs to another run" in err and "kind: <absent>" in err.replace('"', "")
+    (tmp_path / "notes.txt").write_text("hello, not a database " * 100)
+    code, _, err = cli(capsys, "--candidate", "greedy", "--baseline", "random", "--store", str(tmp_path / "notes.txt"))
+    assert code == 2 and "not an mjref results store" in err and len(err.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--field", "drawdiscard", "--design", "2v2"],
+     "mjref regress: a field is for the 1v3 design (in 2v2 the candidate and baseline fill the table)"),
+    (["--candidate", "nosuchbot"],
+     ("mjref regress: --candidate: bot 'nosuchbot': not a built-in (drawdiscard, greedy, random), a .toml file, "
+     "or a runnable command")),
+    (["--baseline", "greedy:foo=1"],
+     ("mjref regress: baseline: unknown parameter 'foo' for bot greedy (known: chowness, hiddenness, majorness, "
+     "suitness)")),
+    (["--max-hands", "10"], "mjref regress: --max-hands 10 is less than one group (64 hands: 4 matches of 16)"),
+    (["--max-hands", "0"], "mjref regress: --max-hands must be at least 1, not 0"),
+    (["--margin", "0"], "mjref regress: the margin must be a positive number of points per hand, not 0.0"),
+    (["--alpha", "0.7"], "mjref regress: alpha must be between 0 and 0.5 (exclusive), not 0.7"),
+    (["--beta", "0"], "mjref regress: beta must be between 0 and 0.5 (exclusive), not 0.0"),
+    (["--concurrency", "0"], "mjref regress: --concurrency must be at least 1, not 0"),
+    (["--seeds-from", "-1"], "mjref regress: the first seed must be 0 or more, not -1"),
+    (["--hands", "0"], "mjref regress: rule option 'hands'"),
+    (["--set", "nosuch=1"], "mjref regress: "),
+])
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], message: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    base = {"--candidate": "greedy", "--baseline": "random", "--store": str(tmp_path / "s.sqlite")}
+    for i in range(0, len(argv), 2):
+        base[argv[i]] = argv[i + 1]
+    code, out, err = cli(capsys, *[x for kv in base.items() for x in kv])
+    assert code == 2 and out == ""
+    assert err.startswith(message) and len(err.strip().splitlines()) == 1, err
+
+
+def test_missing_candidate_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "--baseline", "random")
+    assert code == 2 and "--candidate" in err
+
+
+# ------------------------------------------------------------------------------------------------ output
+def test_markdown_summary_is_appended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    md = tmp_path / "summary.md"
+    md.write_text("# earlier step\n")
+    code, out, _ = cli(capsys, "--candidate", "random", "--baseline", "greedy", *FAST, "--max-hands", "400",
+                       "--store", str(tmp_path / "s.sqlite"), "--markdown", str(md))
+    text = md.read_text()
+    assert code == 1 and text.startswith("# earlier step\n### ❌ mjref regress: REGRESSION")
+    assert "| verdict | **regression**: LLR reached the lower bound -2.94" in text
+    assert "| baseline | `builtin:greedy` |" in text and "| mean difference | -" in text
+    assert "REGRESSION: weaker than the baseline" in out and "LLR" in out
+
+
+def test_live_line() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 4}), max_hands=160)
+    state = RegressState(s, Sprt(s.sprt))
+    assert command.status_line(state).plain.startswith("hands 0  groups 0/10  diff - pts/hand  LLR +0.00 (-2.94,")
+    for x in (5.0, -5.0):
+        state.sprt.add(x)
+    text = command.status_line(state).plain
+    assert "diff +0.0 [" in text and "LLR" in text
+
+
+# ------------------------------------------------------------------------------------------------ the layout
+def test_groups_and_differences_1v3() -> None:
+    s = RegressSettings(builtin("greedy:chowness=0.9"), builtin("greedy"), rules=make_ruleset({"hands": 4}))
+    assert [m.id for m in s.group(0)] == ["s1-c0", "s1-c1", "s1-c2", "s1-c3"]
+    assert [m.seats for m in s.group(2)][1] == ("baseline", "candidate", "baseline", "baseline")
+    assert s.group(2)[0].seed == 3 and s.hands_per_group == 16
+    # the all-baseline table is zero-sum and seat-symmetric: its reference term is 0, so it is not played
+    totals = {f"c{r}": tuple(100 * (i == r) - 10 for i in range(4)) for r in range(4)}
+    assert s.difference(totals) == pytest.approx(4 * 90 / 16)
+
+
+def test_groups_with_a_field_play_the_baseline_in_the_candidates_place() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("drawdiscard"), builtin("random"),
+                        rules=make_ruleset({"hands": 2}))
+    tags = [m.id.split("-")[1] for m in s.group(0)]
+    assert tags == ["c0", "c1", "c2", "c3", "b0", "b1", "b2", "b3"]
+    assert s.group(0)[5].seats == ("field", "baseline", "field", "field")
+    totals: dict[str, tuple[int, ...]] = {f"c{r}": (50, 50, 50, 50) for r in range(4)}
+    totals.update({f"b{r}": (20, 20, 20, 20) for r in range(4)})
+    assert s.difference(totals) == pytest.approx(4 * 30 / 8)
+
+
+def test_fault_penalties_bring_the_reference_table_back() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 2, "fault_penalty": 5}))
+    assert [m.id for m in s.group(0)][-1] == "s1-b" and s.hands_per_group == 10
+    totals: dict[str, tuple[int, ...]] = {f"c{r}": (0, 0, 0, 0) for r in range(4)}
+    totals["b"] = (-5, 0, 0, 0)
+    assert s.difference(totals) == pytest.approx(5 / 8)
+
+
+def test_2v2_groups() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), design="2v2", rules=make_ruleset({"hands": 2}))
+    assert [m.seats for m in s.group(0)] == [("candidate", "baseline", "candidate", "baseline"),
+                                             ("baseline", "candidate", "baseline", "candidate")]
+    # x0: candidate seats 1, 3 = 40, baseline seats 2, 4 = -40; x1: candidate seats 2, 4 = 40, baseline = -40
+    assert s.difference({"x0": (30, -10, 10, -30), "x1": (-20, 0, -20, 40)}) == pytest.approx((80 + 80) / (4 * 2))
+
+
+def test_groups_are_consumed_in_seed_order(tmp_path: Path) -> None:
+    """Matches finish in any order; the SPRT sees groups in seed order, so the verdict is replayable."""
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 1}), max_hands=40)
+    state = RegressState(s, Sprt(SprtSettings()))
+    order = [m for k in range(3) for m in s.group(k)]
+    seen: list[float] = []
+    for m in reversed(order):  # group 2 finishes first, group 0 last
+        r = m.rotation
+        state.played[m.id] = Played(m.id, tuple(int(m.seed) * 10 * (i == r) for i in range(4)), 1, (0, 0, 0, 0))  # type: ignore[arg-type]
+        seen += state.advance()
+    assert seen == [10.0, 20.0, 30.0] and state.groups == 3 and state.hands == 12
+
+
+def test_library_api(tmp_path: Path) -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 4}), max_hands=400)
+    groups: list[float] = []
+    result = regress(s, tmp_path / "s.sqlite", concurrency=1, on_group=lambda st, d: groups.append(d))
+    assert result.verdict == "pass" and result.exit_status == 0 and len(groups) == result.groups
+    assert plan_regress(s, tmp_path / "s.sqlite").state.finished
+    with pytest.raises(RegressError, match="less than one group"):
+        RegressSettings(builtin("greedy"), builtin("random"), max_hands=10)

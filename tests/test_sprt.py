@@ -1,0 +1,241 @@
+"""The SPRT of ``mjref regress``, without bots: the formula, degenerate streams, and calibration by simulation.
+
+Calibration: streams with a known mean difference are drawn from a model shaped like real per-group differences
+(see ``GroupModel``), the test is run to a verdict many times, and the rate of wrong verdicts is compared with
+``alpha`` (a regression of exactly ``margin`` that passes) and ``beta`` (an equal bot called a regression).  The
+boundaries are the worst case: any mean below ``-margin`` fails more surely, any mean above 0 passes more surely.
+
+The tolerance is a binomial bound: with N runs and a true error rate of exactly ``alpha``, the number of wrong
+verdicts exceeds ``binomial_upper(N, alpha)`` with probability at most 0.1 %.  The generator is seeded, so the
+tests are deterministic; the bound says the seed was not picked to make them pass.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from tournaments.sprt import (
+    Sprt,
+    SprtError,
+    SprtSettings,
+    expected_groups,
+    llr,
+    pass_probability,
+    small_sample_factor,
+    t_quantile,
+)
+
+
+def binomial_upper(n: int, p: float, tail: float = 1e-3) -> int:
+    """The smallest k with P(Binomial(n, p) > k) ≤ tail."""
+    cdf = 0.0
+    for k in range(n + 1):
+        log_pmf = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p) \
+            + (n - k) * math.log1p(-p)
+        cdf += math.exp(log_pmf)
+        if 1 - cdf <= tail:
+            return k
+    return n
+
+
+@dataclass
+class GroupModel:
+    """Per-group differences shaped like real ones.
+
+    Measured (bench data, greedy vs greedy:chowness=0.9, 1v3, 4-hand matches, 200 groups): a group's difference is
+    the mean of 16 seat-hands; 12 % of groups are exactly 0 (every hand played the same), the rest symmetric with
+    heavy tails (skew -0.2, excess kurtosis 0.8).  The model: each of ``k`` seat-hands played identically
+    (difference 0) with probability ``p_same``, else the difference of two independent hand scores, each
+    ``±(100 + 20·tai)`` (×3 for a self-draw) with a geometric number of tai, or 0; the mean shifted by ``delta``.
+    With the defaults: 16 % zeros, excess kurtosis 1.9: heavier-tailed than measured, so a harsher test.
+    """
+
+    k: int = 16
+    p_same: float = 0.85
+
+    def __post_init__(self) -> None:
+        scores: dict[int, float] = {0: 0.45}
+        for tai in range(1, 30):
+            p_tai = 0.4 * 0.6 ** (tai - 1)
+            amount = 100 + 20 * tai
+            for mult, p in ((-1, 0.35), (3, 0.075), (1, 0.125)):
+                scores[mult * amount] = scores.get(mult * amount, 0.0) + p * p_tai
+        total = sum(scores.values())
+        diffs: dict[int, float] = {0: self.p_same}
+        for a, pa in scores.items():
+            for b, pb in scores.items():
+                diffs[a - b] = diffs.get(a - b, 0.0) + (1 - self.p_same) * pa * pb / total**2
+        self.values = list(diffs)
+        self.cum: list[float] = []
+        c = 0.0
+        for v in self.values:
+            c += diffs[v]
+            self.cum.append(c)
+        mean = sum(v * diffs[v] for v in self.values)
+        self.hand_sd = math.sqrt(sum((v - mean) ** 2 * diffs[v] for v in self.values))
+        self.sd = self.hand_sd / math.sqrt(self.k)
+
+    def draw(self, rng: random.Random, delta: float) -> float:
+        return sum(rng.choices(self.values, cum_weights=self.cum, k=self.k)) / self.k + delta
+
+
+def run_to_verdict(rng: random.Random, model: GroupModel, delta: float, settings: SprtSettings,
+                   max_groups: int = 2000) -> str:
+    s = Sprt(settings)
+    for _ in range(max_groups):
+        verdict = s.add(model.draw(rng, delta))
+        if verdict is not None:
+            return verdict
+    return "inconclusive"
+
+
+MODEL = GroupModel()
+
+
+# ------------------------------------------------------------------------------------------------ calibration
+@pytest.mark.parametrize(
+    ("margin_in_sd", "alpha", "beta", "runs"),
+    [
+        (1.0, 0.05, 0.05, 2000),  # the default run: 16-hand matches, margin 10, group sd ~9
+        (0.4, 0.05, 0.05, 2000),  # 4-hand matches or a smaller margin: ~40 groups to a verdict
+        (0.2, 0.05, 0.05, 1000),  # a long run: ~140 groups
+        (0.4, 0.10, 0.02, 2000),  # asymmetric error rates
+    ],
+)
+def test_wrong_verdicts_stay_within_alpha_and_beta(margin_in_sd: float, alpha: float, beta: float,
+                                                   runs: int) -> None:
+    settings = SprtSettings(margin=margin_in_sd * MODEL.sd, alpha=alpha, beta=beta)
+    rng = random.Random(20240611)
+    false_pass = sum(run_to_verdict(rng, MODEL, -settings.margin, settings) == "pass" for _ in range(runs))
+    false_regression = sum(run_to_verdict(rng, MODEL, 0.0, settings) == "regression" for _ in range(runs))
+    assert false_pass <= binomial_upper(runs, alpha), (false_pass, runs)
+    assert false_regression <= binomial_upper(runs, beta), (false_regression, runs)
+
+
+def test_clear_differences_are_found_quickly() -> None:
+    settings = SprtSettings(margin=0.5 * MODEL.sd)
+    rng = random.Random(7)
+    better = [run_to_verdict(rng, MODEL, settings.margin, settings) for _ in range(300)]
+    worse = [run_to_verdict(rng, MODEL, -2 * settings.margin, settings) for _ in range(300)]
+    assert better.count("pass") >= 295
+    assert worse.count("regression") >= 295
+
+
+def test_a_huge_difference_is_decided_at_the_end_of_the_burn_in() -> None:
+    s = Sprt(SprtSettings(margin=10))
+    verdicts = [s.add(x) for x in [150.0, 140.0, 160.0, 155.0, 145.0, 150.0, 152.0, 148.0]]
+    assert verdicts[:7] == [None] * 7  # no verdict before min_groups, however clear
+    assert verdicts[7] == "pass" and s.decided_at == 8
+
+
+# ------------------------------------------------------------------------------------------------ the formula
+def test_bounds_are_walds() -> None:
+    a, b = SprtSettings(alpha=0.05, beta=0.05).bounds
+    assert a == pytest.approx(math.log(0.05 / 0.95)) and b == pytest.approx(math.log(0.95 / 0.05))
+    a, b = SprtSettings(alpha=0.1, beta=0.02).bounds
+    assert a == pytest.approx(math.log(0.02 / 0.9)) and b == pytest.approx(math.log(0.98 / 0.1))
+
+
+def test_llr_is_the_normal_approximation() -> None:
+    # n (mu1 - mu0) (2 mean - mu0 - mu1) / (2 var)
+    assert llr(50, -2.0, 400.0, -10.0, 0.0) == pytest.approx(50 * 10 * (-4 + 10) / 800)
+    assert llr(50, -5.0, 400.0, -10.0, 0.0) == 0.0  # the midpoint: no evidence either way
+    assert llr(50, -20.0, 400.0, -10.0, 0.0) < 0 < llr(50, 10.0, 400.0, -10.0, 0.0)
+
+
+def test_small_sample_factor_shrinks_to_one() -> None:
+    assert small_sample_factor(8) == pytest.approx((2.998 / 2.3263) ** 2, rel=1e-3)
+    assert small_sample_factor(30) > small_sample_factor(100) > small_sample_factor(10_000) > 1.0
+    assert small_sample_factor(10_000) == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.mark.parametrize(("p", "df", "table"), [
+    (0.975, 1, 12.706), (0.975, 2, 4.303), (0.975, 3, 3.182), (0.975, 7, 2.365), (0.975, 30, 2.042),
+    (0.99, 7, 2.998), (0.99, 20, 2.528),
+])
+def test_t_quantile(p: float, df: int, table: float) -> None:
+    assert t_quantile(p, df) == pytest.approx(table, abs=0.005)
+
+
+def test_pass_probability_is_alpha_and_one_minus_beta_at_the_hypotheses() -> None:
+    s = SprtSettings(margin=10, alpha=0.05, beta=0.1)
+    assert pass_probability(-10, 8.0, s) == pytest.approx(0.05)
+    assert pass_probability(0, 8.0, s) == pytest.approx(0.9)
+    assert expected_groups(-5, 8.0, s) > expected_groups(0, 8.0, s) > expected_groups(10, 8.0, s) > 0
+
+
+def test_expected_groups_matches_simulation_roughly() -> None:
+    # The Brownian figure ignores the burn-in and the small-sample factor: a planning figure within ~35 %.
+    settings = SprtSettings(margin=0.3 * MODEL.sd)
+    rng = random.Random(3)
+    lengths = []
+    for _ in range(300):
+        s = Sprt(settings)
+        while s.add(MODEL.draw(rng, 0.0)) is None:
+            pass
+        lengths.append(s.n)
+    simulated = sum(lengths) / len(lengths)
+    assert expected_groups(0.0, MODEL.sd, settings) == pytest.approx(simulated, rel=0.35)
+
+
+# ------------------------------------------------------------------------------------------------ degenerate
+def test_identical_bots_zero_variance_is_no_evidence() -> None:
+    s = Sprt(SprtSettings())
+    for _ in range(500):
+        assert s.add(0.0) is None
+    assert s.zero_variance and s.variance == 0.0 and s.llr == 0.0
+    assert s.verdict() == "inconclusive"
+    assert s.ci95() == (0.0, 0.0)
+
+
+def test_a_constant_nonzero_stream_is_also_no_evidence() -> None:
+    s = Sprt(SprtSettings())
+    for _ in range(50):
+        s.add(-37.5)  # rounding must not invent a variance
+    assert s.zero_variance and s.llr == 0.0 and s.mean == -37.5 and s.verdict() == "inconclusive"
+
+
+def test_variance_appearing_ends_zero_variance() -> None:
+    s = Sprt(SprtSettings())
+    for _ in range(20):
+        s.add(0.0)
+    s.add(-4.0)
+    assert not s.zero_variance and s.variance > 0 and s.llr != 0.0
+
+
+def test_one_observation() -> None:
+    s = Sprt(SprtSettings())
+    s.add(12.0)
+    assert s.llr == 0.0 and s.ci95() is None and not s.zero_variance and s.verdict() == "inconclusive"
+
+
+def test_a_decided_test_keeps_its_verdict() -> None:
+    s = Sprt(SprtSettings(margin=10))
+    for x in [-100.0, -90.0, -110.0, -95.0, -105.0, -100.0, -98.0, -102.0]:
+        s.add(x)
+    assert s.state == "regression"
+    for _ in range(30):
+        assert s.add(200.0) is None
+    assert s.verdict() == "regression" and s.decided_at == 8
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"margin": 0}, "the margin must be a positive number of points per hand, not 0"),
+    ({"margin": math.nan}, "the margin must be a positive number"),
+    ({"alpha": 0.5}, "alpha must be between 0 and 0.5 (exclusive), not 0.5"),
+    ({"beta": 0.0}, "beta must be between 0 and 0.5 (exclusive), not 0.0"),
+    ({"min_groups": 1}, "min_groups must be at least 2"),
+])
+def test_bad_settings(kwargs: dict[str, float], message: str) -> None:
+    with pytest.raises(SprtError) as exc:
+        SprtSettings(**kwargs)  # type: ignore[arg-type]
+    assert message in str(exc.value)
+
+
+def test_a_non_finite_difference_is_refused() -> None:
+    with pytest.raises(SprtError, match="finite"):
+        Sprt().add(math.inf)

@@ -1,0 +1,501 @@
+"""Regression runs: is the candidate weaker than the baseline?  Duplicate groups, played until the SPRT decides.
+
+A *group* is one seed (one set of walls) played in every seating the design asks for; its *difference* is the
+mean over the four seats of (the candidate's points − the baseline's points in that seat on those walls), per hand.
+The groups' differences feed :class:`tournaments.sprt.Sprt`, in seed order, until it reaches a bound or the
+hand budget runs out: ``pass``, ``regression`` or ``inconclusive``.
+
+Designs
+-------
+``1v3`` (default): the candidate sits in each of the four seats against three copies of the baseline (or of
+``field``), and the baseline plays the same walls in the candidate's place.  With the baseline as its own field,
+that reference table is four copies of one bot: every seating of it is the same match, and its seat totals add up to
+zero (scoring is zero-sum), so the reference term of the group, Σ seats of the baseline's points, is exactly 0 and
+the match is not played: a group is 4 matches, not 8 (it is played when ``fault_penalty`` > 0, since penalties
+are not zero-sum: then one match, whose four seats serve all four seatings).  With another ``field``, the four
+reference seatings differ and are all played (8 matches).
+
+``2v2``: candidate and baseline alternate seats, C B C B and then B C B C on the same walls (2 matches).
+
+The duplicate rotation is what cancels the luck of the deal: whoever holds the good tiles of a wall, the candidate
+held them once.  ``bench/regress.py`` measures the effect (docs/regression.md).
+
+Running
+-------
+Matches are played like the tournament runner's (``tournaments.runner.run_job``): built-in matches in worker
+processes, process-bot matches in this trio process, ``concurrency`` at once, pulled in seed order by a fixed set
+of worker tasks.  Every finished match is recorded in a results store (``tournaments.store``) at once; the SPRT is
+checked whenever the next group in seed order is complete, so the verdict does not depend on which match finished
+first: the same command gives the same walls, the same groups and the same verdict, however many workers.  A run cut
+short resumes from its store; a store made with other bots or options is refused unless ``restart``.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import sqlite3
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from pathlib import Path
+from typing import Any, Literal
+
+import trio
+
+from bots.base import make_policy
+from referee.game.rules import Ruleset, make_ruleset
+from wrappers.spec import BotSpec, SpecError
+
+from .config import diff_identity
+from .runner import ABANDON_ON_CANCEL, MatchJob, run_job, run_job_async, stop_pool, worker_init
+from .schedule import ScheduledMatch
+from .sprt import Sprt, SprtSettings, Verdict, expected_groups
+from .store import MatchRecord, Store, StoreError
+
+Design = Literal["1v3", "2v2"]
+DESIGNS: tuple[Design, ...] = ("1v3", "2v2")
+CANDIDATE, BASELINE, FIELD = "candidate", "baseline", "field"
+DEFAULT_HANDS = 16
+DEFAULT_MAX_HANDS = 10_000
+DEFAULT_STORE = "mjref-regress.sqlite"
+
+
+class RegressError(ValueError):
+    """A regression run that cannot start (bad bots, options, an incompatible store); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """One match of a group: its tag in the match ID and who sits in seats 1..4 (by role)."""
+
+    tag: str
+    rotation: int
+    seats: tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class RegressSettings:
+    """Everything that decides a regression run (and, but for ``max_hands``, its store's identity)."""
+
+    candidate: BotSpec
+    baseline: BotSpec
+    field: BotSpec | None = None
+    design: Design = "1v3"
+    rules: Ruleset = dc_field(default_factory=lambda: make_ruleset({"hands": DEFAULT_HANDS}))
+    sprt: SprtSettings = dc_field(default_factory=SprtSettings)
+    max_hands: int = DEFAULT_MAX_HANDS
+    seeds_from: int = 1
+
+    def __post_init__(self) -> None:
+        if self.design not in DESIGNS:
+            raise RegressError(f"unknown design {self.design!r} (known: {', '.join(DESIGNS)})")
+        if self.field is not None and self.design != "1v3":
+            raise RegressError("a field is for the 1v3 design (in 2v2 the candidate and baseline fill the table)")
+        if self.seeds_from < 0:
+            raise RegressError(f"the first seed must be 0 or more, not {self.seeds_from}")
+        for role, spec in self.roles().items():
+            if spec.builtin is not None:
+                try:
+                    make_policy(spec.builtin)
+                except ValueError as exc:
+                    raise RegressError(f"{role}: {exc}") from None
+        if self.max_hands < self.hands_per_group:
+            raise RegressError(f"--max-hands {self.max_hands} is less than one group "
+                               f"({self.hands_per_group} hands: {len(self.seatings)} matches of {self.rules.hands})")
+
+    # ------------------------------------------------------------------------------------------------ layout
+    def roles(self) -> dict[str, BotSpec]:
+        out = {CANDIDATE: self.candidate, BASELINE: self.baseline}
+        if self.has_field:
+            assert self.field is not None
+            out[FIELD] = self.field
+        return out
+
+    @property
+    def has_field(self) -> bool:
+        return self.field is not None and self.field != self.baseline
+
+    @property
+    def seatings(self) -> list[Seating]:
+        """The matches of one group, in the order they are played."""
+        if self.design == "2v2":
+            c, b = CANDIDATE, BASELINE
+            return [Seating("x0", 0, (c, b, c, b)), Seating("x1", 1, (b, c, b, c))]
+        other = FIELD if self.has_field else BASELINE
+        out = [Seating(f"c{r}", r, _seat_one(CANDIDATE, r, other)) for r in range(4)]
+        if self.has_field:
+            out += [Seating(f"b{r}", r, _seat_one(BASELINE, r, FIELD)) for r in range(4)]
+        elif self.rules.fault_penalty > 0:
+            out.append(Seating("b", 0, (BASELINE,) * 4))  # type: ignore[arg-type]
+        return out
+
+    @property
+    def hands_per_group(self) -> int:
+        return len(self.seatings) * self.rules.hands
+
+    @property
+    def max_groups(self) -> int:
+        return self.max_hands // self.hands_per_group
+
+    def seed(self, k: int) -> int:
+        return self.seeds_from + k
+
+    def group_id(self, k: int) -> str:
+        return f"s{self.seed(k)}"
+
+    def group(self, k: int) -> list[ScheduledMatch]:
+        """The scheduled matches of group ``k`` (seed ``seeds_from + k``); seat names are the roles."""
+        gid = self.group_id(k)
+        n = len(self.seatings)
+        return [ScheduledMatch(f"{gid}-{s.tag}", k * n + i, gid, self.seed(k), s.rotation, s.seats)
+                for i, s in enumerate(self.seatings)]
+
+    def difference(self, totals: Mapping[str, tuple[int, ...]]) -> float:
+        """A group's difference from its matches' seat totals (by seating tag): the mean over seats of candidate
+        minus baseline points, per hand."""
+        hands = self.rules.hands
+        if self.design == "2v2":
+            diff = 0
+            for s in self.seatings:
+                t = totals[s.tag]
+                diff += sum(t[i] if role == CANDIDATE else -t[i] for i, role in enumerate(s.seats))
+            return diff / (4 * hands)
+        diff = 0
+        for r in range(4):
+            diff += totals[f"c{r}"][r]
+            if self.has_field:
+                diff -= totals[f"b{r}"][r]
+            elif "b" in totals:
+                diff -= totals["b"][r]
+            # else: the baseline-only table is zero-sum and seat-symmetric, so its four seats add up to 0
+        return diff / (4 * hands)
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the results: a store may only be resumed by a run with the same identity."""
+        return {
+            "kind": "regress",
+            "design": self.design,
+            "candidate": self.candidate.model_dump(mode="json"),
+            "baseline": self.baseline.model_dump(mode="json"),
+            "field": self.field.model_dump(mode="json") if self.has_field and self.field else None,
+            "rules": self.rules.model_dump(mode="json"),
+            "seeds_from": self.seeds_from,
+            "sprt": {"margin": self.sprt.margin, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
+                     "min_groups": self.sprt.min_groups},
+        }
+
+
+def _seat_one(role: str, r: int, other: str) -> tuple[str, str, str, str]:
+    seats = [other] * 4
+    seats[r] = role
+    return (seats[0], seats[1], seats[2], seats[3])
+
+
+# ---------------------------------------------------------------------------------------------------- state
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What the regression needs of one finished match."""
+
+    id: str
+    totals: tuple[int, int, int, int]
+    hands: int
+    faults: tuple[int, int, int, int]
+
+    @classmethod
+    def of(cls, rec: MatchRecord) -> Played:
+        faults = [0, 0, 0, 0]
+        for row in rec.seat_rows:
+            faults[row["position"] - 1] = row["faults"]
+        return cls(rec.id, rec.totals, rec.hands, (faults[0], faults[1], faults[2], faults[3]))
+
+
+@dataclass(slots=True)
+class RegressState:
+    """The groups consumed so far, in seed order, and the SPRT over their differences."""
+
+    settings: RegressSettings
+    sprt: Sprt
+    played: dict[str, Played] = dc_field(default_factory=dict)
+    groups: int = 0
+    hands: int = 0
+    differences: list[float] = dc_field(default_factory=list)
+    faults: dict[str, int] = dc_field(default_factory=dict)
+    matches_played: int = 0  # by this run
+    matches_resumed: int = 0  # found in the store
+
+    @property
+    def finished(self) -> bool:
+        return self.sprt.state is not None or self.groups >= self.settings.max_groups
+
+    def group_ready(self, k: int) -> bool:
+        return all(m.id in self.played for m in self.settings.group(k))
+
+    def advance(self) -> list[float]:
+        """Consume every complete group next in seed order (until the test is finished); return their differences."""
+        new = []
+        s = self.settings
+        while not self.finished and self.group_ready(self.groups):
+            matches = s.group(self.groups)
+            totals = {}
+            for seating, m in zip(s.seatings, matches):
+                p = self.played[m.id]
+                totals[seating.tag] = p.totals
+                self.hands += p.hands
+                for role, n in zip(m.seats, p.faults):
+                    self.faults[role] = self.faults.get(role, 0) + n
+            d = s.difference(totals)
+            self.differences.append(d)
+            self.sprt.add(d)
+            self.groups += 1
+            new.append(d)
+        return new
+
+    def result(self) -> RegressResult:
+        s = self.settings
+        sp = self.sprt
+        verdict = sp.verdict()
+        a, b = s.sprt.bounds
+        if verdict == "pass":
+            reason = f"LLR reached the upper bound {b:.2f}: not weaker by {s.sprt.margin:g} points per hand or more"
+        elif verdict == "regression":
+            reason = f"LLR reached the lower bound {a:.2f}: weaker by {s.sprt.margin:g} points per hand or more"
+        elif self.groups >= s.max_groups:
+            reason = f"the hand budget ({s.max_hands} hands) ran out before the LLR reached a bound"
+        else:
+            reason = "stopped before a verdict"
+        if sp.zero_variance:
+            reason += f"; zero variance: the bots played identically (every group's difference was {sp.mean:g})"
+        ci = sp.ci95()
+        return RegressResult(
+            verdict=verdict, reason=reason, groups=self.groups, hands=self.hands, llr=sp.llr, bounds=(a, b),
+            mean_diff=sp.mean if sp.n else None, sd=sp.sd if sp.n >= 2 else None, ci95=ci,
+            zero_variance=sp.zero_variance, design=s.design, margin=s.sprt.margin, alpha=s.sprt.alpha,
+            beta=s.sprt.beta, max_hands=s.max_hands, hands_per_match=s.rules.hands,
+            seeds=(s.seed(0), s.seed(self.groups - 1)) if self.groups else None,
+            candidate=s.candidate.describe(), baseline=s.baseline.describe(),
+            field=s.field.describe() if s.has_field and s.field else None,
+            faults={CANDIDATE: self.faults.get(CANDIDATE, 0), BASELINE: self.faults.get(BASELINE, 0)},
+            matches_played=self.matches_played, matches_resumed=self.matches_resumed,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RegressResult:
+    """A regression run's outcome; ``to_json`` is what ``mjref regress --json`` prints."""
+
+    verdict: Verdict
+    reason: str
+    groups: int
+    hands: int
+    llr: float
+    bounds: tuple[float, float]
+    mean_diff: float | None
+    sd: float | None
+    ci95: tuple[float, float] | None
+    zero_variance: bool
+    design: str
+    margin: float
+    alpha: float
+    beta: float
+    max_hands: int
+    hands_per_match: int
+    seeds: tuple[int, int] | None
+    candidate: str
+    baseline: str
+    field: str | None
+    faults: dict[str, int]
+    matches_played: int
+    matches_resumed: int
+
+    @property
+    def exit_status(self) -> int:
+        """0 pass, 1 regression, 3 inconclusive (2 is for usage errors)."""
+        return {"pass": 0, "regression": 1, "inconclusive": 3}[self.verdict]
+
+    def to_json(self) -> dict[str, Any]:
+        def r(x: float | None, nd: int = 3) -> float | None:
+            return None if x is None else round(x, nd)
+
+        return {
+            "verdict": self.verdict, "reason": self.reason, "hands": self.hands, "groups": self.groups,
+            "llr": round(self.llr, 4), "bounds": [round(self.bounds[0], 4), round(self.bounds[1], 4)],
+            "mean_diff": r(self.mean_diff), "sd": r(self.sd),
+            "ci95": [r(self.ci95[0]), r(self.ci95[1])] if self.ci95 else None,
+            "zero_variance": self.zero_variance, "design": self.design, "margin": self.margin,
+            "alpha": self.alpha, "beta": self.beta, "max_hands": self.max_hands,
+            "hands_per_match": self.hands_per_match, "seeds": list(self.seeds) if self.seeds else None,
+            "candidate": self.candidate, "baseline": self.baseline, "field": self.field, "faults": self.faults,
+            "matches_played": self.matches_played, "matches_resumed": self.matches_resumed,
+        }
+
+
+# ---------------------------------------------------------------------------------------------------- plan, run
+@dataclass(slots=True)
+class RegressPlan:
+    settings: RegressSettings
+    store_path: Path
+    logs_dir: Path | None
+    state: RegressState
+
+
+def _load_played(store: Store) -> dict[str, Played]:
+    faults: dict[str, list[int]] = {}
+    for row in store.con.execute("SELECT match_id, position, faults FROM seats"):
+        faults.setdefault(row[0], [0, 0, 0, 0])[row[1] - 1] = row[2]
+    out = {}
+    for row in store.con.execute("SELECT id, hands, total1, total2, total3, total4 FROM matches"):
+        f = faults.get(row[0], [0, 0, 0, 0])
+        out[row[0]] = Played(row[0], (row[2], row[3], row[4], row[5]), row[1], (f[0], f[1], f[2], f[3]))
+    return out
+
+
+def plan_regress(settings: RegressSettings, store_path: Path, *, restart: bool = False,
+                 logs_dir: Path | None = None) -> RegressPlan:
+    """Check the bots, open (or restart) the store, and replay what it already holds through the SPRT."""
+    for role, spec in settings.roles().items():
+        try:
+            spec.check_runnable()
+        except SpecError as exc:
+            raise RegressError(f"{role}: {exc}") from None
+    new = settings.identity()
+    try:
+        with Store(store_path) as store:
+            old = store.identity()
+            if old is not None and old != new and not restart:
+                diffs = diff_identity(old, new)
+                raise RegressError(
+                    f"{store_path}: this store belongs to another run; differences:\n  " + "\n  ".join(diffs)
+                    + "\nuse --restart to discard its results, or another --store"
+                )
+            if restart or (old is not None and old != new):
+                store.clear()
+                old = None
+            if old is None:
+                store.initialise("regress", new)
+            played = _load_played(store)
+    except StoreError as exc:
+        raise RegressError(str(exc)) from None
+    except sqlite3.DatabaseError as exc:  # store.connect sets its pragmas before it checks the file
+        raise RegressError(f"{store_path}: not an mjref results store ({exc})") from None
+    state = RegressState(settings, Sprt(settings.sprt), played, matches_resumed=len(played))
+    state.advance()
+    return RegressPlan(settings, store_path, logs_dir, state)
+
+
+def pending_jobs(p: RegressPlan) -> list[MatchJob]:
+    """The matches still to play, group by group in seed order, up to the hand budget."""
+    s = p.settings
+    specs = {CANDIDATE: s.candidate, BASELINE: s.baseline, FIELD: s.field or s.baseline}
+    rules = s.rules.model_dump()
+    jobs = []
+    for k in range(p.state.groups, s.max_groups):
+        for m in s.group(k):
+            if m.id in p.state.played:
+                continue
+            seat_specs = tuple(specs[role] for role in m.seats)
+            has_process = any(x.builtin is None for x in seat_specs)
+            log = str(p.logs_dir / f"{m.id}.jsonl") if p.logs_dir else None
+            err = str(p.logs_dir / f"{m.id}.stderr") if p.logs_dir and has_process else None
+            jobs.append(MatchJob(m, seat_specs, rules, log, err))  # type: ignore[arg-type]
+    return jobs
+
+
+GroupCallback = Callable[[RegressState, float], None]
+
+
+async def run_regress(
+    p: RegressPlan,
+    *,
+    concurrency: int | None = None,
+    on_group: GroupCallback | None = None,
+    on_match: Callable[[MatchRecord], None] | None = None,
+    executor: Any = None,
+) -> RegressResult:
+    """Play groups until the SPRT decides or the budget runs out; every finished match goes to the store."""
+    state = p.state
+    if state.finished:
+        return state.result()
+    jobs = pending_jobs(p)
+    workers = max(1, concurrency or os.cpu_count() or 1)
+    if p.logs_dir is not None:
+        p.logs_dir.mkdir(parents=True, exist_ok=True)
+    pool: Any = executor
+    own_pool = False
+    n_builtin = sum(1 for j in jobs if j.builtin_only)
+    if pool is None and n_builtin:
+        if workers == 1:
+            pool = ThreadPoolExecutor(max_workers=1)  # one at a time: no process to spawn
+        else:
+            pool = ProcessPoolExecutor(max_workers=min(workers, n_builtin),
+                                       mp_context=multiprocessing.get_context("spawn"), initializer=worker_init)
+        own_pool = True
+    store = Store(p.store_path)
+
+    async def worker(receive: trio.MemoryReceiveChannel[MatchJob], done: trio.CancelScope) -> None:
+        async for job in receive:
+            if executor is not None or job.builtin_only:
+                fut = pool.submit(run_job, job)
+                rec = await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)
+            else:
+                rec = await run_job_async(job)
+            if store.record(rec):
+                state.matches_played += 1
+            state.played[rec.id] = Played.of(rec)
+            if on_match is not None:
+                on_match(rec)
+            for d in state.advance():
+                if on_group is not None:
+                    on_group(state, d)
+            if state.finished:
+                done.cancel()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            send, receive = trio.open_memory_channel[MatchJob](0)
+            async with send:
+                for _ in range(workers):
+                    nursery.start_soon(worker, receive.clone(), nursery.cancel_scope)
+                await receive.aclose()
+                for job in jobs:  # in seed order: the next group is always the one being completed
+                    await send.send(job)
+    finally:
+        store.close()
+        if own_pool:
+            stop_pool(pool)
+    return state.result()
+
+
+def regress(settings: RegressSettings, store_path: Path, *, restart: bool = False, logs_dir: Path | None = None,
+            **kwargs: Any) -> RegressResult:
+    """Synchronous convenience: plan and run; see :func:`run_regress` for the keyword arguments."""
+    p = plan_regress(settings, store_path, restart=restart, logs_dir=logs_dir)
+    return trio.run(lambda: run_regress(p, **kwargs))
+
+
+def expected_hands(mean: float, sd: float, settings: RegressSettings) -> float:
+    """Hands to a verdict expected when the groups' differences have this mean and spread (Brownian
+    approximation, at least ``min_groups`` groups)."""
+    groups = max(float(settings.sprt.min_groups), expected_groups(mean, sd, settings.sprt))
+    return math.ceil(groups) * settings.hands_per_group
+
+
+__all__ = [
+    "DEFAULT_HANDS",
+    "DEFAULT_MAX_HANDS",
+    "DEFAULT_STORE",
+    "DESIGNS",
+    "Design",
+    "RegressError",
+    "RegressPlan",
+    "RegressResult",
+    "RegressSettings",
+    "RegressState",
+    "expected_hands",
+    "pending_jobs",
+    "plan_regress",
+    "regress",
+    "run_regress",
+]
