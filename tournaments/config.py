@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from referee.game.rules import RulesError, Ruleset, make_ruleset
-from wrappers.spec import BotSpec, SpecError, spec_from_mapping
+from wrappers.spec import BotSpec, SpecError, spec_from_mapping, validation_line
 
 
 class ConfigError(ValueError):
@@ -110,19 +110,11 @@ def tournament_schema() -> dict[str, Any]:
     return TournamentConfig.model_json_schema()
 
 
-def _error_line(exc: ValidationError, where: str) -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"])
-    if err["type"] == "extra_forbidden":
-        return f"{where}: unknown field {loc!r}"
-    return f"{where}: {loc + ': ' if loc else ''}{err['msg']}"
-
-
 def parse_config(data: dict[str, Any], where: str = "tournament") -> TournamentConfig:
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_error_line(exc, where)) from None
+        raise ConfigError(validation_line(exc, where)) from None
 
 
 def load_config(path: Path) -> TournamentConfig:

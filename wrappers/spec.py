@@ -96,7 +96,8 @@ class BotSpec(BaseModel):
         return shlex.join(self.cmd or ())
 
 
-def _error_line(exc: ValidationError, where: str) -> str:
+def validation_line(exc: ValidationError, where: str) -> str:
+    """One line for the first error of a pydantic validation: the file (or place), the field, the reason."""
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err["loc"])
     if err["type"] == "extra_forbidden":
@@ -117,7 +118,7 @@ def spec_from_mapping(data: dict[str, Any], where: str, base_dir: Path | None = 
     try:
         return BotSpec.model_validate(data)
     except ValidationError as exc:
-        raise SpecError(_error_line(exc, where)) from None
+        raise SpecError(validation_line(exc, where)) from None
 
 
 def load_spec_file(path: Path) -> BotSpec:
