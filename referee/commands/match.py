@@ -148,7 +148,7 @@ def _describe(summary: HandSummary, names: list[str]) -> str:
         who = f"{w.seat} {names[w.seat - 1]}"
         how = HOW[w.how] + (f" from {w.thrower}" if w.thrower else "")
         tile = f" {glyph(w.tile)}" if w.tile else ""
-        parts.append(f"{who} wins {how}{tile}: {w.score.tai} tai ({items})")
+        parts.append(f"{who} wins {how}{tile}: {w.score.tai} tai" + (f" ({items})" if items else ""))
     return "; ".join(parts)
 
 
