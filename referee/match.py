@@ -28,7 +28,7 @@ from referee.game.series import HandSetup, Series
 from referee.game.types import Answer, Event
 from referee.game.wall import Wall, generate_wall
 from referee.log import LOG_FORMAT, LogWriter, NullWriter, answer_line, event_line
-from wrappers.process import ProcessSeat
+from wrappers.process import BLOCK_MS, ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
 
@@ -176,8 +176,13 @@ async def run_match(
     on_hand: HandCallback | None = None,
     on_fault: Callable[[FaultInfo], None] | None = None,
     on_seat: Callable[[Seat], None] | None = None,
+    block_ms: float = BLOCK_MS,
 ) -> MatchResult:
-    """Play one match of ``rules.hands`` hands (or one per given wall) and return its result."""
+    """Play one match of ``rules.hands`` hands (or one per given wall) and return its result.
+
+    ``block_ms``: how long a process seat may wait for an answer in a blocking poll before yielding to trio
+    (see ``wrappers.process.BLOCK_MS``); pass 0 when other matches run in the same trio loop.
+    """
     if len(specs) != 4:
         raise MatchError(f"a match needs four seats, got {len(specs)}")
     try:
@@ -205,7 +210,8 @@ async def run_match(
                     seats[p] = BuiltinSeat(names[p - 1], p, make_policy(spec.builtin))
                 else:
                     stderr_path = (stderr_dir / f"seat{p}-{_safe(names[p - 1])}.stderr") if stderr_dir else None
-                    seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout)
+                    seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout,
+                                           block_ms=block_ms)
                 if on_seat is not None:
                     on_seat(seats[p])
             try:

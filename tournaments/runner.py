@@ -123,8 +123,9 @@ def run_job(job: MatchJob) -> MatchRecord:
     return to_record(job, result)
 
 
-async def run_job_async(job: MatchJob) -> MatchRecord:
-    result = await run_match(list(job.specs), **_job_kwargs(job))
+async def run_job_async(job: MatchJob, *, shared_loop: bool = True) -> MatchRecord:
+    """Play one match in this trio loop; ``shared_loop``: other matches run in it too (no blocking waits)."""
+    result = await run_match(list(job.specs), **_job_kwargs(job), **({"block_ms": 0.0} if shared_loop else {}))
     return to_record(job, result)
 
 
@@ -252,7 +253,7 @@ async def execute(
                 fut = pool.submit(run_job, job)
                 rec = await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)
             else:
-                rec = await run_job_async(job)
+                rec = await run_job_async(job, shared_loop=workers > 1)
             record(rec)
 
     try:
