@@ -11,7 +11,8 @@ same walls (1 match: the reference table).  From the same games two kinds of gro
 
 Printed as ONE JSON line: the spread (SD) of both kinds of group differences, the variance reduction factor, and
 the hands a verdict takes in each case, from the SPRT's expected sample size (``tournaments.sprt``, Brownian
-approximation, at least the burn-in of 8 groups; the raw figures are in ``expected_groups_*``) at the default margin, for an unchanged bot (mean 0) and for the slowest case
+approximation, at least the burn-in of 8 groups; the raw figures are in ``expected_groups_*``) at the default
+margin, for an unchanged bot (mean 0) and for the slowest case
 (a mean halfway between the hypotheses).  A duplicate group costs 4 matches (its reference table is zero-sum and is
 not played by ``mjref regress``), a plain group 8 (4 for the candidate, 4 for the baseline on other walls).
 

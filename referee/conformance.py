@@ -29,8 +29,8 @@ from typing import Any
 
 import trio
 
-from referee.aio import unwrap_single
 from bots.base import make_policy
+from referee.aio import unwrap_single
 from referee.game.engine import Hand
 from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset
 from referee.game.types import (

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import fields
 from pathlib import Path
-from typing import IO, Annotated, Any, Literal, Union
+from typing import IO, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -131,7 +131,7 @@ class FinalRecord(_Record):
 
 
 LogRecord = Annotated[
-    Union[HeaderRecord, HandRecord, EventRecord, AnswerRecord, FaultRecord, ResultRecord, FinalRecord],
+    HeaderRecord | HandRecord | EventRecord | AnswerRecord | FaultRecord | ResultRecord | FinalRecord,
     Field(discriminator="type"),
 ]
 RECORD_ADAPTER: TypeAdapter[Any] = TypeAdapter(LogRecord)
@@ -271,7 +271,9 @@ def read_log(path: Path | str, *, strict: bool = True) -> Iterator[BaseModel]:
             if number == 1:
                 fmt = data.get("format") if isinstance(data, dict) else None
                 if isinstance(fmt, int) and fmt > LOG_FORMAT:
-                    raise LogError(f"{p}: log format {fmt} is newer than this mjref reads ({LOG_FORMAT}); upgrade mjref")
+                    raise LogError(
+                        f"{p}: log format {fmt} is newer than this mjref reads ({LOG_FORMAT}); upgrade mjref"
+                    )
             try:
                 yield RECORD_ADAPTER.validate_python(data)
             except ValidationError as exc:

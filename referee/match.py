@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -143,19 +143,15 @@ def resolve_bots(texts: Sequence[str], default: str = "greedy") -> list[BotSpec]
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    seen: dict[str, int] = {}
-    names = []
-    for s in specs:
-        n = seen.get(s.name, 0) + 1
-        seen[s.name] = n
-        names.append(s.name)
+    """Seat names for display: a name used by several seats gets ``#1``, ``#2``… in seat order."""
+    names = [s.name for s in specs]
     counts = {n: names.count(n) for n in names}
-    index: dict[str, int] = {}
+    taken: dict[str, int] = {}
     out = []
     for n in names:
         if counts[n] > 1:
-            index[n] = index.get(n, 0) + 1
-            out.append(f"{n}#{index[n]}")
+            taken[n] = taken.get(n, 0) + 1
+            out.append(f"{n}#{taken[n]}")
         else:
             out.append(n)
     return out
@@ -238,7 +234,7 @@ async def run_match(
         writer.write({
             "type": "final", "hands": len(result.hands), "totals": [s.total for s in result.seats],
             "faults": [s.faults for s in result.seats],
-            "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"), "complete": True,
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"), "complete": True,
         })
     finally:
         writer.flush()
@@ -262,7 +258,7 @@ def _header(specs: Sequence[BotSpec], names: list[str], seed: int, rules: Rulese
     return {
         "type": "header", "format": LOG_FORMAT, "mjref": __version__, "seed": seed, "rules": rules.model_dump(),
         "seats": seats, "hands": hands, "walls": "file" if from_file else "seeded",
-        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -327,9 +323,9 @@ async def _play_hand(
         return dummy
 
     for p in (1, 2, 3, 4):
-        fault = await seats[p].begin_hand(infos[p])
-        if fault is not None:
-            await take_over(p, fault, None)
+        start_fault = await seats[p].begin_hand(infos[p])
+        if start_fault is not None:
+            await take_over(p, start_fault, None)
 
     logging = not isinstance(writer, NullWriter)
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import trio
 
-from referee.aio import unwrap_single
 from bots.base import make_policy
+from referee.aio import unwrap_single
 from referee.game.types import Answer, Meld, Question
 from referee.replay import Divergence, FaultSeen, HandBegin, HandEnd, LogReadError, LogWalker, Step
 from wrappers.process import ProcessSeat

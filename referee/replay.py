@@ -536,7 +536,9 @@ class LogWalker:
         assert q is not None
         return f"an answer to {_question_text(q)}"
 
-    def _begin(self, rec: dict[str, Any], number: int, setup: HandSetup, seeded: bool) -> tuple[Hand, list[Event], Wall]:
+    def _begin(
+        self, rec: dict[str, Any], number: int, setup: HandSetup, seeded: bool
+    ) -> tuple[Hand, list[Event], Wall]:
         h = setup.index
         expected_keys = {"type", "hand", "round_wind", "hand_wind", "dealer", "cont", "open", "wall"}
         if set(rec) != expected_keys:

@@ -135,10 +135,11 @@ def test_a_killed_worker_loses_and_doubles_no_match(tmp_path: Path) -> None:
 
 def test_process_bots_play_on_workers_and_their_stderr_comes_back(tmp_path: Path, cluster: Any) -> None:
     bot = tmp_path / "bot.sh"
-    bot.write_text(f"#!/bin/sh\necho hello from the bot >&2\nexec {sys.executable} {ROOT / 'tests/bots/badbot.py'} good\n")
+    badbot = ROOT / "tests/bots/badbot.py"
+    bot.write_text(f"#!/bin/sh\necho hello from the bot >&2\nexec {sys.executable} {badbot} good\n")
     bot.chmod(0o755)
-    bots = [{"name": n, "builtin": b} for n, b in BUILTINS[:3]] + [{"name": "sh", "cmd": [str(bot)], "cwd": str(tmp_path),
-                                                               "keep_alive": True}]
+    bots = [{"name": n, "builtin": b} for n, b in BUILTINS[:3]]
+    bots.append({"name": "sh", "cmd": [str(bot)], "cwd": str(tmp_path), "keep_alive": True})
     cfg = config(bots=bots, hands=1)
     local = run_tournament(cfg, tmp_path / "local", concurrency=2)
     p = plan(cfg, tmp_path / "dask")

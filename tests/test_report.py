@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from referee.cli import main
-from tournaments.report import ReportError, build_report, make_report, matches_dir, write_report
 from tournaments.config import parse_config
+from tournaments.report import ReportError, build_report, make_report, matches_dir, write_report
 from tournaments.runner import plan, run_job
 from tournaments.stats import compute_standings, to_json
 from tournaments.store import Store

@@ -174,5 +174,6 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
     for _, log, sha, hands in rows:
         assert file_sha256(Path(log)) == sha, f"{log} changed after it was recorded"
         lines = Path(log).read_text().splitlines()
-        assert json.loads(lines[-1])["type"] == "final" and sum(json.loads(x)["type"] == "result" for x in lines) == hands
+        assert json.loads(lines[-1])["type"] == "final"
+        assert sum(json.loads(x)["type"] == "result" for x in lines) == hands
     assert json.loads(rerun.stdout)["matches"] == len(expected)

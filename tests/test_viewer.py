@@ -317,7 +317,8 @@ def test_step_through_a_hand_with_the_keyboard(browser: Any, logs: dict[str, Pat
         win = result["wins"][0]
         panel = page.evaluate("""() => ({
             outcome: document.getElementById("winner-panel").dataset.outcome,
-            items: [...document.querySelectorAll("#winner-panel .tai-item")].map(li => [li.dataset.key, +li.dataset.tai]),
+            items: [...document.querySelectorAll("#winner-panel .tai-item")]
+                .map(li => [li.dataset.key, +li.dataset.tai]),
             total: document.querySelector("#winner-panel .tai-total").textContent,
             pay: [...document.querySelectorAll("#winner-panel .payment")].map(r => +r.dataset.amount),
             sets: document.querySelectorAll("#winner-panel .set").length,

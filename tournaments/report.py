@@ -28,7 +28,9 @@ from referee.viewer import ViewerError, write_viewer
 from tournaments.stats import compute_standings, to_json
 from tournaments.store import StoreError, connect
 
-__all__ = ["ReportError", "ReportWritten", "build_report", "make_report", "matches_dir", "render_report", "write_report"]
+__all__ = [
+    "ReportError", "ReportWritten", "build_report", "make_report", "matches_dir", "render_report", "write_report",
+]
 
 
 class ReportError(ValueError):
@@ -189,7 +191,8 @@ def _h2h_table(st: dict[str, Any]) -> str:
                 continue
             ci = h["ci95"]
             tone = "pos" if ci and ci[0] > 0 else "neg" if ci and ci[1] < 0 else "flat"
-            tip = f"{a} minus {b}: {h['mean_diff']:+.2f} points per hand over {h['hands']} hands ({h['matches']} matches)"
+            tip = (f"{a} minus {b}: {h['mean_diff']:+.2f} points per hand over {h['hands']} hands "
+                   f"({h['matches']} matches)")
             tds.append(f'<td class="{tone}" data-a="{escape(a)}" data-b="{escape(b)}" data-diff="{h["mean_diff"]}" '
                        f'title="{escape(tip)}">{_num(h["mean_diff"], 1, True)}<br><small>{_ci(ci)}</small></td>')
         rows.append(f"<tr><th class=l>{escape(a)}</th>{''.join(tds)}</tr>")

@@ -15,10 +15,10 @@ with a different identity (bots, rules, seeds, format…) is refused with the di
 from __future__ import annotations
 
 import hashlib
+import inspect
 import multiprocessing
 import os
 import signal
-import inspect
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -125,7 +125,10 @@ def run_job(job: MatchJob) -> MatchRecord:
 
 async def run_job_async(job: MatchJob, *, shared_loop: bool = True) -> MatchRecord:
     """Play one match in this trio loop; ``shared_loop``: other matches run in it too (no blocking waits)."""
-    result = await run_match(list(job.specs), **_job_kwargs(job), **({"block_ms": 0.0} if shared_loop else {}))
+    kwargs = _job_kwargs(job)
+    if shared_loop:
+        kwargs["block_ms"] = 0.0
+    result = await run_match(list(job.specs), **kwargs)
     return to_record(job, result)
 
 

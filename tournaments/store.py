@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -151,7 +151,7 @@ class Store:
             for key, value in (
                 ("identity", json.dumps(identity, sort_keys=True)),
                 ("name", name),
-                ("created", datetime.now(timezone.utc).isoformat(timespec="seconds")),
+                ("created", datetime.now(UTC).isoformat(timespec="seconds")),
                 ("mjref", __version__),
                 ("schema", str(SCHEMA_VERSION)),
             ):
@@ -187,7 +187,7 @@ class Store:
             self.con.execute(
                 "INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (m.id, m.idx, m.group, m.seed, m.rotation, *m.seats, m.hands, *m.totals, m.log, m.log_sha256,
-                 m.seconds, datetime.now(timezone.utc).isoformat(timespec="seconds")),
+                 m.seconds, datetime.now(UTC).isoformat(timespec="seconds")),
             )
             self.con.executemany(
                 "INSERT INTO seats VALUES (:match_id,:position,:bot,:points,:rank,:hands,:wins,:self_draws,"

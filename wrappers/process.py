@@ -376,7 +376,8 @@ class ProcessSeat(Seat):
         early: _Item | None = self._next_nowait()
         if isinstance(early, bytes):
             text = early.decode("utf-8", "replace")
-            return Reply(None, 0.0, cut(text), Fault("unasked", "a line nobody asked for (before this question)", cut(text)))
+            fault = Fault("unasked", "a line nobody asked for (before this question)", cut(text))
+            return Reply(None, 0.0, cut(text), fault)
         ask_line = format_question(question)
         timeout = self._timeout + (self._start_grace if self._first_question else 0.0)
         self._first_question = False

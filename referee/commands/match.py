@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,8 @@ def register(sub: Any) -> None:
                    help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
     p.add_argument("--log", type=Path, default=None,
                    help="the JSON-lines log (default: mjref-logs/<time>-seed<seed>.jsonl; 'none' for no log)")
-    p.add_argument("--stderr-dir", type=Path, default=None, help="where bots' stderr files go (default: beside the log)")
+    p.add_argument("--stderr-dir", type=Path, default=None,
+                   help="where bots' stderr files go (default: beside the log)")
     p.add_argument("--html", type=Path, default=None, metavar="FILE",
                    help="at the end, write the match's viewer: one self-contained HTML page (needs the log)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.log is not None:
         log_path = args.log
     else:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         log_path = Path("mjref-logs") / f"{stamp}-seed{seed}.jsonl"
     if args.html is not None and log_path is None:
         return _fail("--html needs the match's log: drop --log none")

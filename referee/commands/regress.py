@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from referee.aio import is_interrupt
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from referee.aio import is_interrupt
 from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
 from tournaments.regress import (

@@ -85,7 +85,8 @@ class LiveView:
             t.add_column(col, justify="left" if col == "bot" else "right")
         for bot in sorted(self.points, key=lambda b: -self.points[b] / max(1, self.hands[b])):
             h = self.hands[bot]
-            t.add_row(bot, str(self.matches[bot]), str(h), str(self.points[bot]), f"{self.points[bot] / max(1, h):+.1f}")
+            per_hand = f"{self.points[bot] / max(1, h):+.1f}"
+            t.add_row(bot, str(self.matches[bot]), str(h), str(self.points[bot]), per_hand)
         return t
 
     def render(self) -> Group:

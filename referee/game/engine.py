@@ -207,7 +207,8 @@ class Hand:
 
     def _advance(self, answer: Answer | None) -> list[Event]:
         assert self._flow_gen is not None
-        self._out = out = []
+        out: list[Event] = []
+        self._out = out
         try:
             self.question = self._flow_gen.send(answer)  # type: ignore[arg-type]
         except StopIteration:
@@ -236,7 +237,7 @@ class Hand:
         if a.kind == "pong":
             return f"{' '.join(map(str, a.tiles))} do not make a pong with {q.tile}"
         if a.kind == "gong":
-            allowed = sorted({x.mode for x in q.legal if x.kind == "gong"})
+            allowed = sorted({x.mode for x in q.legal if x.kind == "gong" and x.mode is not None})
             if a.mode not in allowed:
                 return f"/gong {a.mode} is not possible here (possible: {', '.join(f'/gong {m}' for m in allowed)})"
             return f"{' '.join(map(str, a.tiles))} do not make the gong claimed"
@@ -266,7 +267,9 @@ class Hand:
     def _chow_possible(c: list[int], i: int) -> bool:
         r = i % 9
         return bool(
-            (r >= 2 and c[i - 2] and c[i - 1]) or (1 <= r <= 7 and c[i - 1] and c[i + 1]) or (r <= 6 and c[i + 1] and c[i + 2])
+            (r >= 2 and c[i - 2] and c[i - 1])
+            or (1 <= r <= 7 and c[i - 1] and c[i + 1])
+            or (r <= 6 and c[i + 1] and c[i + 2])
         )
 
     def _end_in_draw(self) -> None:

@@ -58,20 +58,34 @@ class Ruleset(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
     flowers: bool = Field(False, description="Play with the eight flowers (144-tile wall).")
-    dead_wall: int = Field(16, ge=0, le=60, description="A hand is drawn when a player would draw and only this many tiles remain.")
+    dead_wall: int = Field(
+        16, ge=0, le=60, description="A hand is drawn when a player would draw and only this many tiles remain."
+    )
     hands: int = Field(16, ge=1, le=1000, description="Hands per match.")
-    dealer_continues: bool = Field(False, description="The dealer keeps the deal after a win or a draw (off in the ICGA framework).")
-    multiple_winners: bool = Field(False, description="Every seat that can win on a throw is asked; all who say /hu win.")
-    gong_from_previous_player: bool = Field(False, description="Allow a meld gong on the tile thrown by one's previous player.")
+    dealer_continues: bool = Field(
+        False, description="The dealer keeps the deal after a win or a draw (off in the ICGA framework)."
+    )
+    multiple_winners: bool = Field(
+        False, description="Every seat that can win on a throw is asked; all who say /hu win."
+    )
+    gong_from_previous_player: bool = Field(
+        False, description="Allow a meld gong on the tile thrown by one's previous player."
+    )
     rob_kong: bool = Field(True, description="Other seats may win on the tile of a promoted gong.")
     move_timeout: float = Field(10.0, gt=0, le=3600, description="Seconds a bot has to answer one question.")
-    start_grace: float = Field(10.0, ge=0, le=3600, description="Extra seconds for the first question of a hand (process start).")
+    start_grace: float = Field(
+        10.0, ge=0, le=3600, description="Extra seconds for the first question of a hand (process start)."
+    )
     fault_penalty: int = Field(0, ge=0, description="Points charged to a seat for each fault.")
     seven_pairs_and_pung: bool = Field(False, description="Allow 嚦咕嚦咕: seven pairs plus one pung.")
-    scoring: Literal["tai", "wins"] = Field("tai", description="'tai': base + per_tai × tai; 'wins': +3/-1 self-draw, +1/-1 throw.")
+    scoring: Literal["tai", "wins"] = Field(
+        "tai", description="'tai': base + per_tai × tai; 'wins': +3/-1 self-draw, +1/-1 throw."
+    )
     base: int = Field(100, ge=0, description="Points every payer pays for a win (tai scheme).")
     per_tai: int = Field(20, ge=0, description="Points per tai every payer pays (tai scheme).")
-    tai: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_TAI), description="The tai table: item key to tai.")
+    tai: dict[str, int] = Field(
+        default_factory=lambda: dict(DEFAULT_TAI), description="The tai table: item key to tai."
+    )
     default_dummy: str = Field("greedy", description="The built-in bot that plays a seat after its bot faults.")
 
     @field_validator("tai", mode="before")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from referee.game.types import Event, PASS  # noqa: E402
+from referee.game.types import PASS, Event  # noqa: E402
 from referee.game.view import SeatView, new_view  # noqa: E402
 from wrappers.codec import Ask, Start, format_answer, parse_server_line  # noqa: E402
 
