@@ -76,9 +76,9 @@ def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tu
     return cpu
 
 
-def process_cost(hands: int, seed: int, log: Path) -> dict[str, float]:
-    cmd = (sys.executable, "-m", "bots.greedy", "--keep-alive")
-    specs = [BotSpec(name=f"greedy{i}", cmd=cmd, cwd=str(ROOT), keep_alive=True) for i in range(4)]
+def process_cost(hands: int, seed: int, log: Path, bot: str = "greedy") -> dict[str, float]:
+    cmd = (sys.executable, "-m", f"bots.{bot}", "--keep-alive")
+    specs = [BotSpec(name=f"{bot}{i}", cmd=cmd, cwd=str(ROOT), keep_alive=True) for i in range(4)]
     rules = make_ruleset({"hands": hands})
     seats: list[ProcessSeat] = []
     marks: list[tuple[float, int, list[int]]] = []  # (cpu, lines so far, trace lengths) after each hand
@@ -120,12 +120,15 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=3)
     ap.add_argument("--hands", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--process-bots", default="greedy,drawdiscard",
+                    help="the built-in bots to run as processes, comma-separated (each: four of them)")
     args = ap.parse_args()
     out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands}
     out["builtin_greedy"] = builtin_rate("greedy", args.matches, args.hands, args.seed)
     out["builtin_random"] = builtin_rate("random", args.matches, args.hands, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        out["process_greedy"] = process_cost(args.hands, args.seed, Path(tmp) / "match.jsonl")
+        for bot in args.process_bots.split(","):
+            out[f"process_{bot}"] = process_cost(args.hands, args.seed, Path(tmp) / "match.jsonl", bot)
     out["python"] = platform.python_version()
     out["machine"] = f"{platform.machine()}, {os.cpu_count()} cores"
     print(json.dumps(out))
