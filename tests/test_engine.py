@@ -696,6 +696,9 @@ def test_promoted_gong_is_robbed() -> None:
     assert (w.seat, w.how, w.thrower, w.tile) == (3, "robbed_gong", 2, fourth)
     assert "robbing_kong" in keys(w)
     assert result.scores[1] < 0 and result.scores[2] > 0 and result.scores[0] == result.scores[3] == 0
+    # The robbed tile went to the winner: the promoter keeps a pong without it.
+    (meld,) = [m for m in hand.melds(2) if m.kind == fourth // 10]
+    assert meld.type == "pong" and fourth not in meld.tiles and len(meld.tiles) == 3
 
 
 def test_promoted_gong_not_robbed_draws_a_replacement() -> None:

@@ -473,6 +473,7 @@ class Hand:
                 if rules.rob_kong:
                     winners = yield from self._ask_hu_round(p, t)
                     if winners:
+                        s.melds[i] = old  # the robbed tile goes to the winner: the promoter keeps its pong
                         self._win_on_tile(winners, p, t, robbed=True)
                         return True
             if not self._draw(p, replacement=True, after_gong=True):
