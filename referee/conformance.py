@@ -356,8 +356,7 @@ async def _ask(seat: Seat, q: Question) -> Reply:
 async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[_Asked], _RunFault | None]:
     wall = run.wall(rules)
     hand = Hand(wall, rules, dealer=run.dealer)
-    info = HandInfo(0, index, run.bot, rules.flowers, rules.dead_wall, rules.gong_from_previous_player,
-                    rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace)
+    info = HandInfo.for_seat(rules, 0, index, run.bot)
     asked: list[_Asked] = []
     fault = await seat.begin_hand(info)
     if fault is not None:

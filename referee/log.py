@@ -38,6 +38,7 @@ class SeatInfo(_Record):
     hash: str | None = None
     keep_alive: bool = False
     extensions: list[str] = Field(default_factory=list)
+    bot_seed: int | None = None  # the seed this seat's bot is given (a process bot: --seed), derived from the seed
 
 
 class HeaderRecord(_Record):

@@ -26,7 +26,7 @@ from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.series import HandSetup, Series
 from referee.game.types import Answer, Event
-from referee.game.wall import Wall, generate_wall
+from referee.game.wall import Wall, bot_seed, generate_wall
 from referee.log import LOG_FORMAT, LogWriter, NullWriter, answer_line, event_line
 from wrappers.process import BLOCK_MS, ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
@@ -254,6 +254,7 @@ def _header(specs: Sequence[BotSpec], names: list[str], seed: int, rules: Rulese
             "position": p, "name": names[p - 1], "kind": "builtin" if spec.builtin else "process",
             "spec": spec.describe(), "cmd": list(spec.cmd) if spec.cmd else None, "cwd": spec.cwd,
             "hash": spec.executable_hash(), "keep_alive": spec.keep_alive, "extensions": list(spec.extensions),
+            "bot_seed": bot_seed(seed, p),
         })
     return {
         "type": "header", "format": LOG_FORMAT, "mjref": __version__, "seed": seed, "rules": rules.model_dump(),
@@ -294,11 +295,7 @@ async def _play_hand(
         "type": "hand", "hand": h, "round_wind": setup.round_wind, "hand_wind": setup.hand_wind,
         "dealer": setup.dealer, "cont": setup.cont, "open": wall.open_seat(setup.dealer), "wall": list(wall.tiles),
     })
-    infos = {
-        p: HandInfo(seed, h, p, rules.flowers, rules.dead_wall, rules.gong_from_previous_player,
-                    rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace)
-        for p in (1, 2, 3, 4)
-    }
+    infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
     told: dict[int, list[Event]] = {1: [], 2: [], 3: [], 4: []}
     faults: list[FaultInfo] = []

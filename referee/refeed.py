@@ -175,9 +175,7 @@ async def _walk(walker: LogWalker, bot: Seat, seat: int, only: int | None, repor
                 if not feeding:
                     continue
                 report.hands.append(index)
-                info = HandInfo(walker.header.seed, index, seat, rules.flowers, rules.dead_wall,
-                                rules.gong_from_previous_player, rules.seven_pairs_and_pung, rules.move_timeout,
-                                rules.start_grace)
+                info = HandInfo.for_seat(rules, walker.header.seed, index, seat)
                 start_fault = await bot.begin_hand(info)
                 for e in item.events:
                     if seat in e.audience:

@@ -8,6 +8,7 @@ in another seat's concealed hand, except in ``/hu`` (the protocol reveals the wi
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from referee.game.rules import Ruleset
 from referee.game.types import Hu
 from referee.game.wall import generate_wall
 from wrappers.codec import format_event
+from wrappers.seat import HandInfo
 
 
 def tids_in(line: str) -> set[int]:
@@ -71,3 +73,29 @@ def test_the_check_itself_catches_a_leak() -> None:
     leaked = f"/throw 1 {secret}"
     others = set(hand.concealed(2))
     assert tids_in(leaked) & others == {secret}
+
+
+def test_a_builtin_policy_cannot_rebuild_the_wall(tmp_path: Path) -> None:
+    """What a built-in seat is given at the start of a hand (its bot seed) does not reproduce the wall."""
+    from referee.game.rules import make_ruleset
+    from referee.game.wall import generate_wall as wall_of
+    from referee.match import play_match, resolve_bots
+    from wrappers.seat import BuiltinSeat
+
+    given: list[tuple[int, int]] = []
+    original = BuiltinSeat.begin_hand
+
+    async def spy(self: BuiltinSeat, info: HandInfo) -> object:
+        given.append((info.seed, info.index))
+        return await original(self, info)
+
+    rules = make_ruleset({"hands": 2})
+    BuiltinSeat.begin_hand = spy  # type: ignore[method-assign]
+    try:
+        play_match(resolve_bots([]), seed=99, rules=rules)
+    finally:
+        BuiltinSeat.begin_hand = original  # type: ignore[method-assign]
+    assert len(given) == 8 and len({s for s, _ in given}) == 4  # one seed per seat, none of them the match seed
+    for s, h in given:
+        assert s != 99
+        assert wall_of(s, h, rules).tiles != wall_of(99, h, rules).tiles

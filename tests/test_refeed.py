@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from referee.game.rules import make_ruleset
+from referee.game.wall import bot_seed
 from referee.match import play_match, resolve_bots
 from referee.refeed import run_refeed
 from wrappers.spec import BotSpec
@@ -88,10 +89,10 @@ def test_one_hand_only(log: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_process_bots_reproduce_the_builtin_decisions(log: Path) -> None:
-    """``python -m bots.X`` makes the in-process bot's decisions, given the match seed (random needs it)."""
+    """``python -m bots.X`` makes the in-process bot's decisions, given the seat's bot seed (random needs it)."""
     greedy = run_refeed(log, 1, proc("-m", "bots.greedy"))
     assert greedy.ok, greedy.mismatch
-    random_seeded = run_refeed(log, 2, proc("-m", "bots.random", "--seed", str(SEED)))
+    random_seeded = run_refeed(log, 2, proc("-m", "bots.random", "--seed", str(bot_seed(SEED, 2))))
     assert random_seeded.ok, random_seeded.mismatch
     assert random_seeded.matched == len(answers(log, 2))
     unseeded = run_refeed(log, 2, proc("-m", "bots.random"))  # seeds itself with 0
@@ -100,8 +101,8 @@ def test_process_bots_reproduce_the_builtin_decisions(log: Path) -> None:
 
 def test_a_keep_alive_process_bot_reproduces_every_hand(log: Path) -> None:
     """One process for the whole match numbers hands like the match does (not 16 × hands played)."""
-    spec = BotSpec(name="random", cmd=(sys.executable, "-m", "bots.random", "--keep-alive", "--seed", str(SEED)),
-                   cwd=str(ROOT), keep_alive=True)
+    cmd = (sys.executable, "-m", "bots.random", "--keep-alive", "--seed", str(bot_seed(SEED, 2)))
+    spec = BotSpec(name="random", cmd=cmd, cwd=str(ROOT), keep_alive=True)
     report = run_refeed(log, 2, spec)
     assert report.ok, report.mismatch
     assert report.matched == len(answers(log, 2))

@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from referee.game.rules import Ruleset
 from referee.game.types import Answer, Event, Question
+from referee.game.wall import bot_seed
 from referee.game.view import SeatView, new_view
 
 FaultKind = Literal[
@@ -62,7 +64,8 @@ class Policy(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class HandInfo:
-    """What a seat is told when a hand begins."""
+    """What a seat is told when a hand begins.  ``seed`` is the seat's own bot seed (``wall.bot_seed``), never the
+    match seed: a policy given the match seed could rebuild the wall."""
 
     seed: int
     index: int
@@ -73,6 +76,11 @@ class HandInfo:
     seven_pairs_and_pung: bool
     timeout: float
     start_grace: float
+
+    @classmethod
+    def for_seat(cls, rules: Ruleset, match_seed: int, index: int, position: int) -> HandInfo:
+        return cls(bot_seed(match_seed, position), index, position, rules.flowers, rules.dead_wall,
+                   rules.gong_from_previous_player, rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace)
 
 
 class Seat(ABC):

@@ -71,6 +71,13 @@ def hand_rng(seed: int, hand: int, salt: str) -> SplitMix64:
     return SplitMix64(int.from_bytes(digest[:8], "big"))
 
 
+def bot_seed(match_seed: int, position: int) -> int:
+    """The seed a bot at ``position`` is given for its own randomness: derived one way (SHA-256) from the match
+    seed, so that no bot, built-in or process, can rebuild the wall from what it is given."""
+    digest = hashlib.sha256(f"mjref-bot-seed/1|{match_seed}|{position}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
 def generate_wall(seed: int, hand: int, rules: Ruleset) -> Wall:
     """The wall of hand ``hand`` (0-based) of a match with seed ``seed``."""
     digest = hashlib.sha256(f"mjref-wall/1|{seed}|{hand}|{1 if rules.flowers else 0}".encode()).digest()
