@@ -64,10 +64,10 @@ def main() -> None:
     jobs = []
     for k in range(args.groups):
         for m in settings.group(k):
-            jobs.append(MatchJob(m, tuple(specs[r] for r in m.seats), rules, None, None))  # type: ignore[arg-type]
+            jobs.append(MatchJob(m, tuple(specs[r] for r in m.seats), rules, None, None, m.seed))  # type: ignore[arg-type]
         seed = settings.seed(k)
         ref = ScheduledMatch(f"s{seed}-ref", 0, f"s{seed}", seed, 0, ("baseline",) * 4)  # type: ignore[arg-type]
-        jobs.append(MatchJob(ref, (base,) * 4, rules, None, None))
+        jobs.append(MatchJob(ref, (base,) * 4, rules, None, None, ref.seed))
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         records = {r.id: r for r in pool.map(run_job, jobs, chunksize=2)}

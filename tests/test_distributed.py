@@ -32,7 +32,8 @@ BUILTINS = [("g", "greedy"), ("r", "random"), ("d", "drawdiscard"), ("gc", "gree
 
 
 def config(**over: Any) -> TournamentConfig:
-    data: dict[str, Any] = {"name": "t", "seeds": 1, "hands": 2,
+    # A fixed wall salt: the local and the Dask run write different stores and must play the same walls.
+    data: dict[str, Any] = {"name": "t", "seeds": 1, "hands": 2, "wall_salt": "same-walls",
                             "bots": [{"name": n, "builtin": b} for n, b in BUILTINS]}
     data.update(over)
     return parse_config(data)

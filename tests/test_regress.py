@@ -107,7 +107,7 @@ def test_process_bot_plays_like_its_builtin(tmp_path: Path, capsys: pytest.Captu
 # ------------------------------------------------------------------------------------------------ store, resume
 def test_a_run_cut_short_resumes_with_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = str(tmp_path / "s.sqlite")
-    args = ["--candidate", "greedy", "--baseline", "random", *FAST, "--store", store]
+    args = ["--candidate", "greedy", "--baseline", "random", *FAST, "--wall-salt", "shared", "--store", store]
     code, first = run_json(capsys, *args, "--max-hands", "64")  # 4 groups: before the burn-in ends
     assert code == 3 and first["groups"] == 4 and first["matches_played"] == 16
     code, resumed = run_json(capsys, *args, "--max-hands", "400", "--concurrency", "2")

@@ -177,3 +177,25 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
         assert json.loads(lines[-1])["type"] == "final"
         assert sum(json.loads(x)["type"] == "result" for x in lines) == hands
     assert json.loads(rerun.stdout)["matches"] == len(expected)
+
+
+def test_walls_are_secret_per_store_unless_salted_in_the_file(tmp_path: Path) -> None:
+    """The seeds a file lists (1, 2, …) do not give the walls: each store draws a secret salt."""
+    from referee.game.wall import salted_seed
+
+    a = plan(config(seeds=1), tmp_path / "a")
+    b = plan(config(seeds=1), tmp_path / "b")
+    assert a.jobs[0].match.seed == b.jobs[0].match.seed == 1
+    assert a.jobs[0].wall_seed != 1 and a.jobs[0].wall_seed != b.jobs[0].wall_seed
+    again = plan(config(seeds=1), tmp_path / "a")  # resuming keeps the store's salt, so the same walls
+    assert again.jobs[0].wall_seed == a.jobs[0].wall_seed
+    c = plan(config(seeds=1, wall_salt="public"), tmp_path / "c")
+    d = plan(config(seeds=1, wall_salt="public"), tmp_path / "d")
+    assert c.jobs[0].wall_seed == d.jobs[0].wall_seed == salted_seed("public", 1)
+    # the match log records the seed it was played on: the salted one
+    run = run_tournament(config(seeds=1, bots=[{"name": x, "builtin": "random"} for x in "abcd"], hands=1),
+                         tmp_path / "e")
+    job_seeds = {j.match.id: j.wall_seed for j in run.jobs}
+    for match_id, wall_seed in job_seeds.items():
+        header = json.loads((run.logs_dir / f"{match_id}.jsonl").read_text().splitlines()[0])
+        assert header["seed"] == wall_seed != 1

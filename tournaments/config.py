@@ -69,6 +69,12 @@ class TournamentConfig(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     bots: list[BotEntry] = Field(..., min_length=1)
     dask: str | None = Field(None, description="A Dask scheduler address, or 'local' (see docs).")
+    wall_salt: str | None = Field(
+        None,
+        description="Salt of the walls. By default each store draws a secret one, so that the seeds listed here "
+        "do not let a bot derive its wall; set it to replay the same walls in another store (walls then become "
+        "as public as this file).",
+    )
 
     @field_validator("seeds")
     @classmethod

@@ -47,6 +47,7 @@ import trio
 
 from bots.base import make_policy
 from referee.game.rules import Ruleset, make_ruleset
+from referee.game.wall import salted_seed
 from wrappers.spec import BotSpec, SpecError
 
 from .config import diff_identity
@@ -88,6 +89,7 @@ class RegressSettings:
     sprt: SprtSettings = dc_field(default_factory=SprtSettings)
     max_hands: int = DEFAULT_MAX_HANDS
     seeds_from: int = 1
+    wall_salt: str | None = None  # None: the store draws a secret salt; a value: walls shared with other stores
 
     def __post_init__(self) -> None:
         if self.design not in DESIGNS:
@@ -183,6 +185,7 @@ class RegressSettings:
             "field": self.field.model_dump(mode="json") if self.has_field and self.field else None,
             "rules": self.rules.model_dump(mode="json"),
             "seeds_from": self.seeds_from,
+            "wall_salt": self.wall_salt,
             "sprt": {"margin": self.sprt.margin, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
                      "min_groups": self.sprt.min_groups},
         }
@@ -339,6 +342,7 @@ class RegressPlan:
     store_path: Path
     logs_dir: Path | None
     state: RegressState
+    wall_salt: str = ""  # the store's secret salt: matches are played on wall.salted_seed(wall_salt, seed)
 
 
 def _load_played(store: Store) -> dict[str, Played]:
@@ -374,15 +378,16 @@ def plan_regress(settings: RegressSettings, store_path: Path, *, restart: bool =
                 store.clear()
                 old = None
             if old is None:
-                store.initialise("regress", new)
+                store.initialise("regress", new, settings.wall_salt)
             played = _load_played(store)
+            salt = store.wall_salt()
     except StoreError as exc:
         raise RegressError(str(exc)) from None
     except sqlite3.DatabaseError as exc:  # store.connect sets its pragmas before it checks the file
         raise RegressError(f"{store_path}: not an mjref results store ({exc})") from None
     state = RegressState(settings, Sprt(settings.sprt), played, matches_resumed=len(played))
     state.advance()
-    return RegressPlan(settings, store_path, logs_dir, state)
+    return RegressPlan(settings, store_path, logs_dir, state, salt)
 
 
 def pending_jobs(p: RegressPlan) -> list[MatchJob]:
@@ -399,7 +404,8 @@ def pending_jobs(p: RegressPlan) -> list[MatchJob]:
             has_process = any(x.builtin is None for x in seat_specs)
             log = str(p.logs_dir / f"{m.id}.jsonl") if p.logs_dir else None
             err = str(p.logs_dir / f"{m.id}.stderr") if p.logs_dir and has_process else None
-            jobs.append(MatchJob(m, seat_specs, rules, log, err))  # type: ignore[arg-type]
+            jobs.append(MatchJob(m, seat_specs, rules, log, err,  # type: ignore[arg-type]
+                                 salted_seed(p.wall_salt, m.seed)))
     return jobs
 
 

@@ -28,6 +28,7 @@ from typing import Any
 import trio
 
 from referee.game.rules import Ruleset
+from referee.game.wall import salted_seed
 from referee.match import MatchResult, play_match, run_match
 from wrappers.spec import BotSpec, SpecError
 
@@ -49,6 +50,7 @@ class MatchJob:
     rules: dict[str, Any]
     log: str | None
     stderr_dir: str | None
+    wall_seed: int  # the seed the match is played on: wall.salted_seed(the store's salt, match.seed)
 
     @property
     def builtin_only(self) -> bool:
@@ -110,7 +112,7 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
 
 def _job_kwargs(job: MatchJob) -> dict[str, Any]:
     return {
-        "seed": job.match.seed,
+        "seed": job.wall_seed,
         "rules": Ruleset.model_validate(job.rules),
         "log_path": Path(job.log) if job.log else None,
         "stderr_dir": Path(job.stderr_dir) if job.stderr_dir else None,
@@ -195,8 +197,9 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
                 store.clear()
                 old = None
             if old is None:
-                store.initialise(config.name, new)
+                store.initialise(config.name, new, config.wall_salt)
             done = store.finished_ids()
+            salt = store.wall_salt()
     except StoreError as exc:
         raise TournamentError(str(exc)) from None
     rules_json = rules.model_dump()
@@ -207,7 +210,8 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
         seat_specs = tuple(by_name[n] for n in m.seats)
         has_process = any(s.builtin is None for s in seat_specs)
         p.jobs.append(MatchJob(m, seat_specs, rules_json, str(logs_dir / f"{m.id}.jsonl"),  # type: ignore[arg-type]
-                               str(logs_dir / f"{m.id}.stderr") if has_process else None))
+                               str(logs_dir / f"{m.id}.stderr") if has_process else None,
+                               salted_seed(salt, m.seed)))
     return p
 
 

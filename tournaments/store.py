@@ -6,7 +6,8 @@ being killed.  Match logs are files beside the store, named by match ID, with th
 
 Tables
 ------
-``meta``      key/value: ``identity`` (what decides results, see ``config.identity``), ``name``, ``created``,
+``meta``      key/value: ``identity`` (what decides results, see ``config.identity``), ``wall_salt`` (secret:
+              matches are played on ``wall.salted_seed(wall_salt, seed)``), ``name``, ``created``,
               ``mjref`` (version), ``schema`` (this file's schema version).
 ``matches``   one row per finished match: id, idx, grp (duplicate group), seed, rotation, seat1..seat4 (bot names),
               hands, total1..total4, log, log_sha256, seconds, finished.
@@ -20,6 +21,7 @@ Tables
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -142,14 +144,23 @@ class Store:
     def meta(self) -> dict[str, str]:
         return {r["key"]: r["value"] for r in self.con.execute("SELECT key, value FROM meta")}
 
+    def wall_salt(self) -> str:
+        salt = self.meta().get("wall_salt")
+        if salt is None:
+            raise StoreError(f"{self.path}: the store has no wall salt (not initialised)")
+        return salt
+
     def identity(self) -> dict[str, Any] | None:
         value = self.meta().get("identity")
         return json.loads(value) if value else None
 
-    def initialise(self, name: str, identity: dict[str, Any]) -> None:
+    def initialise(self, name: str, identity: dict[str, Any], wall_salt: str | None = None) -> None:
+        """Start a store for a tournament.  ``wall_salt``: the walls' salt; by default a new secret one, kept
+        here so that resuming replays the same walls while nobody can derive them from the listed seeds."""
         with self._transaction():
             for key, value in (
                 ("identity", json.dumps(identity, sort_keys=True)),
+                ("wall_salt", wall_salt if wall_salt is not None else secrets.token_hex(16)),
                 ("name", name),
                 ("created", datetime.now(UTC).isoformat(timespec="seconds")),
                 ("mjref", __version__),

@@ -17,8 +17,8 @@ from typing import Literal, Protocol
 
 from referee.game.rules import Ruleset
 from referee.game.types import Answer, Event, Question
-from referee.game.wall import bot_seed
 from referee.game.view import SeatView, new_view
+from referee.game.wall import bot_seed
 
 FaultKind = Literal[
     "start_failed",  # the executable could not be started

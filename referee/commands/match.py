@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         specs = resolve_bots(args.bots, rules.default_dummy)
     except (RulesError, WallError, MatchError) as exc:
         return _fail(str(exc))
-    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")  # not guessable
     log_path: Path | None
     if args.log is not None and str(args.log).lower() == "none":
         log_path = None

@@ -66,8 +66,11 @@ def register(sub: Any) -> None:
                    help=f"hand budget; no verdict by then is 'inconclusive' (default {DEFAULT_MAX_HANDS})")
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help=f"hands per match (default {DEFAULT_HANDS})")
     p.add_argument("--seeds-from", type=int, default=1, metavar="N",
-                   help="the first seed; group k plays seed N+k, so the same command replays the same walls "
-                   "(default 1)")
+                   help="the first seed; group k plays seed N+k under the store's wall salt, so resuming replays "
+                   "the same walls (default 1)")
+    p.add_argument("--wall-salt", default=None, metavar="TEXT",
+                   help="salt of the walls (default: a secret one per store, so nobody can derive the walls from "
+                   "the seeds; give one to replay the same walls in another store)")
     p.add_argument("--concurrency", type=int, default=None, help="matches at once (default: the cores)")
     p.add_argument("--store", type=Path, default=Path(DEFAULT_STORE),
                    help=f"the results store; the same command resumes from it (default {DEFAULT_STORE})")
@@ -110,7 +113,7 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
         raise RegressError(f"--concurrency must be at least 1, not {args.concurrency}")
     sprt = SprtSettings(margin=args.margin, alpha=args.alpha, beta=args.beta)
     return RegressSettings(specs["candidate"], specs["baseline"], specs.get("field"), args.design, rules, sprt,
-                           args.max_hands, args.seeds_from)
+                           args.max_hands, args.seeds_from, args.wall_salt)
 
 
 def _signed(x: float | None, nd: int = 1) -> str:

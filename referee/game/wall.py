@@ -71,6 +71,13 @@ def hand_rng(seed: int, hand: int, salt: str) -> SplitMix64:
     return SplitMix64(int.from_bytes(digest[:8], "big"))
 
 
+def salted_seed(salt: str, seed: int) -> int:
+    """The wall seed of a tournament's ``seed`` under its store's secret ``salt``: the seeds a tournament file
+    lists (1, 2, 3…) must not let a bot look its wall up from its ``/initCard``."""
+    digest = hashlib.sha256(f"mjref-salt/1|{salt}|{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def bot_seed(match_seed: int, position: int) -> int:
     """The seed a bot at ``position`` is given for its own randomness: derived one way (SHA-256) from the match
     seed, so that no bot, built-in or process, can rebuild the wall from what it is given."""
