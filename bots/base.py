@@ -18,24 +18,12 @@ import importlib
 import math
 import random as _stdlib_random
 from collections.abc import Mapping, Sequence
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import ClassVar
 
 from referee.game.types import Answer
 from referee.game.view import SeatView
 from referee.game.wall import hand_rng
-
-
-@runtime_checkable
-class Policy(Protocol):
-    """A built-in bot."""
-
-    name: str
-
-    def start_hand(self, seed: int, hand: int, position: int) -> None:
-        """A new hand begins for this seat: reseed anything random."""
-
-    def decide(self, view: SeatView, ask: str, legal: Sequence[Answer]) -> Answer:
-        """Answer ``/ask <ask>``; the result must be one of ``legal``."""
+from wrappers.seat import Policy  # the one interface; re-exported for bot authors
 
 
 def policy_rng(seed: int, hand: int, name: str, position: int) -> _stdlib_random.Random:

@@ -345,10 +345,16 @@ async def _play_hand(
         answer: Answer | None
         if isinstance(seat, BuiltinSeat):
             t0 = time.perf_counter()
-            answer = seat.decide(q)
+            line = None
+            try:
+                answer = seat.decide(q)
+            except Exception as exc:  # noqa: BLE001 - a broken policy is a faulting bot, not a broken referee
+                if seat is not seats[p]:
+                    raise  # the default dummy itself failed: that is a bug in mjref
+                answer = None
+                fault = Fault("crash", f"the policy raised {type(exc).__name__}: {exc}")
             seconds = time.perf_counter() - t0
             by = "dummy" if seat is not seats[p] else "bot"
-            line = None
         else:
             reply = await seat.ask(q)
             answer, seconds, fault, line = reply.answer, reply.seconds, reply.fault, reply.line

@@ -189,3 +189,26 @@ def test_soak_no_leaked_descriptors_or_children(tmp_path: Path) -> None:
         play_match(specs, seed=seed, rules=rules, log_path=tmp_path / "soak.jsonl", stderr_dir=tmp_path)
     assert fds() == before_fds
     assert children() == before_children
+
+
+def test_a_builtin_policy_that_raises_is_a_fault_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    import referee.match as match_module
+    from bots.base import make_policy as real_make_policy
+
+    class Broken:
+        name = "broken"
+
+        def start_hand(self, seed: int, hand: int, position: int) -> None:
+            pass
+
+        def decide(self, view: object, ask: str, legal: object) -> object:
+            raise ZeroDivisionError("bug in the bot")
+
+    monkeypatch.setattr(match_module, "make_policy",
+                        lambda spec: Broken() if spec == "greedy:chowness=0.1" else real_make_policy(spec))
+    specs = [BotSpec(name="broken", builtin="greedy:chowness=0.1"), *resolve_bots([])[:3]]
+    result = play_match(specs, seed=8, rules=make_ruleset({"hands": 2}))
+    assert len(result.hands) == 2
+    assert {(f.position, f.kind) for f in result.faults} == {(1, "crash")}
+    assert "ZeroDivisionError: bug in the bot" in result.faults[0].detail
+    assert all(sum(h.result.scores) == 0 for h in result.hands)

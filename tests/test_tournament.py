@@ -199,3 +199,17 @@ def test_walls_are_secret_per_store_unless_salted_in_the_file(tmp_path: Path) ->
     for match_id, wall_seed in job_seeds.items():
         header = json.loads((run.logs_dir / f"{match_id}.jsonl").read_text().splitlines()[0])
         assert header["seed"] == wall_seed != 1
+
+
+def test_a_rebuilt_bot_does_not_resume_old_results(tmp_path: Path) -> None:
+    """The store's identity includes each process bot's executable hash."""
+    bot = tmp_path / "mybot.sh"
+    bot.write_text(f"#!/bin/sh\nexec {sys.executable} -m bots.drawdiscard\n")
+    bot.chmod(0o755)
+    bots = [{"name": "mine", "cmd": [str(bot)], "cwd": str(ROOT)},
+            *({"name": n, "builtin": "random"} for n in ("a", "b", "c"))]
+    cfg = config(seeds=1, hands=1, bots=bots)
+    plan(cfg, tmp_path)
+    bot.write_text(f"#!/bin/sh\n# rebuilt\nexec {sys.executable} -m bots.drawdiscard\n")
+    with pytest.raises(TournamentError, match="executables.mine"):
+        plan(cfg, tmp_path)

@@ -183,7 +183,9 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     try:
         with Store(store_path) as store:
             old = store.identity()
-            new = config.identity()
+            # A rebuilt bot is another bot: its executable's hash is part of what decides the results.
+            new = {**config.identity(),
+                   "executables": {s.name: s.executable_hash() for s in specs if s.cmd is not None}}
             if old is not None and old != new:
                 if not restart:
                     diffs = diff_identity(old, new)

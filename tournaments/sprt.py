@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Literal
 
+from .stats import t_quantile
+
 Verdict = Literal["pass", "regression", "inconclusive"]
 
 DEFAULT_MARGIN = 10.0
@@ -102,23 +104,7 @@ def llr(n: int, mean: float, variance: float, mu0: float, mu1: float) -> float:
 
 
 _Z99 = NormalDist().inv_cdf(0.99)
-
-
-def t_quantile(p: float, df: int) -> float:
-    """The ``p`` quantile of Student's t with ``df`` degrees of freedom, for 0.5 < p < 1: exact for df 1 and 2,
-    a Cornish-Fisher expansion above (for p ≤ 0.99: within 0.02 of the tables at df 3, 0.001 from df 7)."""
-    if df < 1:
-        return math.inf
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
-    z = NormalDist().inv_cdf(p)
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+# Student's t quantile: the exact one of the standings (one implementation for the project).
 
 
 def small_sample_factor(n: int) -> float:

@@ -75,14 +75,17 @@ def _parse(line: bytes) -> Answer:
 
 
 # A broadcast event is formatted once for all the seats it goes to.
-_last_format: list[object] = [None, None, None]
+# (event, extensions, line), replaced as one tuple so that matches running in threads never mix them up.
+_last_format: tuple[Event | None, frozenset[str], str | None] = (None, frozenset(), None)
 
 
 def _format(event: Event, extensions: frozenset[str]) -> str | None:
-    if _last_format[0] is event and _last_format[1] == extensions:
-        return _last_format[2]  # type: ignore[return-value]
+    global _last_format
+    last = _last_format
+    if last[0] is event and last[1] == extensions:
+        return last[2]
     line = format_event(event, extensions=extensions)
-    _last_format[0], _last_format[1], _last_format[2] = event, extensions, line
+    _last_format = (event, extensions, line)
     return line
 
 
@@ -317,11 +320,12 @@ class ProcessSeat(Seat):
     async def begin_hand(self, info: HandInfo) -> Fault | None:
         self._timeout = self._timeout_override or self.spec.timeout or info.timeout
         self._start_grace = info.start_grace
-        self._first_question = True
+        self._first_question = False  # the start grace is for a process that has just been started
         self._outbox.clear()
         if self._proc is None or self._proc.returncode is not None:
             if self._proc is not None:
                 await self._stop(grace=0)
+            self._first_question = True
             fault = await self._start()
             if fault is not None:
                 self._dead = fault

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from referee.game.rules import Ruleset
 from referee.game.types import Answer, Event, Question
@@ -52,6 +52,7 @@ class Reply:
     fault: Fault | None = None
 
 
+@runtime_checkable
 class Policy(Protocol):
     """A built-in bot: a pure function of one seat's view and the question (see ``bots/``)."""
 

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.game.tiles import glyph
-from referee.game.wall import WallError, read_wallfile
+from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchError, MatchResult, play_match, resolve_bots
 
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
@@ -48,6 +48,14 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _read_walls(path: Path, rules: Any) -> list[Wall]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise WallError(f"{path}: cannot read ({exc.strerror})") from None
+    return parse_wallfile(text, rules, str(path))
+
+
 def _fail(message: str) -> int:
     print(f"mjref match: {message}", file=sys.stderr)
     return 2
@@ -60,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
             rules = make_ruleset({"hands": args.hands}, rules)
         if args.timeout is not None:
             rules = make_ruleset({"move_timeout": args.timeout}, rules)
-        walls = read_wallfile(args.wallfile, rules) if args.wallfile else None
+        walls = _read_walls(args.wallfile, rules) if args.wallfile else None
         specs = resolve_bots(args.bots, rules.default_dummy)
     except (RulesError, WallError, MatchError) as exc:
         return _fail(str(exc))

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the wall needs only ``rules.flowers``; bots import this module and start faster without pydantic
@@ -134,15 +133,6 @@ def parse_wallfile(text: str, rules: Ruleset, source: str = "wallfile") -> list[
     if not walls:
         raise WallError(f"{source}: no walls (expected one line of TIDs per hand)")
     return walls
-
-
-def read_wallfile(path: str | Path, rules: Ruleset) -> list[Wall]:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise WallError(f"{p}: cannot read ({exc.strerror})") from None
-    return parse_wallfile(text, rules, str(p))
 
 
 def deal_positions(dealer: int) -> dict[int, list[int]]:
