@@ -19,9 +19,6 @@ bot exits by itself after ``/exit``.  An in-process bot passes them by construct
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,6 +37,7 @@ from referee.game.types import (
     Answer,
     Eat,
     Event,
+    Exit,
     Gong,
     Mo,
     Pong,
@@ -47,7 +45,7 @@ from referee.game.types import (
     Throw,
 )
 from referee.game.wall import Wall, arrange_wall
-from wrappers.codec import ProtocolError, cut, format_event, format_question, format_start, parse_answer
+from wrappers.codec import cut, format_event, format_question
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Reply, Seat
 from wrappers.spec import BotSpec
@@ -397,33 +395,6 @@ async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[
 
 
 # ---------------------------------------------------------------------------------------------------- process probe
-async def _read_line(stream: trio.abc.ReceiveStream, buf: bytearray, limit: float) -> bytes | None:
-    """One line from ``stream`` within ``limit`` seconds (None on timeout); b"" at end of output."""
-    with trio.move_on_after(limit):
-        while True:
-            i = buf.find(b"\n")
-            if i >= 0:
-                line = bytes(buf[:i])
-                del buf[: i + 1]
-                return line
-            chunk = await stream.receive_some(4096)
-            if not chunk:
-                line = bytes(buf)
-                buf.clear()
-                return line if line else b""
-            buf += chunk
-            if len(buf) > 4096:
-                return bytes(buf[:4096])
-    return None
-
-
-def _kill(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 async def _probe(spec: BotSpec, rules: Ruleset) -> list[ScenarioResult]:
     """Start the bot bare: watch for output after /start, /initGame and /initCard; ask one throw; send /exit."""
     silent, exits = TARGETS["start_silent"], TARGETS["exit_after_exit"]
@@ -433,85 +404,81 @@ async def _probe(spec: BotSpec, rules: Ruleset) -> list[ScenarioResult]:
     events = hand.start()
     q = hand.question
     assert q is not None and q.ask == "throw"
-    lines = [format_start(1, (spec.cmd or ("",))[0])]
-    lines += [x for x in (format_event(e) for e in events if 1 in e.audience) if x is not None]
-    env = {**os.environ, **spec.env} if spec.env else None
-    try:
-        proc = await trio.lowlevel.open_process(list(spec.cmd or ()), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                                stderr=subprocess.DEVNULL, cwd=spec.cwd, env=env,
-                                                start_new_session=True)
-    except OSError as exc:
-        fail = f"cannot start: {exc.strerror or exc}"
-        return [ScenarioResult("start_silent", silent.title, False, silent.expected, None, None, fail),
-                ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None, fail)]
-    assert proc.stdin is not None and proc.stdout is not None
-    buf = bytearray()
     results: list[ScenarioResult] = []
-    timeout = spec.timeout or rules.move_timeout
-    try:
-        try:
-            await proc.stdin.send_all(("\n".join(lines) + "\n").encode("ascii"))
-            early = await _read_line(proc.stdout, buf, SILENCE_WINDOW)
-            if early is not None:
-                what = "its output closed" if early == b"" else f"it printed `{cut(early)}`"
-                sent = ", ".join(x.split()[0] for x in lines)
-                results.append(ScenarioResult("start_silent", silent.title, False, silent.expected,
-                                              None if early == b"" else cut(early), None,
-                                              f"{what} before any question (after {sent})"))
-            else:
-                started = time.perf_counter()
-                await proc.stdin.send_all(b"/ask throw\n")
-                line = await _read_line(proc.stdout, buf, timeout + rules.start_grace)
-                ms = round((time.perf_counter() - started) * 1000, 3)
-                if line is None or line == b"":
-                    why = "no answer to /ask throw" + (f" within {timeout + rules.start_grace:g} s" if line is None
-                                                         else ": its output closed")
-                    results.append(ScenarioResult("start_silent", silent.title, False, "/throw <a tile it holds>",
-                                                  None, ms, why))
+    with unwrap_single():
+        async with trio.open_nursery() as nursery:
+            seat = ProcessSeat(spec, 1, nursery, timeout=spec.timeout)
+            try:
+                start_fault = await seat.begin_hand(HandInfo.for_seat(rules, 0, 0, 1))
+                if start_fault is not None:
+                    fail = start_fault.detail
+                    return [ScenarioResult("start_silent", silent.title, False, silent.expected, None, None, fail),
+                            ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None, fail)]
+                sent = ["/start"] + [e_line.split()[0] for e_line in
+                                     (format_event(e) for e in events if 1 in e.audience) if e_line]
+                for e in events:
+                    if 1 in e.audience:
+                        seat.deliver(e)
+                try:
+                    await seat.flush()
+                    early = await seat.read_line(SILENCE_WINDOW)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    early = None
+                    results.append(ScenarioResult("start_silent", silent.title, False, silent.expected, None, None,
+                                                  f"the pipe to the bot broke ({exc!r})"))
+                if results:
+                    pass
+                elif early is not None:
+                    what = "its output closed" if early == b"" else f"it printed `{cut(early)}`"
+                    results.append(ScenarioResult("start_silent", silent.title, False, silent.expected,
+                                                  None if early == b"" else cut(early), None,
+                                                  f"{what} before any question (after {', '.join(sent)})"))
                 else:
-                    try:
-                        a = parse_answer(line)
-                        ok, note = (True, "no output before the first question; then one legal answer") \
-                            if a in q.legal else (False, ("silent until the first question, but its answer is "
-                                                         f"not legal: {hand.explain_illegal(q, a)}"))
-                    except ProtocolError as exc:
-                        ok, note = False, f"silent until the first question, but its answer is garbage: {exc.reason}"
-                    results.append(ScenarioResult("start_silent", silent.title, ok, "/throw <a tile it holds>",
-                                                  cut(line), ms, note))
-                    if ok:
-                        await proc.stdin.send_all(f"/throw 1 {a.tiles[0]}\n/exit 0 0 0 0\n".encode("ascii"))
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            results.append(ScenarioResult("start_silent", silent.title, False, silent.expected, None, None,
-                                          f"the pipe to the bot broke ({exc!r})"))
-        if not results[-1].passed:
-            results.append(ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
-                                          "not checked: the bot failed before /exit", reached=False))
-        elif spec.keep_alive:
-            results.append(ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, None,
-                                          "n/a: the bot is configured keep_alive (it stays up for the next hand)"))
-        else:
-            started = time.perf_counter()
-            with trio.move_on_after(EXIT_WAIT):
-                await proc.wait()
-            if proc.returncode is None:
-                results.append(ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
-                                              f"still running {EXIT_WAIT:g} s after /exit"))
-            else:
-                ms = round((time.perf_counter() - started) * 1000, 3)
-                status = "exit status 0" if proc.returncode == 0 else f"exit status {proc.returncode}"
-                results.append(ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, ms,
-                                              f"exited by itself ({status})"))
-    finally:
-        _kill(proc.pid)
-        with trio.CancelScope(shield=True):
-            with trio.move_on_after(5):
-                await proc.wait()
-            for s in (proc.stdin, proc.stdout):
-                if s is not None:
-                    try:
-                        await s.aclose()
-                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                        pass
+                    reply = await seat.ask(q)
+                    ms = round(reply.seconds * 1000, 3)
+                    if reply.fault is not None and reply.line is None:
+                        results.append(ScenarioResult("start_silent", silent.title, False, "/throw <a tile it holds>",
+                                                      None, ms, f"no answer to /ask throw: {reply.fault.detail}"))
+                    elif reply.fault is not None:
+                        results.append(ScenarioResult("start_silent", silent.title, False, "/throw <a tile it holds>",
+                                                      reply.line, ms, "silent until the first question, but its "
+                                                      f"answer is wrong: {reply.fault.detail}"))
+                    else:
+                        a = reply.answer
+                        assert a is not None
+                        ok = a in q.legal
+                        note = ("no output before the first question; then one legal answer" if ok else
+                                f"silent until the first question, but its answer is not legal: "
+                                f"{hand.explain_illegal(q, a)}")
+                        results.append(ScenarioResult("start_silent", silent.title, ok, "/throw <a tile it holds>",
+                                                      reply.line, ms, note))
+                        if ok:
+                            for e in hand.apply(a):
+                                if 1 in e.audience:
+                                    seat.deliver(e)
+                            seat.deliver(Exit((0, 0, 0, 0)))
+                            await seat.flush()
+                if not results[-1].passed:
+                    results.append(ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
+                                                  "not checked: the bot failed before /exit", reached=False))
+                elif spec.keep_alive:
+                    results.append(ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, None,
+                                                  "n/a: the bot is configured keep_alive (it stays up for the next "
+                                                  "hand)"))
+                else:
+                    started = time.perf_counter()
+                    code = await seat.wait_exit(EXIT_WAIT)
+                    if code is None:
+                        results.append(ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None,
+                                                      None, f"still running {EXIT_WAIT:g} s after /exit"))
+                    else:
+                        ms = round((time.perf_counter() - started) * 1000, 3)
+                        status = "exit status 0" if code == 0 else f"exit status {code}"
+                        results.append(ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None,
+                                                      ms, f"exited by itself ({status})"))
+            finally:
+                with trio.CancelScope(shield=True):
+                    await seat.close()
     return results
 
 

@@ -79,8 +79,8 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
             wins[w.seat - 1] += 1
             if w.how in ("self_draw", "flowers"):
                 self_draws[w.seat - 1] += 1
-            if w.thrower is not None:
-                deal_ins[w.thrower - 1] += 1
+        for thrower in {w.thrower for w in r.wins if w.thrower is not None}:  # one deal-in per throw
+            deal_ins[thrower - 1] += 1
         first = r.wins[0] if r.wins else None
         hand_rows.append({
             "hand": h.index, "dealer": h.setup.dealer, "outcome": r.outcome,

@@ -426,6 +426,33 @@ class ProcessSeat(Seat):
             return Reply(None, seconds, line, Fault(kind, detail, line))  # type: ignore[arg-type]
         return Reply(answer, seconds, line)
 
+    # -------------------------------------------------------------------------------------------- probing
+    # Lower-level steps for a conformance check of the process itself (``mjref check``): send what is buffered
+    # without asking anything, watch for output, and wait for the process to exit by itself.
+    async def flush(self) -> None:
+        """Send the buffered lines now, without a question."""
+        await self._flush()
+
+    async def read_line(self, timeout: float) -> bytes | None:
+        """The next line the bot prints within ``timeout`` seconds: its bytes (``b""`` when its output ended,
+        the first 80 bytes of an over-long line), or None if it printed nothing."""
+        item = self._next_nowait()
+        if item is None:
+            with trio.move_on_after(timeout):
+                item = await self._next_item()
+        if item is None or isinstance(item, bytes):
+            return item
+        return item.head if isinstance(item, _TooLong) else b""
+
+    async def wait_exit(self, timeout: float) -> int | None:
+        """The exit status if the process ends by itself within ``timeout`` seconds, else None."""
+        proc = self._proc
+        if proc is None:
+            return None
+        with trio.move_on_after(timeout):
+            await proc.wait()
+        return proc.returncode
+
     async def end_hand(self) -> None:
         """Send what is left (``/exit …``); a per-hand process then exits, or is ended after a short grace."""
         try:

@@ -127,6 +127,11 @@ class BuiltinSeat(Seat):
         self.view: SeatView = new_view(position)
 
     async def begin_hand(self, info: HandInfo) -> Fault | None:
+        self.start(info)
+        return None
+
+    def start(self, info: HandInfo) -> None:
+        """A fresh view for the hand, and the policy reseeded with this seat's bot seed."""
         self.view = new_view(
             self.position,
             flowers=info.flowers,
@@ -135,7 +140,6 @@ class BuiltinSeat(Seat):
             seven_pairs_and_pung=info.seven_pairs_and_pung,
         )
         self.policy.start_hand(info.seed, info.index, self.position)
-        return None
 
     def deliver(self, event: Event) -> None:
         self.view.apply(event)
@@ -154,14 +158,7 @@ class BuiltinSeat(Seat):
 def builtin_takeover(name: str, position: int, policy: Policy, info: HandInfo, events: Sequence[Event]) -> BuiltinSeat:
     """The default dummy taking over a seat mid-hand: a fresh view caught up on what the seat was told."""
     seat = BuiltinSeat(name, position, policy)
-    seat.view = new_view(
-        position,
-        flowers=info.flowers,
-        dead_wall=info.dead_wall,
-        gong_from_previous_player=info.gong_from_previous_player,
-        seven_pairs_and_pung=info.seven_pairs_and_pung,
-    )
-    policy.start_hand(info.seed, info.index, position)
+    seat.start(info)
     for e in events:
         seat.view.apply(e)
     return seat
