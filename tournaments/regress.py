@@ -33,11 +33,9 @@ short resumes from its store; a store made with other bots or options is refused
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import sqlite3
 from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from pathlib import Path
@@ -51,7 +49,7 @@ from referee.game.wall import salted_seed
 from wrappers.spec import BotSpec, SpecError
 
 from .config import diff_identity
-from .runner import ABANDON_ON_CANCEL, MatchJob, run_job, run_job_async, stop_pool, worker_init
+from .runner import MatchJob, MatchPlayer
 from .schedule import ScheduledMatch
 from .sprt import Sprt, SprtSettings, Verdict, expected_groups
 from .store import MatchRecord, Store, StoreError
@@ -428,25 +426,12 @@ async def run_regress(
     workers = max(1, concurrency or os.cpu_count() or 1)
     if p.logs_dir is not None:
         p.logs_dir.mkdir(parents=True, exist_ok=True)
-    pool: Any = executor
-    own_pool = False
-    n_builtin = sum(1 for j in jobs if j.builtin_only)
-    if pool is None and n_builtin:
-        if workers == 1:
-            pool = ThreadPoolExecutor(max_workers=1)  # one at a time: no process to spawn
-        else:
-            pool = ProcessPoolExecutor(max_workers=min(workers, n_builtin),
-                                       mp_context=multiprocessing.get_context("spawn"), initializer=worker_init)
-        own_pool = True
+    player = MatchPlayer(jobs, workers, executor)
     store = Store(p.store_path)
 
     async def worker(receive: trio.MemoryReceiveChannel[MatchJob], done: trio.CancelScope) -> None:
         async for job in receive:
-            if executor is not None or job.builtin_only:
-                fut = pool.submit(run_job, job)
-                rec = await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)
-            else:
-                rec = await run_job_async(job)
+            rec = await player.play(job)
             if store.record(rec):
                 state.matches_played += 1
             state.played[rec.id] = Played.of(rec)
@@ -459,18 +444,17 @@ async def run_regress(
                 done.cancel()
 
     try:
-        async with trio.open_nursery() as nursery:
-            send, receive = trio.open_memory_channel[MatchJob](0)
-            async with send:
-                for _ in range(workers):
-                    nursery.start_soon(worker, receive.clone(), nursery.cancel_scope)
-                await receive.aclose()
-                for job in jobs:  # in seed order: the next group is always the one being completed
-                    await send.send(job)
+        with player:
+            async with trio.open_nursery() as nursery:
+                send, receive = trio.open_memory_channel[MatchJob](0)
+                async with send:
+                    for _ in range(workers):
+                        nursery.start_soon(worker, receive.clone(), nursery.cancel_scope)
+                    await receive.aclose()
+                    for job in jobs:  # in seed order: the next group is always the one being completed
+                        await send.send(job)
     finally:
         store.close()
-        if own_pool:
-            stop_pool(pool)
     return state.result()
 
 

@@ -19,8 +19,8 @@ import inspect
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -220,6 +220,40 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
 MatchCallback = Callable[[MatchRecord], None]
 
 
+class MatchPlayer:
+    """Plays ``MatchJob``s where they belong: every job on ``executor`` when one is given (Dask); otherwise matches
+    between built-in bots in a local pool (processes, or one thread when there is a single slot) and matches with
+    bot processes in this trio loop.  Use it as a context manager: a pool it made is stopped on exit."""
+
+    def __init__(self, jobs: Sequence[MatchJob], workers: int, executor: Any = None) -> None:
+        self.workers = workers
+        self.executor = executor
+        self._pool: Any = executor
+        self._own = False
+        n_builtin = sum(1 for j in jobs if j.builtin_only)
+        if executor is None and n_builtin:
+            if workers == 1:
+                self._pool = ThreadPoolExecutor(max_workers=1)  # one at a time: no process to spawn
+            else:
+                self._pool = ProcessPoolExecutor(max_workers=min(workers, n_builtin),
+                                                 mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=worker_init)
+            self._own = True
+
+    async def play(self, job: MatchJob) -> MatchRecord:
+        if self.executor is not None or job.builtin_only:
+            fut = self._pool.submit(run_job, job)
+            return await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)  # type: ignore[no-any-return]
+        return await run_job_async(job, shared_loop=self.workers > 1)
+
+    def __enter__(self) -> MatchPlayer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._own:
+            stop_pool(self._pool)
+
+
 async def execute(
     p: Plan,
     *,
@@ -238,13 +272,7 @@ async def execute(
     limiter = trio.CapacityLimiter(workers)
     p.logs_dir.mkdir(parents=True, exist_ok=True)
     recorded = 0
-    pool: Any = executor
-    own_pool = False
-    builtin_jobs = [j for j in p.jobs if j.builtin_only]
-    if pool is None and builtin_jobs:
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(builtin_jobs)),
-                                   mp_context=multiprocessing.get_context("spawn"), initializer=worker_init)
-        own_pool = True
+    player = MatchPlayer(p.jobs, workers, executor)
     store = Store(p.store_path)
 
     def record(rec: MatchRecord) -> None:
@@ -258,21 +286,15 @@ async def execute(
         async with limiter:
             if on_start is not None:
                 on_start(job)
-            if executor is not None or job.builtin_only:
-                fut = pool.submit(run_job, job)
-                rec = await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)
-            else:
-                rec = await run_job_async(job, shared_loop=workers > 1)
-            record(rec)
+            record(await player.play(job))
 
     try:
-        async with trio.open_nursery() as nursery:
-            for job in p.jobs:
-                nursery.start_soon(one, job)
+        with player:
+            async with trio.open_nursery() as nursery:
+                for job in p.jobs:
+                    nursery.start_soon(one, job)
     finally:
         store.close()
-        if own_pool:
-            stop_pool(pool)
     return recorded
 
 
@@ -302,5 +324,7 @@ def run_tournament(config: TournamentConfig, base_dir: Path, **kwargs: Any) -> P
     return p
 
 
-__all__ = ["ABANDON_ON_CANCEL", "ConfigError", "MatchJob", "Plan", "TournamentError", "execute", "plan", "run_job",
-           "run_tournament", "stop_pool", "to_record", "worker_init"]
+__all__ = [
+    "ABANDON_ON_CANCEL", "ConfigError", "MatchJob", "MatchPlayer", "Plan", "TournamentError", "execute", "plan",
+    "run_job", "run_tournament", "stop_pool", "to_record", "worker_init",
+]
