@@ -47,7 +47,7 @@ from referee.game.types import (
 from referee.game.wall import Wall, arrange_wall
 from wrappers.codec import cut, format_event, format_question
 from wrappers.process import ProcessSeat
-from wrappers.seat import BuiltinSeat, Fault, HandInfo, Reply, Seat
+from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat
 from wrappers.spec import BotSpec
 
 __all__ = ["SCENARIOS", "CheckReport", "ScenarioResult", "check", "run_check", "scenario_names"]
@@ -340,17 +340,6 @@ class _Scripter:
         return PASS
 
 
-async def _ask(seat: Seat, q: Question) -> Reply:
-    started = time.perf_counter()
-    try:
-        reply = await seat.ask(q)
-    except Exception as exc:  # noqa: BLE001 - a bug in a built-in policy is the bot's fault, not the suite's
-        return Reply(None, time.perf_counter() - started, fault=Fault("crash", f"the policy raised {exc!r}"))
-    if isinstance(seat, BuiltinSeat):
-        reply = Reply(reply.answer, time.perf_counter() - started, reply.line, reply.fault)
-    return reply
-
-
 async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[_Asked], _RunFault | None]:
     wall = run.wall(rules)
     hand = Hand(wall, rules, dealer=run.dealer)
@@ -375,7 +364,7 @@ async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[
         q = hand.question
         assert q is not None
         if q.seat == run.bot:
-            reply = await _ask(seat, q)
+            reply = await seat.ask(q)
             ms = reply.seconds * 1000
             if reply.fault is not None:
                 await seat.abandon()

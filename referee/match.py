@@ -343,21 +343,15 @@ async def _play_hand(
         by = "bot"
         fault: Fault | None = None
         answer: Answer | None
-        if isinstance(seat, BuiltinSeat):
-            t0 = time.perf_counter()
-            line = None
-            try:
-                answer = seat.decide(q)
-            except Exception as exc:  # noqa: BLE001 - a broken policy is a faulting bot, not a broken referee
-                if seat is not seats[p]:
-                    raise  # the default dummy itself failed: that is a bug in mjref
-                answer = None
-                fault = Fault("crash", f"the policy raised {type(exc).__name__}: {exc}")
-            seconds = time.perf_counter() - t0
-            by = "dummy" if seat is not seats[p] else "bot"
+        if isinstance(seat, BuiltinSeat):  # the fast path: no await
+            reply = seat.reply(q)
+            if seat is not seats[p]:
+                by = "dummy"
+                if reply.fault is not None:  # the default dummy itself failed: a bug in mjref, not a bot fault
+                    raise RuntimeError(f"the default dummy failed: {reply.fault.detail}")
         else:
             reply = await seat.ask(q)
-            answer, seconds, fault, line = reply.answer, reply.seconds, reply.fault, reply.line
+        answer, seconds, fault, line = reply.answer, reply.seconds, reply.fault, reply.line
         events: list[Event] | None = None
         if fault is None:
             assert answer is not None

@@ -22,7 +22,6 @@ takes ``--seed`` (give the log's seed) and numbers hands from ``/initGame``'s wi
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,18 +90,6 @@ class RefeedReport:
                 "hands": [h + 1 for h in self.hands], "questions": self.questions, "matched": self.matched,
                 "mean_answer_ms": round(1000 * self.bot_seconds / self.questions, 3) if self.questions else 0.0,
                 "notes": self.notes, "mismatch": self.mismatch.to_json() if self.mismatch else None}
-
-
-async def _ask(seat: Seat, q: Question) -> Reply:
-    """Ask, turning a built-in policy's exception into a fault (a process's failures already are)."""
-    started = time.perf_counter()
-    try:
-        reply = await seat.ask(q)
-    except Exception as exc:  # noqa: BLE001 - a bug in a built-in policy is the bot's fault, not refeed's
-        return Reply(None, time.perf_counter() - started, fault=Fault("crash", f"the policy raised {exc!r}"))
-    if isinstance(seat, BuiltinSeat):
-        reply = Reply(reply.answer, time.perf_counter() - started, reply.line, reply.fault)
-    return reply
 
 
 def _why(a: Answer, q: Question, concealed: tuple[int, ...]) -> str:
@@ -221,7 +208,7 @@ async def _compare(walker: LogWalker, bot: Seat, seat: int, step: Step, report: 
     """Ask the bot ``step``'s question; True (and the report's mismatch set) when it differs from the log."""
     q = step.question
     report.questions += 1
-    reply = await _ask(bot, q)
+    reply = await bot.ask(q)
     report.bot_seconds += reply.seconds
     before, melds = step.before or (), step.before_melds or ()
     answer, fault = _check(reply, q, before)
@@ -245,7 +232,7 @@ async def _logged_fault(walker: LogWalker, bot: Seat, seat: int, f: FaultSeen, r
     assert hand is not None and hand.question is not None
     q = hand.question
     report.questions += 1
-    reply = await _ask(bot, q)
+    reply = await bot.ask(q)
     report.bot_seconds += reply.seconds
     concealed, melds = tuple(hand.concealed(seat)), tuple(hand.melds(seat))
     answer, fault = _check(reply, q, concealed)

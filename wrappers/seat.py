@@ -10,6 +10,7 @@ Faults are values, not exceptions: ``ask`` returns a ``Reply`` that carries eith
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ class Fault:
     line: str | None = None  # the offending line, cut to a safe length
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: one is made per question, and a frozen __init__ costs twice as much
 class Reply:
     """A seat's reply to one question: an answer, or a fault; ``line`` is what the bot sent, ``seconds`` how long."""
 
@@ -145,11 +146,22 @@ class BuiltinSeat(Seat):
         self.view.apply(event)
 
     def decide(self, question: Question) -> Answer:
-        """Synchronous decision (the match's fast path for built-in seats)."""
+        """The policy's answer (exceptions propagate: see ``reply``)."""
         return self.policy.decide(self.view, question.ask, question.legal)
 
+    def reply(self, question: Question) -> Reply:
+        """Synchronous ask (the match's fast path): the decision, timed; a policy that raises is a ``crash``
+        fault of this bot, as a process that dies would be."""
+        started = time.perf_counter()
+        try:
+            answer = self.policy.decide(self.view, question.ask, question.legal)
+        except Exception as exc:  # noqa: BLE001 - a bug in a bot is the bot's fault, not the referee's
+            fault = Fault("crash", f"the policy raised {type(exc).__name__}: {exc}")
+            return Reply(None, time.perf_counter() - started, fault=fault)
+        return Reply(answer, time.perf_counter() - started)
+
     async def ask(self, question: Question) -> Reply:
-        return Reply(self.decide(question), 0.0)
+        return self.reply(question)
 
     async def end_hand(self) -> None:
         return None
