@@ -222,3 +222,16 @@ def test_without_dask_the_import_says_how_to_install_it() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                          check=False)
     assert "pip install 'mjref[dask]'" in out.stdout, out.stderr
+
+
+def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`mjref regress --dask local` plays the same walls (a shared --wall-salt) and decides exactly as locally."""
+    common = ["regress", "--candidate", "greedy", "--baseline", "random", "--hands", "4", "--max-hands", "256",
+              "--wall-salt", "same-walls", "--concurrency", "2", "--json"]
+    assert main([*common, "--store", str(tmp_path / "local.sqlite")]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--dask", "local"]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    for key in ("verdict", "groups", "hands", "llr", "mean_diff", "ci95"):
+        assert remote[key] == local[key], key
+    assert local["verdict"] == "pass"

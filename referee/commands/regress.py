@@ -72,6 +72,9 @@ def register(sub: Any) -> None:
                    help="salt of the walls (default: a secret one per store, so nobody can derive the walls from "
                    "the seeds; give one to replay the same walls in another store)")
     p.add_argument("--concurrency", type=int, default=None, help="matches at once (default: the cores)")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="play the matches on a Dask cluster: a scheduler address, or 'local' "
+                   "(needs: pip install 'mjref[dask]')")
     p.add_argument("--store", type=Path, default=Path(DEFAULT_STORE),
                    help=f"the results store; the same command resumes from it (default {DEFAULT_STORE})")
     p.add_argument("--restart", action="store_true", help="discard the store's results and start again")
@@ -180,6 +183,17 @@ def run(args: argparse.Namespace) -> int:
         p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
     except (RulesError, RegressError, SprtError) as exc:
         return _fail(str(exc))
+    executor = None
+    if args.dask:
+        try:
+            from tournaments.distributed import DaskError, namespace_of, open_dask_executor
+        except ImportError:
+            return _fail("--dask needs Dask: pip install 'mjref[dask]'")
+        try:
+            executor = open_dask_executor(args.dask, specs=settings.roles().values(),
+                                          namespace=namespace_of(settings.identity()), workers=args.concurrency)
+        except DaskError as exc:
+            return _fail(str(exc))
     console = Console(highlight=False, stderr=args.json)
     if not console.is_terminal:
         console = Console(highlight=False, stderr=args.json, width=160)
@@ -214,7 +228,8 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.monotonic()
     try:
-        result = trio.run(lambda: run_regress(p, concurrency=args.concurrency, on_group=on_group))
+        concurrency = args.concurrency or (executor.slots if executor is not None else None)
+        result = trio.run(lambda: run_regress(p, concurrency=concurrency, on_group=on_group, executor=executor))
     except BaseException as exc:  # a Ctrl-C may arrive wrapped in a trio exception group
         if not is_interrupt(exc):
             raise
@@ -226,6 +241,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if live is not None:
             live.stop()
+        if executor is not None:
+            executor.shutdown()
     elapsed = time.monotonic() - started
     if args.markdown is not None:
         try:
