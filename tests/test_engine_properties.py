@@ -113,7 +113,8 @@ def check_tiles(hand: Hand, rules: Ruleset) -> None:
     assert len(held) == len(set(held)), "a tile is in two places"
     expected = set(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
     missing = expected - set(held)
-    if hand.is_over and hand.result is not None and any(w.how == "throw" for w in hand.result.wins):
+    if hand.is_over and hand.result is not None and any(w.how in ("throw", "robbed_gong") for w in hand.result.wins):
+        # the claimed winning tile (thrown, or robbed from a promoted gong) went to the winner(s)
         assert missing == {hand.result.wins[0].tile}
     else:
         assert not missing, f"tiles missing: {sorted(missing)}"
