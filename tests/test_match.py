@@ -212,3 +212,33 @@ def test_a_builtin_policy_that_raises_is_a_fault_not_a_crash(monkeypatch: pytest
     assert {(f.position, f.kind) for f in result.faults} == {(1, "crash")}
     assert "ZeroDivisionError: bug in the bot" in result.faults[0].detail
     assert all(sum(h.result.scores) == 0 for h in result.hands)
+
+
+RECORDER = ROOT / "tests" / "bots" / "checkbots" / "recorder.py"
+
+
+def test_flower_lines_go_only_to_bots_that_opted_in(tmp_path: Path) -> None:
+    """With flowers on, /flower <pos> <tid> reaches the bots listing the 'flower' extension, and only them."""
+    with_ext, without = tmp_path / "with.txt", tmp_path / "without.txt"
+    specs = [BotSpec(name="opted-in", cmd=(sys.executable, str(RECORDER), str(with_ext)), cwd=str(ROOT),
+                     extensions=("flower",)),
+             BotSpec(name="plain", cmd=(sys.executable, str(RECORDER), str(without)), cwd=str(ROOT)),
+             *resolve_bots([])[:2]]
+    result = play_match(specs, seed=6, rules=make_ruleset({"hands": 2, "flowers": True}), log_path=tmp_path / "m.jsonl")
+    assert not result.faults, result.faults
+    got = [line[3:] for line in with_ext.read_text().splitlines() if line.startswith("<  /flower")]
+    assert got, "flowers were set aside in two hands of a 144-tile wall"
+    for line in got:
+        _, pos, tid = line.split()
+        assert 1 <= int(pos) <= 4 and int(tid) in (10, 20, 30, 40, 50, 60, 70, 80)
+    assert "/flower" not in without.read_text()
+    logged = [json.loads(x) for x in (tmp_path / "m.jsonl").read_text().splitlines()]
+    assert len([r for r in logged if r["type"] == "event" and r["kind"] == "flower"]) == len(got)
+
+
+def test_a_keep_alive_bot_is_restarted_after_a_fault(tmp_path: Path) -> None:
+    marker = f"mjref-test-{uuid.uuid4().hex}"
+    bad = BotSpec(name="bad", cmd=(sys.executable, str(BADBOT), "crash_mid", marker), cwd=str(ROOT), keep_alive=True)
+    result = play_match([bad, *resolve_bots([])[:3]], seed=3, rules=make_ruleset({"hands": 3}))
+    assert [(f.hand, f.kind) for f in result.faults] == [(0, "crash"), (1, "crash"), (2, "crash")]
+    assert not live_processes(marker)
