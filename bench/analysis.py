@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import machine  # noqa: E402
 from referee.game import analysis
 from referee.game.tiles import ALL_TIDS, counts34
 
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         "shanten16_per_s": round(rate(analysis.shanten, h16)),
         "useful_tiles_per_s": round(rate(analysis.useful_tiles, h16)),
         "python": platform.python_version(),
-        "machine": platform.machine(),
+        "machine": machine(),
     }
     # a second pass over the same hands: the caches are warm, as in a bot's later turns
     result["shanten_warm_per_s"] = round(rate(analysis.shanten, h17))

@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 import trio
 from distributed import LocalCluster
 
+from bench.machine import machine  # noqa: E402
 from tournaments.config import TournamentConfig, parse_config
 from tournaments.distributed import dask_executor
 from tournaments.runner import execute, plan, run_job
@@ -75,7 +76,7 @@ def main() -> None:
     args = ap.parse_args()
     out: dict[str, Any] = {
         "bench": "dask", "python": platform.python_version(), "cpus": os.cpu_count(),
-        "machine": f"{platform.system()} {platform.machine()} {platform.processor() or ''}".strip(),
+        "machine": machine(),
         "hands_per_match": args.hands, "repeat": args.repeat,
     }
     with tempfile.TemporaryDirectory(prefix="mjref-bench-") as tmp:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
-import os
 import platform
 import pstats
 import random
@@ -25,6 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import machine  # noqa: E402
 from referee.game.engine import Hand  # noqa: E402
 from referee.game.rules import Ruleset  # noqa: E402
 from referee.game.wall import generate_wall  # noqa: E402
@@ -49,19 +49,6 @@ def play(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
         if len(result.wins) > 1:
             outcomes["several_winners"] += 1
     return outcomes, questions
-
-
-def machine() -> str:
-    """The architecture, the CPU model where the system says it, and the number of CPUs."""
-    model = platform.processor()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return ", ".join(x for x in (platform.machine(), model, f"{os.cpu_count()} cpus") if x)
 
 
 def top_entries(profile: cProfile.Profile, n: int = 10) -> list[dict[str, Any]]:

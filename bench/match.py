@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.machine import machine  # noqa: E402
 from referee.game.rules import make_ruleset  # noqa: E402
 from referee.match import play_match  # noqa: E402
 from wrappers.process import ProcessSeat  # noqa: E402
@@ -130,7 +131,7 @@ def main() -> None:
         for bot in args.process_bots.split(","):
             out[f"process_{bot}"] = process_cost(args.hands, args.seed, Path(tmp) / "match.jsonl", bot)
     out["python"] = platform.python_version()
-    out["machine"] = f"{platform.machine()}, {os.cpu_count()} cores"
+    out["machine"] = machine()
     print(json.dumps(out))
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import machine  # noqa: E402
 from referee.game.rules import make_ruleset
 from tournaments.regress import RegressSettings
 from tournaments.runner import MatchJob, run_job
@@ -118,7 +119,7 @@ def main() -> None:
         "matches": len(jobs),
         "seconds": round(seconds, 1),
         "workers": args.workers,
-        "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
+        "machine": machine(),
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
     }

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
 import platform
 import random
 import sys
@@ -25,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import machine  # noqa: E402
 from referee.game.engine import Hand
 from referee.game.rules import make_ruleset
 from referee.game.wall import generate_wall
@@ -57,19 +57,6 @@ def engine_random_rate(hands: int, seed: int) -> float:
             assert q is not None
             hand.apply(q.legal[rng.randrange(len(q.legal))])
     return hands / (time.perf_counter() - started)
-
-
-def machine() -> str:
-    """The architecture, the CPU model where the system says it, and the number of CPUs."""
-    model = platform.processor()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return ", ".join(x for x in (platform.machine(), model, f"{os.cpu_count()} cpus") if x)
 
 
 def main() -> int:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import sys
 import tempfile
@@ -25,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
+from bench.machine import machine  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.runner import execute, plan  # noqa: E402
 
@@ -93,7 +93,7 @@ def main() -> None:
     if marks.get(100) and marks.get(args.memory_matches):
         out["rss_growth"] = round(marks[args.memory_matches] / marks[100] - 1, 4)
     out["python"] = platform.python_version()
-    out["machine"] = f"{platform.machine()}, {os.cpu_count()} cores"
+    out["machine"] = machine()
     print(json.dumps(out))
 
 
