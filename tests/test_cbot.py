@@ -1,0 +1,39 @@
+"""A bot written the way the ICGA framework's bots were (C, stdin/stdout, flush, exit on /exit) runs unchanged."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.game.rules import make_ruleset
+from referee.match import play_match, resolve_bots
+
+ROOT = Path(__file__).resolve().parents[1]
+CC = shutil.which("cc") or shutil.which("gcc")
+pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler on this machine")
+
+
+@pytest.fixture(scope="module")
+def cbot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    exe = tmp_path_factory.mktemp("cbot") / "cbot"
+    assert CC is not None
+    subprocess.run([CC, "-O2", "-Wall", "-o", str(exe), str(ROOT / "tests" / "bots" / "cbot.c")], check=True)
+    return exe
+
+
+def test_a_c_bot_passes_the_conformance_check(cbot: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(cbot)]) == 0
+    assert "all 15 scenarios passed" in capsys.readouterr().out
+
+
+def test_a_c_bot_plays_a_match_without_a_fault(cbot: Path, tmp_path: Path) -> None:
+    specs = resolve_bots([str(cbot), "greedy", str(cbot), "random"])
+    result = play_match(specs, seed=21, rules=make_ruleset({"hands": 8}), log_path=tmp_path / "m.jsonl")
+    assert len(result.hands) == 8 and not result.faults, result.faults
+    assert all(sum(h.result.scores) == 0 for h in result.hands)
+    assert result.seats[0].answers > 50
+    assert main(["replay", str(tmp_path / "m.jsonl")]) == 0
