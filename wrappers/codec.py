@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, TypeAlias, cast
 
+from referee.game.options import throw_answer
 from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, WINDS_IN_ORDER
 from referee.game.types import (
     GONG_CONCEALED,
@@ -336,7 +337,7 @@ def parse_answer(line: str | bytes) -> Answer:
     command, args = tokens[0], tokens[1:]
     if command == "/throw":
         _check_arity(display, command, args, 1)
-        return Answer.throw(_hand_tile(display, args[0], thrown=True))
+        return throw_answer(_hand_tile(display, args[0], thrown=True))  # the shared object the engine lists
     if command == "/pass":
         _check_arity(display, command, args, 0)
         return PASS

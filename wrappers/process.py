@@ -31,7 +31,7 @@ import trio
 
 from referee.game.types import Answer, Event, Question
 
-from .codec import ProtocolError, cut, format_event, format_question, format_start, parse_answer
+from .codec import ProtocolError, cut, format_event, format_start, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
 from .spec import BotSpec
 
@@ -59,19 +59,22 @@ class _TooLong:
 _EOF = _Eof()
 _Item = bytes | _Eof | _TooLong
 
-# Bots repeat themselves (/pass, /hu, /throw 112): parsed answers are cached by their exact bytes.
-_PARSED: dict[bytes, Answer] = {}
+# Bots repeat themselves (/pass, /hu, /throw 112): parsed answers, with their canonical line, are cached by their
+# exact bytes.
+_PARSED: dict[bytes, tuple[Answer, str]] = {}
 _PARSED_LIMIT = 4096
+_ASK_LINES = {kind: f"/ask {kind}" for kind in ("throw", "hu", "gong", "pong", "eat")}
 
 
-def _parse(line: bytes) -> Answer:
-    answer = _PARSED.get(line)
-    if answer is None:
+def _parse(line: bytes) -> tuple[Answer, str]:
+    parsed = _PARSED.get(line)
+    if parsed is None:
         answer = parse_answer(line)  # raises ProtocolError for a bad line (never cached)
+        parsed = (answer, str(answer))
         if len(_PARSED) >= _PARSED_LIMIT:
             _PARSED.clear()
-        _PARSED[line] = answer
-    return answer
+        _PARSED[line] = parsed
+    return parsed
 
 
 # A broadcast event is formatted once for all the seats it goes to.
@@ -338,24 +341,42 @@ class ProcessSeat(Seat):
         if line is not None:
             self._outbox.append(line)
 
-    async def _flush(self, extra: str | None = None) -> None:
-        proc = self._proc
+    def _take_outbox(self, extra: str | None = None) -> bytes:
+        """The buffered lines (and ``extra``) as the bytes of one write; the outbox is emptied."""
+        outbox = self._outbox
         if extra is not None:
-            self._outbox.append(extra)
-        if not self._outbox or proc is None or proc.stdin is None:
-            self._outbox.clear()
-            return
-        data = ("\n".join(self._outbox) + "\n").encode("ascii")
-        self.lines_sent += len(self._outbox)
-        self._outbox.clear()
+            outbox.append(extra)
+        if not outbox:
+            return b""
+        data = ("\n".join(outbox) + "\n").encode("ascii")
+        self.lines_sent += len(outbox)
+        outbox.clear()
         if self.trace is not None:
             self.trace.append(("w", data))
+        return data
+
+    def _write_now(self, data: bytes) -> int:
+        """Write what the pipe takes without waiting: the number of bytes written.  Raises
+        ``trio.BrokenResourceError`` when the bot's stdin is closed."""
+        fd = self._stdin_fd
+        if fd is None:
+            raise trio.BrokenResourceError("the bot is not running")
         try:
-            n = os.write(self._stdin_fd, data) if self._stdin_fd is not None else 0
+            return os.write(fd, data)
         except BlockingIOError:
-            n = 0
+            return 0
         except (BrokenPipeError, ConnectionResetError):
             raise trio.BrokenResourceError("the bot's stdin is closed") from None
+
+    async def _flush(self, extra: str | None = None) -> None:
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            self._outbox.clear()
+            return
+        data = self._take_outbox(extra)
+        if not data:
+            return
+        n = self._write_now(data)
         if n < len(data):  # the pipe is full: let trio wait until the bot reads
             await proc.stdin.send_all(data[n:])
 
@@ -375,56 +396,72 @@ class ProcessSeat(Seat):
         return self._pending.popleft() if self._pending else None
 
     async def ask(self, question: Question) -> Reply:
+        # The fast path (the bot answers within ``block_ms``) makes no trio call at all: one poll(0) for a line
+        # nobody asked for, one write, one blocking poll, one read.  Only a slow answer, a full pipe or a fault
+        # takes the trio path below, with the deadline counted from the same start.
         if self._dead is not None or self._proc is None:
             return Reply(None, 0.0, fault=self._dead or Fault("crash", "the bot is not running"))
-        early: _Item | None = self._next_nowait()
-        if isinstance(early, bytes):
-            text = early.decode("utf-8", "replace")
-            fault = Fault("unasked", "a line nobody asked for (before this question)", cut(text))
-            return Reply(None, 0.0, cut(text), fault)
-        ask_line = format_question(question)
-        timeout = self._timeout + (self._start_grace if self._first_question else 0.0)
-        self._first_question = False
+        item: _Item | None = None
+        if self._pending or (self._poll is not None and self._poll.poll(0)):
+            item = self._next_nowait()
+            if isinstance(item, bytes):
+                text = cut(item.decode("utf-8", "replace"))
+                return Reply(None, 0.0, text, Fault("unasked", "a line nobody asked for (before this question)", text))
+        ask_line = _ASK_LINES[question.ask]
+        timeout = self._timeout
+        if self._first_question:
+            timeout += self._start_grace
+            self._first_question = False
+        data = self._take_outbox(ask_line)
         started = time.perf_counter()
-        item: _Item | None = early
-        with trio.CancelScope(deadline=trio.current_time() + timeout):
-            try:
-                await self._flush(ask_line)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
-                return Reply(None, time.perf_counter() - started, fault=fault)
-            if item is None and self._block_ms and self._poll is not None and self._poll.poll(self._block_ms):
+        try:
+            written = self._write_now(data)
+        except trio.BrokenResourceError:
+            fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
+            return Reply(None, time.perf_counter() - started, fault=fault)
+        if item is None and written == len(data) and self._block_ms and self._poll is not None:
+            if self._poll.poll(self._block_ms):
                 self._read_available()
-                item = self._pending.popleft() if self._pending else None
-            if item is None:
-                item = await self._next_item()
+                if self._pending:
+                    item = self._pending.popleft()
+        if item is None or written < len(data):
+            with trio.CancelScope(deadline=trio.current_time() + timeout - (time.perf_counter() - started)):
+                try:
+                    if written < len(data):
+                        assert self._proc.stdin is not None
+                        await self._proc.stdin.send_all(data[written:])
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
+                    return Reply(None, time.perf_counter() - started, fault=fault)
+                if item is None:
+                    item = await self._next_item()
         seconds = time.perf_counter() - started
+        if type(item) is bytes:
+            self.lines_received += 1
+            if self.trace is not None:
+                self.trace.append(("r", b""))
+            parsed = _PARSED.get(item)
+            if parsed is None:
+                try:
+                    parsed = _parse(item)
+                except ProtocolError as exc:
+                    shown = cut(item.decode("utf-8", "replace"))
+                    return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
+            answer, line = parsed
+            kind = answer.kind
+            if kind == question.ask or (kind == "pass" and question.ask != "throw"):
+                return Reply(answer, seconds, line)
+            fault_kind = "false_hu" if kind == "hu" else "wrong_answer"
+            detail = "/hu when the hand does not win" if kind == "hu" else f"/{kind} does not answer {ask_line}"
+            return Reply(None, seconds, line, Fault(fault_kind, detail, line))  # type: ignore[arg-type]
         if item is None:
-            fault = Fault("timeout", f"no answer to {ask_line} within {timeout:g} s")
-            return Reply(None, seconds, fault=fault)
-        if isinstance(item, _Eof):
-            fault = await self._exit_fault("closed", f"stdout closed before answering {ask_line}")
-            return Reply(None, seconds, fault=fault)
+            return Reply(None, seconds, fault=Fault("timeout", f"no answer to {ask_line} within {timeout:g} s"))
         if isinstance(item, _TooLong):
             head = cut(item.head.decode("utf-8", "replace"))
             fault = Fault("line_too_long", f"a line longer than {self._max_line} bytes", head)
             return Reply(None, seconds, head, fault)
-        self.lines_received += 1
-        if self.trace is not None:
-            self.trace.append(("r", b""))
-        try:
-            answer = _parse(item)
-        except ProtocolError as exc:
-            shown = cut(item.decode("utf-8", "replace"))
-            return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
-        line = str(answer)
-        if answer.kind != question.ask and not (answer.kind == "pass" and question.ask != "throw"):
-            kind = "false_hu" if answer.kind == "hu" else "wrong_answer"
-            detail = (
-                "/hu when the hand does not win" if kind == "false_hu" else f"/{answer.kind} does not answer {ask_line}"
-            )
-            return Reply(None, seconds, line, Fault(kind, detail, line))  # type: ignore[arg-type]
-        return Reply(answer, seconds, line)
+        fault = await self._exit_fault("closed", f"stdout closed before answering {ask_line}")
+        return Reply(None, seconds, fault=fault)
 
     # -------------------------------------------------------------------------------------------- probing
     # Lower-level steps for a conformance check of the process itself (``mjref check``): send what is buffered
