@@ -12,7 +12,7 @@ records in the order they happened, then ``result``; finally ``final``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal
@@ -172,21 +172,41 @@ def _json_value(value: Any) -> str:
 _AUDIENCE_JSON: dict[frozenset[int], str] = {}
 
 
+def _audience_json(audience: frozenset[int]) -> str:
+    to = _AUDIENCE_JSON.get(audience)
+    if to is None:
+        to = _AUDIENCE_JSON[audience] = "[" + ",".join(map(str, sorted(audience))) + "]"
+    return to
+
+
 def event_line(hand: int, event: Event) -> str:
     """The log line of one event (the same record as ``event_to_json`` plus type and hand, built directly:
-    events are most of a log, and this is the referee's hot path)."""
-    to = _AUDIENCE_JSON.get(event.audience)
-    if to is None:
-        to = _AUDIENCE_JSON[event.audience] = "[" + ",".join(map(str, sorted(event.audience))) + "]"
+    events are most of a log, and this is the referee's and the replayer's hot path).  Throws and draws, most of
+    the events, have their lines written out; a test checks them against the general form."""
+    kind = event.kind
+    to = _AUDIENCE_JSON.get(event.audience) or _audience_json(event.audience)
+    if kind == "throw":
+        e: Any = event
+        return f'{{"type":"event","hand":{hand},"kind":"throw","seat":{e.seat},"tile":{e.tile},"to":{to}}}'
+    if kind == "mo":
+        e = event
+        r = "true" if e.replacement else "false"
+        return (f'{{"type":"event","hand":{hand},"kind":"mo","seat":{e.seat},"tile":{e.tile},'
+                f'"replacement":{r},"to":{to}}}')
+    return _general_event_line(hand, event, to)
+
+
+def _general_event_line(hand: int, event: Event, to: str) -> str:
     fields_json = "".join(f',"{name}":{_json_value(getattr(event, name))}' for name in _EVENT_FIELDS[event.kind])
     return f'{{"type":"event","hand":{hand},"kind":"{event.kind}"{fields_json},"to":{to}}}'
 
 
 def answer_line(hand: int, seat: int, ask: str, tile: int | None, answer: str, by: str, ms: float) -> str:
-    """The log line of one answer (built directly, as ``event_line``); ``answer`` is a protocol line (ASCII)."""
-    tile_json = "null" if tile is None else str(tile)
+    """The log line of one answer (built directly, as ``event_line``); ``answer`` is a canonical protocol line
+    (``str(Answer)``: ASCII letters, digits, ``/`` and spaces, nothing JSON would escape)."""
+    tile_json = "null" if tile is None else tile
     return (f'{{"type":"answer","hand":{hand},"seat":{seat},"ask":"{ask}","tile":{tile_json},'
-            f'"answer":{json.dumps(answer)},"by":"{by}","ms":{ms!r}}}')
+            f'"answer":"{answer}","by":"{by}","ms":{ms!r}}}')
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
@@ -221,6 +241,15 @@ class LogWriter:
         """A record already encoded as one JSON line (see ``event_line``)."""
         self._f.write(line + "\n")
 
+    def line_writer(self) -> Callable[[str], None] | None:
+        """``write_line`` as a plain function for a hot loop, or None when records are dropped."""
+        write = self._f.write
+
+        def write_line(line: str) -> None:
+            write(line + "\n")
+
+        return write_line
+
     def flush(self) -> None:
         self._f.flush()
 
@@ -238,6 +267,9 @@ class NullWriter(LogWriter):
         return None
 
     def write_line(self, line: str) -> None:
+        return None
+
+    def line_writer(self) -> Callable[[str], None] | None:
         return None
 
     def flush(self) -> None:

@@ -25,7 +25,7 @@ from referee import __version__
 from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.series import HandSetup, Series
-from referee.game.types import Answer, Event
+from referee.game.types import Event
 from referee.game.wall import Wall, bot_seed, generate_wall
 from referee.log import LOG_FORMAT, LogWriter, NullWriter, answer_line, event_line
 from wrappers.process import BLOCK_MS, ProcessSeat
@@ -297,7 +297,7 @@ async def _play_hand(
     })
     infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
-    told: dict[int, list[Event]] = {1: [], 2: [], 3: [], 4: []}
+    history: list[Event] = []  # every event of the hand, in order (a dummy taking over replays its seat's part)
     faults: list[FaultInfo] = []
     penalties = [0, 0, 0, 0]
 
@@ -315,7 +315,8 @@ async def _play_hand(
     async def take_over(p: int, fault: Fault, question: str | None) -> BuiltinSeat:
         record_fault(p, fault, question)
         await active[p].abandon()
-        dummy = builtin_takeover(rules.default_dummy, p, make_policy(rules.default_dummy), infos[p], told[p])
+        told = [e for e in history if p in e.audience]
+        dummy = builtin_takeover(rules.default_dummy, p, make_policy(rules.default_dummy), infos[p], told)
         active[p] = dummy
         return dummy
 
@@ -324,26 +325,27 @@ async def _play_hand(
         if start_fault is not None:
             await take_over(p, start_fault, None)
 
-    logging = not isinstance(writer, NullWriter)
+    # The hot loop: one pass per question.  Log lines go straight to the writer's buffered file.
+    log = writer.line_writer()
 
     def deliver(events: list[Event]) -> None:
+        history.extend(events)
         for e in events:
-            if logging:
-                writer.write_line(event_line(h, e))
+            if log is not None:
+                log(event_line(h, e))
             for p in e.audience:
                 active[p].deliver(e)
-                told[p].append(e)
 
     deliver(hand.start())
-    while not hand.is_over:
+    apply = hand.apply
+    stats = result.seats
+    while hand.result is None:
         q = hand.question
         assert q is not None
         p = q.seat
         seat = active[p]
         by = "bot"
-        fault: Fault | None = None
-        answer: Answer | None
-        if isinstance(seat, BuiltinSeat):  # the fast path: no await
+        if type(seat) is BuiltinSeat:  # the fast path: no await
             reply = seat.reply(q)
             if seat is not seats[p]:
                 by = "dummy"
@@ -351,28 +353,30 @@ async def _play_hand(
                     raise RuntimeError(f"the default dummy failed: {reply.fault.detail}")
         else:
             reply = await seat.ask(q)
-        answer, seconds, fault, line = reply.answer, reply.seconds, reply.fault, reply.line
+        answer, fault = reply.answer, reply.fault
         events: list[Event] | None = None
         if fault is None:
             assert answer is not None
             try:
-                events = hand.apply(answer)
+                events = apply(answer)
             except IllegalAnswer as exc:
-                fault = Fault("illegal", str(exc), line or str(answer))
+                fault = Fault("illegal", str(exc), reply.line or str(answer))
         if fault is not None:
-            dummy = await take_over(p, fault, str(q))
+            dummy = await take_over(p, fault, f"/ask {q.ask}")
             answer = dummy.decide(q)
-            events = hand.apply(answer)
+            events = apply(answer)
             by = "dummy"
         assert events is not None and answer is not None
-        s = result.seats[p - 1]
+        seconds = reply.seconds
         if by == "bot":
+            s = stats[p - 1]
             s.answers += 1
             s.answer_seconds += seconds
             if seconds > s.max_answer_seconds:
                 s.max_answer_seconds = seconds
-        if logging:
-            writer.write_line(answer_line(h, p, q.ask, q.tile, str(answer), by, round(seconds * 1000, 3)))
+        if log is not None:
+            text = reply.line if by == "bot" and reply.line is not None else str(answer)
+            log(answer_line(h, p, q.ask, q.tile, text, by, round(seconds * 1000, 3)))
         deliver(events)
 
     async with trio.open_nursery() as ending:

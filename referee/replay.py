@@ -160,48 +160,6 @@ Item = HandBegin | FaultSeen | Step | HandEnd | MatchEnd
 _FIELDS: dict[str, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(cls) if f.name != "audience") for kind, cls in EVENT_TYPES.items()
 }
-_ALL = frozenset((1, 2, 3, 4))
-
-
-def _writer_line(e: Event, hand: int) -> str:
-    """The exact line the match writer writes for ``e`` (``referee.log.event_line``)."""
-    return event_line(hand, e)
-
-
-def _throw_line(e: Any, hand: int) -> str:
-    if e.audience is not _ALL and e.audience != _ALL:
-        return _writer_line(e, hand)
-    return f'{{"type":"event","hand":{hand},"kind":"throw","seat":{e.seat},"tile":{e.tile},"to":[1,2,3,4]}}'
-
-
-def _mo_line(e: Any, hand: int) -> str:
-    r = "true" if e.replacement else "false"
-    return (f'{{"type":"event","hand":{hand},"kind":"mo","seat":{e.seat},"tile":{e.tile},'
-            f'"replacement":{r},"to":[{e.seat}]}}')
-
-
-def _fast_lines() -> dict[str, Any]:
-    """Hand-written lines for the two commonest events, kept only if they equal the writer's on samples (so a
-    change of the log's layout costs speed, never correctness)."""
-    from referee.game.types import Mo, Throw
-
-    samples: dict[str, tuple[Any, list[Event]]] = {
-        "throw": (_throw_line, [Throw(2, 113), Throw(4, 472)]),
-        "mo": (_mo_line, [Mo(3, 221, audience=frozenset((3,))), Mo(1, 110, True, audience=frozenset((1,)))]),
-    }
-    out: dict[str, Any] = {}
-    for kind, (fn, events) in samples.items():
-        if all(fn(e, 7) == _writer_line(e, 7) for e in events):
-            out[kind] = fn
-    return out
-
-
-_LINES: dict[str, Any] = _fast_lines()
-
-
-def _event_line(e: Event, hand: int) -> str:
-    fn = _LINES.get(e.kind)
-    return fn(e, hand) if fn is not None else _writer_line(e, hand)
 
 
 def event_text(e: Event) -> str:
@@ -405,7 +363,6 @@ class LogWalker:
         seeded = header.walls == "seeded"
         pending: deque[Event] = deque()
         popleft = pending.popleft
-        fast_line = _LINES.get
         hand: Hand | None = None
         active = False  # a hand has begun and its result is not read yet
         index = -1
@@ -422,8 +379,7 @@ class LogWalker:
             # exactly as the match writer writes them.
             if pending:
                 e = pending[0]
-                fn = fast_line(e.kind)
-                if text == (fn(e, index) if fn is not None else event_line(index, e)):
+                if text == event_line(index, e):
                     popleft()
                     continue
             elif active and hand.question is not None:  # type: ignore[union-attr]
