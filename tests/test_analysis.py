@@ -379,3 +379,55 @@ def test_seven_pairs_against_brute_force() -> None:
         w = waits(c, seven_pairs_and_pung=True)
         assert w == brute_waits(c, seven=True)
         assert (shanten(c, seven_pairs_and_pung=True) == 0) == bool(w)
+
+
+@settings(max_examples=400)
+@given(st.data())
+def test_completes_with_agrees_with_is_complete(data: st.DataObject) -> None:
+    """The per-group shortcut the engine uses for "does this tile win?" is ``is_complete`` of the hand plus it."""
+    from referee.game.analysis import completes_with, group_states
+
+    size = data.draw(st.sampled_from([1, 4, 7, 10, 13, 16]))
+    pool = [i for i in range(34) for _ in range(4)]
+    picks = data.draw(st.lists(st.sampled_from(range(len(pool))), min_size=size, max_size=size, unique=True))
+    counts = [0] * 34
+    for k in picks:
+        counts[pool[k]] += 1
+    states = group_states(counts)
+    for i in range(34):
+        if counts[i] == 4:
+            continue
+        plus = list(counts)
+        plus[i] += 1
+        assert completes_with(counts, states, i) == is_complete(plus), (counts, i)
+
+
+def test_completes_with_on_waiting_hands() -> None:
+    """Waiting hands (a complete hand less one tile), where the shortcut must search: 3,000 of them."""
+    from referee.game.analysis import completes_with, group_states
+
+    rng = random.Random(5)
+    checked = wins = 0
+    while checked < 3000:
+        counts = [0] * 34
+        for _ in range(5):
+            if rng.random() < 0.5:
+                suit, r = rng.randrange(3), rng.randrange(7)
+                for d in range(3):
+                    counts[9 * suit + r + d] += 1
+            else:
+                counts[rng.randrange(34)] += 3
+        counts[rng.randrange(34)] += 2
+        if max(counts) > 4:
+            continue
+        held = [i for i in range(34) if counts[i]]
+        counts[rng.choice(held)] -= 1
+        states = group_states(counts)
+        for i in range(34):
+            plus = list(counts)
+            plus[i] += 1
+            expected = is_complete(plus)
+            wins += expected
+            assert completes_with(counts, states, i) == expected, (counts, i)
+        checked += 1
+    assert wins >= 3000  # every hand waits on at least the tile taken out

@@ -1122,3 +1122,34 @@ def test_arrange_wall_can_fill_the_whole_undealt_wall() -> None:
     wall = t.wall({}, replacements=reps, junk_before=71 - 2)
     assert sorted(wall.tiles) == list(ALL_TIDS)
     assert wall.tiles[-2:] == (reps[1], reps[0])
+
+
+def test_the_engines_win_check_agrees_with_is_complete_through_random_hands() -> None:
+    """The engine keeps per-group states and updates them as tiles come and go; through 150 randomly played
+    hands, its answer to "does this tile win for that seat?" is always ``is_complete`` of the hand plus it."""
+    import random
+
+    from referee.game.analysis import is_complete
+    from referee.game.tiles import INDEX
+    from referee.game.wall import generate_wall
+
+    rules = Ruleset()
+    rng = random.Random(3)
+    checks = 0
+    for h in range(150):
+        hand = Hand(generate_wall(9, h, rules), rules, dealer=h % 4 + 1, check=False)
+        hand.start()
+        while hand.result is None:
+            q = hand.question
+            assert q is not None
+            for p in (1, 2, 3, 4):
+                counts = hand._seats[p].counts
+                if sum(counts) % 3 != 1:
+                    continue
+                for t in (111, 155, 199, 211, 291, 311, 351, 411, 471, 472):
+                    plus = list(counts)
+                    plus[INDEX[t // 10]] += 1
+                    assert hand._can_win_on(p, t) == is_complete(plus)
+                    checks += 1
+            hand.apply(q.legal[rng.randrange(len(q.legal))])
+    assert checks > 50_000

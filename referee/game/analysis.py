@@ -26,8 +26,12 @@ from typing import Literal, NamedTuple
 from .tiles import KIND_AT
 
 __all__ = [
+    "GROUP_OF",
     "SETS_NEEDED",
+    "UNKNOWN",
     "Group",
+    "completes_with",
+    "group_states",
     "GroupType",
     "arrangements",
     "is_complete",
@@ -163,6 +167,68 @@ def _is_standard(counts: Sequence[int]) -> bool:
             return False
         pairs += s
     return pairs == 1
+
+
+def _honour_state(honours: Sequence[int]) -> int:
+    """``_suit_state`` for the 7 honour counts: pungs only, so a count of 1 or 4 (or two pairs) cannot complete."""
+    pairs = 0
+    for c in honours:
+        if c == 2:
+            pairs += 1
+        elif c == 1 or c == 4:
+            return -1
+    return pairs if pairs <= 1 else -1
+
+
+UNKNOWN = -2  # a group state not computed yet (see ``group_states``)
+
+
+def group_states(counts: Sequence[int], states: list[int] | None = None) -> list[int]:
+    """Per group (wan, tiao, tong, honours): -1 if it cannot be part of a complete hand as it is, 0 if it splits
+    into sets, 1 into sets and one pair.  With ``completes_with`` this answers "does this tile win?" for a
+    waiting hand by looking at one group only (the others cannot change).  Given ``states``, only its
+    ``UNKNOWN`` entries are computed, in place: a hand that changed in one group costs one look-up."""
+    if states is None:
+        states = [UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN]
+    get = _SUIT_STATE.get
+    for g in range(3):
+        if states[g] == UNKNOWN:
+            lo = 9 * g
+            t = tuple(counts[lo : lo + 9])
+            st = get(t)
+            states[g] = _suit_state(t) if st is None else st
+    if states[3] == UNKNOWN:
+        states[3] = _honour_state(counts[27:34])
+    return states
+
+
+GROUP_OF = (0,) * 9 + (1,) * 9 + (2,) * 9 + (3,) * 7  # kind index -> group
+
+
+def completes_with(counts: Sequence[int], states: Sequence[int], i: int) -> bool:
+    """Whether ``counts`` plus one tile of kind index ``i`` is a complete standard hand (``is_complete`` without
+    seven pairs and a pung), given ``states = group_states(counts)``.  Usually decided without any search: a
+    hand whose other groups cannot complete is rejected at once."""
+    g = GROUP_OF[i]
+    pairs = 0
+    for k in range(4):
+        if k != g:
+            st = states[k]
+            if st < 0:
+                return False
+            pairs += st
+    if pairs > 1:
+        return False
+    lo = 9 * g
+    part = list(counts[lo : lo + 9])
+    part[i - lo] += 1
+    if g == 3:
+        st = _honour_state(part)
+    else:
+        t = tuple(part)
+        hit = _SUIT_STATE.get(t)
+        st = _suit_state(t) if hit is None else hit
+    return st >= 0 and pairs + st == 1
 
 
 def is_seven_pairs_and_pung(counts: Sequence[int]) -> bool:

@@ -20,7 +20,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .analysis import is_complete
+from .analysis import GROUP_OF, UNKNOWN, completes_with, group_states, is_complete, is_seven_pairs_and_pung
 from .options import (
     eat_broadcast,
     eat_options,
@@ -111,14 +111,20 @@ class _Seat:
     flowers: list[int] = field(default_factory=list)
     river: list[int] = field(default_factory=list)  # thrown tiles not claimed
     draws: int = 0
+    # analysis.group_states(counts), each group's entry forgotten when a tile of it comes or goes
+    states: list[int] = field(default_factory=lambda: [UNKNOWN] * 4)
 
     def add(self, t: int) -> None:
+        i = INDEX[t // 10]
         self.concealed.append(t)
-        self.counts[INDEX[t // 10]] += 1
+        self.counts[i] += 1
+        self.states[GROUP_OF[i]] = UNKNOWN
 
     def remove(self, t: int) -> None:
+        i = INDEX[t // 10]
         self.concealed.remove(t)
-        self.counts[INDEX[t // 10]] -= 1
+        self.counts[i] -= 1
+        self.states[GROUP_OF[i]] = UNKNOWN
 
 
 class Hand:
@@ -255,11 +261,19 @@ class Hand:
         return self._back - self._front > self.rules.dead_wall
 
     def _can_win_on(self, seat: int, tile: int) -> bool:
-        c = self._seats[seat].counts
+        s = self._seats[seat]
+        c = s.counts
+        states = s.states
+        if UNKNOWN in states:  # after a change of the hand: one group to look up again
+            group_states(c, states)
         i = INDEX[tile // 10]
+        if completes_with(c, states, i):
+            return True
+        if not self.rules.seven_pairs_and_pung:
+            return False
         c[i] += 1
         try:
-            return is_complete(c, seven_pairs_and_pung=self.rules.seven_pairs_and_pung)
+            return is_seven_pairs_and_pung(c)
         finally:
             c[i] -= 1
 

@@ -27,9 +27,12 @@ def next_seat(p: int, step: int = 1) -> int:
     return (p - 1 + step) % 4 + 1
 
 
+_AFTER: dict[int, tuple[int, int, int]] = {p: ((p % 4) + 1, ((p + 1) % 4) + 1, ((p + 2) % 4) + 1) for p in (1, 2, 3, 4)}
+
+
 def seats_after(p: int) -> tuple[int, int, int]:
     """The three other seats in turn order after ``p``."""
-    return (next_seat(p, 1), next_seat(p, 2), next_seat(p, 3))
+    return _AFTER[p]
 
 
 @dataclass(frozen=True, slots=True)
