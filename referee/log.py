@@ -223,11 +223,13 @@ def event_from_json(data: dict[str, Any]) -> Event:
 
 # ---------------------------------------------------------------------------------------------------- writing
 class LogWriter:
-    """Appends records as JSON lines.  ``flush()`` at hand boundaries; a line is never written in two parts."""
+    """Appends records as JSON lines.  Records are gathered in memory and written at ``flush()``, which the match
+    calls at hand boundaries (and on the way out, whatever happened): a line is never written in two parts."""
 
     def __init__(self, stream: IO[str]) -> None:
         self._f = stream
         self._dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+        self._lines: list[str] = []
 
     @classmethod
     def open(cls, path: Path) -> LogWriter:
@@ -235,26 +237,28 @@ class LogWriter:
         return cls(open(path, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
 
     def write(self, record: dict[str, Any]) -> None:
-        self._f.write(self._dumps(record) + "\n")
+        self._lines.append(self._dumps(record))
 
     def write_line(self, line: str) -> None:
         """A record already encoded as one JSON line (see ``event_line``)."""
-        self._f.write(line + "\n")
+        self._lines.append(line)
 
     def line_writer(self) -> Callable[[str], None] | None:
         """``write_line`` as a plain function for a hot loop, or None when records are dropped."""
-        write = self._f.write
-
-        def write_line(line: str) -> None:
-            write(line + "\n")
-
-        return write_line
+        return self._lines.append
 
     def flush(self) -> None:
+        lines = self._lines
+        if lines:
+            self._f.write("\n".join(lines) + "\n")
+            lines.clear()
         self._f.flush()
 
     def close(self) -> None:
-        self._f.close()
+        try:
+            self.flush()
+        finally:
+            self._f.close()
 
 
 class NullWriter(LogWriter):

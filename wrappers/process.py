@@ -337,7 +337,8 @@ class ProcessSeat(Seat):
         return None
 
     def deliver(self, event: Event) -> None:
-        line = _format(event, self._extensions)
+        last = _last_format  # a broadcast's line, formatted for the seat before this one
+        line = last[2] if last[0] is event and last[1] == self._extensions else _format(event, self._extensions)
         if line is not None:
             self._outbox.append(line)
 

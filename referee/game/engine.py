@@ -167,6 +167,7 @@ class Hand:
         self._last_live_drawn = False
         self._after_gong = False
         self._last_drawn: dict[int, int] = {}  # per seat: its last draw (the dealer's 17th tile before any)
+        self._draw_wins: bool | None = None  # whether the last draw completed the drawer's hand
 
     # ------------------------------------------------------------------------------------------------ surface
     @property
@@ -353,6 +354,7 @@ class Hand:
                         return False
                 replacement = True
                 continue
+            self._draw_wins = self._can_win_on(p, t)  # the seat's group states are usually known already
             s.add(t)
             s.draws += 1
             self._last_drawn[p] = t
@@ -455,7 +457,11 @@ class Hand:
         s = self._seats[p]
         rules = self.rules
         while True:
-            if is_complete(s.counts, seven_pairs_and_pung=rules.seven_pairs_and_pung):
+            wins = self._draw_wins  # set by the draw that began this turn (None for the dealer's 17 tiles)
+            self._draw_wins = None
+            if wins is None:
+                wins = is_complete(s.counts, seven_pairs_and_pung=rules.seven_pairs_and_pung)
+            if wins:
                 a = yield self._ask(p, "hu", HU_OR_PASS)
                 if a.kind == "hu":
                     self._win_self(p, self._last_drawn[p])
