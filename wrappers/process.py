@@ -219,42 +219,60 @@ class ProcessSeat(Seat):
     # there yet): one scheduler round per question instead of a reader task and a channel hand-off.
     def _read_available(self) -> None:
         """Read what the bot has written so far, without waiting, into complete lines in ``_pending``."""
-        if self._stdout_done or self._stdout_fd is None:
-            return
-        fd = self._stdout_fd
-        limit = self._max_line
-        while True:
+        while not self._stdout_done and self._stdout_fd is not None:
             try:
-                chunk = os.read(fd, 65536)
+                chunk = os.read(self._stdout_fd, 65536)
             except BlockingIOError:
                 return
             except OSError:
                 chunk = b""
-            if not chunk:
-                self._stdout_done = True
-                self._pending.append(_EOF)
-                return
-            buf = self._buf
-            buf += chunk
-            start = 0
-            while True:
-                i = buf.find(b"\n", start)
-                if i < 0:
-                    break
-                if i - start > limit:
-                    self._pending.append(_TooLong(bytes(buf[start : start + 80])))
-                    self._stdout_done = True
-                    return
-                self._pending.append(bytes(buf[start:i]))
-                start = i + 1
-            if start:
-                del buf[:start]
-            if len(buf) > limit:
-                self._pending.append(_TooLong(bytes(buf[:80])))
-                self._stdout_done = True
-                return
+            self._take_chunk(chunk)
             if len(chunk) < 65536:
                 return
+
+    def _take_chunk(self, chunk: bytes) -> None:
+        """Split what one read gave into lines (``b""``: the end of the output)."""
+        if not chunk:
+            self._stdout_done = True
+            self._pending.append(_EOF)
+            return
+        limit = self._max_line
+        buf = self._buf
+        buf += chunk
+        start = 0
+        while True:
+            i = buf.find(b"\n", start)
+            if i < 0:
+                break
+            if i - start > limit:
+                self._pending.append(_TooLong(bytes(buf[start : start + 80])))
+                self._stdout_done = True
+                return
+            self._pending.append(bytes(buf[start:i]))
+            start = i + 1
+        if start:
+            del buf[:start]
+        if len(buf) > limit:
+            self._pending.append(_TooLong(bytes(buf[:80])))
+            self._stdout_done = True
+
+    def _read_one(self) -> _Item | None:
+        """After poll() said so: the next item.  The usual case, exactly one whole line in the pipe and nothing
+        buffered, costs one read and one slice."""
+        if not self._pending and not self._buf and self._stdout_fd is not None and not self._stdout_done:
+            try:
+                chunk = os.read(self._stdout_fd, 65536)
+            except BlockingIOError:
+                return None
+            except OSError:
+                chunk = b""
+            end = len(chunk) - 1
+            if 0 <= end <= self._max_line and chunk.find(b"\n") == end:
+                return chunk[:end]
+            self._take_chunk(chunk)
+        else:
+            self._read_available()
+        return self._pending.popleft() if self._pending else None
 
     async def _next_item(self) -> _Item:
         while not self._pending:
@@ -422,9 +440,7 @@ class ProcessSeat(Seat):
             return Reply(None, time.perf_counter() - started, fault=fault)
         if item is None and written == len(data) and self._block_ms and self._poll is not None:
             if self._poll.poll(self._block_ms):
-                self._read_available()
-                if self._pending:
-                    item = self._pending.popleft()
+                item = self._read_one()
         if item is None or written < len(data):
             with trio.CancelScope(deadline=trio.current_time() + timeout - (time.perf_counter() - started)):
                 try:

@@ -101,6 +101,11 @@ def seat_wind(seat: int, dealer: int) -> str:
 
 _OTHERS = {p: frozenset(ALL_SEATS - {p}) for p in ALL_SEATS}
 _ONLY = {p: frozenset((p,)) for p in ALL_SEATS}
+# Throws and draws are most of a hand's events; being immutable, each possible one is made once and shared.
+_THROWN = {p * 1000 + t: Throw(p, t) for p in ALL_SEATS for t in ALL_TIDS}
+_DRAWN = {
+    (p * 1000 + t) * 2 + r: Mo(p, t, bool(r), audience=_ONLY[p]) for p in ALL_SEATS for t in ALL_TIDS for r in (0, 1)
+}
 
 
 @dataclass(slots=True)
@@ -360,7 +365,7 @@ class Hand:
             self._last_drawn[p] = t
             self._after_gong = after_gong
             self._last_live_drawn = self._back - self._front == self.rules.dead_wall
-            self._emit(Mo(p, t, replacement, audience=_ONLY[p]))
+            self._emit(_DRAWN[(p * 1000 + t) * 2 + replacement])
             return True
 
     # ------------------------------------------------------------------------------------------------ endings
@@ -506,7 +511,7 @@ class Hand:
         s.remove(t)
         s.river.append(t)
         self._throws += 1
-        self._emit(Throw(p, t))
+        self._emit(_THROWN[p * 1000 + t])
         return t
 
     def _ask_hu_round(self, p: int, tile: int) -> Generator[Question, Answer, list[int]]:
