@@ -38,11 +38,12 @@ from .spec import BotSpec
 MAX_LINE = 4096
 STDERR_LIMIT = 1 << 20
 EXIT_GRACE = 1.0  # seconds a bot has to exit by itself after /exit
-# After sending a question, wait this long in a blocking poll() on the bot's stdout before handing the wait to
-# trio.  A trio wake-up costs ~40 µs more CPU than a blocking one (its scheduler runs on cold caches after every
-# sleep); most bots answer within a few milliseconds, so this halves the referee's cost per question.  It blocks
-# the event loop for at most this long, so use 0 when other matches share the loop.
-BLOCK_MS = 2.0
+# After sending a question, wait up to this long in a blocking poll() on the bot's stdout (and stderr, drained as
+# it comes) before handing the wait to trio.  A wait through trio costs some 60-100 µs more referee CPU than a
+# blocking one (a cancel scope, the scheduler, epoll, all on cold caches after the sleep): more than the rest of
+# a question.  It blocks the event loop for at most this long, so a match alone in its loop uses it and matches
+# sharing a loop (a tournament's process-bot matches) pass 0.
+BLOCK_MS = 250.0
 TERM_GRACE = 0.2  # seconds between SIGTERM and SIGKILL
 
 
@@ -152,6 +153,7 @@ class ProcessSeat(Seat):
         self._stdout_done = False
         self._stdout_fd: int | None = None
         self._stdin_fd: int | None = None
+        self._stderr_fd: int | None = None  # polled beside stdout while ``ask`` blocks (see ``_wait_blocking``)
         self._poll: select.poll | None = None
         self._outbox: list[str] = []
         self._first_question = True
@@ -201,8 +203,11 @@ class ProcessSeat(Seat):
         assert self._proc.stdout is not None and self._proc.stdin is not None
         self._stdout_fd = self._proc.stdout.fileno()
         self._stdin_fd = self._proc.stdin.fileno()
+        self._stderr_fd = self._proc.stderr.fileno() if self._proc.stderr is not None else None
         self._poll = select.poll()
         self._poll.register(self._stdout_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        if self._stderr_fd is not None:
+            self._poll.register(self._stderr_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._io_scope = trio.CancelScope()
         if self._stderr_path is not None and self._stderr_file is None:
             self._stderr_path.parent.mkdir(parents=True, exist_ok=True)
@@ -293,16 +298,69 @@ class ProcessSeat(Seat):
                 chunk = await stream.receive_some(65536)
                 if not chunk:
                     return
-                f = self._stderr_file
-                if f is None:
-                    continue
-                room = self._stderr_limit - f.tell()
-                if room > 0:
-                    f.write(chunk[:room])
-                    f.flush()
-                self.stderr_dropped += max(0, len(chunk) - max(room, 0))
+                self._keep_stderr(chunk)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        """Append to the seat's stderr file up to its size limit; count the rest as dropped."""
+        f = self._stderr_file
+        if f is None:
+            return
+        room = self._stderr_limit - f.tell()
+        if room > 0:
+            f.write(chunk[:room])
+            f.flush()
+        self.stderr_dropped += max(0, len(chunk) - max(room, 0))
+
+    def _wait_blocking(self, until: float) -> _Item | None:
+        """Wait in poll() (blocking the event loop) until the bot's next stdout item or ``until``
+        (``time.perf_counter()``), draining its stderr meanwhile so that a bot writing to stderr never blocks."""
+        poll = self._poll
+        assert poll is not None
+        out_fd = self._stdout_fd
+        while True:
+            left = until - time.perf_counter()
+            if left <= 0:
+                return None
+            ready = poll.poll(left * 1000.0)
+            if not ready:
+                return None
+            stdout_ready = False
+            for fd, _ in ready:
+                if fd == out_fd:
+                    stdout_ready = True
+                else:
+                    self._read_stderr_now(fd)
+            if stdout_ready:
+                item = self._read_one()
+                if item is not None:
+                    return item
+
+    def _stdout_ready_now(self) -> bool:
+        """Whether stdout has something to read now (without waiting); ready stderr is drained on the way."""
+        assert self._poll is not None
+        out = False
+        for fd, _ in self._poll.poll(0):
+            if fd == self._stdout_fd:
+                out = True
+            else:
+                self._read_stderr_now(fd)
+        return out
+
+    def _read_stderr_now(self, fd: int) -> None:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            self._keep_stderr(chunk)
+        elif self._poll is not None:  # stderr closed: stop watching it (it would be "ready" for ever)
+            self._poll.unregister(fd)
+            if fd == self._stderr_fd:
+                self._stderr_fd = None
 
     async def _stop(self, *, grace: float) -> None:
         """End the bot: wait ``grace`` for it to exit, then SIGTERM and SIGKILL its whole process group."""
@@ -329,7 +387,7 @@ class ProcessSeat(Seat):
                     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                         pass
         self._proc = None
-        self._stdout_fd = self._stdin_fd = None
+        self._stdout_fd = self._stdin_fd = self._stderr_fd = None
         self._poll = None
         self._io_scope = None
         if self.stderr_dropped and self._stderr_file is not None:
@@ -410,7 +468,7 @@ class ProcessSeat(Seat):
 
     def _next_nowait(self) -> _Item | None:
         """The next line (or end) already received, without waiting; None if there is none yet."""
-        if not self._pending and self._poll is not None and self._poll.poll(0):
+        if not self._pending and self._poll is not None and self._stdout_ready_now():
             self._read_available()
         return self._pending.popleft() if self._pending else None
 
@@ -421,7 +479,7 @@ class ProcessSeat(Seat):
         if self._dead is not None or self._proc is None:
             return Reply(None, 0.0, fault=self._dead or Fault("crash", "the bot is not running"))
         item: _Item | None = None
-        if self._pending or (self._poll is not None and self._poll.poll(0)):
+        if self._pending or (self._poll is not None and self._stdout_ready_now()):
             item = self._next_nowait()
             if isinstance(item, bytes):
                 text = cut(item.decode("utf-8", "replace"))
@@ -439,8 +497,7 @@ class ProcessSeat(Seat):
             fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
             return Reply(None, time.perf_counter() - started, fault=fault)
         if item is None and written == len(data) and self._block_ms and self._poll is not None:
-            if self._poll.poll(self._block_ms):
-                item = self._read_one()
+            item = self._wait_blocking(started + min(self._block_ms / 1000.0, timeout))
         if item is None or written < len(data):
             with trio.CancelScope(deadline=trio.current_time() + timeout - (time.perf_counter() - started)):
                 try:
