@@ -5,7 +5,8 @@ run in their own processes) is measured per protocol line and per hand, hand 1 e
 processes).  Beside it, a floor measured in the same run: the very same writes and reads (recorded from the match)
 pushed through plain blocking pipes to fresh processes of the same bots, by a loop that does nothing else.
 
-Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S]``
+Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S]``; ``--matches`` (seeds S, S+1,
+...) counts for both parts.
 """
 
 from __future__ import annotations
@@ -77,8 +78,7 @@ def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tu
     return cpu
 
 
-def process_cost(hands: int, seed: int, log: Path, bot: str = "greedy") -> dict[str, float]:
-    cmd = (sys.executable, "-m", f"bots.{bot}", "--keep-alive")
+def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, log: Path) -> dict[str, float]:
     specs = [BotSpec(name=f"{bot}{i}", cmd=cmd, cwd=str(ROOT), keep_alive=True) for i in range(4)]
     rules = make_ruleset({"hands": hands})
     seats: list[ProcessSeat] = []
@@ -94,15 +94,30 @@ def process_cost(hands: int, seed: int, log: Path, bot: str = "greedy") -> dict[
                       [len(s.trace or []) for s in seats]))
 
     play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log)
-    cpu = marks[-1][0] - marks[0][0]
-    lines = marks[-1][1] - marks[0][1]
-    timed_hands = len(marks) - 1
-    floor_cpu = _replay_floor(cmd, seats, marks, per_line=False)
-    floor_lines_cpu = _replay_floor(cmd, seats, marks, per_line=True)
+    return {
+        "hands": len(marks) - 1,
+        "cpu": marks[-1][0] - marks[0][0],
+        "lines": marks[-1][1] - marks[0][1],
+        "floor": _replay_floor(cmd, seats, marks, per_line=False),
+        "floor_lines": _replay_floor(cmd, seats, marks, per_line=True),
+    }
+
+
+def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "greedy") -> dict[str, object]:
+    """The referee's CPU with four process bots over ``matches`` matches (hand 1 of each excluded), beside the
+    floors measured right after each match."""
+    cmd = (sys.executable, "-m", f"bots.{bot}", "--keep-alive")
+    runs = [_one_process_match(cmd, bot, hands, seed + m, log) for m in range(matches)]
+    timed_hands = sum(r["hands"] for r in runs)
+    cpu = sum(r["cpu"] for r in runs)
+    lines = sum(r["lines"] for r in runs)
+    floor_cpu = sum(r["floor"] for r in runs)
+    floor_lines_cpu = sum(r["floor_lines"] for r in runs)
     per_line = cpu / lines
     floor_per_line = floor_cpu / lines
     floor_lines_per_line = floor_lines_cpu / lines
     return {
+        "matches": matches,
         "process_hands_timed": timed_hands,
         "lines": lines,
         "referee_cpu_per_line_us": round(per_line * 1e6, 2),
@@ -113,6 +128,7 @@ def process_cost(hands: int, seed: int, log: Path, bot: str = "greedy") -> dict[
         "referee_cpu_per_hand_ms": round(cpu / timed_hands * 1e3, 3),
         "floor_cpu_per_hand_ms": round(floor_cpu / timed_hands * 1e3, 3),
         "floor_line_by_line_cpu_per_hand_ms": round(floor_lines_cpu / timed_hands * 1e3, 3),
+        "per_match_referee_over_floor": [round(r["cpu"] / r["floor"], 2) if r["floor"] else None for r in runs],
     }
 
 
@@ -129,7 +145,7 @@ def main() -> None:
     out["builtin_random"] = builtin_rate("random", args.matches, args.hands, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         for bot in args.process_bots.split(","):
-            out[f"process_{bot}"] = process_cost(args.hands, args.seed, Path(tmp) / "match.jsonl", bot)
+            out[f"process_{bot}"] = process_cost(args.matches, args.hands, args.seed, Path(tmp) / "match.jsonl", bot)
     out["python"] = platform.python_version()
     out["machine"] = machine()
     print(json.dumps(out))
