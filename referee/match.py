@@ -379,11 +379,17 @@ async def _play_hand(
             log(answer_line(h, p, q.ask, q.tile, text, by, round(seconds * 1000, 3)))
         deliver(events)
 
-    async with trio.open_nursery() as ending:
-        for p in (1, 2, 3, 4):
-            ending.start_soon(active[p].end_hand)
-            if active[p] is not seats[p]:
-                ending.start_soon(seats[p].end_hand)
+    # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
+    ending: list[Seat] = []
+    for p in (1, 2, 3, 4):
+        ending.append(active[p])
+        if active[p] is not seats[p]:
+            ending.append(seats[p])
+    waiting = [one for one in ending if not one.end_hand_nowait()]
+    if waiting:
+        async with trio.open_nursery() as nursery:
+            for one in waiting:
+                nursery.start_soon(one.end_hand)
     assert hand.result is not None
     return HandSummary(h, setup, hand.result, (penalties[0], penalties[1], penalties[2], penalties[3]), (0, 0, 0, 0),
                        faults)

@@ -156,6 +156,7 @@ class ProcessSeat(Seat):
         self._stderr_fd: int | None = None  # polled beside stdout while ``ask`` blocks (see ``_wait_blocking``)
         self._poll: select.poll | None = None
         self._outbox: list[str] = []
+        self._unsent = b""  # bytes a full pipe did not take in end_hand_nowait (sent first by the next flush)
         self._first_question = True
         self._timeout = 10.0
         self._start_grace = 10.0
@@ -388,6 +389,7 @@ class ProcessSeat(Seat):
                         pass
         self._proc = None
         self._stdout_fd = self._stdin_fd = self._stderr_fd = None
+        self._unsent = b""
         self._poll = None
         self._io_scope = None
         if self.stderr_dropped and self._stderr_file is not None:
@@ -451,6 +453,8 @@ class ProcessSeat(Seat):
             self._outbox.clear()
             return
         data = self._take_outbox(extra)
+        if self._unsent:
+            data, self._unsent = self._unsent + data, b""
         if not data:
             return
         n = self._write_now(data)
@@ -563,6 +567,20 @@ class ProcessSeat(Seat):
         with trio.move_on_after(timeout):
             await proc.wait()
         return proc.returncode
+
+    def end_hand_nowait(self) -> bool:
+        """A bot kept alive between hands: ``/exit`` written in one go, nothing to wait for."""
+        if not self.spec.keep_alive or self._proc is None or self._stdin_fd is None:
+            return False
+        data = self._take_outbox()
+        try:
+            written = self._write_now(data) if data else 0
+        except trio.BrokenResourceError:
+            return True  # as end_hand: a bot that closed its stdin is found out at its next question
+        if written < len(data):
+            self._unsent = data[written:]  # the pipe is full: end_hand sends the rest
+            return False
+        return True
 
     async def end_hand(self) -> None:
         """Send what is left (``/exit …``); a per-hand process then exits, or is ended after a short grace."""

@@ -108,6 +108,10 @@ class Seat(ABC):
     async def end_hand(self) -> None:
         """The hand is over (``/exit`` was delivered): flush and, for per-hand processes, stop the process."""
 
+    def end_hand_nowait(self) -> bool:
+        """``end_hand`` if it can be done at once without waiting (True), else nothing (False: await ``end_hand``)."""
+        return False
+
     async def abandon(self) -> None:
         """After a fault: send ``/exit`` and end the bot's processes at once.  The dummy takes over the hand."""
         await self.end_hand()
@@ -165,6 +169,9 @@ class BuiltinSeat(Seat):
 
     async def end_hand(self) -> None:
         return None
+
+    def end_hand_nowait(self) -> bool:
+        return True
 
 
 def builtin_takeover(name: str, position: int, policy: Policy, info: HandInfo, events: Sequence[Event]) -> BuiltinSeat:
