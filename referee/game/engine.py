@@ -437,17 +437,33 @@ class Hand:
                     return
         p = self.dealer
         mode = "turn"  # the dealer's first turn: 17 tiles, no draw
+        seats = self._seats
+        # The common turn (no win, no gong, nobody able to claim the throw) runs here without a nested
+        # generator; anything else goes through _own_turn and _claims, which follow RULES.md step by step.
         while True:
             if mode == "draw":
                 if not self._draw(p, replacement=False):
                     return
                 mode = "turn"
             if mode == "turn":
-                ended = yield from self._own_turn(p)
-                if ended:
-                    return
-            tile = yield from self._throw(p)
-            outcome, q = yield from self._claims(p, tile)
+                s = seats[p]
+                if self._draw_wins is not False or (may_self_gong(s.counts, s.melds) and self._can_replace()):
+                    ended = yield from self._own_turn(p)
+                    if ended:
+                        return
+                else:
+                    self._draw_wins = None
+            s = seats[p]
+            a = yield Question(p, "throw", throw_options(s.concealed))
+            t = a.tiles[0]
+            s.remove(t)
+            s.river.append(t)
+            self._throws += 1
+            self._out.append(_THROWN[p * 1000 + t])
+            if not self._claim_possible(p, t):
+                p, mode = next_seat(p), "draw"
+                continue
+            outcome, q = yield from self._claims(p, t)
             if outcome == "over":
                 return
             if outcome == "none":
@@ -456,6 +472,20 @@ class Hand:
                 p, mode = q, "turn"
             else:  # eat or pong: straight to the throw
                 p, mode = q, "throw"
+
+    def _claim_possible(self, p: int, t: int) -> bool:
+        """Whether any seat could be asked about ``p``'s throw ``t`` (a win, a pong or gong, the next seat's
+        eat): when not, ``_claims`` would ask nothing."""
+        seats = self._seats
+        after = seats_after(p)
+        for q in after:
+            if self._can_win_on(q, t):
+                return True
+        i = INDEX[t // 10]
+        for q in after:
+            if seats[q].counts[i] >= 2:
+                return True
+        return t < 400 and self._chow_possible(seats[after[0]].counts, i)
 
     def _own_turn(self, p: int) -> Generator[Question, Answer, bool]:
         """Self-draw win, then concealed gongs and promotions, each followed by a replacement draw."""
@@ -503,16 +533,6 @@ class Hand:
                         return True
             if not self._draw(p, replacement=True, after_gong=True):
                 return True
-
-    def _throw(self, p: int) -> Generator[Question, Answer, int]:
-        s = self._seats[p]
-        a = yield self._ask(p, "throw", throw_options(s.concealed))
-        t = a.tiles[0]
-        s.remove(t)
-        s.river.append(t)
-        self._throws += 1
-        self._emit(_THROWN[p * 1000 + t])
-        return t
 
     def _ask_hu_round(self, p: int, tile: int) -> Generator[Question, Answer, list[int]]:
         """``/ask hu`` to each seat after ``p`` that can win on ``tile``, one at a time; the first yes wins."""
