@@ -314,19 +314,21 @@ class ProcessSeat(Seat):
             f.flush()
         self.stderr_dropped += max(0, len(chunk) - max(room, 0))
 
-    def _wait_blocking(self, until: float) -> _Item | None:
+    def _wait_blocking(self, until: float, ready: list[tuple[int, int]]) -> _Item | None:
         """Wait in poll() (blocking the event loop) until the bot's next stdout item or ``until``
-        (``time.perf_counter()``), draining its stderr meanwhile so that a bot writing to stderr never blocks."""
+        (``time.perf_counter()``), draining its stderr meanwhile so that a bot writing to stderr never blocks.
+        ``ready``: what a first poll() gave."""
         poll = self._poll
         assert poll is not None
         out_fd = self._stdout_fd
         while True:
-            left = until - time.perf_counter()
-            if left <= 0:
-                return None
-            ready = poll.poll(left * 1000.0)
             if not ready:
-                return None
+                left = until - time.perf_counter()
+                if left <= 0:
+                    return None
+                ready = poll.poll(left * 1000.0)
+                if not ready:
+                    return None
             stdout_ready = False
             for fd, _ in ready:
                 if fd == out_fd:
@@ -337,6 +339,7 @@ class ProcessSeat(Seat):
                 item = self._read_one()
                 if item is not None:
                     return item
+            ready = []
 
     def _stdout_ready_now(self) -> bool:
         """Whether stdout has something to read now (without waiting); ready stderr is drained on the way."""
@@ -483,7 +486,8 @@ class ProcessSeat(Seat):
         if self._dead is not None or self._proc is None:
             return Reply(None, 0.0, fault=self._dead or Fault("crash", "the bot is not running"))
         item: _Item | None = None
-        if self._pending or (self._poll is not None and self._stdout_ready_now()):
+        poll = self._poll
+        if self._pending or (poll is not None and poll.poll(0) and self._stdout_ready_now()):
             item = self._next_nowait()
             if isinstance(item, bytes):
                 text = cut(item.decode("utf-8", "replace"))
@@ -500,8 +504,14 @@ class ProcessSeat(Seat):
         except trio.BrokenResourceError:
             fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
             return Reply(None, time.perf_counter() - started, fault=fault)
-        if item is None and written == len(data) and self._block_ms and self._poll is not None:
-            item = self._wait_blocking(started + min(self._block_ms / 1000.0, timeout))
+        if item is None and written == len(data) and self._block_ms and poll is not None:
+            # The usual case inline: the bot's answer, alone in one read; else the general wait.
+            block = self._block_ms if self._block_ms < timeout * 1000.0 else timeout * 1000.0
+            ready = poll.poll(block)
+            if ready and ready[0][0] == self._stdout_fd and len(ready) == 1:
+                item = self._read_one()
+            if item is None and ready:
+                item = self._wait_blocking(started + block / 1000.0, ready)
         if item is None or written < len(data):
             with trio.CancelScope(deadline=trio.current_time() + timeout - (time.perf_counter() - started)):
                 try:
