@@ -19,14 +19,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
+from types import SimpleNamespace
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import referee.match  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from referee.game.rules import make_ruleset  # noqa: E402
-from referee.match import play_match  # noqa: E402
+from referee.log import AnswerRecord, read_log  # noqa: E402
+from referee.match import MatchResult, play_match  # noqa: E402
 from wrappers.process import ProcessSeat  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402
 
@@ -93,14 +98,66 @@ def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, lo
         marks.append((time.process_time(), sum(s.lines_sent + s.lines_received for s in seats),
                       [len(s.trace or []) for s in seats]))
 
-    play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log)
+    played = play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log)
+    warm, again = warm_cost(specs, seed, hands, log)
+    assert [h.result.scores for h in again.hands] == [h.result.scores for h in played.hands], "the warm replay diverged"
     return {
+        "warm": warm * (len(marks) - 1),
         "hands": len(marks) - 1,
         "cpu": marks[-1][0] - marks[0][0],
         "lines": marks[-1][1] - marks[0][1],
         "floor": _replay_floor(cmd, seats, marks, per_line=False),
         "floor_lines": _replay_floor(cmd, seats, marks, per_line=True),
     }
+
+
+class _ReadyPoll:
+    """A poll() that always has the recorded answer ready."""
+
+    def poll(self, timeout: float | None = None) -> list[tuple[int, int]]:
+        return [(-1, 1)] if timeout else []
+
+
+class InMemorySeat(ProcessSeat):
+    """A process seat whose bot is the list of its recorded answers: the referee's own Python per question
+    (engine, protocol lines, log records, bookkeeping) without the pipes, the system calls or the sleeps."""
+
+    answers: dict[int, list[bytes]] = {}
+
+    async def _start(self) -> None:
+        self._proc = SimpleNamespace(returncode=None, pid=0, stdin=None, stdout=None, stderr=None)  # type: ignore[assignment]
+        self._stdout_fd = self._stdin_fd = -1
+        self._poll = _ReadyPoll()  # type: ignore[assignment]
+        self._replies: deque[bytes] = deque(self.answers[self.position])
+        return None
+
+    def _write_now(self, data: bytes) -> int:
+        return len(data)
+
+    def _read_one(self) -> bytes | None:
+        return self._replies.popleft() if self._replies else None
+
+    def end_hand_nowait(self) -> bool:
+        self._outbox.clear()
+        return True
+
+    async def close(self) -> None:
+        self._proc = None
+
+
+def warm_cost(specs: list[BotSpec], seed: int, hands: int, log: Path) -> tuple[float, MatchResult]:
+    """Replay the bots' recorded answers from ``log`` through the match loop with in-memory seats: the referee's
+    Python per hand on warm caches (hands 2..n, as the other figures), and the result (the same as the log's)."""
+    answers: dict[int, list[bytes]] = {1: [], 2: [], 3: [], 4: []}
+    for rec in read_log(log):
+        if isinstance(rec, AnswerRecord) and rec.by == "bot":
+            answers[rec.seat].append(rec.answer.encode("ascii"))
+    InMemorySeat.answers = answers
+    marks: list[float] = []
+    with mock.patch.object(referee.match, "ProcessSeat", InMemorySeat), tempfile.TemporaryDirectory() as tmp:
+        result = play_match(specs, seed=seed, rules=make_ruleset({"hands": hands}), log_path=Path(tmp) / "warm.jsonl",
+                            on_hand=lambda summary, res: marks.append(time.process_time()))
+    return (marks[-1] - marks[0]) / (len(marks) - 1), result
 
 
 def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "greedy") -> dict[str, object]:
@@ -113,6 +170,7 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
     lines = sum(r["lines"] for r in runs)
     floor_cpu = sum(r["floor"] for r in runs)
     floor_lines_cpu = sum(r["floor_lines"] for r in runs)
+    warm_cpu = sum(r["warm"] for r in runs)
     per_line = cpu / lines
     floor_per_line = floor_cpu / lines
     floor_lines_per_line = floor_lines_cpu / lines
@@ -128,6 +186,7 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
         "referee_cpu_per_hand_ms": round(cpu / timed_hands * 1e3, 3),
         "floor_cpu_per_hand_ms": round(floor_cpu / timed_hands * 1e3, 3),
         "floor_line_by_line_cpu_per_hand_ms": round(floor_lines_cpu / timed_hands * 1e3, 3),
+        "referee_python_warm_per_hand_ms": round(warm_cpu / timed_hands * 1e3, 3),
         "per_match_referee_over_floor": [round(r["cpu"] / r["floor"], 2) if r["floor"] else None for r in runs],
     }
 

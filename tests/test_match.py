@@ -242,3 +242,20 @@ def test_a_keep_alive_bot_is_restarted_after_a_fault(tmp_path: Path) -> None:
     result = play_match([bad, *resolve_bots([])[:3]], seed=3, rules=make_ruleset({"hands": 3}))
     assert [(f.hand, f.kind) for f in result.faults] == [(0, "crash"), (1, "crash"), (2, "crash")]
     assert not live_processes(marker)
+
+
+def test_the_benchmarks_in_memory_seats_replay_a_match_exactly(tmp_path: Path) -> None:
+    """bench/match.py measures the referee's warm Python by replaying recorded answers through in-memory process
+    seats; the replay must be the same match (else the figure measures something else)."""
+    from bench.match import warm_cost
+
+    log = tmp_path / "m.jsonl"
+    played = play_match(resolve_bots(["greedy", "random", "drawdiscard", "greedy"]), seed=12,
+                        rules=make_ruleset({"hands": 3}), log_path=log)
+    specs = [BotSpec(name=f"p{i}", cmd=(sys.executable, "-m", "bots.greedy"), cwd=str(ROOT), keep_alive=True)
+             for i in range(4)]
+    seconds, again = warm_cost(specs, 12, 3, log)
+    assert seconds > 0
+    assert [h.result.scores for h in again.hands] == [h.result.scores for h in played.hands]
+    assert [h.result.outcome for h in again.hands] == [h.result.outcome for h in played.hands]
+    assert not again.faults

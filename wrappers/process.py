@@ -6,9 +6,11 @@ with a process is handled here, in one place, and comes back as a ``Fault`` valu
 * the process runs in its own session and process group (``start_new_session``), under ``trio.run_process`` in
   the match's nursery; ending a bot means ending its whole group (SIGTERM, then SIGKILL), so a forked child
   holding the pipe does not outlive it, and a cancelled match kills every group at once;
-* stdout is read by one task into lines capped at ``max_line`` bytes (a bot printing 10 MB without a newline is
-  a ``line_too_long`` fault after ``max_line`` bytes, not a memory problem);
-* stderr is drained by another task into a per-seat file, keeping the first ``stderr_limit`` bytes;
+* stdout is read by ``ask`` itself into lines capped at ``max_line`` bytes (a bot printing 10 MB without a newline
+  is a ``line_too_long`` fault after ``max_line`` bytes, not a memory problem): a blocking poll() for up to
+  ``block_ms``, then trio's ``wait_readable`` for the rest of the deadline;
+* stderr is drained into a per-seat file, keeping the first ``stderr_limit`` bytes: by a task while ``ask``
+  waits through trio, by ``ask`` itself while it blocks;
 * every question has a deadline (``move_timeout``, plus ``start_grace`` for a hand's first question);
 * lines to the bot are buffered and written in one go with the next question (or ``/exit``), which keeps the
   referee's cost per protocol line small; the bot sees exactly the same lines in the same order.
