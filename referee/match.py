@@ -12,7 +12,7 @@ told).  The next hand starts the bot again.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +25,6 @@ from referee import __version__
 from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.series import HandSetup, Series
-from referee.game.types import Event
 from referee.game.wall import Wall, bot_seed, generate_wall
 from referee.log import LOG_FORMAT, LogWriter, NullWriter, answer_line, event_line
 from wrappers.process import BLOCK_MS, ProcessSeat
@@ -297,9 +296,26 @@ async def _play_hand(
     })
     infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
-    history: list[Event] = []  # every event of the hand, in order (a dummy taking over replays its seat's part)
+    # The hand in order: its events, and a tuple (seat, ask, tile, answer line, by, seconds) per answer.  It becomes
+    # log records in one pass at the hand's end (or before a fault record, or on the way out of a failure): the
+    # formatting runs warm in a loop instead of on cold caches after every wake-up.  A dummy taking over replays
+    # its seat's events from it.
+    journal: list[Any] = []
+    logged = 0
+    log = writer.line_writer()
     faults: list[FaultInfo] = []
     penalties = [0, 0, 0, 0]
+
+    def log_journal() -> None:
+        nonlocal logged
+        if log is not None:
+            for item in journal[logged:]:
+                if type(item) is tuple:
+                    seat, ask, tile, text, by, seconds = item
+                    log(answer_line(h, seat, ask, tile, text, by, round(seconds * 1000, 3)))
+                else:
+                    log(event_line(h, item))
+        logged = len(journal)
 
     def record_fault(p: int, fault: Fault, question: str | None) -> None:
         info = FaultInfo(p, h, fault.kind, fault.detail, question, fault.line)
@@ -307,6 +323,7 @@ async def _play_hand(
         result.faults.append(info)
         result.seats[p - 1].faults += 1
         penalties[p - 1] += rules.fault_penalty
+        log_journal()
         writer.write({"type": "fault", "hand": h, "seat": p, "kind": fault.kind, "question": question,
                       "line": fault.line, "detail": fault.detail})
         if on_fault is not None:
@@ -315,7 +332,7 @@ async def _play_hand(
     async def take_over(p: int, fault: Fault, question: str | None) -> BuiltinSeat:
         record_fault(p, fault, question)
         await active[p].abandon()
-        told = [e for e in history if p in e.audience]
+        told = [e for e in journal if type(e) is not tuple and p in e.audience]
         dummy = builtin_takeover(rules.default_dummy, p, make_policy(rules.default_dummy), infos[p], told)
         active[p] = dummy
         return dummy
@@ -325,18 +342,41 @@ async def _play_hand(
         if start_fault is not None:
             await take_over(p, start_fault, None)
 
-    # The hot loop: one pass per question.  Log lines go straight to the writer's buffered file.
-    log = writer.line_writer()
+    try:
+        await _question_loop(hand, seats, active, journal, result, take_over)
+    finally:
+        log_journal()
 
-    def deliver(events: list[Event]) -> None:
-        history.extend(events)
-        for e in events:
-            if log is not None:
-                log(event_line(h, e))
-            for p in e.audience:
-                active[p].deliver(e)
+    # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
+    ending: list[Seat] = []
+    for p in (1, 2, 3, 4):
+        ending.append(active[p])
+        if active[p] is not seats[p]:
+            ending.append(seats[p])
+    waiting = [one for one in ending if not one.end_hand_nowait()]
+    if waiting:
+        async with trio.open_nursery() as nursery:
+            for one in waiting:
+                nursery.start_soon(one.end_hand)
+    assert hand.result is not None
+    return HandSummary(h, setup, hand.result, (penalties[0], penalties[1], penalties[2], penalties[3]), (0, 0, 0, 0),
+                       faults)
 
-    deliver(hand.start())
+
+async def _question_loop(
+    hand: Hand,
+    seats: dict[int, Seat],
+    active: dict[int, Seat],
+    journal: list[Any],
+    result: MatchResult,
+    take_over: Callable[[int, Fault, str | None], Awaitable[BuiltinSeat]],
+) -> None:
+    """The hot loop: one pass per question, from the hand's start to its end."""
+    events = hand.start()
+    for e in events:
+        for p in e.audience:
+            active[p].deliver(e)
+    journal.extend(events)
     apply = hand.apply
     stats = result.seats
     while hand.result is None:
@@ -354,7 +394,6 @@ async def _play_hand(
         else:
             reply = await seat.ask(q)
         answer, fault = reply.answer, reply.fault
-        events: list[Event] | None = None
         if fault is None:
             assert answer is not None
             try:
@@ -366,7 +405,7 @@ async def _play_hand(
             answer = dummy.decide(q)
             events = apply(answer)
             by = "dummy"
-        assert events is not None and answer is not None
+        assert answer is not None
         seconds = reply.seconds
         if by == "bot":
             s = stats[p - 1]
@@ -374,25 +413,12 @@ async def _play_hand(
             s.answer_seconds += seconds
             if seconds > s.max_answer_seconds:
                 s.max_answer_seconds = seconds
-        if log is not None:
-            text = reply.line if by == "bot" and reply.line is not None else str(answer)
-            log(answer_line(h, p, q.ask, q.tile, text, by, round(seconds * 1000, 3)))
-        deliver(events)
-
-    # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
-    ending: list[Seat] = []
-    for p in (1, 2, 3, 4):
-        ending.append(active[p])
-        if active[p] is not seats[p]:
-            ending.append(seats[p])
-    waiting = [one for one in ending if not one.end_hand_nowait()]
-    if waiting:
-        async with trio.open_nursery() as nursery:
-            for one in waiting:
-                nursery.start_soon(one.end_hand)
-    assert hand.result is not None
-    return HandSummary(h, setup, hand.result, (penalties[0], penalties[1], penalties[2], penalties[3]), (0, 0, 0, 0),
-                       faults)
+        text = reply.line if by == "bot" and reply.line is not None else str(answer)
+        journal.append((p, q.ask, q.tile, text, by, seconds))
+        for e in events:
+            for p in e.audience:
+                active[p].deliver(e)
+        journal.extend(events)
 
 
 def play_match(specs: Sequence[BotSpec], **kwargs: Any) -> MatchResult:
