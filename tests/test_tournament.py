@@ -213,3 +213,40 @@ def test_a_rebuilt_bot_does_not_resume_old_results(tmp_path: Path) -> None:
     bot.write_text(f"#!/bin/sh\n# rebuilt\nexec {sys.executable} -m bots.drawdiscard\n")
     with pytest.raises(TournamentError, match="executables.mine"):
         plan(cfg, tmp_path)
+
+
+def test_every_winner_of_a_hand_is_stored(tmp_path: Path) -> None:
+    """With multiple_winners, one throw can make two winners: the store keeps a wins row for each (the hands row
+    names the first), and the seat rows count both."""
+    from test_engine import HU, Answer, Table, _two_waiters, start
+
+    from referee.game.rules import Ruleset
+    from referee.game.series import HandSetup
+    from referee.match import HandSummary, MatchResult, SeatSummary
+    from tournaments.runner import MatchJob, to_record
+    from tournaments.schedule import ScheduledMatch
+    from tournaments.store import MatchRecord, Store
+
+    rules = Ruleset(multiple_winners=True)
+    t = Table(rules)
+    two, four, tile = _two_waiters(t)
+    hand, _ = start(t.wall({1: [tile], 2: two, 4: four}), rules)
+    hand.apply(Answer.throw(tile))
+    hand.apply(HU)
+    hand.apply(HU)
+    assert hand.result is not None and len(hand.result.wins) == 2
+    names = ("a", "b", "c", "d")
+    result = MatchResult(7, [SeatSummary(p, names[p - 1], names[p - 1]) for p in (1, 2, 3, 4)])
+    result.hands.append(HandSummary(0, HandSetup(0, "EAST", "EAST", 1, 0), hand.result, (0, 0, 0, 0),
+                                    hand.result.scores, []))
+    match = ScheduledMatch("m1", 0, "g", 7, 0, names)
+    record = to_record(MatchJob(match, (None,) * 4, {}, None, None, 7), result)  # type: ignore[arg-type]
+    with Store(tmp_path / "s.sqlite") as store:
+        store.record(record)
+        wins = [tuple(r) for r in store.con.execute("SELECT seat, how, thrower, tile, tai FROM wins ORDER BY seat")]
+        seat_wins = [r[0] for r in store.con.execute("SELECT wins FROM seats ORDER BY position")]
+        first = store.con.execute("SELECT winner FROM hands").fetchone()[0]
+    assert [(w[0], w[1], w[2], w[3]) for w in wins] == [(2, "throw", 1, tile), (4, "throw", 1, tile)]
+    assert all(w[4] > 0 for w in wins)
+    assert seat_wins == [0, 1, 0, 1] and first == 2
+    assert MatchRecord.from_json(record.to_json()) == record  # as it travels from a Dask worker

@@ -73,9 +73,12 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
     self_draws = [0, 0, 0, 0]
     deal_ins = [0, 0, 0, 0]
     hand_rows = []
+    win_rows = []
     for h in result.hands:
         r = h.result
         for w in r.wins:
+            win_rows.append({"hand": h.index, "seat": w.seat, "how": w.how, "thrower": w.thrower, "tile": w.tile,
+                             "tai": w.score.tai})
             wins[w.seat - 1] += 1
             if w.how in ("self_draw", "flowers"):
                 self_draws[w.seat - 1] += 1
@@ -106,7 +109,7 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
         m.id, m.index, m.group, m.seed, m.rotation, m.seats, len(result.hands),
         (result.seats[0].total, result.seats[1].total, result.seats[2].total, result.seats[3].total),
         job.log, file_sha256(log) if log and log.exists() else None, result.seconds,
-        tuple(seat_rows), tuple(hand_rows), tuple(fault_rows),
+        tuple(seat_rows), tuple(hand_rows), tuple(fault_rows), tuple(win_rows),
     )
 
 

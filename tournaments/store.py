@@ -1,8 +1,8 @@
 """The results store: one SQLite file per tournament, written by one writer, that survives ``kill -9``.
 
-Each finished match is recorded in one transaction (its match row, four seat rows, a row per hand, its faults),
-so a match is either wholly in the store or not at all; in WAL mode a committed transaction survives the writer
-being killed.  Match logs are files beside the store, named by match ID, with their SHA-256 in the match row.
+Each finished match is recorded in one transaction (its match row, four seat rows, a row per hand and per win,
+its faults), so a match is either wholly in the store or not at all; in WAL mode a committed transaction survives
+the writer being killed.  Match logs are files beside the store, named by match ID, with their SHA-256 in the match row.
 
 Tables
 ------
@@ -13,8 +13,11 @@ Tables
               hands, total1..total4, log, log_sha256, seconds, finished.
 ``seats``     one row per match and seat: match_id, position, bot, points, rank (1 = best, ties share), hands,
               wins, self_draws, deal_ins, faults, answers, answer_seconds, max_answer_seconds.
-``hands``     one row per match and hand: match_id, hand, dealer, outcome, winner, how, thrower, tai,
-              s1..s4 (settlement), p1..p4 (fault penalties).
+``hands``     one row per match and hand: match_id, hand, dealer, outcome, winner, how, thrower, tai (of the
+              first winner; with ``multiple_winners`` see ``wins``), s1..s4 (settlement, every winner's
+              payments), p1..p4 (fault penalties).
+``wins``      one row per win: match_id, hand, seat, how, thrower, tile, tai (several per hand when one throw
+              makes several winners).  Stores written before this table existed have no rows in it.
 ``faults``    one row per fault: match_id, hand, position, bot, kind, detail, line.
 """
 
@@ -32,7 +35,7 @@ from typing import Any
 
 from referee import __version__
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the wins table
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -54,6 +57,11 @@ CREATE TABLE IF NOT EXISTS hands (
     s1 INTEGER NOT NULL, s2 INTEGER NOT NULL, s3 INTEGER NOT NULL, s4 INTEGER NOT NULL,
     p1 INTEGER NOT NULL, p2 INTEGER NOT NULL, p3 INTEGER NOT NULL, p4 INTEGER NOT NULL,
     PRIMARY KEY (match_id, hand)
+);
+CREATE TABLE IF NOT EXISTS wins (
+    match_id TEXT NOT NULL REFERENCES matches(id), hand INTEGER NOT NULL, seat INTEGER NOT NULL,
+    how TEXT NOT NULL, thrower INTEGER, tile INTEGER, tai INTEGER NOT NULL,
+    PRIMARY KEY (match_id, hand, seat)
 );
 CREATE TABLE IF NOT EXISTS faults (
     match_id TEXT NOT NULL REFERENCES matches(id), hand INTEGER NOT NULL, position INTEGER NOT NULL,
@@ -86,20 +94,21 @@ class MatchRecord:
     seat_rows: tuple[dict[str, Any], ...]  # keys as the seats table, without match_id
     hand_rows: tuple[dict[str, Any], ...]  # keys as the hands table, without match_id
     fault_rows: tuple[dict[str, Any], ...]  # keys as the faults table, without match_id
+    win_rows: tuple[dict[str, Any], ...] = ()  # keys as the wins table, without match_id
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "idx": self.idx, "group": self.group, "seed": self.seed, "rotation": self.rotation,
             "seats": list(self.seats), "hands": self.hands, "totals": list(self.totals), "log": self.log,
             "log_sha256": self.log_sha256, "seconds": self.seconds, "seat_rows": list(self.seat_rows),
-            "hand_rows": list(self.hand_rows), "fault_rows": list(self.fault_rows),
+            "hand_rows": list(self.hand_rows), "fault_rows": list(self.fault_rows), "win_rows": list(self.win_rows),
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MatchRecord:
         return cls(d["id"], d["idx"], d["group"], d["seed"], d["rotation"], tuple(d["seats"]), d["hands"],
                    tuple(d["totals"]), d["log"], d["log_sha256"], d["seconds"], tuple(d["seat_rows"]),
-                   tuple(d["hand_rows"]), tuple(d["fault_rows"]))
+                   tuple(d["hand_rows"]), tuple(d["fault_rows"]), tuple(d.get("win_rows", ())))
 
 
 def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
@@ -170,7 +179,7 @@ class Store:
 
     def clear(self) -> None:
         with self._transaction():
-            for table in ("faults", "hands", "seats", "matches", "meta"):
+            for table in ("faults", "wins", "hands", "seats", "matches", "meta"):
                 self.con.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
 
     # -------------------------------------------------------------------------------------------- matches
@@ -209,6 +218,10 @@ class Store:
                 "INSERT INTO hands VALUES (:match_id,:hand,:dealer,:outcome,:winner,:how,:thrower,:tai,"
                 ":s1,:s2,:s3,:s4,:p1,:p2,:p3,:p4)",
                 [{**r, "match_id": m.id} for r in m.hand_rows],
+            )
+            self.con.executemany(
+                "INSERT INTO wins VALUES (:match_id,:hand,:seat,:how,:thrower,:tile,:tai)",
+                [{**r, "match_id": m.id} for r in m.win_rows],
             )
             self.con.executemany(
                 "INSERT INTO faults VALUES (:match_id,:hand,:position,:bot,:kind,:detail,:line)",
