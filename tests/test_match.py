@@ -134,12 +134,16 @@ def test_bad_claim_never_asked_is_still_caught(tmp_path: Path) -> None:
     assert any(f.kind == "illegal" and f.line and ("/pong" in f.line or "/eat" in f.line) for f in result.faults)
 
 
-def test_stderr_flood_is_bounded_and_not_a_fault(tmp_path: Path) -> None:
+@pytest.mark.parametrize("block_ms", [0.0, 250.0, 60_000.0])
+def test_stderr_flood_is_bounded_and_not_a_fault(tmp_path: Path, block_ms: float) -> None:
+    """The bot writes 4 MiB to stderr before every answer.  Whether the referee waits through trio (0), blocks a
+    while (250, the default) or blocks for the whole deadline (60 s against a 10 s timeout: no trio at all), stderr
+    keeps flowing, so the bot never stalls on it."""
     marker = f"mjref-test-{uuid.uuid4().hex}"
     bot = BotSpec(name="noisy", cmd=(sys.executable, str(BADBOT), "stderr_flood", marker), cwd=str(ROOT))
     result = play_match([bot, BotSpec(name="g", builtin="greedy"), BotSpec(name="g", builtin="greedy"),
                          BotSpec(name="g", builtin="greedy")], seed=2, rules=make_ruleset({"hands": 1}),
-                        stderr_dir=tmp_path)
+                        stderr_dir=tmp_path, block_ms=block_ms)
     assert not result.faults
     files = list(tmp_path.glob("seat1-*.stderr"))
     assert files and files[0].stat().st_size <= (1 << 20) + 200
