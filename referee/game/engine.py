@@ -446,13 +446,11 @@ class Hand:
                     return
                 mode = "turn"
             if mode == "turn":
-                s = seats[p]
-                if self._draw_wins is not False or (may_self_gong(s.counts, s.melds) and self._can_replace()):
-                    ended = yield from self._own_turn(p)
+                wins = self._take_draw_wins(p)
+                if wins or self._may_gong(p):
+                    ended = yield from self._own_turn(p, wins)
                     if ended:
                         return
-                else:
-                    self._draw_wins = None
             s = seats[p]
             a = yield Question(p, "throw", throw_options(s.concealed))
             t = a.tiles[0]
@@ -460,10 +458,11 @@ class Hand:
             s.river.append(t)
             self._throws += 1
             self._out.append(_THROWN[p * 1000 + t])
-            if not self._claim_possible(p, t):
+            claimants = self._claimants(p, t)
+            if claimants is None:
                 p, mode = next_seat(p), "draw"
                 continue
-            outcome, q = yield from self._claims(p, t)
+            outcome, q = yield from self._claims(p, t, *claimants)
             if outcome == "over":
                 return
             if outcome == "none":
@@ -473,37 +472,51 @@ class Hand:
             else:  # eat or pong: straight to the throw
                 p, mode = q, "throw"
 
-    def _claim_possible(self, p: int, t: int) -> bool:
-        """Whether any seat could be asked about ``p``'s throw ``t`` (a win, a pong or gong, the next seat's
-        eat): when not, ``_claims`` would ask nothing."""
+    def _claimants(self, p: int, t: int) -> tuple[list[int], int | None, bool] | None:
+        """Who may be asked about ``p``'s throw ``t`` (RULES.md 4.4): the seats that can win on it, in turn
+        order; the one seat holding two or three of its kind; whether the next seat can make a chow with it.
+        None when nobody can claim it (the usual case: the turn passes without a question)."""
         seats = self._seats
         after = seats_after(p)
+        i = INDEX[t // 10]
+        winners: list[int] = []
+        holder: int | None = None
         for q in after:
             if self._can_win_on(q, t):
-                return True
-        i = INDEX[t // 10]
-        for q in after:
-            if seats[q].counts[i] >= 2:
-                return True
-        return t < 400 and self._chow_possible(seats[after[0]].counts, i)
+                winners.append(q)
+            if holder is None and seats[q].counts[i] >= 2:
+                holder = q
+        eat = t < 400 and self._chow_possible(seats[after[0]].counts, i)
+        if winners or holder is not None or eat:
+            return winners, holder, eat
+        return None
 
-    def _own_turn(self, p: int) -> Generator[Question, Answer, bool]:
-        """Self-draw win, then concealed gongs and promotions, each followed by a replacement draw."""
+    def _take_draw_wins(self, p: int) -> bool:
+        """Whether ``p``'s hand is complete now: the answer its draw worked out (from the group states it already
+        had), or a full check for the dealer's first 17 tiles."""
+        wins = self._draw_wins
+        self._draw_wins = None
+        if wins is None:
+            return is_complete(self._seats[p].counts, seven_pairs_and_pung=self.rules.seven_pairs_and_pung)
+        return wins
+
+    def _may_gong(self, p: int) -> bool:
+        """A cheap test: could ``p`` have a concealed gong or a promotion to declare now?"""
+        s = self._seats[p]
+        return self._can_replace() and may_self_gong(s.counts, s.melds)
+
+    def _own_turn(self, p: int, wins: bool) -> Generator[Question, Answer, bool]:
+        """Self-draw win (``wins``: the hand is complete), then concealed gongs and promotions, each followed by a
+        replacement draw."""
         s = self._seats[p]
         rules = self.rules
         while True:
-            wins = self._draw_wins  # set by the draw that began this turn (None for the dealer's 17 tiles)
-            self._draw_wins = None
-            if wins is None:
-                wins = is_complete(s.counts, seven_pairs_and_pung=rules.seven_pairs_and_pung)
             if wins:
                 a = yield self._ask(p, "hu", HU_OR_PASS)
                 if a.kind == "hu":
                     self._win_self(p, self._last_drawn[p])
                     return True
-            if not self._can_replace():
-                return False
-            if not may_self_gong(s.counts, s.melds):
+            if not self._may_gong(p):
                 return False
             opts = self_gong_options(s.concealed, s.melds)
             if not opts:
@@ -526,43 +539,43 @@ class Hand:
                 s.melds[i] = Meld("gong", tuple(sorted((*old.tiles, t))), old.claimed, old.source, promoted=True)
                 self._emit(Gong(p, GONG_PROMOTED, (t,)))
                 if rules.rob_kong:
-                    winners = yield from self._ask_hu_round(p, t)
+                    winners = yield from self._ask_hu_round([q for q in seats_after(p) if self._can_win_on(q, t)], t)
                     if winners:
                         s.melds[i] = old  # the robbed tile goes to the winner: the promoter keeps its pong
                         self._win_on_tile(winners, p, t, robbed=True)
                         return True
             if not self._draw(p, replacement=True, after_gong=True):
                 return True
+            wins = self._take_draw_wins(p)
 
-    def _ask_hu_round(self, p: int, tile: int) -> Generator[Question, Answer, list[int]]:
-        """``/ask hu`` to each seat after ``p`` that can win on ``tile``, one at a time; the first yes wins."""
+    def _ask_hu_round(self, candidates: list[int], tile: int) -> Generator[Question, Answer, list[int]]:
+        """``/ask hu`` to each of ``candidates`` (the seats that can win on ``tile``, in turn order), one at a
+        time; the first yes wins (every yes, with ``multiple_winners``)."""
         winners: list[int] = []
-        for q in seats_after(p):
-            if self._can_win_on(q, tile):
-                a = yield self._ask(q, "hu", HU_OR_PASS, tile)
-                if a.kind == "hu":
-                    winners.append(q)
-                    if not self.rules.multiple_winners:
-                        break
+        for q in candidates:
+            a = yield self._ask(q, "hu", HU_OR_PASS, tile)
+            if a.kind == "hu":
+                winners.append(q)
+                if not self.rules.multiple_winners:
+                    break
         return winners
 
-    def _claims(self, p: int, t: int) -> Generator[Question, Answer, tuple[str, int]]:
-        """RULES.md 4.4: hu in turn order, then the one pong/gong seat, then the next seat's eat."""
+    def _claims(
+        self, p: int, t: int, can_win: list[int], holder: int | None, eat: bool
+    ) -> Generator[Question, Answer, tuple[str, int]]:
+        """RULES.md 4.4: hu in turn order, then the one pong/gong seat, then the next seat's eat; who may be asked
+        is ``_claimants``' answer."""
         rules = self.rules
-        winners = yield from self._ask_hu_round(p, t)
+        winners = yield from self._ask_hu_round(can_win, t)
         if winners:
             self._seats[p].river.pop()
             self._win_on_tile(winners, p, t, robbed=False)
             return ("over", 0)
-        k = t // 10
-        i = INDEX[k]
         nxt = next_seat(p)
-        for q in seats_after(p):
+        if holder is not None:
+            q = holder
             s = self._seats[q]
-            n = s.counts[i]
-            if n < 2:
-                continue
-            if n == 3 and (rules.gong_from_previous_player or q != nxt) and self._can_replace():
+            if s.counts[INDEX[t // 10]] == 3 and (rules.gong_from_previous_player or q != nxt) and self._can_replace():
                 option = meld_gong_option(s.concealed, t)
                 assert option is not None
                 a = yield self._ask(q, "gong", (option, PASS), t)
@@ -587,9 +600,8 @@ class Hand:
                 s.melds.append(Meld("pong", tiles3, t, p))
                 self._emit(Pong(q, tiles3))  # type: ignore[arg-type]
                 return ("pong", q)
-            break
         s = self._seats[nxt]
-        opts = eat_options(s.concealed, t) if k < 40 and self._chow_possible(s.counts, i) else None
+        opts = eat_options(s.concealed, t) if eat else None
         if opts:
             a = yield self._ask(nxt, "eat", with_pass(opts), t)
             if a.kind == "eat":
