@@ -20,7 +20,7 @@ exact dynamic programme over target hands.  The classic formula ``2*need - 2*set
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Literal, NamedTuple
 
 from .tiles import KIND_AT
@@ -61,57 +61,15 @@ class Group(NamedTuple):
 _Groups = tuple[tuple[GroupType, int], ...]  # (type, rank index 0..8) within one suit
 
 
-def _decompose(t: tuple[int, ...], pair: bool) -> tuple[_Groups, ...]:
-    """Every multiset of groups ``(type, rank index 0..8)`` that exactly uses the 9 counts ``t`` of one suit:
-    sets only, or sets and exactly one pair (``pair``).  Canonical: at the lowest rank held, all its tiles are
-    spent at once on a pung, a pair and chows starting there, so that no multiset is produced twice."""
-    key = (t, pair)
-    hit = _DECOMP.get(key)
-    if hit is not None:
-        return hit
+def _splits(t: tuple[int, ...], pair: bool) -> Iterator[tuple[int, int, int, int, tuple[int, ...]]]:
+    """The ways to spend every tile of the lowest rank held in the 9 counts ``t`` of one suit: ``(i, pungs,
+    pairs, chows, rest)``, ``i`` that rank, ``rest`` the counts left.  A pair only when ``pair``.  The one step
+    of ``_decompose`` and ``_can_sets``; empty counts give nothing."""
     i = 0
     while i < 9 and t[i] == 0:
         i += 1
     if i == 9:
-        result: tuple[_Groups, ...] = () if pair else ((),)
-    else:
-        out: list[_Groups] = []
-        c = t[i]
-        for pungs in (0, 1):
-            for pairs in (0, 1) if pair else (0,):
-                chows = c - 3 * pungs - 2 * pairs
-                if chows < 0:
-                    continue
-                if chows and (i > 6 or t[i + 1] < chows or t[i + 2] < chows):
-                    continue
-                rest = list(t)
-                rest[i] = 0
-                if chows:
-                    rest[i + 1] -= chows
-                    rest[i + 2] -= chows
-                pung: _Groups = (("pung", i),)
-                pair_group: _Groups = (("pair", i),)
-                chow: _Groups = (("chow", i),)
-                head = pung * pungs + pair_group * pairs + chow * chows
-                for tail in _decompose(tuple(rest), pair and not pairs):
-                    out.append(head + tail)
-        result = tuple(out)
-    if len(_DECOMP) > _CACHE_LIMIT:
-        _DECOMP.clear()
-    _DECOMP[key] = result
-    return result
-
-
-_DECOMP: dict[tuple[tuple[int, ...], bool], tuple[_Groups, ...]] = {}
-
-
-def _can_sets(t: tuple[int, ...], pair: bool) -> bool:
-    """Whether the suit counts ``t`` split into sets (and exactly one pair, with ``pair``); early exit."""
-    i = 0
-    while i < 9 and t[i] == 0:
-        i += 1
-    if i == 9:
-        return not pair
+        return
     c = t[i]
     for pungs in (0, 1):
         for pairs in (0, 1) if pair else (0,):
@@ -125,8 +83,45 @@ def _can_sets(t: tuple[int, ...], pair: bool) -> bool:
             if chows:
                 rest[i + 1] -= chows
                 rest[i + 2] -= chows
-            if _can_sets(tuple(rest), pair and not pairs):
-                return True
+            yield i, pungs, pairs, chows, tuple(rest)
+
+
+def _decompose(t: tuple[int, ...], pair: bool) -> tuple[_Groups, ...]:
+    """Every multiset of groups ``(type, rank index 0..8)`` that exactly uses the 9 counts ``t`` of one suit:
+    sets only, or sets and exactly one pair (``pair``).  Canonical: at the lowest rank held, all its tiles are
+    spent at once on a pung, a pair and chows starting there, so that no multiset is produced twice."""
+    key = (t, pair)
+    hit = _DECOMP.get(key)
+    if hit is not None:
+        return hit
+    if not any(t):
+        result: tuple[_Groups, ...] = () if pair else ((),)
+    else:
+        out: list[_Groups] = []
+        for i, pungs, pairs, chows, rest in _splits(t, pair):
+            pung: _Groups = (("pung", i),)
+            pair_group: _Groups = (("pair", i),)
+            chow: _Groups = (("chow", i),)
+            head = pung * pungs + pair_group * pairs + chow * chows
+            for tail in _decompose(rest, pair and not pairs):
+                out.append(head + tail)
+        result = tuple(out)
+    if len(_DECOMP) > _CACHE_LIMIT:
+        _DECOMP.clear()
+    _DECOMP[key] = result
+    return result
+
+
+_DECOMP: dict[tuple[tuple[int, ...], bool], tuple[_Groups, ...]] = {}
+
+
+def _can_sets(t: tuple[int, ...], pair: bool) -> bool:
+    """Whether the suit counts ``t`` split into sets (and exactly one pair, with ``pair``); early exit."""
+    if not any(t):
+        return not pair
+    for _, _, pairs, _, rest in _splits(t, pair):
+        if _can_sets(rest, pair and not pairs):
+            return True
     return False
 
 
