@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
 
+from referee.commands import fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.match import MatchError, resolve_bots
@@ -35,26 +35,21 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"mjref check: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     if args.list:
         for name in ORDER:
             print(f"{name:<17} {TARGETS[name].title}")
         return 0
     if args.timeout is not None and not 0 < args.timeout <= 3600:
-        return _fail(f"--timeout {args.timeout:g}: must be above 0 and at most 3600 seconds")
+        return fail("check", f"--timeout {args.timeout:g}: must be above 0 and at most 3600 seconds")
     if args.start_grace is not None and not 0 <= args.start_grace <= 3600:
-        return _fail(f"--start-grace {args.start_grace:g}: must be 0 to 3600 seconds")
+        return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to 3600 seconds")
     try:
         spec = resolve_bots([args.bot])[0]
         spec.check_runnable()
         report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only)
     except (MatchError, ValueError) as exc:
-        return _fail(str(exc))
+        return fail("check", str(exc))
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:

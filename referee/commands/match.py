@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from referee.commands import fail
 from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
@@ -56,11 +56,6 @@ def _read_walls(path: Path, rules: Any) -> list[Wall]:
     return parse_wallfile(text, rules, str(path))
 
 
-def _fail(message: str) -> int:
-    print(f"mjref match: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         rules = parse_assignments(args.options)
@@ -71,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         walls = _read_walls(args.wallfile, rules) if args.wallfile else None
         specs = resolve_bots(args.bots, rules.default_dummy)
     except (RulesError, WallError, MatchError) as exc:
-        return _fail(str(exc))
+        return fail("match", str(exc))
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")  # not guessable
     log_path: Path | None
     if args.log is not None and str(args.log).lower() == "none":
@@ -82,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         log_path = Path("mjref-logs") / f"{stamp}-seed{seed}.jsonl"
     if args.html is not None and log_path is None:
-        return _fail("--html needs the match's log: drop --log none")
+        return fail("match", "--html needs the match's log: drop --log none")
     stderr_dir = args.stderr_dir or (log_path.parent if log_path else None)
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
@@ -115,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         result = play_match(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
                             timeout=args.timeout, on_hand=on_hand, on_fault=on_fault)
     except MatchError as exc:
-        return _fail(str(exc))
+        return fail("match", str(exc))
     finally:
         if live is not None:
             live.stop()
@@ -125,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_viewer(log_path, args.html)
         except ViewerError as exc:
-            return _fail(str(exc))
+            return fail("match", str(exc))
     if args.json:
         out = result.to_json()
         if args.html is not None:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
 
+from referee.commands import fail
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
 from referee.match import MatchError, resolve_bots
@@ -39,21 +39,16 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"mjref refeed: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
-        return _fail(f"--hand {args.hand}: hands are counted from 1")
+        return fail("refeed", f"--hand {args.hand}: hands are counted from 1")
     try:
         spec = resolve_bots([args.bot])[0]
         spec.check_runnable()
         report = run_refeed(args.log, args.seat, spec, hand=None if args.hand is None else args.hand - 1,
                             timeout=args.timeout, stderr_path=args.stderr)
     except (MatchError, RefeedError, ValueError) as exc:
-        return _fail(str(exc))
+        return fail("refeed", str(exc))
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:

@@ -20,6 +20,7 @@ from rich.live import Live
 from rich.text import Text
 
 from referee.aio import is_interrupt
+from referee.commands import fail
 from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
 from tournaments.regress import (
@@ -88,11 +89,6 @@ def register(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true", help="no live line; only the verdict")
     p.add_argument("--json", action="store_true", help="print one JSON object with the verdict, nothing else")
     p.set_defaults(func=run)
-
-
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
 
 
 def settings_from_args(args: argparse.Namespace) -> RegressSettings:
@@ -182,18 +178,18 @@ def run(args: argparse.Namespace) -> int:
         settings = settings_from_args(args)
         p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
     except (RulesError, RegressError, SprtError) as exc:
-        return _fail(str(exc))
+        return fail("regress", str(exc))
     executor = None
     if args.dask:
         try:
             from tournaments.distributed import DaskError, namespace_of, open_dask_executor
         except ImportError:
-            return _fail("--dask needs Dask: pip install 'mjref[dask]'")
+            return fail("regress", "--dask needs Dask: pip install 'mjref[dask]'")
         try:
             executor = open_dask_executor(args.dask, specs=settings.roles().values(),
                                           namespace=namespace_of(settings.identity()), workers=args.concurrency)
         except DaskError as exc:
-            return _fail(str(exc))
+            return fail("regress", str(exc))
     console = Console(highlight=False, stderr=args.json)
     if not console.is_terminal:
         console = Console(highlight=False, stderr=args.json, width=160)
@@ -249,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
             with open(args.markdown, "a", encoding="utf-8") as f:
                 f.write(to_markdown(result, args.store))
         except OSError as exc:
-            print(f"{PROG}: cannot write {args.markdown} ({exc.strerror})", file=sys.stderr)
+            fail("regress", f"cannot write {args.markdown} ({exc.strerror})")
     if args.json:
         print(json.dumps(result.to_json()))
         return result.exit_status

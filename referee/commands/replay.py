@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from referee.commands import fail
 from referee.game.engine import WinRecord
 from referee.game.rules import DEFAULT_RULES
 from referee.game.scoring import ITEM_TITLES
@@ -44,11 +44,6 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"mjref replay: {message}", file=sys.stderr)
-    return 2
-
-
 def console() -> Console:
     c = Console(highlight=False)
     if not c.is_terminal:
@@ -58,15 +53,15 @@ def console() -> Console:
 
 def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
-        return _fail(f"--hand {args.hand}: hands are counted from 1")
+        return fail("replay", f"--hand {args.hand}: hands are counted from 1")
     detail = args.hand - 1 if args.hand is not None else None
     try:
         report = replay_log(args.log, detail=detail)
     except LogReadError as exc:
-        return _fail(str(exc))
+        return fail("replay", str(exc))
     if detail is not None and report.detail is None and report.ok:
         n = len(report.hands)
-        return _fail(f"--hand {args.hand}: {args.log} has {n} hand{'s' if n != 1 else ''}")
+        return fail("replay", f"--hand {args.hand}: {args.log} has {n} hand{'s' if n != 1 else ''}")
     if args.json:
         print(json.dumps(report_json(report, explain=args.explain), ensure_ascii=False))
         return 0 if report.ok else 1

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from referee.commands import fail
 from tournaments.report import ReportError, make_report, matches_dir
-
-PROG = "mjref report"
 
 
 def register(sub: Any) -> None:
@@ -32,19 +30,14 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     out = args.output or args.store.with_suffix(".html")
     if out.resolve() == args.store.resolve():
-        return _fail(f"{out}: the output would overwrite the store; give another -o FILE")
+        return fail("report", f"{out}: the output would overwrite the store; give another -o FILE")
     try:
         written = make_report(args.store, out, with_matches=args.with_matches)
     except ReportError as exc:
-        return _fail(str(exc))
+        return fail("report", str(exc))
     if args.json:
         print(json.dumps({"store": str(args.store), "html": str(written.path), "bytes": written.path.stat().st_size,
                           "viewers": {k: str(v) for k, v in written.viewers.items()},

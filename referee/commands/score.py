@@ -12,11 +12,10 @@ import json
 import sys
 from typing import Any
 
+from referee.commands import fail
 from referee.game import tiles
 from referee.game.rules import DEFAULT_RULES, RulesError, Ruleset, make_ruleset, parse_assignments
 from referee.game.scoring import ITEM_TITLES, ScoreError, score_request
-
-PROG = "mjref score"
 
 EPILOG = """\
 The request (every field but winning_tile, seat_wind and round_wind may be omitted):
@@ -60,8 +59,7 @@ def register(subparsers: Any) -> None:
 
 
 def _fail(where: str, reason: str) -> int:
-    print(f"{PROG}: {where}: {reason}" if where else f"{PROG}: {reason}", file=sys.stderr)
-    return 2
+    return fail("score", f"{where}: {reason}" if where else reason)
 
 
 def _rules(args: argparse.Namespace) -> Ruleset:

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from referee.commands import fail
 from tournaments.stats import (
     BotStanding,
     Standings,
@@ -31,8 +32,6 @@ from tournaments.stats import (
     to_json,
     to_markdown,
 )
-
-PROG = "mjref standings"
 
 
 def register(sub: Any) -> None:
@@ -58,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         standings = compute_standings(args.store, cluster_by=args.cluster)
     except StoreError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
+        return fail("standings", str(exc))
     if args.format == "json":
         data = to_json(standings)
         if not args.head_to_head:

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.aio import first_leaf, is_interrupt
+from referee.commands import fail
 from tournaments.config import ConfigError, demo_config, load_config
 from tournaments.runner import Plan, TournamentError, execute, plan
 from tournaments.store import MatchRecord
@@ -43,11 +44,6 @@ def register(sub: Any) -> None:
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
     p.set_defaults(func=run)
-
-
-def _fail(message: str) -> int:
-    print(f"mjref tournament: {message}", file=sys.stderr)
-    return 2
 
 
 class LiveView:
@@ -112,20 +108,20 @@ def run(args: argparse.Namespace) -> int:
             where = str(args.file)
         p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
     except (ConfigError, TournamentError) as exc:
-        return _fail(str(exc))
+        return fail("tournament", str(exc))
     if args.with_matches and args.report is None:
-        return _fail("--with-matches needs --report FILE")
+        return fail("tournament", "--with-matches needs --report FILE")
     executor = None
     dask_address = args.dask or p.config.dask
     if dask_address:
         try:
             from tournaments.distributed import DaskError, dask_executor
         except ImportError:
-            return _fail("--dask needs Dask: pip install 'mjref[dask]'")
+            return fail("tournament", "--dask needs Dask: pip install 'mjref[dask]'")
         try:
             executor = dask_executor(dask_address, p, workers=args.concurrency)
         except DaskError as exc:
-            return _fail(str(exc))
+            return fail("tournament", str(exc))
     console = Console(highlight=False, stderr=args.json)
     if not console.is_terminal:
         console = Console(highlight=False, stderr=args.json, width=160)
@@ -187,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_report(p.store_path, args.report, with_matches=args.with_matches)
         except ReportError as exc:
-            return _fail(str(exc))
+            return fail("tournament", str(exc))
         if not args.json:
             console.print(f"report: {args.report}")
     if args.json:

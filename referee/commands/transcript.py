@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from referee.commands import fail
 from referee.replay import LogReadError
 from referee.transcript import format_transcript, transcript
 
@@ -26,18 +26,13 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"mjref transcript: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
-        return _fail(f"--hand {args.hand}: hands are counted from 1")
+        return fail("transcript", f"--hand {args.hand}: hands are counted from 1")
     try:
         header, hands = transcript(args.log, args.seat, None if args.hand is None else args.hand - 1)
     except LogReadError as exc:
-        return _fail(str(exc))
+        return fail("transcript", str(exc))
     if args.json:
         seat = next(s for s in header.seats if s.position == args.seat)
         print(json.dumps({"log": str(args.log), "seat": args.seat, "name": seat.name, "kind": seat.kind,

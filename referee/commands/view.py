@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from referee.commands import fail
 from referee.viewer import ViewerError, write_viewer
-
-PROG = "mjref view"
 
 
 def register(sub: Any) -> None:
@@ -28,19 +26,14 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"{PROG}: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     out = args.output or args.log.with_suffix(".html")
     if out.resolve() == args.log.resolve():
-        return _fail(f"{out}: the output would overwrite the log; give another -o FILE")
+        return fail("view", f"{out}: the output would overwrite the log; give another -o FILE")
     try:
         written = write_viewer(args.log, out)
     except ViewerError as exc:
-        return _fail(str(exc))
+        return fail("view", str(exc))
     size = written.stat().st_size
     if args.json:
         print(json.dumps({"log": str(args.log), "html": str(written), "bytes": size}))
