@@ -250,3 +250,18 @@ def test_every_winner_of_a_hand_is_stored(tmp_path: Path) -> None:
     assert all(w[4] > 0 for w in wins)
     assert seat_wins == [0, 1, 0, 1] and first == 2
     assert MatchRecord.from_json(record.to_json()) == record  # as it travels from a Dask worker
+
+
+def test_a_stopped_run_says_what_is_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    """Tournament and regress end the same way: Ctrl-C (even inside a trio exception group) exits 130, a failure
+    exits 2 naming the innermost error, each with what is recorded; anything else goes on up."""
+    from referee.commands import stopped
+
+    kept = "3 of 10 matches are recorded in t.sqlite"
+    assert stopped("tournament", BaseExceptionGroup("g", [KeyboardInterrupt()]), kept) == 130
+    assert capsys.readouterr().err == f"\nmjref tournament: stopped; {kept}. Run the same command again to resume.\n"
+    assert stopped("regress", ExceptionGroup("g", [OSError("worker lost")]), kept) == 2
+    err = capsys.readouterr().err
+    assert err == f"mjref regress: OSError: worker lost; {kept}. Run the same command again to resume.\n"
+    with pytest.raises(SystemExit):
+        stopped("regress", SystemExit(3), kept)

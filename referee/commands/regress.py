@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from referee.aio import is_interrupt
-from referee.commands import fail
+from referee.commands import fail, stopped
 from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
 from tournaments.regress import (
@@ -36,8 +34,6 @@ from tournaments.regress import (
     run_regress,
 )
 from tournaments.sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_MARGIN, SprtError, SprtSettings
-
-PROG = "mjref regress"
 
 
 def register(sub: Any) -> None:
@@ -226,14 +222,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         concurrency = args.concurrency or (executor.slots if executor is not None else None)
         result = trio.run(lambda: run_regress(p, concurrency=concurrency, on_group=on_group, executor=executor))
-    except BaseException as exc:  # a Ctrl-C may arrive wrapped in a trio exception group
-        if not is_interrupt(exc):
-            raise
+    except BaseException as exc:  # noqa: BLE001 - Ctrl-C, or a failed match (e.g. on a cluster): keep the results
         if live is not None:
             live.stop()
-        print(f"\n{PROG}: stopped; {state.matches_played + state.matches_resumed} matches are recorded in "
-              f"{args.store}. Run the same command again to resume.", file=sys.stderr)
-        return 130
+        return stopped("regress", exc, f"{state.matches_played + state.matches_resumed} matches are recorded in "
+                                       f"{args.store}")
     finally:
         if live is not None:
             live.stop()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections import deque
 from pathlib import Path
@@ -16,8 +15,7 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.aio import first_leaf, is_interrupt
-from referee.commands import fail
+from referee.commands import fail, stopped
 from tournaments.config import ConfigError, demo_config, load_config
 from tournaments.runner import Plan, TournamentError, execute, plan
 from tournaments.store import MatchRecord
@@ -157,16 +155,7 @@ def run(args: argparse.Namespace) -> int:
         if live is not None:
             live.stop()
         done = len(p.done) + view.recorded
-        if is_interrupt(exc):
-            print(f"\nmjref tournament: stopped; {done} of {p.total} matches are recorded in {p.store_path}. "
-                  f"Run the same command again to resume.", file=sys.stderr)
-            return 130
-        if not isinstance(exc, Exception):
-            raise
-        leaf = first_leaf(exc)
-        print(f"mjref tournament: {type(leaf).__name__}: {leaf}; {done} of {p.total} matches are recorded in "
-              f"{p.store_path}. Run the same command again to resume.", file=sys.stderr)
-        return 2
+        return stopped("tournament", exc, f"{done} of {p.total} matches are recorded in {p.store_path}")
     finally:
         if live is not None:
             live.stop()
