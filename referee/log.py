@@ -239,12 +239,9 @@ class LogWriter:
     def write(self, record: dict[str, Any]) -> None:
         self._lines.append(self._dumps(record))
 
-    def write_line(self, line: str) -> None:
-        """A record already encoded as one JSON line (see ``event_line``)."""
-        self._lines.append(line)
-
     def line_writer(self) -> Callable[[str], None] | None:
-        """``write_line`` as a plain function for a hot loop, or None when records are dropped."""
+        """A function that takes a record already encoded as one JSON line (see ``event_line``), or None when
+        records are dropped."""
         return self._lines.append
 
     def flush(self) -> None:
@@ -268,9 +265,6 @@ class NullWriter(LogWriter):
         pass
 
     def write(self, record: dict[str, Any]) -> None:
-        return None
-
-    def write_line(self, line: str) -> None:
         return None
 
     def line_writer(self) -> Callable[[str], None] | None:

@@ -316,39 +316,28 @@ class ProcessSeat(Seat):
             f.flush()
         self.stderr_dropped += max(0, len(chunk) - max(room, 0))
 
-    def _wait_blocking(self, until: float, ready: list[tuple[int, int]]) -> _Item | None:
+    def _wait_blocking(self, until: float) -> _Item | None:
         """Wait in poll() (blocking the event loop) until the bot's next stdout item or ``until``
-        (``time.perf_counter()``), draining its stderr meanwhile so that a bot writing to stderr never blocks.
-        ``ready``: what a first poll() gave."""
+        (``time.perf_counter()``), draining its stderr meanwhile so that a bot writing to stderr never blocks."""
         poll = self._poll
         assert poll is not None
-        out_fd = self._stdout_fd
-        while True:
-            if not ready:
-                left = until - time.perf_counter()
-                if left <= 0:
-                    return None
-                ready = poll.poll(left * 1000.0)
-                if not ready:
-                    return None
-            stdout_ready = False
-            for fd, _ in ready:
-                if fd == out_fd:
-                    stdout_ready = True
-                else:
-                    self._read_stderr_now(fd)
-            if stdout_ready:
+        left = until - time.perf_counter()
+        while left > 0:
+            if self._stdout_in(poll.poll(left * 1000.0)):
                 item = self._read_one()
                 if item is not None:
                     return item
-            ready = []
+            left = until - time.perf_counter()
+        return None
 
-    def _stdout_ready_now(self) -> bool:
-        """Whether stdout has something to read now (without waiting); ready stderr is drained on the way."""
-        assert self._poll is not None
+    def _stdout_in(self, ready: list[tuple[int, int]]) -> bool:
+        """Whether what poll() reported includes stdout; stderr it reports is drained on the way."""
+        out_fd = self._stdout_fd
+        if len(ready) == 1 and ready[0][0] == out_fd:  # the usual case: the answer, alone
+            return True
         out = False
-        for fd, _ in self._poll.poll(0):
-            if fd == self._stdout_fd:
+        for fd, _ in ready:
+            if fd == out_fd:
                 out = True
             else:
                 self._read_stderr_now(fd)
@@ -420,8 +409,7 @@ class ProcessSeat(Seat):
         return None
 
     def deliver(self, event: Event) -> None:
-        last = _last_format  # a broadcast's line, formatted for the seat before this one
-        line = last[2] if last[0] is event and last[1] == self._extensions else _format(event, self._extensions)
+        line = _format(event, self._extensions)
         if line is not None:
             self._outbox.append(line)
 
@@ -477,7 +465,7 @@ class ProcessSeat(Seat):
 
     def _next_nowait(self) -> _Item | None:
         """The next line (or end) already received, without waiting; None if there is none yet."""
-        if not self._pending and self._poll is not None and self._stdout_ready_now():
+        if not self._pending and self._poll is not None and self._stdout_in(self._poll.poll(0)):
             self._read_available()
         return self._pending.popleft() if self._pending else None
 
@@ -489,7 +477,7 @@ class ProcessSeat(Seat):
             return Reply(None, 0.0, fault=self._dead or Fault("crash", "the bot is not running"))
         item: _Item | None = None
         poll = self._poll
-        if self._pending or (poll is not None and poll.poll(0) and self._stdout_ready_now()):
+        if self._pending or (poll is not None and self._stdout_in(poll.poll(0))):
             item = self._next_nowait()
             if isinstance(item, bytes):
                 text = cut(item.decode("utf-8", "replace"))
@@ -506,14 +494,8 @@ class ProcessSeat(Seat):
         except trio.BrokenResourceError:
             fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
             return Reply(None, time.perf_counter() - started, fault=fault)
-        if item is None and written == len(data) and self._block_ms and poll is not None:
-            # The usual case inline: the bot's answer, alone in one read; else the general wait.
-            block = self._block_ms if self._block_ms < timeout * 1000.0 else timeout * 1000.0
-            ready = poll.poll(block)
-            if ready and ready[0][0] == self._stdout_fd and len(ready) == 1:
-                item = self._read_one()
-            if item is None and ready:
-                item = self._wait_blocking(started + block / 1000.0, ready)
+        if item is None and written == len(data) and self._block_ms:
+            item = self._wait_blocking(started + min(self._block_ms / 1000.0, timeout))
         if item is None or written < len(data):
             with trio.CancelScope(deadline=trio.current_time() + timeout - (time.perf_counter() - started)):
                 try:
