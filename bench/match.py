@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -160,11 +161,20 @@ def warm_cost(specs: list[BotSpec], seed: int, hands: int, log: Path) -> tuple[f
     return (marks[-1] - marks[0]) / (len(marks) - 1), result
 
 
-def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "greedy") -> dict[str, object]:
+def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "greedy",
+                 pin: bool = False) -> dict[str, object]:
     """The referee's CPU with four process bots over ``matches`` matches (hand 1 of each excluded), beside the
-    floors measured right after each match."""
-    cmd = (sys.executable, "-m", f"bots.{bot}", "--keep-alive")
-    runs = [_one_process_match(cmd, bot, hands, seed + m, log) for m in range(matches)]
+    floors measured right after each match.  ``pin``: this process on CPU 0 and every bot on CPU 1 (through
+    ``taskset``), for the match and the floors alike, so that a bot never runs on the referee's core."""
+    cmd: tuple[str, ...] = (sys.executable, "-m", f"bots.{bot}", "--keep-alive")
+    before = os.sched_getaffinity(0)
+    if pin:
+        cmd = ("taskset", "-c", "1", *cmd)
+        os.sched_setaffinity(0, {0})
+    try:
+        runs = [_one_process_match(cmd, bot, hands, seed + m, log) for m in range(matches)]
+    finally:
+        os.sched_setaffinity(0, before)
     timed_hands = sum(r["hands"] for r in runs)
     cpu = sum(r["cpu"] for r in runs)
     lines = sum(r["lines"] for r in runs)
@@ -196,15 +206,21 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=3)
     ap.add_argument("--hands", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pin", action="store_true",
+                    help="pin the referee to CPU 0 and the bots to CPU 1 (needs taskset and two CPUs): how much of "
+                         "the referee's cost comes from sharing its core with the bots")
     ap.add_argument("--process-bots", default="greedy,drawdiscard",
                     help="the built-in bots to run as processes, comma-separated (each: four of them)")
     args = ap.parse_args()
-    out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands}
+    if args.pin and (shutil.which("taskset") is None or len(os.sched_getaffinity(0)) < 2):
+        ap.error("--pin needs the taskset program and two CPUs")
+    out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands, "pinned": args.pin}
     out["builtin_greedy"] = builtin_rate("greedy", args.matches, args.hands, args.seed)
     out["builtin_random"] = builtin_rate("random", args.matches, args.hands, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         for bot in args.process_bots.split(","):
-            out[f"process_{bot}"] = process_cost(args.matches, args.hands, args.seed, Path(tmp) / "match.jsonl", bot)
+            out[f"process_{bot}"] = process_cost(args.matches, args.hands, args.seed, Path(tmp) / "match.jsonl", bot,
+                                                   pin=args.pin)
     out["python"] = platform.python_version()
     out["machine"] = machine()
     print(json.dumps(out))
