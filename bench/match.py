@@ -33,7 +33,7 @@ from bench.machine import machine  # noqa: E402
 from referee.game.rules import make_ruleset  # noqa: E402
 from referee.log import AnswerRecord, read_log  # noqa: E402
 from referee.match import MatchResult, play_match  # noqa: E402
-from wrappers.process import ProcessSeat  # noqa: E402
+from wrappers.process import BLOCK_MS, ProcessSeat  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402
 
 
@@ -84,7 +84,8 @@ def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tu
     return cpu
 
 
-def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, log: Path) -> dict[str, float]:
+def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, log: Path,
+                       block_ms: float) -> dict[str, float]:
     specs = [BotSpec(name=f"{bot}{i}", cmd=cmd, cwd=str(ROOT), keep_alive=True) for i in range(4)]
     rules = make_ruleset({"hands": hands})
     seats: list[ProcessSeat] = []
@@ -99,7 +100,8 @@ def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, lo
         marks.append((time.process_time(), sum(s.lines_sent + s.lines_received for s in seats),
                       [len(s.trace or []) for s in seats]))
 
-    played = play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log)
+    played = play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log,
+                        block_ms=block_ms)
     warm, again = warm_cost(specs, seed, hands, log)
     assert [h.result.scores for h in again.hands] == [h.result.scores for h in played.hands], "the warm replay diverged"
     return {
@@ -162,7 +164,7 @@ def warm_cost(specs: list[BotSpec], seed: int, hands: int, log: Path) -> tuple[f
 
 
 def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "greedy",
-                 pin: bool = False) -> dict[str, object]:
+                 pin: bool = False, block_ms: float = BLOCK_MS) -> dict[str, object]:
     """The referee's CPU with four process bots over ``matches`` matches (hand 1 of each excluded), beside the
     floors measured right after each match.  ``pin``: this process on CPU 0 and every bot on CPU 1 (through
     ``taskset``), for the match and the floors alike, so that a bot never runs on the referee's core."""
@@ -172,7 +174,7 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
         cmd = ("taskset", "-c", "1", *cmd)
         os.sched_setaffinity(0, {0})
     try:
-        runs = [_one_process_match(cmd, bot, hands, seed + m, log) for m in range(matches)]
+        runs = [_one_process_match(cmd, bot, hands, seed + m, log, block_ms) for m in range(matches)]
     finally:
         os.sched_setaffinity(0, before)
     timed_hands = sum(r["hands"] for r in runs)
@@ -209,18 +211,22 @@ def main() -> None:
     ap.add_argument("--pin", action="store_true",
                     help="pin the referee to CPU 0 and the bots to CPU 1 (needs taskset and two CPUs): how much of "
                          "the referee's cost comes from sharing its core with the bots")
+    ap.add_argument("--block-ms", type=float, default=BLOCK_MS,
+                    help=f"how long the referee may block waiting for an answer before waiting through trio "
+                         f"(default {BLOCK_MS:g}; a tournament's shared loop uses 0)")
     ap.add_argument("--process-bots", default="greedy,drawdiscard",
                     help="the built-in bots to run as processes, comma-separated (each: four of them)")
     args = ap.parse_args()
     if args.pin and (shutil.which("taskset") is None or len(os.sched_getaffinity(0)) < 2):
         ap.error("--pin needs the taskset program and two CPUs")
-    out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands, "pinned": args.pin}
+    out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands, "pinned": args.pin,
+                              "block_ms": args.block_ms}
     out["builtin_greedy"] = builtin_rate("greedy", args.matches, args.hands, args.seed)
     out["builtin_random"] = builtin_rate("random", args.matches, args.hands, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         for bot in args.process_bots.split(","):
             out[f"process_{bot}"] = process_cost(args.matches, args.hands, args.seed, Path(tmp) / "match.jsonl", bot,
-                                                   pin=args.pin)
+                                                   pin=args.pin, block_ms=args.block_ms)
     out["python"] = platform.python_version()
     out["machine"] = machine()
     print(json.dumps(out))
