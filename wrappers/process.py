@@ -43,8 +43,8 @@ EXIT_GRACE = 1.0  # seconds a bot has to exit by itself after /exit
 # After sending a question, wait up to this long in a blocking poll() on the bot's stdout (and stderr, drained as
 # it comes) before handing the wait to trio.  A wait through trio costs about 30 µs more referee CPU than a
 # blocking one (a cancel scope, the scheduler, epoll, on cold caches after the sleep; ``bench/match.py
-# --block-ms 0``): as much as the engine's step.  It blocks the event loop for at most this long, so a match alone in its loop uses it and matches
-# sharing a loop (a tournament's process-bot matches) pass 0.
+# --block-ms 0``): as much as the engine's step.  It blocks the event loop for at most this long, so a match alone
+# in its loop uses it, and matches sharing a loop (a tournament's process-bot matches) pass 0.
 BLOCK_MS = 250.0
 TERM_GRACE = 0.2  # seconds between SIGTERM and SIGKILL
 
