@@ -226,9 +226,12 @@ async def run_match(
                     if on_hand is not None:
                         on_hand(summary, result)
             finally:
+                # Together: a kept-alive bot may use its whole exit grace, and four of them one after the other
+                # would add up.
                 with trio.CancelScope(shield=True):
-                    for seat in seats.values():
-                        await seat.close()
+                    async with trio.open_nursery() as closing:
+                        for seat in seats.values():
+                            closing.start_soon(seat.close)
         result.seconds = time.perf_counter() - started
         writer.write({
             "type": "final", "hands": len(result.hands), "totals": [s.total for s in result.seats],

@@ -50,6 +50,29 @@ def strip_timings(path: Path) -> list[dict]:
     return out
 
 
+def test_kept_alive_bots_exit_by_themselves_at_the_end_of_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end of the match is the end of a kept-alive bot's input: it exits on it within its grace, so no bot
+    has to be ended with SIGTERM (before, each waited out its whole grace and was terminated, one after the
+    other)."""
+    import signal
+
+    import wrappers.process
+
+    sent: list[int] = []
+    real = wrappers.process._kill_group
+
+    def recording(pid: int, sig: int) -> None:
+        sent.append(sig)
+        real(pid, sig)
+
+    monkeypatch.setattr(wrappers.process, "_kill_group", recording)
+    specs = [bot_proc("drawdiscard", keep_alive=True, name=f"d{i}") for i in range(4)]
+    result = play_match(specs, seed=5, rules=make_ruleset({"hands": 2}))
+    assert len(result.hands) == 2 and not result.faults
+    assert signal.SIGTERM not in sent
+    assert sent.count(signal.SIGKILL) == 4  # the sweep of each group for stray children, as always
+
+
 def test_four_process_bots_play_a_full_match_and_repeat_exactly(tmp_path: Path) -> None:
     rules = make_ruleset({"hands": 16})
     specs = [bot_proc("greedy", keep_alive=True), bot_proc("random", keep_alive=True),

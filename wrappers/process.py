@@ -597,6 +597,16 @@ class ProcessSeat(Seat):
         await self._stop(grace=0.0)
 
     async def close(self) -> None:
+        """The end of the match: end of input for a bot still running (a kept-alive bot between hands exits on
+        it, as the framework's bots exit on end of input), then the usual grace and the end of its group."""
+        proc = self._proc
+        if proc is not None and proc.returncode is None and proc.stdin is not None and not self._dead:
+            self._stdin_fd = None
+            with trio.move_on_after(0.1):
+                try:
+                    await proc.stdin.aclose()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass
         await self._stop(grace=0.0 if self._dead else self._exit_grace)
         if self._stderr_file is not None:
             self._stderr_file.close()
