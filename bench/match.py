@@ -5,8 +5,12 @@ run in their own processes) is measured per protocol line and per hand, hand 1 e
 processes).  Beside it, a floor measured in the same run: the very same writes and reads (recorded from the match)
 pushed through plain blocking pipes to fresh processes of the same bots, by a loop that does nothing else.
 
-Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S]``; ``--matches`` (seeds S, S+1,
-...) counts for both parts.
+Both depend on where the kernel runs the bots: on this kind of machine a blocked process woken from the other CPU
+costs some 20 µs of CPU, from its own CPU under 2 µs (``bench/wakeup.py``).  ``--pin split`` puts the bots on the
+other CPU, ``--pin same`` everything on one CPU, for the match and the floor alike.
+
+Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S] [--pin split|same]``;
+``--matches`` (seeds S, S+1, ...) counts for both parts.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ def builtin_rate(policy: str, matches: int, hands: int, seed: int) -> dict[str, 
     return {"matches_per_second": round(matches / dt, 3), "hands_per_second": round(matches * hands / dt, 1)}
 
 
-def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tuple[float, int, list[int]]],
+def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tuple[float, int, list[int], int]],
                   per_line: bool) -> float:
     """CPU seconds (hands 2..n) to push the recorded I/O through plain blocking pipes to fresh bot processes.
 
@@ -55,6 +59,9 @@ def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tu
     the referee's own writes (one per question)."""
     procs = [subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
              for _ in range(4)]
+    # A plain line reader: buffered, one read() per chunk the bot wrote (an unbuffered FileIO.readline() would
+    # make one read() per byte and inflate the floor).
+    readers = [open(p.stdout.fileno(), "rb", buffering=65536, closefd=False) for p in procs]  # type: ignore[union-attr]
     cpu = 0.0
     bounds = [[0] + [m[2][i] for m in marks] for i in range(4)]
     for h in range(len(marks)):
@@ -63,8 +70,8 @@ def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tu
         while any(queues.values()):
             for i in range(4):
                 q = queues[i]
-                stdin, stdout = procs[i].stdin, procs[i].stdout
-                assert stdin is not None and stdout is not None
+                stdin, stdout = procs[i].stdin, readers[i]
+                assert stdin is not None
                 while q:
                     op, data = q.pop(0)
                     if op == "w":
@@ -78,6 +85,8 @@ def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tu
                         break
         if h > 0:
             cpu += time.process_time() - t0
+    for r in readers:
+        r.close()
     for p in procs:
         p.kill()
         p.wait()
@@ -89,7 +98,8 @@ def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, lo
     specs = [BotSpec(name=f"{bot}{i}", cmd=cmd, cwd=str(ROOT), keep_alive=True) for i in range(4)]
     rules = make_ruleset({"hands": hands})
     seats: list[ProcessSeat] = []
-    marks: list[tuple[float, int, list[int]]] = []  # (cpu, lines so far, trace lengths) after each hand
+    # after each hand: (cpu, lines so far, trace lengths, answers so far)
+    marks: list[tuple[float, int, list[int], int]] = []
 
     def on_seat(seat: object) -> None:
         assert isinstance(seat, ProcessSeat)
@@ -98,7 +108,7 @@ def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, lo
 
     def on_hand(summary: object, result: object) -> None:
         marks.append((time.process_time(), sum(s.lines_sent + s.lines_received for s in seats),
-                      [len(s.trace or []) for s in seats]))
+                      [len(s.trace or []) for s in seats], sum(s.lines_received for s in seats)))
 
     played = play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log,
                         block_ms=block_ms)
@@ -109,6 +119,7 @@ def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, lo
         "hands": len(marks) - 1,
         "cpu": marks[-1][0] - marks[0][0],
         "lines": marks[-1][1] - marks[0][1],
+        "questions": marks[-1][3] - marks[0][3],
         "floor": _replay_floor(cmd, seats, marks, per_line=False),
         "floor_lines": _replay_floor(cmd, seats, marks, per_line=True),
     }
@@ -164,15 +175,18 @@ def warm_cost(specs: list[BotSpec], seed: int, hands: int, log: Path) -> tuple[f
 
 
 def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "greedy",
-                 pin: bool = False, block_ms: float = BLOCK_MS) -> dict[str, object]:
+                 pin: str | None = None, block_ms: float = BLOCK_MS) -> dict[str, object]:
     """The referee's CPU with four process bots over ``matches`` matches (hand 1 of each excluded), beside the
-    floors measured right after each match.  ``pin``: this process on CPU 0 and every bot on CPU 1 (through
-    ``taskset``), for the match and the floors alike, so that a bot never runs on the referee's core."""
+    floors measured right after each match.  ``pin``, for the match and the floors alike: ``"split"``, this
+    process on the first CPU and every bot on the second (through ``taskset``), so that a bot never runs on the
+    referee's CPU; ``"same"``, this process and every bot on the first CPU."""
     cmd: tuple[str, ...] = (sys.executable, "-m", f"bots.{bot}", "--keep-alive")
     before = os.sched_getaffinity(0)
-    if pin:
-        cmd = ("taskset", "-c", "1", *cmd)
-        os.sched_setaffinity(0, {0})
+    cpus = sorted(before)
+    if pin == "split":
+        cmd = ("taskset", "-c", str(cpus[1]), *cmd)
+    if pin is not None:
+        os.sched_setaffinity(0, {cpus[0]})  # inherited by the bots unless taskset moves them
     try:
         runs = [_one_process_match(cmd, bot, hands, seed + m, log, block_ms) for m in range(matches)]
     finally:
@@ -180,6 +194,7 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
     timed_hands = sum(r["hands"] for r in runs)
     cpu = sum(r["cpu"] for r in runs)
     lines = sum(r["lines"] for r in runs)
+    questions = sum(r["questions"] for r in runs)
     floor_cpu = sum(r["floor"] for r in runs)
     floor_lines_cpu = sum(r["floor_lines"] for r in runs)
     warm_cpu = sum(r["warm"] for r in runs)
@@ -195,6 +210,10 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
         "referee_over_floor": round(per_line / floor_per_line, 2) if floor_per_line else None,
         "floor_line_by_line_cpu_per_line_us": round(floor_lines_per_line * 1e6, 2),
         "referee_over_line_by_line_floor": round(per_line / floor_lines_per_line, 2) if floor_lines_per_line else None,
+        "questions": questions,
+        # What the referee adds to the pipes per question: about the same wherever the bots run (see --pin),
+        # unlike the ratio, whose floor is mostly the cost of a wake-up.
+        "referee_minus_floor_per_question_us": round((cpu - floor_cpu) / questions * 1e6, 1),
         "referee_cpu_per_hand_ms": round(cpu / timed_hands * 1e3, 3),
         "floor_cpu_per_hand_ms": round(floor_cpu / timed_hands * 1e3, 3),
         "floor_line_by_line_cpu_per_hand_ms": round(floor_lines_cpu / timed_hands * 1e3, 3),
@@ -208,17 +227,17 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=3)
     ap.add_argument("--hands", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--pin", action="store_true",
-                    help="pin the referee to CPU 0 and the bots to CPU 1 (needs taskset and two CPUs): how much of "
-                         "the referee's cost comes from sharing its core with the bots")
+    ap.add_argument("--pin", nargs="?", const="split", choices=("split", "same"),
+                    help="split (the default with --pin): the referee on one CPU, the bots on another (needs taskset "
+                         "and two CPUs); same: the referee and the bots on one CPU")
     ap.add_argument("--block-ms", type=float, default=BLOCK_MS,
                     help=f"how long the referee may block waiting for an answer before waiting through trio "
                          f"(default {BLOCK_MS:g}; a tournament's shared loop uses 0)")
     ap.add_argument("--process-bots", default="greedy,drawdiscard",
                     help="the built-in bots to run as processes, comma-separated (each: four of them)")
     args = ap.parse_args()
-    if args.pin and (shutil.which("taskset") is None or len(os.sched_getaffinity(0)) < 2):
-        ap.error("--pin needs the taskset program and two CPUs")
+    if args.pin == "split" and (shutil.which("taskset") is None or len(os.sched_getaffinity(0)) < 2):
+        ap.error("--pin split needs the taskset program and two CPUs")
     out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands, "pinned": args.pin,
                               "block_ms": args.block_ms}
     out["builtin_greedy"] = builtin_rate("greedy", args.matches, args.hands, args.seed)
