@@ -102,6 +102,16 @@ def _kill_group(pid: int, sig: int) -> None:
         pass
 
 
+async def _close_quietly(stream: trio.abc.AsyncResource | None) -> None:
+    """Close one of the bot's pipes; one already closed or broken is fine."""
+    if stream is not None:
+        with trio.move_on_after(0.1):
+            try:
+                await stream.aclose()
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+
+
 async def _deliver_cancel(process: trio.Process) -> None:
     """On cancellation (the match is cancelled or failed): the whole group goes at once."""
     _kill_group(process.pid, signal.SIGKILL)
@@ -358,10 +368,14 @@ class ProcessSeat(Seat):
                 self._stderr_fd = None
 
     async def _stop(self, *, grace: float) -> None:
-        """End the bot: wait ``grace`` for it to exit, then SIGTERM and SIGKILL its whole process group."""
+        """End the bot: end of its input, ``grace`` to exit by itself, then SIGTERM and SIGKILL to its whole
+        process group.  End of input is how a bot kept alive between hands learns that the match is over (the
+        framework's bots, and ours, exit on it)."""
         proc = self._proc
         if proc is None:
             return
+        self._stdin_fd = None
+        await _close_quietly(proc.stdin)
         if proc.returncode is None and grace > 0:
             with trio.move_on_after(grace):
                 await proc.wait()
@@ -374,13 +388,8 @@ class ProcessSeat(Seat):
             await proc.wait()
         if self._io_scope is not None:
             self._io_scope.cancel()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                with trio.move_on_after(0.1):
-                    try:
-                        await stream.aclose()
-                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                        pass
+        await _close_quietly(proc.stdout)
+        await _close_quietly(proc.stderr)
         self._proc = None
         self._stdout_fd = self._stdin_fd = self._stderr_fd = None
         self._unsent = b""
@@ -597,16 +606,6 @@ class ProcessSeat(Seat):
         await self._stop(grace=0.0)
 
     async def close(self) -> None:
-        """The end of the match: end of input for a bot still running (a kept-alive bot between hands exits on
-        it, as the framework's bots exit on end of input), then the usual grace and the end of its group."""
-        proc = self._proc
-        if proc is not None and proc.returncode is None and proc.stdin is not None and not self._dead:
-            self._stdin_fd = None
-            with trio.move_on_after(0.1):
-                try:
-                    await proc.stdin.aclose()
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    pass
         await self._stop(grace=0.0 if self._dead else self._exit_grace)
         if self._stderr_file is not None:
             self._stderr_file.close()
