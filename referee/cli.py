@@ -8,7 +8,9 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .aio import is_interrupt
+from .aio import is_interrupt, leaves
+from .commands import USAGE_ERROR
+from .errors import MjrefError
 
 # Subcommand modules, in the order ``mjref --help`` lists them.
 COMMANDS = (
@@ -55,10 +57,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
-    except BaseException as exc:  # a Ctrl-C may arrive wrapped in a trio exception group
+    except BaseException as exc:  # a Ctrl-C or a user error may arrive wrapped in a trio exception group
         if is_interrupt(exc):
             print("mjref: interrupted", file=sys.stderr)
             return 130
+        found = leaves(exc) or [exc]
+        if all(isinstance(e, MjrefError) for e in found):  # bad input: one line, exit 2; anything else is a bug
+            print(f"mjref {args.command}: {found[0]}", file=sys.stderr)
+            return USAGE_ERROR
         raise
 
 

@@ -19,6 +19,7 @@ from typing import IO, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from referee.errors import InputError
 from referee.game.types import EVENT_TYPES, Event
 
 LOG_FORMAT = 1
@@ -278,7 +279,7 @@ class NullWriter(LogWriter):
 
 
 # ---------------------------------------------------------------------------------------------------- reading
-class LogError(ValueError):
+class LogError(InputError):
     """A log that cannot be read; the message names the file and line."""
 
 

@@ -22,6 +22,7 @@ import trio
 
 from bots.base import BUILTIN_NAMES, make_policy
 from referee import __version__
+from referee.errors import InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.series import HandSetup, Series
@@ -32,7 +33,7 @@ from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
 
 
-class MatchError(ValueError):
+class MatchError(InputError):
     """A match that cannot be set up (bad bots, bad walls); the message says which and why."""
 
 

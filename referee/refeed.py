@@ -30,6 +30,7 @@ import trio
 
 from bots.base import make_policy
 from referee.aio import unwrap_single
+from referee.errors import InputError
 from referee.game.types import Answer, Meld, Question
 from referee.replay import Divergence, FaultSeen, HandBegin, HandEnd, LogReadError, LogWalker, Step
 from wrappers.process import ProcessSeat
@@ -39,7 +40,7 @@ from wrappers.spec import BotSpec
 __all__ = ["Mismatch", "RefeedError", "RefeedReport", "refeed", "run_refeed"]
 
 
-class RefeedError(ValueError):
+class RefeedError(InputError):
     """The refeed cannot run: the log is not replayable, or the seat or hand does not exist."""
 
 

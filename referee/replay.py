@@ -34,6 +34,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from referee import __version__
+from referee.errors import InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer, WinRecord
 from referee.game.options import throw_answer
 from referee.game.rules import RulesError, Ruleset, make_ruleset
@@ -61,7 +62,7 @@ __all__ = [
 ]
 
 
-class LogReadError(ValueError):
+class LogReadError(InputError):
     """The file is not a log this mjref can replay (unreadable, no header, newer format, unknown rules)."""
 
 

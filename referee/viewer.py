@@ -30,6 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from referee.errors import InputError
 from referee.game.scoring import ITEM_TITLES
 from referee.game.tiles import name
 from referee.html import viewer_page
@@ -57,7 +58,7 @@ HOW = {"self_draw": "by self-draw", "throw": "on a throw", "robbed_gong": "by ro
 GONG_WORDS = {0: "concealed", 1: "promoted", 4: "melded"}
 
 
-class ViewerError(ValueError):
+class ViewerError(InputError):
     """A file the viewer cannot show (missing, unreadable, not a match log); the message names it."""
 
 

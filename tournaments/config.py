@@ -31,11 +31,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from referee.errors import InputError
 from referee.game.rules import RulesError, Ruleset, make_ruleset
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping, validation_line
 
 
-class ConfigError(ValueError):
+class ConfigError(InputError):
     """A tournament file that cannot be used; the message names the file and field."""
 
 

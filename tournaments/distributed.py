@@ -43,6 +43,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
+from referee.errors import InputError
+
 try:
     import distributed
     from distributed import Client, LocalCluster
@@ -64,7 +66,7 @@ RETRIES = 2  # reruns of a task that raised; a task lost with its worker is reru
 LOCAL = "local"
 
 
-class DaskError(ValueError):
+class DaskError(InputError):
     """A Dask cluster that cannot be used (unreachable, no workers, a worker failing the start-up check) or a match
     that failed there; the message is one line per problem and names the address, worker and path."""
 

@@ -44,6 +44,7 @@ from typing import Any, Literal
 import trio
 
 from bots.base import make_policy
+from referee.errors import InputError
 from referee.game.rules import Ruleset, make_ruleset
 from referee.game.wall import salted_seed
 from wrappers.spec import BotSpec, SpecError
@@ -62,7 +63,7 @@ DEFAULT_MAX_HANDS = 10_000
 DEFAULT_STORE = "mjref-regress.sqlite"
 
 
-class RegressError(ValueError):
+class RegressError(InputError):
     """A regression run that cannot start (bad bots, options, an incompatible store); the message says why."""
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__
+from referee.errors import InputError
 from referee.html import charts, report_page
 from referee.viewer import ViewerError, write_viewer
 from tournaments.stats import compute_standings, to_json
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-class ReportError(ValueError):
+class ReportError(InputError):
     """A store the report cannot be made from, or a page that cannot be written; the message names the file."""
 
 

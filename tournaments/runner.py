@@ -27,6 +27,7 @@ from typing import Any
 
 import trio
 
+from referee.errors import InputError
 from referee.game.rules import Ruleset
 from referee.game.wall import salted_seed
 from referee.match import MatchResult, play_match, run_match
@@ -37,7 +38,7 @@ from .schedule import DUMMY_PREFIX, ScheduledMatch, build_schedule
 from .store import MatchRecord, Store, StoreError
 
 
-class TournamentError(ValueError):
+class TournamentError(InputError):
     """A tournament that cannot run (bad file, incompatible store); the message says why."""
 
 

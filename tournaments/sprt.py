@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Literal
 
+from referee.errors import InputError
+
 from .stats import t_quantile
 
 Verdict = Literal["pass", "regression", "inconclusive"]
@@ -56,7 +58,7 @@ DEFAULT_MIN_GROUPS = 8
 """No verdict before this many groups (see the module docstring and the calibration tests)."""
 
 
-class SprtError(ValueError):
+class SprtError(InputError):
     """Settings that do not make a test (margin not positive, alpha outside (0, 0.5)…); the message says which."""
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__
+from referee.errors import StoreError as _StoreError
 
 SCHEMA_VERSION = 2  # 2: the wins table
 
@@ -72,7 +73,7 @@ CREATE INDEX IF NOT EXISTS faults_match ON faults(match_id);
 """
 
 
-class StoreError(ValueError):
+class StoreError(_StoreError):
     """A store that cannot be used (not a store, another tournament's store); the message says which."""
 
 

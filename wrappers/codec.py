@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, TypeAlias, cast
 
+from referee.errors import InputError
 from referee.game.options import throw_answer
 from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, WINDS_IN_ORDER
 from referee.game.types import (
@@ -88,7 +89,7 @@ _ANSWER_COMMANDS: Final = "/throw, /eat, /pong, /gong, /hu or /pass"
 _BOM: Final = "\ufeff"
 
 
-class ProtocolError(ValueError):
+class ProtocolError(InputError):
     """A line that breaks the protocol; ``reason`` is one line that quotes the (cut) offending line."""
 
     def __init__(self, reason: str) -> None:

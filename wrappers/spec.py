@@ -20,10 +20,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from referee.errors import BotError
+
 KNOWN_EXTENSIONS = frozenset({"flower"})
 
 
-class SpecError(ValueError):
+class SpecError(BotError):
     """A bot specification that cannot be used; the message names the file, field or word."""
 
 

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.errors import InputError
+
 DEFAULT_TAI: dict[str, int] = {
     "dealer": 1,
     "self_draw": 1,
@@ -48,7 +50,7 @@ DEFAULT_TAI: dict[str, int] = {
 }
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """A ruleset option that does not exist or has a bad value; the message names the field."""
 
 

@@ -35,6 +35,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from referee.errors import InputError
+
 from . import analysis
 from .analysis import Group
 from .rules import DEFAULT_TAI, Ruleset
@@ -122,7 +124,7 @@ ITEM_TITLES: dict[str, tuple[str, str]] = {
 _ITEM_ORDER: dict[str, int] = {k: i for i, k in enumerate(DEFAULT_TAI)}
 
 
-class ScoreError(ValueError):
+class ScoreError(InputError):
     """A win that cannot be scored (bad tiles, wrong counts, not a winning hand); a one-line reason."""
 
 

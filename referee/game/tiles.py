@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from referee.errors import InputError
+
 WAN: Final = 1
 TIAO: Final = 2
 TONG: Final = 3
@@ -70,7 +72,7 @@ _HONOUR_GLYPH: Final = {41: 0x1F000, 43: 0x1F001, 42: 0x1F002, 44: 0x1F003, 45: 
 _FLOWER_GLYPH: Final = {1: 0x1F026, 2: 0x1F027, 3: 0x1F028, 4: 0x1F029, 5: 0x1F022, 6: 0x1F023, 7: 0x1F025, 8: 0x1F024}
 
 
-class TileError(ValueError):
+class TileError(InputError):
     """A tile ID or tile name that does not exist; the message says which and why."""
 
 

@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from referee.errors import InputError
+
 if TYPE_CHECKING:  # the wall needs only ``rules.flowers``; bots import this module and start faster without pydantic
     from .rules import Ruleset
 from .tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, FLOWER_TIDS, TileError, parse_tids
@@ -33,7 +35,7 @@ WALL_VERSION = 1
 _MASK = (1 << 64) - 1
 
 
-class WallError(ValueError):
+class WallError(InputError):
     """A wall that is not a full, valid set of tiles; the message names the line and the problem."""
 
 

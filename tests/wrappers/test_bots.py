@@ -39,7 +39,7 @@ from wrappers.codec import (
     parse_server_line,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RULES = Ruleset()
 SPECS = [
     "random",

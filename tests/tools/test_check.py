@@ -14,7 +14,7 @@ from referee.conformance import ORDER, run_check
 from referee.match import resolve_bots
 from wrappers.spec import BotSpec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHECKBOT = ROOT / "tests" / "bots" / "checkbots" / "checkbot.py"
 
 

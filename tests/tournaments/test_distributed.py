@@ -26,7 +26,7 @@ from tournaments.runner import Plan, execute, file_sha256, plan, run_job, run_to
 from tournaments.schedule import build_schedule
 from tournaments.store import MatchRecord
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BUILTINS = [("g", "greedy"), ("r", "random"), ("d", "drawdiscard"), ("gc", "greedy:chowness=0.9"),
             ("gh", "greedy:hiddenness=0.9")]
 

@@ -25,10 +25,10 @@ from referee.viewer import (
     write_viewer,
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import chromium, open_page, screenshot
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from chromium import chromium, open_page, screenshot
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BADBOT = ROOT / "tests" / "bots" / "badbot.py"
 
 

@@ -30,7 +30,7 @@ from tournaments.sprt import Sprt, SprtSettings
 from tournaments.store import Store
 from wrappers.spec import BotSpec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FAST = ["--hands", "4"]  # a group of the 1v3 design is then 4 matches of 4 hands = 16 hands
 
 

@@ -17,7 +17,7 @@ from referee.match import play_match, resolve_bots
 from referee.refeed import run_refeed
 from wrappers.spec import BotSpec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BADBOT = ROOT / "tests" / "bots" / "badbot.py"
 SEED = 13
 BOTS = ["greedy", "random", "drawdiscard", "greedy:chowness=0.9,hiddenness=0.1"]

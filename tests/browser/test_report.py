@@ -18,10 +18,10 @@ from tournaments.runner import plan, run_job
 from tournaments.stats import compute_standings, to_json
 from tournaments.store import Store
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import chromium, open_page, screenshot
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from chromium import chromium, open_page, screenshot
 
-BADBOT = Path(__file__).resolve().parent / "bots" / "badbot.py"
+BADBOT = Path(__file__).resolve().parents[1] / "bots" / "badbot.py"
 
 
 @pytest.fixture(scope="module")

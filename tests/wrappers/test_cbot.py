@@ -12,7 +12,7 @@ from referee.cli import main
 from referee.game.rules import make_ruleset
 from referee.match import play_match, resolve_bots
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CC = shutil.which("cc") or shutil.which("gcc")
 pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler on this machine")
 

@@ -24,7 +24,7 @@ from referee.replay import LogWalker, Step, replay_log
 from referee.transcript import transcript
 from wrappers.spec import BotSpec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "golden-seed7.jsonl"
 BADBOT = ROOT / "tests" / "bots" / "badbot.py"
 RECORDER = ROOT / "tests" / "bots" / "checkbots" / "recorder.py"

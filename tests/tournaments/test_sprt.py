@@ -97,6 +97,7 @@ MODEL = GroupModel()
 
 
 # ------------------------------------------------------------------------------------------------ calibration
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("margin_in_sd", "alpha", "beta", "runs"),
     [

@@ -20,7 +20,7 @@ from tournaments.config import ConfigError, TournamentConfig, demo_config, load_
 from tournaments.runner import TournamentError, file_sha256, plan, run_tournament
 from tournaments.schedule import build_schedule
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def config(**over: object) -> TournamentConfig:
@@ -142,6 +142,7 @@ def test_changed_file_is_refused_with_differences(tmp_path: Path) -> None:
     assert len(p.jobs) == len(p.schedule) and not p.done
 
 
+@pytest.mark.slow
 def test_resume_after_kill_9(tmp_path: Path) -> None:
     """A real `mjref tournament` process killed with SIGKILL part-way, then rerun: every match exactly once."""
     path = write_toml(tmp_path / "t.toml", seeds=3, hands=4, bots=5)

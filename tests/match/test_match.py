@@ -15,7 +15,7 @@ from referee.log import read_log
 from referee.match import MatchError, play_match, resolve_bots
 from wrappers.spec import BotSpec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BADBOT = ROOT / "tests" / "bots" / "badbot.py"
 
 
@@ -191,6 +191,7 @@ def test_fault_penalty_is_charged(tmp_path: Path) -> None:
     assert result.seats[0].total == h.result.scores[0] - h.penalties[0]
 
 
+@pytest.mark.slow
 def test_soak_no_leaked_descriptors_or_children(tmp_path: Path) -> None:
     """200 matches in a row leave the referee's open file descriptors and child processes where they began."""
     def fds() -> int:
