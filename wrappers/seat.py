@@ -14,12 +14,14 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
-from referee.game.rules import Ruleset
 from referee.game.types import Answer, Event, Question
 from referee.game.view import SeatView, new_view
 from referee.game.wall import bot_seed
+
+if TYPE_CHECKING:  # the ruleset is a pydantic model: a bot process (``python -m bots.greedy``) must not import it
+    from referee.game.rules import Ruleset
 
 FaultKind = Literal[
     "start_failed",  # the executable could not be started

@@ -4,6 +4,7 @@ personality weights that matter, the spec registry, and the protocol executables
 from __future__ import annotations
 
 import io
+import json
 import os
 import queue
 import subprocess
@@ -413,6 +414,44 @@ def test_module_runs_a_scripted_conversation(name: str) -> None:
     for kind, legal, line in asked:
         assert parse_answer(line) in legal, (kind, line)
     assert "419" in proc.stderr  # the bad line was reported
+
+
+# What a bot process must never import: the referee's own machinery (pydantic models, trio, rich, the engine and
+# scoring).  Each would add tens of milliseconds to every start, and a bot is started once per hand.
+HEAVY_MODULES = ("pydantic", "pydantic_core", "trio", "rich", "referee.game.rules", "referee.game.engine",
+                 "referee.game.scoring", "referee.match", "referee.log")
+
+PLAY_AND_LIST_MODULES = """
+import json, runpy, sys
+sys.argv = [sys.argv[0], "--seed", "5"]
+try:
+    runpy.run_module("bots." + NAME, run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    assert not exc.code, exc.code
+sys.__stderr__.write(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_NAMES))
+def test_bot_process_imports_no_heavy_module(name: str) -> None:
+    """``python -m bots.NAME`` answers a real conversation without importing pydantic (or anything else heavy):
+    the module list is read from ``sys.modules`` in the bot process itself, after it played the script."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PLAY_AND_LIST_MODULES.replace("NAME", repr(name))],
+        input="\n".join(SCRIPT) + "\n",
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) == 5  # it did answer every /ask
+    modules = json.loads(proc.stderr.splitlines()[-1])
+    assert "referee.game.analysis" in modules or name != "greedy"
+    heavy = [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY_MODULES)]
+    assert heavy == []
 
 
 class BotProcess:
