@@ -9,7 +9,7 @@ seeds = 4                # how many seeds (1..N), or a list of seeds
 hands = 16               # hands per match
 concurrency = 2          # matches at once (default: the number of cores)
 store = "demo.sqlite"    # relative to the tournament file
-[rules]                  # ruleset options by their RULES.md names
+[rules]                  # ruleset options by name (docs/rules.md)
 [[bots]]
 name = "greedy"
 builtin = "greedy"

@@ -8,7 +8,7 @@ Bot → server
     :func:`parse_answer` turns the untrusted bytes a bot printed into an ``Answer``, or raises
     :class:`ProtocolError` with a one-line reason that quotes the line; :func:`format_answer` is its inverse.
 
-The rules are those of RULES.md section 4.  Lines are ASCII and carry no line terminator here (the transport
+The rules are those of docs/protocol.md.  Lines are ASCII and carry no line terminator here (the transport
 adds ``\\n``).  When reading, a trailing ``\\n`` / ``\\r\\n`` is dropped, blanks (spaces, tabs) around and
 between tokens are ignored, and the command word may be in any letter case; everything else is strict:
 
@@ -78,7 +78,7 @@ MAX_LINE_LENGTH: Final = 1024
 """Longest line (without its terminator) either parser reads; the longest real line is under 80 characters."""
 
 FLOWER_EXTENSION: Final = "flower"
-"""The bot-configuration extension that opts in to ``/flower <pos> <tid>`` lines (RULES.md section 6)."""
+"""The bot-configuration extension that opts in to ``/flower <pos> <tid>`` lines (docs/protocol.md, the ``/flower`` extension)."""
 
 _HAND_TIDS: Final[frozenset[int]] = frozenset(ALL_TIDS)
 _FLOWER_TIDS: Final[frozenset[int]] = frozenset(FLOWER_TIDS)
@@ -189,7 +189,7 @@ def format_event(event: Event, *, extensions: frozenset[str] = frozenset()) -> s
     """The protocol line for ``event`` (no trailing newline), or ``None`` when it has no line for this bot.
 
     ``Flower`` events have a line (``/flower <pos> <tid>``) only when ``"flower"`` is in ``extensions``.
-    Tiles are written in the order the event holds them (the engine keeps the order RULES.md section 5 asks
+    Tiles are written in the order the event holds them (the engine keeps the order docs/protocol.md gives
     for: ``/eat`` with the claimed tile in the middle, everything else ascending).  The audience is not
     checked here: the match decides who gets the line.  An unknown event type raises ``TypeError``.
     """

@@ -1,4 +1,4 @@
-"""``mjref score``: the scoring calculator (RULES.md section 8), a thin face over :mod:`referee.game.scoring`.
+"""``mjref score``: the scoring calculator (docs/rules.md), a thin face over :mod:`referee.game.scoring`.
 
 Reads one JSON object (a win) from a file or stdin, prints the result as JSON, or with ``--explain`` a readable
 table.  With any rule option (``--set``, ``--scoring``) the payments are included too.  Bad input exits with
@@ -23,6 +23,10 @@ The request (every field but winning_tile, seat_wind and round_wind may be omitt
    "winning_tile": 131, "self_drawn": false, "seat_wind": "SOUTH", "round_wind": "EAST", "dealer": false,
    "flowers": [], "last_tile": false, "kong_replacement": false, "robbing_kong": false, "first_turn": false}
 
+seat_wind is the winner's seat wind. The dealer always sits EAST: a winner with "seat_wind": "EAST" is the
+dealer and needs "dealer": true; any other seat wind needs "dealer": false (the default). Every field is
+described in docs/rules.md ("mjref score: the scoring calculator").
+
 Payments (with --set or --scoring) are given by seat wind, the dealer sitting EAST: "per_payer" is what each
 other seat pays when it pays; on a self-drawn win all three pay ("payers": "all"), on a throw only the thrower
 ("payers": "thrower").
@@ -38,7 +42,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score a winning hand (tai items, arrangement, payments)",
-        description="Score one winning hand given as a JSON object (RULES.md section 8).",
+        description="Score one winning hand given as a JSON object: its tai items, the arrangement scored and, with "
+        "--set or --scoring, the payments.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,4 +1,4 @@
-"""The ruleset: every *(option)* of RULES.md as one pydantic model, with the tai table as data.
+"""The ruleset: every option of docs/rules.md as one pydantic model, with the tai table as data.
 
 A ruleset travels with every match log and tournament store, so that a result can always be explained and
 replayed under the rules it was played with.  Unknown option names and bad values are rejected with the field named.
@@ -55,7 +55,7 @@ class RulesError(InputError):
 
 
 class Ruleset(BaseModel):
-    """Every rule option of RULES.md, with its default.  Frozen: a ruleset never changes during a match."""
+    """Every rule option (docs/rules.md lists them), with its default.  Frozen: a ruleset never changes during a match."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 

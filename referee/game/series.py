@@ -1,4 +1,4 @@
-"""The hands of one match: the dealer rotation of RULES.md section 3 and the running totals.
+"""The hands of one match: the dealer rotation of docs/rules.md ("A match") and the running totals.
 
 Pure bookkeeping, shared by the trio match runner, replay and the benchmarks: which hand comes next (round wind,
 hand wind, dealer, ``<continue>``), and what each seat has scored so far.

@@ -24,7 +24,7 @@ HONOUR: Final = 4
 SUIT_NAMES: Final = {WAN: "wan", TIAO: "tiao", TONG: "tong"}
 SUIT_LETTERS: Final = {WAN: "m", TIAO: "s", TONG: "p"}  # the usual short forms: 1m = 1-wan, 1s = 1-tiao, 1p = 1-tong
 
-# The one table that maps wind names to kinds (RULES.md section 1: the seed lists East, West, South, North).
+# The one table that maps wind names to kinds (docs/protocol.md: the framework's table lists East, West, South, North).
 WIND_KIND: Final[dict[str, int]] = {"EAST": 41, "WEST": 42, "SOUTH": 43, "NORTH": 44}
 KIND_WIND: Final[dict[int, str]] = {k: w for w, k in WIND_KIND.items()}
 WINDS_IN_ORDER: Final = ("EAST", "SOUTH", "WEST", "NORTH")  # round order and seat-wind order

@@ -1,4 +1,4 @@
-"""Scoring: every tai item of RULES.md section 7, every "replaces" rule, the choice of the best reading, the
+"""Scoring: every tai item of docs/rules.md, every "replaces" rule, the choice of the best reading, the
 settlement, flowers, and the request model of section 8."""
 
 from __future__ import annotations
