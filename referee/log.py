@@ -32,7 +32,7 @@ class _Record(BaseModel):
 class SeatInfo(_Record):
     position: int
     name: str
-    kind: Literal["builtin", "process"]
+    kind: Literal["builtin", "process", "remote"]
     spec: str
     cmd: list[str] | None = None
     cwd: str | None = None
@@ -40,6 +40,7 @@ class SeatInfo(_Record):
     keep_alive: bool = False
     extensions: list[str] = Field(default_factory=list)
     bot_seed: int | None = None  # the seed this seat's bot is given (a process bot: --seed), derived from the seed
+    rtt_ms: float | None = None  # a remote seat: the round trip to its wrapper measured at login
 
 
 class HeaderRecord(_Record):
@@ -121,6 +122,7 @@ class ResultRecord(_Record):
     penalties: list[int]
     totals: list[int]
     faults: int = 0
+    rtt_ms: list[float | None] | None = None  # with remote seats: each seat's last measured round trip (None: local)
 
 
 class FinalRecord(_Record):

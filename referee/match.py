@@ -158,6 +158,8 @@ def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
 
 
 HandCallback = Callable[[HandSummary, "MatchResult"], None]
+RemoteSeats = Callable[[BotSpec, int], Seat]
+"""Makes the seat for a ``remote`` bot spec at a position (``referee.server`` provides it)."""
 
 
 async def run_match(
@@ -173,8 +175,11 @@ async def run_match(
     on_fault: Callable[[FaultInfo], None] | None = None,
     on_seat: Callable[[Seat], None] | None = None,
     block_ms: float = BLOCK_MS,
+    remote: RemoteSeats | None = None,
 ) -> MatchResult:
     """Play one match of ``rules.hands`` hands (or one per given wall) and return its result.
+
+    ``remote`` seats the ``remote:NAME`` bots (a match with one needs it: ``mjref serve``).
 
     ``block_ms``: how long a process seat may wait for an answer in a blocking poll before yielding to trio
     (see ``wrappers.process.BLOCK_MS``); pass 0 when other matches run in the same trio loop.
@@ -186,6 +191,8 @@ async def run_match(
     except ValueError as exc:
         raise MatchError(f"rule option 'default_dummy': {exc}") from None
     for spec in specs:
+        if spec.remote and remote is None:
+            raise MatchError(f"bot {spec.describe()!r} waits for a wrapper to log in: play it with `mjref serve`")
         try:
             spec.check_runnable()
         except SpecError as exc:
@@ -197,12 +204,13 @@ async def run_match(
     writer: LogWriter = LogWriter.open(log_path) if log_path else NullWriter()
     started = time.perf_counter()
     try:
-        writer.write(_header(specs, names, seed, rules, hands_planned, walls is not None))
-        writer.flush()
         async with trio.open_nursery() as nursery:
             seats: dict[int, Seat] = {}
             for p, spec in enumerate(specs, start=1):
-                if spec.builtin is not None:
+                if spec.remote:
+                    assert remote is not None
+                    seats[p] = remote(spec, p)
+                elif spec.builtin is not None:
                     seats[p] = BuiltinSeat(names[p - 1], p, make_policy(spec.builtin))
                 else:
                     stderr_path = (stderr_dir / f"seat{p}-{_safe(names[p - 1])}.stderr") if stderr_dir else None
@@ -210,6 +218,8 @@ async def run_match(
                                            block_ms=block_ms)
                 if on_seat is not None:
                     on_seat(seats[p])
+            writer.write(_header(specs, names, seed, rules, hands_planned, walls is not None, seats))
+            writer.flush()
             try:
                 series = Series(rules, hands_planned)
                 while not series.is_over:
@@ -222,7 +232,10 @@ async def run_match(
                     for i, s in enumerate(result.seats):
                         s.total = series.totals[i]
                     result.hands.append(summary)
-                    writer.write(_result_record(summary))
+                    record = _result_record(summary)
+                    if remote is not None:
+                        record["rtt_ms"] = [seats[p].rtt_ms for p in (1, 2, 3, 4)]
+                    writer.write(record)
                     writer.flush()
                     if on_hand is not None:
                         on_hand(summary, result)
@@ -250,15 +263,18 @@ def _safe(name: str) -> str:
 
 
 def _header(specs: Sequence[BotSpec], names: list[str], seed: int, rules: Ruleset, hands: int,
-            from_file: bool) -> dict[str, Any]:
+            from_file: bool, seated: dict[int, Seat]) -> dict[str, Any]:
     seats = []
     for p, spec in enumerate(specs, start=1):
         seats.append({
-            "position": p, "name": names[p - 1], "kind": "builtin" if spec.builtin else "process",
+            "position": p, "name": names[p - 1],
+            "kind": "remote" if spec.remote else "builtin" if spec.builtin else "process",
             "spec": spec.describe(), "cmd": list(spec.cmd) if spec.cmd else None, "cwd": spec.cwd,
             "hash": spec.executable_hash(), "keep_alive": spec.keep_alive, "extensions": list(spec.extensions),
             "bot_seed": bot_seed(seed, p),
         })
+        if spec.remote:
+            seats[-1]["rtt_ms"] = seated[p].rtt_ms
     return {
         "type": "header", "format": LOG_FORMAT, "mjref": __version__, "seed": seed, "rules": rules.model_dump(),
         "seats": seats, "hands": hands, "walls": "file" if from_file else "seeded",

@@ -34,6 +34,7 @@ FaultKind = Literal[
     "illegal",  # TIDs the bot does not hold, or that do not make the claimed set
     "false_hu",  # /hu on a hand that does not win
     "unasked",  # a line when no question was asked
+    "disconnected",  # a remote seat's connection dropped (or was not back) when it was needed
 ]
 FAULT_KINDS: tuple[str, ...] = FaultKind.__args__  # type: ignore[attr-defined]
 
@@ -93,6 +94,7 @@ class Seat(ABC):
     name: str
     position: int
     kind: str = "seat"
+    rtt_ms: float | None = None  # a remote seat: the last round trip to its wrapper (logged), None for local seats
 
     @abstractmethod
     async def begin_hand(self, info: HandInfo) -> Fault | None:

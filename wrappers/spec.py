@@ -5,13 +5,15 @@
 * a built-in name, optionally with parameters: ``greedy``, ``greedy:chowness=0.2,hiddenness=0.9``;
 * a command line in one string: ``"./mybot --fast"`` (split like a shell would, no shell is run);
 * a TOML file (``*.toml``) with ``name``, ``cmd`` (a list), ``cwd``, ``env``, ``timeout``, ``keep_alive``,
-  ``extensions`` (or ``builtin`` instead of ``cmd``).
+  ``extensions`` (or ``builtin`` instead of ``cmd``, or ``remote = true``);
+* ``remote:NAME``: a seat played by a wrapper that logs in to ``mjref serve`` as NAME (see docs/network.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import tomllib
@@ -23,6 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from referee.errors import BotError
 
 KNOWN_EXTENSIONS = frozenset({"flower"})
+REMOTE_PREFIX = "remote:"
+# A remote seat's name is what its wrapper logs in as and the key of its token: plain, printable, short.
+REMOTE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 class SpecError(BotError):
@@ -30,7 +35,7 @@ class SpecError(BotError):
 
 
 class BotSpec(BaseModel):
-    """How to run one bot.  Exactly one of ``builtin`` and ``cmd``."""
+    """How to run one bot.  Exactly one of ``builtin``, ``cmd`` and ``remote``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -42,11 +47,14 @@ class BotSpec(BaseModel):
     timeout: float | None = Field(None, gt=0, le=3600, description="Seconds per question (overrides move_timeout).")
     keep_alive: bool = Field(False, description="One process for the whole match instead of one per hand.")
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
+    remote: bool = Field(False, description="Played by a wrapper that logs in to `mjref serve` under this name.")
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotSpec:
-        if (self.builtin is None) == (self.cmd is None):
-            raise ValueError("give exactly one of 'builtin' and 'cmd'")
+        if (self.builtin is not None) + (self.cmd is not None) + self.remote != 1:
+            raise ValueError("give exactly one of 'builtin', 'cmd' and 'remote = true'")
+        if self.remote and not REMOTE_NAME.fullmatch(self.name):
+            raise ValueError(f"remote bot name {self.name!r}: use 1-64 letters, digits, '_', '.', '-'")
         if self.cmd is not None and not self.cmd:
             raise ValueError("'cmd' is empty")
         unknown = set(self.extensions) - KNOWN_EXTENSIONS
@@ -93,6 +101,8 @@ class BotSpec(BaseModel):
             raise SpecError(f"bot {self.name!r}: cannot run {self.cmd[0]!r}: not found or not executable")
 
     def describe(self) -> str:
+        if self.remote:
+            return f"{REMOTE_PREFIX}{self.name}"
         if self.builtin is not None:
             return f"builtin:{self.builtin}"
         return shlex.join(self.cmd or ())
@@ -139,6 +149,11 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
     text = text.strip()
     if not text:
         raise SpecError("empty bot specification")
+    if text.startswith(REMOTE_PREFIX):
+        name = text[len(REMOTE_PREFIX):]
+        if not REMOTE_NAME.fullmatch(name):
+            raise SpecError(f"bot {text!r}: a remote seat's name is 1-64 letters, digits, '_', '.', '-'")
+        return BotSpec(name=name, remote=True)
     head = text.split(":", 1)[0]
     if head in builtin_names and " " not in text:
         return BotSpec(name=text, builtin=text)

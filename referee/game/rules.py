@@ -78,6 +78,9 @@ class Ruleset(BaseModel):
     start_grace: float = Field(
         10.0, ge=0, le=3600, description="Extra seconds for the first question of a hand (process start)."
     )
+    network_grace: float = Field(
+        1.0, ge=0, le=60, description="Extra seconds per question for a remote seat (the network's round trip)."
+    )
     fault_penalty: int = Field(0, ge=0, description="Points charged to a seat for each fault.")
     seven_pairs_and_pung: bool = Field(False, description="Allow 嚦咕嚦咕: seven pairs plus one pung.")
     scoring: Literal["tai", "wins"] = Field(
