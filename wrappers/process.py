@@ -80,6 +80,26 @@ def _parse(line: bytes) -> tuple[Answer, str]:
     return parsed
 
 
+def judge_line(item: bytes, ask: str, seconds: float) -> Reply:
+    """A bot's line as the reply to ``/ask <ask>``: the answer, or the fault (``garbage``, ``wrong_answer``,
+    ``false_hu``).  Whether the answer is legal is the engine's to say.  Used for a pipe (``ProcessSeat``) and for
+    a wrapper's relayed line (``wrappers.remote``) alike."""
+    parsed = _PARSED.get(item)
+    if parsed is None:
+        try:
+            parsed = _parse(item)
+        except ProtocolError as exc:
+            shown = cut(item.decode("utf-8", "replace"))
+            return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
+    answer, line = parsed
+    kind = answer.kind
+    if kind == ask or (kind == "pass" and ask != "throw"):
+        return Reply(answer, seconds, line)
+    fault_kind = "false_hu" if kind == "hu" else "wrong_answer"
+    detail = "/hu when the hand does not win" if kind == "hu" else f"/{kind} does not answer /ask {ask}"
+    return Reply(None, seconds, line, Fault(fault_kind, detail, line))  # type: ignore[arg-type]
+
+
 # A broadcast event is formatted once for all the seats it goes to.
 # (event, extensions, line), replaced as one tuple so that matches running in threads never mix them up.
 _last_format: tuple[Event | None, frozenset[str], str | None] = (None, frozenset(), None)
@@ -422,6 +442,10 @@ class ProcessSeat(Seat):
         if line is not None:
             self._outbox.append(line)
 
+    def deliver_line(self, line: str) -> None:
+        """A protocol line already formatted: a wrapper relays the server's lines unchanged (``wrappers.relay``)."""
+        self._outbox.append(line)
+
     def _take_outbox(self, extra: str | None = None) -> bytes:
         """The buffered lines (and ``extra``) as the bytes of one write; the outbox is emptied."""
         outbox = self._outbox
@@ -521,20 +545,7 @@ class ProcessSeat(Seat):
             self.lines_received += 1
             if self.trace is not None:
                 self.trace.append(("r", b""))
-            parsed = _PARSED.get(item)
-            if parsed is None:
-                try:
-                    parsed = _parse(item)
-                except ProtocolError as exc:
-                    shown = cut(item.decode("utf-8", "replace"))
-                    return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
-            answer, line = parsed
-            kind = answer.kind
-            if kind == question.ask or (kind == "pass" and question.ask != "throw"):
-                return Reply(answer, seconds, line)
-            fault_kind = "false_hu" if kind == "hu" else "wrong_answer"
-            detail = "/hu when the hand does not win" if kind == "hu" else f"/{kind} does not answer {ask_line}"
-            return Reply(None, seconds, line, Fault(fault_kind, detail, line))  # type: ignore[arg-type]
+            return judge_line(item, question.ask, seconds)
         if item is None:
             return Reply(None, seconds, fault=Fault("timeout", f"no answer to {ask_line} within {timeout:g} s"))
         if isinstance(item, _TooLong):
@@ -612,4 +623,4 @@ class ProcessSeat(Seat):
             self._stderr_file = None
 
 
-__all__ = ["BLOCK_MS", "MAX_LINE", "ProcessSeat"]
+__all__ = ["BLOCK_MS", "MAX_LINE", "ProcessSeat", "judge_line"]
