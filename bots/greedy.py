@@ -37,6 +37,12 @@ the default bot is exactly the core above):
   (hand and melds) of that suit and ``n_max`` those of its biggest suit: at 1 it sheds its minority suits
   first.
 
+What it counts: ``shanten`` and ``useful_tiles`` are given ``seen`` = the copies in its own melds (its exposed sets
+and concealed gongs, and for a claim or gong being weighed, the meld it would make), so it never plays for a fifth
+copy of a kind it has exposed three of.  Tiles seen elsewhere (rivers, others' melds) are not passed: they enter
+only through the unseen-count weighting of useful tiles, where an all-gone kind weighs nothing.  (Passing them
+would send most suits down the exact, slower analysis path.)
+
 Cost: one ``shanten`` per distinct kind in hand per throw, and ``useful_tiles`` only for tied throws.  The bot
 is deterministic (it draws no random numbers).
 """
@@ -48,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from bots.base import BasePolicy, pick
-from referee.game.analysis import shanten, useful_tiles
+from referee.game.analysis import meld_counts, shanten, useful_tiles
 from referee.game.options import throw_answer
 from referee.game.tiles import INDEX
 from referee.game.types import GONG_CONCEALED, GONG_MELDED, HU, Answer
@@ -129,11 +135,15 @@ class Greedy(BasePolicy):
         return pick(legal, None)
 
     # ------------------------------------------------------------------------------------------------ helpers
-    def _shanten(self, view: SeatView, counts: Sequence[int], melds: int) -> int:
-        return shanten(counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0)
+    def _shanten(self, view: SeatView, counts: Sequence[int], melds: int, seen: Sequence[int]) -> int:
+        return shanten(counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=seen)
 
-    def _ukeire(self, view: SeatView, counts: Sequence[int], melds: int, unseen: Sequence[int]) -> int:
-        kinds = useful_tiles(counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0)
+    def _ukeire(
+        self, view: SeatView, counts: Sequence[int], melds: int, unseen: Sequence[int], seen: Sequence[int]
+    ) -> int:
+        kinds = useful_tiles(
+            counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=seen
+        )
         return sum(unseen[INDEX[k]] for k in kinds)
 
     def _bias(self, i: int, suit_sizes: Sequence[int]) -> float:
@@ -155,15 +165,17 @@ class Greedy(BasePolicy):
                     sizes[t // 100 - 1] += 1
         return sizes
 
-    def ranked_throws(self, view: SeatView, counts: list[int], melds: int) -> list[tuple[int, float, int]]:
+    def ranked_throws(
+        self, view: SeatView, counts: list[int], melds: int, seen: Sequence[int]
+    ) -> list[tuple[int, float, int]]:
         """``(shanten, -score, index)`` of the throws tied at the best shanten, best first (``counts`` is
-        draw-size and is restored before returning)."""
+        draw-size and is restored before returning; ``seen`` the copies in its melds)."""
         best = 99
         tied: list[int] = []
         for i in range(34):
             if counts[i]:
                 counts[i] -= 1
-                s = self._shanten(view, counts, melds)
+                s = self._shanten(view, counts, melds, seen)
                 counts[i] += 1
                 if s < best:
                     best, tied = s, [i]
@@ -177,7 +189,7 @@ class Greedy(BasePolicy):
         ranked = []
         for i in tied:
             counts[i] -= 1
-            score = float(self._ukeire(view, counts, melds, unseen))
+            score = float(self._ukeire(view, counts, melds, unseen, seen))
             counts[i] += 1
             if sizes is not None:
                 score += self._bias(i, sizes)
@@ -188,15 +200,18 @@ class Greedy(BasePolicy):
     def choose_throw(self, view: SeatView) -> int:
         """The dense kind index to throw."""
         counts = list(view.counts)
-        return self.ranked_throws(view, counts, len(view.melds[view.position]))[0][2]
+        own = view.melds[view.position]
+        return self.ranked_throws(view, counts, len(own), meld_counts(own))[0][2]
 
-    def _best_after_claim(self, view: SeatView, counts: list[int], melds: int, unseen: Sequence[int]) -> int:
+    def _best_after_claim(
+        self, view: SeatView, counts: list[int], melds: int, unseen: Sequence[int], seen: Sequence[int]
+    ) -> int:
         """Unseen useful tiles after the best throw of a draw-size hand (``counts`` restored)."""
-        ranked = self.ranked_throws(view, counts, melds)
+        ranked = self.ranked_throws(view, counts, melds, seen)
         i = ranked[0][2]
         counts[i] -= 1
         try:
-            return self._ukeire(view, counts, melds, unseen)
+            return self._ukeire(view, counts, melds, unseen, seen)
         finally:
             counts[i] += 1
 
@@ -206,21 +221,28 @@ class Greedy(BasePolicy):
         if t is None:
             return None
         counts = list(view.counts)
-        melds = len(view.melds[view.position])
+        own = view.melds[view.position]
+        melds = len(own)
         if melds >= 5:
             return None
-        s_now = self._shanten(view, counts, melds)
+        seen = meld_counts(own)
+        s_now = self._shanten(view, counts, melds, seen)
         shapes: dict[tuple[int, ...], Answer] = {}
         for a in legal:
             if a.kind == kind:
                 shapes.setdefault(tuple(INDEX[x // 10] for x in a.tiles), a)
         if not shapes:
             return None
+        claimed = INDEX[t // 10]
+        after: dict[tuple[int, ...], list[int]] = {}  # the copies in its melds once the shape is claimed
         results: list[tuple[int, int, Answer, tuple[int, ...]]] = []  # (s_after, order, answer, used)
         for order, (used, a) in enumerate(shapes.items()):
+            seen_after = after[used] = list(seen)
+            seen_after[claimed] += 1
             for j in used:
                 counts[j] -= 1
-            results.append((self._shanten(view, counts, melds + 1), order, a, used))
+                seen_after[j] += 1
+            results.append((self._shanten(view, counts, melds + 1, seen_after), order, a, used))
             for j in used:
                 counts[j] += 1
         results.sort()
@@ -239,12 +261,12 @@ class Greedy(BasePolicy):
             for r in tied:
                 for j in r[3]:
                     counts[j] -= 1
-                u = self._best_after_claim(view, counts, melds + 1, unseen)
+                u = self._best_after_claim(view, counts, melds + 1, unseen, after[r[3]])
                 for j in r[3]:
                     counts[j] += 1
                 if u > best_u:
                     best_u, choice = u, r
-            if eager and best_u <= self._ukeire(view, counts, melds, unseen):
+            if eager and best_u <= self._ukeire(view, counts, melds, unseen, seen):
                 return None
         return choice[2]
 
@@ -260,19 +282,24 @@ class Greedy(BasePolicy):
             return None
         a = options[0]
         counts = list(view.counts)
-        melds = len(view.melds[view.position])
+        own = view.melds[view.position]
+        melds = len(own)
         if melds >= 5:
             return None
-        s_now = self._shanten(view, counts, melds)
-        for x in a.tiles:
-            counts[INDEX[x // 10]] -= 1
-        s_after = self._shanten(view, counts, melds + 1)
+        seen = meld_counts(own)
+        s_now = self._shanten(view, counts, melds, seen)
+        k = INDEX[a.tiles[0] // 10]
+        counts[k] -= 3
+        seen[k] = 4  # the three from its hand and the claimed one
+        s_after = self._shanten(view, counts, melds + 1, seen)
         return a if s_after <= s_now else None
 
     def _self_gong(self, view: SeatView, legal: Sequence[Answer]) -> Answer | None:
         counts = list(view.counts)
-        melds = len(view.melds[view.position])
-        s_now = self._shanten(view, counts, melds)
+        own = view.melds[view.position]
+        melds = len(own)
+        seen = meld_counts(own)
+        s_now = self._shanten(view, counts, melds, seen)
         best: tuple[int, int] | None = None
         choice: Answer | None = None
         for order, a in enumerate(legal):
@@ -283,9 +310,11 @@ class Greedy(BasePolicy):
                 continue
             for x in a.tiles:
                 counts[INDEX[x // 10]] -= 1
-            s_after = self._shanten(view, counts, melds + extra)
+                seen[INDEX[x // 10]] += 1
+            s_after = self._shanten(view, counts, melds + extra, seen)
             for x in a.tiles:
                 counts[INDEX[x // 10]] += 1
+                seen[INDEX[x // 10]] -= 1
             if s_after <= s_now and (best is None or (s_after, order) < best):
                 best, choice = (s_after, order), a
         return choice

@@ -8,22 +8,30 @@ made take ``melds`` (exposed sets and concealed gongs).
 How it is fast: every question is answered suit by suit.  The three suits are looked up in caches keyed by their
 9-count tuple; the honours need no search (no chows), so they are handled by counting.
 
+Copies the hand cannot draw: ``waits``, ``shanten`` and ``useful_tiles`` take ``seen``, a 34-vector of the copies of
+each kind that are outside the concealed hand.  The four-copy limit then applies to hand plus ``seen``: a seat
+must pass at least its own melds (exposed sets and concealed gongs; ``meld_counts``), or a hand holding one 7-tong
+beside an exposed pong of 7-tong "waits" on a fifth copy.  A bot that passes every tile it sees (all melds, all
+rivers) gets *live* answers: no wait or useful tile that is all gone.  The engine's own questions never need it.
+
 Shanten (tiles away from ready; -1 complete, 0 ready) is computed **exactly**, counting the four-copy limit: it is
 ``min over complete hands C of the hand's size (or one more) of |C minus hand| - 1``, which is the number of
 draw-and-throw exchanges to reach a winning hand.  Each suit contributes a small table: the most hand tiles that
 ``s`` set-groups and ``p`` pair-groups (s <= 5, p <= 1) can use there.  Suits without four of a kind use the usual
 block decomposition (sets, partial sets, pairs, singles; each block is completed by tiles of unlimited supply);
-a suit with four of a kind, where the unlimited-supply shortcut can be wrong (a wait on a fifth copy), uses an
-exact dynamic programme over target hands.  The classic formula ``2*need - 2*sets - partials - pair`` (with the cap
-``sets + partials <= need``) is what the block tables compute; the tests check all of this against brute force.
+a suit with four of a kind, or with ``seen`` copies, where the unlimited-supply shortcut can be wrong (a wait on a
+fifth copy), uses an exact dynamic programme over target hands.  The classic formula
+``2*need - 2*sets - partials - pair`` (with the cap ``sets + partials <= need``) is what the block tables compute;
+the tests check all of this against brute force.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal, NamedTuple
 
-from .tiles import KIND_AT
+from .tiles import INDEX, KIND_AT
+from .types import Meld
 
 __all__ = [
     "GROUP_OF",
@@ -36,6 +44,7 @@ __all__ = [
     "arrangements",
     "is_complete",
     "is_seven_pairs_and_pung",
+    "meld_counts",
     "shanten",
     "useful_tiles",
     "waits",
@@ -335,18 +344,45 @@ def _candidates(counts: Sequence[int]) -> list[int]:
     return [j for j in range(34) if near[j]]
 
 
-def waits(counts: Sequence[int], *, seven_pairs_and_pung: bool = False) -> list[int]:
+def meld_counts(melds: Iterable[Meld]) -> list[int]:
+    """The 34-vector of the copies in ``melds`` (a seat's exposed sets and concealed gongs), for ``seen``."""
+    c = [0] * 34
+    for m in melds:
+        for t in m.tiles:
+            if t >= 100:
+                c[INDEX[t // 10]] += 1
+    return c
+
+
+def _with_seen(counts: Sequence[int], seen: Sequence[int] | None, what: str) -> Sequence[int]:
+    """Hand plus ``seen``, per kind, checked: no kind has more than four copies in all."""
+    if seen is None:
+        return counts
+    if len(seen) != 34:
+        raise ValueError(f"{what}: seen must have 34 counts, not {len(seen)}")
+    have = [a + b for a, b in zip(counts, seen)]
+    for j, x in enumerate(have):
+        if x > 4 or seen[j] < 0:
+            raise ValueError(f"{what}: {x} copies of kind {KIND_AT[j]} in hand and seen (at most 4)")
+    return have
+
+
+def waits(
+    counts: Sequence[int], *, seven_pairs_and_pung: bool = False, seen: Sequence[int] | None = None
+) -> list[int]:
     """The kinds (11..47, ascending) that complete a hand of sum ≡ 1 mod 3.
 
-    A kind the hand already holds four of is not a wait (there is no fifth tile).
+    A kind of which the hand and ``seen`` (see the module docstring) already hold four is not a wait: there is
+    no fifth tile.
     """
     n = sum(counts)
     if n % 3 != 1:
         raise ValueError(f"waits: a waiting hand has 3k+1 tiles, not {n}")
     c = list(counts)
+    have = _with_seen(c, seen, "waits")
     out: list[int] = []
     for j in _candidates(c):
-        if c[j] >= 4:
+        if have[j] >= 4:
             continue
         c[j] += 1
         if _is_standard(c) or (seven_pairs_and_pung and n == 16 and is_seven_pairs_and_pung(c)):
@@ -404,13 +440,15 @@ def _conv_cached(a: _Table, b: _Table, need: int) -> _Table:
     return hit
 
 
-def _single_kind_table(c: int) -> _Table:
-    """A kind with no neighbours (an honour, or an isolated suit tile): one group at most."""
+def _single_kind_table(c: int, cap: int = 4) -> _Table:
+    """A kind with no neighbours (an honour, or an isolated suit tile) of which ``cap`` copies exist: one group
+    at most."""
     if c == 0:
         return _ZERO
-    pung = min(c, 3)
-    pair = min(c, 2)
-    return (0, pung, pung, pung, pung, pung, pair, pung, pung, pung, pung, pung)
+    pung = min(c, 3) if cap >= 3 else 0
+    pair = min(c, 2) if cap >= 2 else 0
+    either = max(pung, pair)
+    return (0, pung, pung, pung, pung, pung, pair, either, either, either, either, either)
 
 
 _SINGLE_KIND = tuple(_single_kind_table(c) for c in range(5))
@@ -480,25 +518,29 @@ def _block_table(t: tuple[int, ...]) -> _Table:
     return table
 
 
-def _exact_suit_table(t: tuple[int, ...]) -> _Table:
+_FULL_CAPS = (4,) * 9
+
+
+def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) -> _Table:
     """Exact table of one suit (the four-copy limit respected), by dynamic programming over target hands.
 
     Ranks are visited in order; the state is (chows started one rank back, chows started at this rank, sets,
-    pairs).  At each rank the target holds ``T`` = pending chows + new chows + 3 per pung + 2 per pair <= 4
-    tiles, of which ``min(T, held)`` are hand tiles used.
+    pairs).  At each rank the target holds ``T`` = pending chows + new chows + 3 per pung + 2 per pair <= the
+    copies there are (``caps``: 4 less the seen ones) tiles, of which ``min(T, held)`` are hand tiles used.
     """
     states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
     for i in range(9):
         held = t[i]
+        cap = caps[i]
         new: dict[tuple[int, int, int, int], int] = {}
         for (x, y, s, p), used in states.items():
             pending = x + y
             for pungs in (0, 1):
                 for pairs in (0, 1) if p == 0 else (0,):
                     fixed = pending + 3 * pungs + 2 * pairs
-                    if fixed > 4:
+                    if fixed > cap:
                         continue
-                    max_chows = 4 - fixed if i <= 6 else 0
+                    max_chows = cap - fixed if i <= 6 else 0
                     for chows in range(max_chows + 1):
                         ns = s + chows + pungs
                         if ns > SETS_NEEDED:
@@ -560,7 +602,16 @@ def _suit_table(t: tuple[int, ...]) -> _Table:
 _HONOUR_TABLES: dict[tuple[int, ...], _Table] = {(): _ZERO}
 
 
-def _honour_table(counts: Sequence[int]) -> _Table:
+def _honour_table(counts: Sequence[int], seen: Sequence[int] | None = None) -> _Table:
+    if seen is not None and any(seen[27:34]):
+        capped = tuple(sorted((c, 4 - x) for c, x in zip(counts[27:34], seen[27:34]) if c))
+        hit = _CAPPED_HONOURS.get(capped)
+        if hit is None:
+            hit = _ZERO
+            for c, cap in capped:
+                hit = _conv(hit, _single_kind_table(c, cap))
+            _CAPPED_HONOURS[capped] = hit  # at most a few thousand keys
+        return hit
     key = tuple(sorted(c for c in counts[27:34] if c))
     hit = _HONOUR_TABLES.get(key)
     if hit is not None:
@@ -572,14 +623,40 @@ def _honour_table(counts: Sequence[int]) -> _Table:
     return table
 
 
-def _tables(counts: Sequence[int]) -> list[_Table]:
+_CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], _Table] = {}
+_CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Table] = {}
+
+
+def _capped_suit_table(t: tuple[int, ...], seen: Sequence[int]) -> _Table:
+    """The exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach.
+
+    A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
+    near uses no hand tile, so a target can drop it.  Suits whose seen copies are all that far use the fast
+    tables."""
+    caps = tuple(4 - x if x and any(t[max(0, i - 2) : i + 3]) else 4 for i, x in enumerate(seen))
+    if caps == _FULL_CAPS:
+        hit = _SUIT_TABLES.get(t)
+        return hit if hit is not None else _suit_table(t)
+    key = (t, caps)
+    hit = _CAPPED_SUITS.get(key)
+    if hit is None:
+        if len(_CAPPED_SUITS) > _CACHE_LIMIT:
+            _CAPPED_SUITS.clear()
+        hit = _CAPPED_SUITS[key] = _exact_suit_table(t, caps)
+    return hit
+
+
+def _tables(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[_Table]:
     out: list[_Table] = []
     get = _SUIT_TABLES.get
     for lo in _SUIT_STARTS:
         t = tuple(counts[lo : lo + 9])
+        if seen is not None and any(seen[lo : lo + 9]):
+            out.append(_capped_suit_table(t, seen[lo : lo + 9]))
+            continue
         table = get(t)
         out.append(table if table is not None else _suit_table(t))
-    out.append(_honour_table(counts))
+    out.append(_honour_table(counts, seen))
     return out
 
 
@@ -604,16 +681,20 @@ def _max_used(tables: Sequence[_Table], need: int) -> int:
     return _final(_conv_cached(tables[0], tables[1], need), _conv_cached(tables[2], tables[3], need), need)
 
 
-def _seven_pairs_used(counts: Sequence[int]) -> int:
-    """Most hand tiles usable by a seven-pairs-and-pung target (a pung kind, seven pair slots elsewhere)."""
+def _seven_pairs_used(counts: Sequence[int], seen: Sequence[int] | None = None) -> int:
+    """Most hand tiles usable by a seven-pairs-and-pung target (a pung kind, seven pair slots elsewhere), where
+    a kind gives a pung slot only if three copies exist and a second pair slot only if four do."""
+    caps = [4] * 34 if seen is None else [4 - x for x in seen]
     best = 0
     for pung_kind in [-1, *range(34)]:
+        if pung_kind >= 0 and caps[pung_kind] < 3:
+            continue
         pung = min(counts[pung_kind], 3) if pung_kind >= 0 else 0
         slots: list[int] = []
         for j, c in enumerate(counts):
-            if j != pung_kind and c:
+            if j != pung_kind and c and caps[j] >= 2:
                 slots.append(min(c, 2))
-                if c > 2:
+                if c > 2 and caps[j] >= 4:
                     slots.append(min(c - 2, 2))
         slots.sort(reverse=True)
         best = max(best, pung + sum(slots[:7]))
@@ -631,40 +712,47 @@ def _check_size(n: int, melds: int, what: str) -> int:
     return need
 
 
-def shanten(counts: Sequence[int], melds: int = 0, *, seven_pairs_and_pung: bool = False) -> int:
+def shanten(
+    counts: Sequence[int], melds: int = 0, *, seven_pairs_and_pung: bool = False, seen: Sequence[int] | None = None
+) -> int:
     """Tiles away from ready (Taiwan 16-tile): -1 complete, 0 ready (tenpai), 1 one exchange from ready, ...
 
     ``counts`` is the concealed hand (3k+1 or 3k+2 tiles); ``melds`` exposed sets and concealed gongs already
     made, so that the hand needs ``5 - melds`` more sets and a pair.  Exact, with the four-copy limit (a hand
-    whose only completion needs a fifth copy of a kind is not ready).  With ``seven_pairs_and_pung`` (and no
-    melds) the 嚦咕嚦咕 shape is also a target.
+    whose only completion needs a fifth copy of a kind is not ready; copies in ``seen``, see the module docstring,
+    count towards the four).  With ``seven_pairs_and_pung`` (and no melds) the 嚦咕嚦咕 shape is also a target.
     """
     need = _check_size(sum(counts), melds, "shanten")
-    result = 3 * need + 1 - _max_used(_tables(counts), need)
+    if seen is not None:
+        _with_seen(counts, seen, "shanten")
+    result = 3 * need + 1 - _max_used(_tables(counts, seen), need)
     if seven_pairs_and_pung and melds == 0:
-        result = min(result, 16 - _seven_pairs_used(counts))
+        result = min(result, 16 - _seven_pairs_used(counts, seen))
     return result
 
 
-def useful_tiles(counts: Sequence[int], melds: int = 0, *, seven_pairs_and_pung: bool = False) -> list[int]:
-    """The kinds (11..47, ascending) whose draw lowers the shanten of a 3k+1 hand; a kind held four times is
-    never useful.  For a ready hand these are exactly its waits."""
+def useful_tiles(
+    counts: Sequence[int], melds: int = 0, *, seven_pairs_and_pung: bool = False, seen: Sequence[int] | None = None
+) -> list[int]:
+    """The kinds (11..47, ascending) whose draw lowers the shanten of a 3k+1 hand; a kind of which the hand and
+    ``seen`` hold four is never useful.  For a ready hand these are exactly its waits (with the same ``seen``)."""
     n = sum(counts)
     need = _check_size(n, melds, "useful_tiles")
     if n % 3 != 1:
         raise ValueError(f"useful_tiles: a hand before its draw has 3k+1 tiles, not {n}")
     c = list(counts)
+    have = _with_seen(c, seen, "useful_tiles")
     if seven_pairs_and_pung and melds == 0:
-        base = shanten(c, melds, seven_pairs_and_pung=True)
+        base = shanten(c, melds, seven_pairs_and_pung=True, seen=seen)
         out: list[int] = []
         for j in range(34):
-            if c[j] < 4:
+            if have[j] < 4:
                 c[j] += 1
-                if shanten(c, melds, seven_pairs_and_pung=True) < base:
+                if shanten(c, melds, seven_pairs_and_pung=True, seen=seen) < base:
                     out.append(KIND_AT[j])
                 c[j] -= 1
         return out
-    tables = _tables(c)
+    tables = _tables(c, seen)
     used = _max_used(tables, need)
     lone = _SINGLE_KIND[1]
     finals = _FINALS
@@ -674,25 +762,33 @@ def useful_tiles(counts: Sequence[int], melds: int = 0, *, seven_pairs_and_pung:
         rest = _conv_cached(_conv_cached(others[0], others[1], need), others[2], need)
         # A tile with no held tile within two ranks (or an honour not held) adds an isolated single to its part:
         # one answer for all of them.  (Suits with four of a kind are computed tile by tile: exact tables.)
+        # With ``seen`` copies in the part, tile by tile too: the lone tiles' caps may differ.
         lone_useful: bool | None = None
         near = 0
+        part_seen = seen is not None and any(seen[lo : lo + 9 if lo < 27 else 34])
         if lo < 27:
             held = 0
             for r in range(9):
                 if c[lo + r]:
                     held |= 1 << r
-            near = 0x1FF if 4 in c[lo : lo + 9] else held | held << 1 | held << 2 | held >> 1 | held >> 2
+            capped = part_seen or 4 in c[lo : lo + 9]
+            near = 0x1FF if capped else held | held << 1 | held << 2 | held >> 1 | held >> 2
         for j in range(lo, lo + 9 if lo < 27 else 34):
-            if c[j] >= 4:
+            if have[j] >= 4:
                 continue
-            if (c[j] == 0) if lo == 27 else not (near >> (j - lo)) & 1:
+            if (c[j] == 0 and not part_seen) if lo == 27 else not (near >> (j - lo)) & 1:
                 if lone_useful is None:
                     lone_useful = _final(rest, _conv_cached(tables[part], lone, need), need) > used
                 if lone_useful:
                     out.append(KIND_AT[j])
                 continue
             c[j] += 1
-            table = _honour_table(c) if lo == 27 else _suit_table(tuple(c[lo : lo + 9]))
+            if lo == 27:
+                table = _honour_table(c, seen)
+            elif part_seen:
+                table = _capped_suit_table(tuple(c[lo : lo + 9]), seen[lo : lo + 9])  # type: ignore[index]
+            else:
+                table = _suit_table(tuple(c[lo : lo + 9]))
             c[j] -= 1
             key = (rest, table, need)
             best = finals.get(key)

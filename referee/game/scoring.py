@@ -321,17 +321,13 @@ class _Facts:
 def _facts(ctx: WinContext, counts: list[int], seven_pairs: bool) -> _Facts:
     before = list(counts)
     before[INDEX[ctx.winning_tile // 10]] -= 1
-    own = list(counts)
     kinds: set[int] = {t // 10 for t in ctx.concealed}
     for m in ctx.melds:
         for t in m.tiles:
-            own[INDEX[t // 10]] += 1
             kinds.add(t // 10)
-    waiting = [
-        k
-        for k in analysis.waits(before, seven_pairs_and_pung=seven_pairs and not ctx.melds)
-        if own[INDEX[k]] - (1 if k == ctx.winning_tile // 10 else 0) < 4
-    ]
+    waiting = analysis.waits(
+        before, seven_pairs_and_pung=seven_pairs and not ctx.melds, seen=analysis.meld_counts(ctx.melds)
+    )
     return _Facts(
         exposed=any(m.type != "concealed_gong" for m in ctx.melds),
         on_throw=not ctx.self_drawn,

@@ -79,13 +79,14 @@ def brute_complete(counts: list[int], seven: bool = False) -> bool:
     return rec(False)
 
 
-def brute_shanten(counts: list[int], need: int) -> int:
-    """min over complete targets T (four copies at most) of |T - hand| - 1, by enumeration.
+def brute_shanten(counts: list[int], need: int, seen: list[int] | None = None) -> int:
+    """min over complete targets T (four copies at most, less the ``seen`` ones) of |T - hand| - 1, by enumeration.
 
     Targets are built from sets touching a held kind, plus sets and a pair on unheld kinds (a group that uses no
     hand tile costs the same wherever it sits)."""
+    caps = [4 - x for x in seen] if seen else [4] * 34
     held = [j for j in range(34) if counts[j]]
-    far = [j for j in range(33, -1, -1) if not counts[j]][:3]
+    far = [j for j in range(33, -1, -1) if not counts[j] and caps[j] == 4][:3]
     sets = [s for s in _SETS if any(counts[x] for x in s)] + [(f, f, f) for f in far[:2]]
     pairs = [j for j in held] + [far[2]]
     best = 0
@@ -94,10 +95,10 @@ def brute_shanten(counts: list[int], need: int) -> int:
         for s in combo:
             for x in s:
                 t[x] += 1
-        if max(t) > 4:
+        if any(t[j] > caps[j] for j in range(34)):
             continue
         for p in pairs:
-            if t[p] + 2 <= 4:
+            if t[p] + 2 <= caps[p]:
                 t[p] += 2
                 used = sum(min(t[j], counts[j]) for j in held)
                 best = max(best, used)
@@ -105,10 +106,10 @@ def brute_shanten(counts: list[int], need: int) -> int:
     return 3 * need + 1 - best
 
 
-def brute_waits(counts: list[int], seven: bool = False) -> list[int]:
+def brute_waits(counts: list[int], seven: bool = False, seen: list[int] | None = None) -> list[int]:
     out = []
     for j in range(34):
-        if counts[j] < 4:
+        if counts[j] + (seen[j] if seen else 0) < 4:
             c = list(counts)
             c[j] += 1
             if brute_complete(c, seven):
@@ -135,6 +136,21 @@ def small_hands(draw: st.DrawFn, max_need: int = 2) -> tuple[list[int], int]:
     for i in picked:
         c[pool[i]] += 1
     return c, need
+
+
+@st.composite
+def hands_with_seen(draw: st.DrawFn, max_need: int = 2) -> tuple[list[int], int, list[int]]:
+    """A small hand and up to eight more copies of its pool's kinds out of its reach (``seen``)."""
+    need = draw(st.integers(1, max_need))
+    size = 3 * need + 1 + draw(st.integers(0, 1))
+    more = draw(st.integers(1, 8))
+    pool = [k for k in draw(st.sampled_from(POOLS)) for _ in range(4)]
+    picked = draw(st.lists(st.sampled_from(range(len(pool))), min_size=size + more, max_size=size + more, unique=True))
+    c = [0] * 34
+    seen = [0] * 34
+    for n, i in enumerate(picked):
+        (c if n < size else seen)[pool[i]] += 1
+    return c, need, seen
 
 
 # --------------------------------------------------------------------------------------- is_complete
@@ -308,7 +324,65 @@ def test_useful_tiles_of_a_ready_hand_are_its_waits() -> None:
         useful_tiles(hand("11m"), 5)
 
 
+def test_an_exposed_pong_is_counted_against_the_wait() -> None:
+    """The issue's hand: an exposed pong of 7-tong and concealed ``373 290 291 292``: no wait on a fifth 7-tong."""
+    from referee.game.analysis import meld_counts
+    from referee.game.types import Meld
+
+    concealed = counts34([373, 290, 291, 292])
+    seen = meld_counts([Meld("pong", (370, 371, 372), 372, 2)])
+    assert seen[INDEX[37]] == 3 and sum(seen) == 3
+    assert waits(concealed) == [37]  # the bare hand, as if no pong were known
+    assert waits(concealed, seen=seen) == []
+    assert shanten(concealed, 4) == 0 and shanten(concealed, 4, seen=seen) == 1
+    useful = useful_tiles(concealed, 4, seen=seen)
+    assert 37 not in useful and 11 in useful  # any new pair partner, never the gone 7-tong
+    # a concealed gong (its four tiles known to their owner) takes all of its kind
+    assert meld_counts([Meld("concealed_gong", (110, 111, 112, 113))])[INDEX[11]] == 4
+    with pytest.raises(ValueError, match="at most 4"):
+        waits(concealed, seen=[0] * 24 + [4] + [0] * 9)
+    with pytest.raises(ValueError, match="34 counts"):
+        shanten(concealed, 4, seen=[0])
+
+
+def test_seen_tiles_make_live_waits() -> None:
+    """Tiles seen anywhere (others' melds, rivers) count the same way: a wait whose copies are all gone is dead."""
+    h = hand("123m 456m 789m 111p 222p 3s")  # waits on 3s alone
+    seen = [0] * 34
+    seen[INDEX[23]] = 3
+    assert waits(h, seen=seen) == []
+    assert shanten(h, seen=seen) == 1
+    seen[INDEX[23]] = 2
+    assert waits(h, seen=seen) == [23] and shanten(h, seen=seen) == 0
+    two_sided = hand("123m 456m 789m 111p 22p 45s")  # 3s or 6s
+    seen = [0] * 34
+    seen[INDEX[23]] = 4
+    assert waits(two_sided, seen=seen) == [26] == useful_tiles(two_sided, seen=seen)
+
+
 # ------------------------------------------------------------------------------------ brute-force checks
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands_with_seen())
+def test_seen_against_brute_force(case: tuple[list[int], int, list[int]]) -> None:
+    """``seen`` copies lower every kind's limit: waits, shanten and useful tiles against brute force."""
+    counts, need, seen = case
+    melds = 5 - need
+    s = shanten(counts, melds, seen=seen)
+    assert s == brute_shanten(counts, need, seen)
+    if sum(counts) % 3 == 1:
+        w = waits(counts, seen=seen)
+        assert w == brute_waits(counts, seen=seen)
+        assert (s == 0) == bool(w)
+        expected = []
+        for j in range(34):
+            if counts[j] + seen[j] < 4:
+                c = list(counts)
+                c[j] += 1
+                if brute_shanten(c, need, seen) < s:
+                    expected.append(KIND_AT[j])
+        assert useful_tiles(counts, melds, seen=seen) == expected
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -374,11 +448,18 @@ def test_seven_pairs_against_brute_force() -> None:
     pool = [k for k in range(9) for _ in range(4)] + [27] * 4 + [31] * 4
     for _ in range(300):
         c = [0] * 34
-        for k in rng.sample(pool, 16):
+        seen = [0] * 34
+        picked = rng.sample(pool, 16 + rng.randrange(4))
+        for k in picked[:16]:
             c[k] += 1
+        for k in picked[16:]:
+            seen[k] += 1
         w = waits(c, seven_pairs_and_pung=True)
         assert w == brute_waits(c, seven=True)
         assert (shanten(c, seven_pairs_and_pung=True) == 0) == bool(w)
+        w = waits(c, seven_pairs_and_pung=True, seen=seen)
+        assert w == brute_waits(c, seven=True, seen=seen)
+        assert (shanten(c, seven_pairs_and_pung=True, seen=seen) == 0) == bool(w)
 
 
 @settings(max_examples=400)
