@@ -1,0 +1,151 @@
+"""Benchmark of a built-in bot's process start: from exec to its first answer, printed as ONE JSON line.
+
+With the framework's per-hand lifecycle a process bot is started for every hand, 64 times a match, so its start
+is paid over and over.  This runs ``python -m bots.NAME`` (the interpreter running this script, the repository on
+``PYTHONPATH``, as the referee starts it) and times from just before the exec to the moment its answer to the
+first ``/ask throw`` is read: the start of Python, every import, the folding of ``/initCard`` and the first
+decision (greedy's first ``shanten`` calls included).  Beside it, in the same run and interleaved with it, the
+anchor: ``python -c pass`` from exec to exit, which no bot can beat.  Each figure is the median of ``--runs``
+starts (minimum and maximum given too): on a shared machine single starts are noisy.
+
+``--imports`` adds the ten slowest imports of the bot's start (``python -X importtime``, cumulative µs).
+Run from the repository root: ``python bench/start.py [--bots greedy,drawdiscard,random] [--runs 20]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.machine import machine  # noqa: E402
+
+# A hand's opening as seat 1 (the dealer) sees it, up to its first question: 16 dealt tiles, a draw, /ask throw.
+OPENING = "\n".join(
+    [
+        "/start MJ 1 bench",
+        "/initGame EAST EAST 1 1 0",
+        "/initCard 111 121 131 141 151 161 171 181 191 211 221 231 311 321 331 411",
+        "/mo 412",
+        "/ask throw",
+        "",
+    ]
+)
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+def time_first_answer(bot: str) -> float:
+    """Seconds from exec of ``python -m bots.BOT`` to reading its answer to the first ``/ask throw``."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", f"bots.{bot}"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=REPO,
+        env=_env(),
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(OPENING)
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    elapsed = time.perf_counter() - start
+    proc.stdin.close()
+    proc.wait()
+    if not line.startswith("/throw"):
+        raise SystemExit(f"bench/start.py: bots.{bot} answered {line!r} to /ask throw, not /throw")
+    return elapsed
+
+
+def time_pass() -> float:
+    """Seconds from exec of ``python -c pass`` to its exit: the floor of any Python process."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True, cwd=REPO, env=_env())
+    return time.perf_counter() - start
+
+
+def slowest_imports(bot: str, n: int = 10) -> list[dict[str, Any]]:
+    """The ``n`` imports with the largest cumulative time in one start of the bot (``-X importtime``)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", f"bots.{bot}"],
+        input=OPENING,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=_env(),
+        check=False,
+    )
+    rows = []
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, module = line[len("import time:") :].split("|")
+            if cumulative.strip().isdigit():
+                rows.append({"module": module.strip(), "cumulative_us": int(cumulative)})
+    rows.sort(key=lambda r: -r["cumulative_us"])
+    return rows[:n]
+
+
+def summary(seconds: list[float]) -> dict[str, float]:
+    ms = [s * 1000 for s in seconds]
+    return {"median_ms": round(statistics.median(ms), 1), "min_ms": round(min(ms), 1), "max_ms": round(max(ms), 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", default="greedy,drawdiscard,random", help="comma-separated built-in bots")
+    parser.add_argument("--runs", type=int, default=20, help="starts of each (default 20)")
+    parser.add_argument("--imports", action="store_true", help="add each bot's ten slowest imports")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    from bots.base import BUILTIN_NAMES  # the registry only: cheap, and it names what is known
+
+    unknown = [b for b in bots if b not in BUILTIN_NAMES]
+    if unknown or not bots:
+        known = ', '.join(sorted(BUILTIN_NAMES))
+        parser.error(f"--bots: unknown bot {unknown[0] if unknown else ''!r} (known: {known})")
+    times: dict[str, list[float]] = {"python -c pass": [], **{b: [] for b in bots}}
+    time_pass()  # one start to warm the page cache
+    for _ in range(args.runs):  # interleaved, so that a noisy neighbour hits all of them alike
+        times["python -c pass"].append(time_pass())
+        for b in bots:
+            times[b].append(time_first_answer(b))
+    floor = statistics.median(times["python -c pass"])
+    result: dict[str, Any] = {
+        "bench": "start",
+        "runs": args.runs,
+        "python_c_pass": summary(times["python -c pass"]),
+        "bots": {
+            b: {
+                **summary(times[b]),
+                "above_python_ms": round((statistics.median(times[b]) - floor) * 1000, 1),
+            }
+            for b in bots
+        },
+        "python": platform.python_version(),
+        "machine": machine(),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+    if args.imports:
+        result["slowest_imports"] = {b: slowest_imports(b) for b in bots}
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
