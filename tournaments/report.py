@@ -148,7 +148,7 @@ def _pct(v: Any) -> str:
 
 
 def _ci(ci: Any, digits: int = 1) -> str:
-    return "n/a" if not ci else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
+    return "too few groups" if not ci else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
 
 
 def _standings_table(st: dict[str, Any]) -> str:
@@ -169,7 +169,7 @@ def _standings_table(st: dict[str, Any]) -> str:
             f'data-mean="{b["mean"]}" data-points="{b["points"]}">'
             f'<td>{i}</td><td class="l name">{swatch}{escape(b["name"])}{dummy}</td><td>{b["matches"]}</td>'
             f'<td>{b["hands"]}</td><td>{b["points"]:g}</td><td class="mean{sig}">{_num(b["mean"], 1, True)}</td>'
-            f'<td class="ci">{_ci(ci)}</td><td>{_num(b["rank"], 2)}</td><td>{_pct(b["first_rate"])}</td>'
+            f'<td class="ci">{_ci(ci)}</td><td>{_num(b["avg_rank"], 2)}</td><td>{_pct(b["first_rate"])}</td>'
             f'<td>{_pct(b["win_rate"])}</td><td>{_pct(b["self_draw_rate"])}</td><td>{_pct(b["deal_in_rate"])}</td>'
             f'<td class="faults">{b["fault_count"]}</td><td>{ms}</td></tr>')
     return f'<table id="standings" class="grid"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'

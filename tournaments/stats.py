@@ -13,7 +13,9 @@ group**:
 
   (with equal ``N_g`` this is exactly ``s**2 / G`` over the per-group means, the textbook standard error);
 * the 95% interval is ``r +- t(0.975, G - 1) * se``, Student's t with ``G - 1`` degrees of freedom, because the
-  number of groups is often small.  With one group there is no interval: it is ``None`` (null in JSON).
+  number of groups is often small.  Below :data:`MIN_GROUPS` groups there is no interval: it is ``None`` (null in
+  JSON, "too few groups" in text).  With 2 groups ``t`` is 12.7 and the interval says nothing ("avg rank 1.62 ±
+  7.94"); when both groups happen to agree it is a false "± 0.00".
 
 The t quantile is computed here without scipy (:func:`t_quantile`): exactly, for integer degrees of freedom, by
 inverting the closed-form t distribution (Abramowitz & Stegun 26.7.3-4); for very large degrees of freedom by the
@@ -42,6 +44,9 @@ from .schedule import DUMMY_PREFIX
 from .store import StoreError, connect
 
 LEVEL = 0.95
+MIN_GROUPS = 5
+"""The fewest groups (clusters) an interval is given for; below it the text says "too few groups" (docs/statistics.md).
+At 5 groups the t interval is checked to cover 95% of the time on simulated tournaments."""
 ClusterBy = Literal["group", "seed"]
 
 # ------------------------------------------------------------------------------------------------ t quantile
@@ -150,10 +155,12 @@ class Estimate:
         return self.lo is not None and self.hi is not None and (self.lo > 0 or self.hi < 0)
 
 
-def cluster_ratio(clusters: Iterable[tuple[float, float]], level: float = LEVEL) -> Estimate:
+def cluster_ratio(clusters: Iterable[tuple[float, float]], level: float = LEVEL,
+                  min_groups: int = MIN_GROUPS) -> Estimate:
     """``sum(y) / sum(n)`` over clusters ``(y, n)``, with the CR1 ratio-estimator SE and a t interval.
 
-    Clusters with ``n == 0`` carry no information and are left out (they would only inflate ``G``).
+    Clusters with ``n == 0`` carry no information and are left out (they would only inflate ``G``).  The SE needs
+    two clusters; the interval needs ``min_groups`` (at least 2).
     """
     pairs = [(float(y), float(n)) for y, n in clusters if n]
     g = len(pairs)
@@ -165,6 +172,8 @@ def cluster_ratio(clusters: Iterable[tuple[float, float]], level: float = LEVEL)
         return Estimate(r, None, None, None, g)
     ss = math.fsum((y - r * n) ** 2 for y, n in pairs)
     se = math.sqrt(g / (g - 1) * ss) / total_n
+    if g < max(min_groups, 2):
+        return Estimate(r, se, None, None, g)
     t = t_quantile(0.5 + level / 2, g - 1)
     return Estimate(r, se, r - t * se, r + t * se, g)
 
@@ -255,8 +264,8 @@ class Standings:
         out = [f"95% intervals are clustered by {w} (Student's t with {w}s - 1 degrees of freedom)."]
         short = [b.name for b in self.bots if b.hands and b.mean.ci95 is None]
         if short:
-            out.append(f"no interval for {', '.join(short)}: an interval needs results from at least two "
-                       f"{w}s, and there is only one (shown as n/a; null in JSON).")
+            out.append(f"no interval for {', '.join(short)}: an interval needs results from at least {MIN_GROUPS} "
+                       f"{w}s (shown as 'too few groups'; null in JSON). Play more seeds.")
         if any(b.dummy for b in self.bots):
             out.append(f"bots named {DUMMY_PREFIX}-* are dummies that filled empty seats, not participants.")
         return out
@@ -427,7 +436,7 @@ def to_json(standings: Standings) -> dict[str, Any]:
             {
                 "name": b.name, "dummy": b.dummy, "matches": b.matches, "hands": b.hands, "groups": b.groups,
                 "points": b.points, "mean": b.mean.value, "se": b.mean.se, "ci95": _pair(b.mean),
-                "rank": b.rank.value, "rank_ci95": _pair(b.rank), "first_rate": b.first_rate.value,
+                "avg_rank": b.rank.value, "avg_rank_ci95": _pair(b.rank), "first_rate": b.first_rate.value,
                 "first_rate_ci95": _pair(b.first_rate), "win_rate": b.win_rate, "self_draw_rate": b.self_draw_rate,
                 "deal_in_rate": b.deal_in_rate, "fault_count": b.fault_count, "faults": dict(b.faults),
                 "mean_answer_ms": b.mean_answer_ms, "max_answer_ms": b.max_answer_ms,
@@ -444,8 +453,8 @@ def to_json(standings: Standings) -> dict[str, Any]:
 
 
 CSV_COLUMNS = (
-    "name", "dummy", "matches", "hands", "groups", "points", "mean", "se", "ci95_lo", "ci95_hi", "rank",
-    "rank_ci95_lo", "rank_ci95_hi", "first_rate", "win_rate", "self_draw_rate", "deal_in_rate", "faults",
+    "name", "dummy", "matches", "hands", "groups", "points", "mean", "se", "ci95_lo", "ci95_hi", "avg_rank",
+    "avg_rank_ci95_lo", "avg_rank_ci95_hi", "first_rate", "win_rate", "self_draw_rate", "deal_in_rate", "faults",
     "faults_by_kind", "mean_answer_ms", "max_answer_ms",
 )
 
@@ -476,8 +485,12 @@ def fmt_num(x: float | None, digits: int = 1, sign: bool = False) -> str:
 
 
 def fmt_interval(e: Estimate, digits: int = 1, sign: bool = False) -> str:
-    """``12.3 ± 4.5``, or ``12.3 ± n/a`` when the interval is undefined."""
+    """``12.3 ± 4.5``; ``12.3 (too few groups)`` below :data:`MIN_GROUPS` groups; ``n/a`` without a value."""
+    if e.value is None:
+        return "n/a"
     hw = e.half_width
+    if hw is None:
+        return f"{fmt_num(e.value, digits, sign)} (too few groups)"
     return f"{fmt_num(e.value, digits, sign)} ± {fmt_num(hw, digits)}"
 
 
@@ -547,7 +560,7 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 
 
 __all__ = [
-    "CSV_COLUMNS", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
+    "CSV_COLUMNS", "MIN_GROUPS", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
     "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct", "read_rows",
     "t_quantile", "to_csv", "to_json", "to_markdown",
 ]

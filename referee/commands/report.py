@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
         "report",
         help="write a tournament's report: one self-contained HTML page with standings, charts and head-to-head",
         description="Write one self-contained HTML page (no network; charts are inline SVG) for the results store "
-        "STORE: standings with 95%% intervals as error bars, each bot's points per hand, cumulative points over "
+        "STORE: standings with 95% intervals as error bars, each bot's points per hand, cumulative points over "
         "the matches, the head-to-head matrix, fault counts and the list of matches. With --with-matches, each "
         "match's viewer page is written to FILE's folder under <FILE stem>_matches/ and linked from the report.",
     )

@@ -39,8 +39,8 @@ def register(sub: Any) -> None:
         "standings",
         help="standings of a results store: points per hand with 95%% intervals, ranks, rates, head-to-head",
         description="Show the standings of a tournament's results store (it may still be running). Every "
-        "interval is a 95%% interval clustered by duplicate group (one table of bots on one seed); see "
-        "docs/statistics.md.",
+        "interval is a 95% interval clustered by duplicate group (one table of bots on one seed), given from 5 "
+        "groups on and shown as 'too few groups' below that; see docs/statistics.md.",
     )
     p.add_argument("store", type=Path, metavar="STORE", help="the SQLite results store of a tournament")
     p.add_argument("--format", choices=("table", "csv", "json", "markdown"), default="table",
