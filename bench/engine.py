@@ -5,7 +5,18 @@ rotating, every question answered uniformly at random from its legal answers (``
 time covers generating the wall, the deal, every question and answer, and scoring the wins: everything a match
 costs except the seats.  Random play rarely wins, so most hands run to the dead wall: the longest hands there
 are.
-Run from the repository root: ``python bench/engine.py [--hands 2000] [--seed 1] [--flowers] [--profile]``.
+
+``--greedy`` adds greedy-vs-greedy play (``--greedy-hands``, default 200): four ``greedy`` policies, each fed only
+its own seat's events through a ``SeatView``, as in-process seats are.  Random play wins about 4 hands in 2,000,
+so it barely exercises scoring; greedy wins most hands.
+
+``--vs-rlcard`` measures RLCard's Mahjong environment (``rlcard.make("mahjong")``, four ``RandomAgent``s,
+``env.run``) in the same run, between two runs of ours, and reports the ratio.  RLCard is not a dependency of
+mjref: the benchmark installs it with pip into a throwaway virtual environment (deleted afterwards), or uses
+``--rlcard-python PATH``, an interpreter that already has it.  If it cannot be installed (no network, no wheel),
+the JSON says why under ``rlcard.error`` and the exit status is 1.
+Run from the repository root:
+``python bench/engine.py [--hands 2000] [--seed 1] [--flowers] [--profile] [--greedy] [--vs-rlcard]``.
 """
 
 from __future__ import annotations
@@ -13,10 +24,13 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import os
 import platform
 import pstats
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -27,7 +41,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.machine import machine  # noqa: E402
 from referee.game.engine import Hand  # noqa: E402
 from referee.game.rules import Ruleset  # noqa: E402
+from referee.game.view import new_view  # noqa: E402
 from referee.game.wall import generate_wall  # noqa: E402
+
+# Run inside RLCard's interpreter: N hands of four random agents, one JSON line.
+RLCARD_SCRIPT = """
+import json, sys, time
+import rlcard
+from rlcard.agents import RandomAgent
+hands, seed = int(sys.argv[1]), int(sys.argv[2])
+env = rlcard.make("mahjong", config={"seed": seed})
+env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+env.run(is_training=False)  # one hand to warm up
+start = time.perf_counter()
+for _ in range(hands):
+    env.run(is_training=False)
+seconds = time.perf_counter() - start
+print(json.dumps({"version": rlcard.__version__, "hands": hands, "seconds": round(seconds, 3),
+                  "hands_per_second": round(hands / seconds, 2)}))
+"""
 
 
 def play(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
@@ -51,6 +83,66 @@ def play(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
     return outcomes, questions
 
 
+def play_greedy(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
+    """Play ``hands`` hands among four greedy policies, each deciding from its own seat's view."""
+    from bots.greedy import Greedy
+
+    outcomes: Counter[str] = Counter()
+    questions = 0
+    for h in range(hands):
+        hand = Hand(generate_wall(seed, h, rules), rules, dealer=h % 4 + 1, check=False)
+        views = {p: new_view(p, flowers=rules.flowers, dead_wall=rules.dead_wall) for p in (1, 2, 3, 4)}
+        policies = {p: Greedy() for p in (1, 2, 3, 4)}
+        events = hand.start()
+        while True:
+            for e in events:
+                for p in e.audience:
+                    views[p].apply(e)
+            q = hand.question
+            if q is None:
+                break
+            events = hand.apply(policies[q.seat].decide(views[q.seat], q.ask, q.legal))
+            questions += 1
+        result = hand.result
+        assert result is not None
+        outcomes[result.wins[0].how if result.wins else "draw"] += 1
+    return outcomes, questions
+
+
+def rlcard_python(workdir: str) -> str:
+    """A throwaway virtual environment in ``workdir`` with RLCard installed from the package index; its python.
+
+    Raises ``RuntimeError`` with the reason (pip's last line) if it cannot be made."""
+    venv = os.path.join(workdir, "venv")
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True, capture_output=True)
+    python = os.path.join(venv, "bin", "python")
+    pip = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "rlcard"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if pip.returncode != 0:
+        lines = [x for x in (pip.stderr + pip.stdout).splitlines() if x.strip() and not x.startswith("WARNING")]
+        raise RuntimeError(f"pip install rlcard failed: {lines[-1] if lines else f'exit status {pip.returncode}'}")
+    return python
+
+
+def run_rlcard(python: str, hands: int, seed: int) -> dict[str, Any]:
+    proc = subprocess.run(
+        [python, "-c", RLCARD_SCRIPT, str(hands), str(seed)], capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines()
+        raise RuntimeError(f"RLCard's run failed: {lines[-1] if lines else f'exit status {proc.returncode}'}")
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def rate(hands: int, seconds: float) -> float | None:
+    return round(hands / seconds, 1) if seconds > 0 else None
+
+
 def top_entries(profile: cProfile.Profile, n: int = 10) -> list[dict[str, Any]]:
     stats = pstats.Stats(profile)
     rows = []
@@ -68,7 +160,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="wall and choice seed (default 1)")
     parser.add_argument("--flowers", action="store_true", help="play with the eight flowers")
     parser.add_argument("--profile", action="store_true", help="add the top 10 cProfile entries by tottime")
+    parser.add_argument("--greedy", action="store_true", help="also time greedy-vs-greedy play")
+    parser.add_argument("--greedy-hands", type=int, default=200, help="greedy hands (default 200)")
+    parser.add_argument("--vs-rlcard", action="store_true", help="also time RLCard's Mahjong environment")
+    parser.add_argument("--rlcard-hands", type=int, default=100, help="RLCard hands (default 100)")
+    parser.add_argument("--rlcard-python", help="an interpreter that has rlcard (skips the throwaway install)")
     args = parser.parse_args(argv)
+    for name in ("hands", "greedy_hands", "rlcard_hands"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.rlcard_python and not os.access(args.rlcard_python, os.X_OK):
+        parser.error(f"--rlcard-python {args.rlcard_python}: not an executable file")
     rules = Ruleset(flowers=args.flowers)
     profile = cProfile.Profile() if args.profile else None
     start = time.perf_counter()
@@ -93,7 +195,43 @@ def main(argv: list[str] | None = None) -> int:
     if profile is not None:
         result["profiled"] = True  # profiling slows the run: compare rates only between unprofiled runs
         result["profile"] = top_entries(profile)
+    if args.greedy:
+        start = time.perf_counter()
+        g_outcomes, g_questions = play_greedy(args.greedy_hands, args.seed, rules)
+        g_seconds = time.perf_counter() - start
+        result["greedy"] = {
+            "hands": args.greedy_hands,
+            "seconds": round(g_seconds, 3),
+            "hands_per_second": rate(args.greedy_hands, g_seconds),
+            "questions_per_second": round(g_questions / g_seconds) if g_seconds > 0 else None,
+            "outcomes": dict(sorted(g_outcomes.items())),
+        }
+    status = 0
+    if args.vs_rlcard:
+        status = compare_rlcard(args, rules, result)
+    result["loadavg"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result))
+    return status
+
+
+def compare_rlcard(args: argparse.Namespace, rules: Ruleset, result: dict[str, Any]) -> int:
+    """RLCard's rate between two runs of ours (the same hands again), into ``result["rlcard"]``; 1 if it failed."""
+    with tempfile.TemporaryDirectory(prefix="mjref-rlcard-") as workdir:
+        try:
+            python = args.rlcard_python or rlcard_python(workdir)
+            rl = run_rlcard(python, args.rlcard_hands, args.seed)
+        except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
+            result["rlcard"] = {"error": str(exc)}
+            print(f"bench/engine.py --vs-rlcard: no RLCard figure: {exc}", file=sys.stderr)
+            return 1
+    start = time.perf_counter()
+    play(args.hands, args.seed, rules)
+    again = rate(args.hands, time.perf_counter() - start)
+    ours = [r for r in (result["hands_per_second"], again) if r is not None]
+    mean = sum(ours) / len(ours) if ours else 0.0
+    result["hands_per_second_after_rlcard"] = again
+    result["rlcard"] = rl
+    result["vs_rlcard"] = round(mean / rl["hands_per_second"], 1) if rl["hands_per_second"] else None
     return 0
 
 

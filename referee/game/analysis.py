@@ -527,26 +527,31 @@ def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) ->
     Ranks are visited in order; the state is (chows started one rank back, chows started at this rank, sets,
     pairs).  At each rank the target holds ``T`` = pending chows + new chows + 3 per pung + 2 per pair <= the
     copies there are (``caps``: 4 less the seen ones) tiles, of which ``min(T, held)`` are hand tiles used.
+    Groups that use no hand tile are never placed (a target can drop them: the table counts at most ``s`` sets
+    and ``p`` pairs): no pung or pair on an empty rank, and no more chows at a rank than the most tiles held on
+    the three ranks they cover.  That keeps the programme small on the sparse suits of real hands.
     """
     states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
     for i in range(9):
         held = t[i]
         cap = caps[i]
+        groups = (0, 1) if held else (0,)
+        chow_room = max(t[i : i + 3]) if i <= 6 else 0
         new: dict[tuple[int, int, int, int], int] = {}
         for (x, y, s, p), used in states.items():
             pending = x + y
-            for pungs in (0, 1):
-                for pairs in (0, 1) if p == 0 else (0,):
+            for pungs in groups:
+                for pairs in groups if p == 0 else (0,):
                     fixed = pending + 3 * pungs + 2 * pairs
                     if fixed > cap:
                         continue
-                    max_chows = cap - fixed if i <= 6 else 0
+                    max_chows = min(cap - fixed, chow_room)
                     for chows in range(max_chows + 1):
                         ns = s + chows + pungs
                         if ns > SETS_NEEDED:
                             break
                         target = fixed + chows
-                        nu = used + min(target, held)
+                        nu = used + (target if target < held else held)
                         key = (y, chows, ns, p + pairs)
                         if new.get(key, -1) < nu:
                             new[key] = nu
