@@ -36,6 +36,7 @@ class BasePolicy:
 
     name: str = "base"
     PARAMS: ClassVar[Mapping[str, float]] = {}
+    STAND_IN_ONLY: ClassVar[bool] = False  # a stand-in after faults (dead_hand), never an opponent that fills a seat
 
     def __init__(self) -> None:
         self.rng = _stdlib_random.Random(0)
@@ -64,12 +65,13 @@ class BasePolicy:
 # name → (module, class).  Imported lazily, so that importing ``bots`` stays cheap and ``python -m bots.greedy``
 # does not find ``bots.greedy`` already imported when runpy starts it as ``__main__`` (a RuntimeWarning).
 _REGISTRY: dict[str, tuple[str, str]] = {
+    "dead_hand": ("bots.dead_hand", "DeadHand"),
     "drawdiscard": ("bots.drawdiscard", "DrawDiscard"),
     "greedy": ("bots.greedy", "Greedy"),
     "random": ("bots.random", "RandomPolicy"),
 }
 BUILTIN_NAMES: frozenset[str] = frozenset(_REGISTRY)
-DEFAULT_DUMMY = "greedy"
+DEFAULT_DUMMY = "greedy"  # the bot that fills empty seats when the ruleset's stand-in cannot (see seat_filler)
 
 
 def policy_class(name: str) -> type[BasePolicy]:
@@ -79,6 +81,16 @@ def policy_class(name: str) -> type[BasePolicy]:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BUILTIN_NAMES))})")
     cls: type[BasePolicy] = getattr(importlib.import_module(entry[0]), entry[1])
     return cls
+
+
+def seat_filler(default_dummy: str) -> str:
+    """The built-in that fills the empty seats of a match or a tournament table.
+
+    The ruleset's ``default_dummy`` does, as it always did, unless it is a stand-in only (``dead_hand``: a seat
+    that never claims and never wins is no opponent to test a bot against); then ``DEFAULT_DUMMY`` (greedy) does.
+    ``ValueError`` for an unknown name.
+    """
+    return DEFAULT_DUMMY if policy_class(parse_spec(default_dummy)[0]).STAND_IN_ONLY else default_dummy
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
@@ -138,4 +150,5 @@ __all__ = [
     "pick",
     "policy_class",
     "policy_rng",
+    "seat_filler",
 ]

@@ -4,9 +4,13 @@ The loop is the whole referee: ask the engine what it needs, route the question 
 deliver each event to the seats allowed to see it, write the log.  A match is one nursery: no bot process, task
 or file outlives it, whether it ends normally, by a fault, a timeout or a cancellation.
 
-A bot's fault is a result, not an error: the fault is logged, the bot gets ``/exit`` and its process group is
-ended, and the default dummy plays that seat to the end of the hand (caught up on exactly what the seat had been
-told).  The next hand starts the bot again.
+A bot's fault is a result, not an error, and it never pays: the fault is logged, the bot gets ``/exit`` and its
+process group is ended, and the stand-in (the ruleset's ``default_dummy``, by default ``dead_hand``, which never
+claims and never wins) plays that seat to the end of the hand, caught up on exactly what the seat had been told.
+The seat pays the fault penalty to the other three in that hand's settlement.  The next hand starts the bot again,
+until it has faulted ``max_faults`` times: then it forfeits the rest of the match (one ``forfeit`` fault; it is not
+started again, the stand-in plays its seat and it pays the penalty in every remaining hand).  All of this goes
+through one function, ``take_over``.
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ from typing import Any
 
 import trio
 
-from bots.base import BUILTIN_NAMES, make_policy
+from bots.base import BUILTIN_NAMES, DEFAULT_DUMMY, make_policy
 from referee import __version__
 from referee.errors import InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
+from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
 from referee.game.wall import Wall, bot_seed, generate_wall
 from referee.log import LOG_FORMAT, LogWriter, NullWriter, answer_line, event_line
@@ -128,8 +133,8 @@ class MatchResult:
         }
 
 
-def resolve_bots(texts: Sequence[str], default: str = "greedy") -> list[BotSpec]:
-    """Turn up to four BOT arguments into four specs; missing seats get the default dummy."""
+def resolve_bots(texts: Sequence[str], default: str = DEFAULT_DUMMY) -> list[BotSpec]:
+    """Turn up to four BOT arguments into four specs; missing seats get ``default`` (``bots.base.seat_filler``)."""
     if len(texts) > 4:
         raise MatchError(f"at most four bots, got {len(texts)}")
     names = set(BUILTIN_NAMES)
@@ -222,11 +227,12 @@ async def run_match(
             writer.flush()
             try:
                 series = Series(rules, hands_planned)
+                forfeited: set[int] = set()
                 while not series.is_over:
                     setup = series.next_setup()
                     assert setup is not None
                     wall = walls[setup.index] if walls is not None else generate_wall(seed, setup.index, rules)
-                    summary = await _play_hand(seats, setup, wall, seed, rules, writer, result, on_fault)
+                    summary = await _play_hand(seats, setup, wall, seed, rules, writer, result, on_fault, forfeited)
                     series.record(summary.result, summary.penalties)
                     summary.totals = (series.totals[0], series.totals[1], series.totals[2], series.totals[3])
                     for i, s in enumerate(result.seats):
@@ -306,7 +312,9 @@ async def _play_hand(
     writer: LogWriter,
     result: MatchResult,
     on_fault: Callable[[FaultInfo], None] | None,
+    forfeited: set[int],
 ) -> HandSummary:
+    """One hand.  ``forfeited``: the seats whose bots have forfeited the match (added to here when one does)."""
     h = setup.index
     hand = Hand(wall, rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
                 cont=setup.cont, check=False)
@@ -324,7 +332,7 @@ async def _play_hand(
     logged = 0
     log = writer.line_writer()
     faults: list[FaultInfo] = []
-    penalties = [0, 0, 0, 0]
+    payers: set[int] = set()  # the seats that pay the fault penalty in this hand
 
     def log_journal() -> None:
         nonlocal logged
@@ -342,25 +350,42 @@ async def _play_hand(
         faults.append(info)
         result.faults.append(info)
         result.seats[p - 1].faults += 1
-        penalties[p - 1] += rules.fault_penalty
+        payers.add(p)
         log_journal()
         writer.write({"type": "fault", "hand": h, "seat": p, "kind": fault.kind, "question": question,
                       "line": fault.line, "detail": fault.detail})
         if on_fault is not None:
             on_fault(info)
 
-    async def take_over(p: int, fault: Fault, question: str | None) -> BuiltinSeat:
-        record_fault(p, fault, question)
-        await active[p].abandon()
+    def stand_in(p: int) -> BuiltinSeat:
         told = [e for e in journal if type(e) is not tuple and p in e.audience]
         dummy = builtin_takeover(rules.default_dummy, p, make_policy(rules.default_dummy), infos[p], told)
         active[p] = dummy
+        payers.add(p)
         return dummy
 
+    async def take_over(p: int, fault: Fault, question: str | None) -> BuiltinSeat:
+        """The one way a seat leaves its bot: the fault logged, the bot ended (for good after a ``forfeit``), and
+        the stand-in playing the seat from what the seat had been told."""
+        record_fault(p, fault, question)
+        if fault.kind == "forfeit":
+            forfeited.add(p)
+            await seats[p].close()
+        else:
+            await active[p].abandon()
+        return stand_in(p)
+
     for p in (1, 2, 3, 4):
-        start_fault = await seats[p].begin_hand(infos[p])
-        if start_fault is not None:
-            await take_over(p, start_fault, None)
+        if p in forfeited:
+            stand_in(p)
+        elif 0 < rules.max_faults <= result.seats[p - 1].faults:
+            await take_over(p, Fault("forfeit", f"{result.seats[p - 1].faults} faults in this match (max_faults = "
+                                     f"{rules.max_faults}): the bot is not started again, {rules.default_dummy} "
+                                     "plays this seat to the end of the match"), None)
+        else:
+            start_fault = await seats[p].begin_hand(infos[p])
+            if start_fault is not None:
+                await take_over(p, start_fault, None)
 
     try:
         await _question_loop(hand, seats, active, journal, result, take_over)
@@ -371,7 +396,7 @@ async def _play_hand(
     ending: list[Seat] = []
     for p in (1, 2, 3, 4):
         ending.append(active[p])
-        if active[p] is not seats[p]:
+        if active[p] is not seats[p] and p not in forfeited:
             ending.append(seats[p])
     waiting = [one for one in ending if not one.end_hand_nowait()]
     if waiting:
@@ -379,8 +404,7 @@ async def _play_hand(
             for one in waiting:
                 nursery.start_soon(one.end_hand)
     assert hand.result is not None
-    return HandSummary(h, setup, hand.result, (penalties[0], penalties[1], penalties[2], penalties[3]), (0, 0, 0, 0),
-                       faults)
+    return HandSummary(h, setup, hand.result, fault_settlement(sorted(payers), rules), (0, 0, 0, 0), faults)
 
 
 async def _question_loop(
@@ -409,8 +433,8 @@ async def _question_loop(
             reply = seat.reply(q)
             if seat is not seats[p]:
                 by = "dummy"
-                if reply.fault is not None:  # the default dummy itself failed: a bug in mjref, not a bot fault
-                    raise RuntimeError(f"the default dummy failed: {reply.fault.detail}")
+                if reply.fault is not None:  # the stand-in itself failed: a bug in mjref, not a bot fault
+                    raise RuntimeError(f"the stand-in failed: {reply.fault.detail}")
         else:
             reply = await seat.ask(q)
         answer, fault = reply.answer, reply.fault

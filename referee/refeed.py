@@ -13,7 +13,8 @@ reproduced when it is of the same kind (``garbage``, ``timeout``, …); an answe
 mismatch ("the log has a fault here").  Either way the rest of that hand
 is not compared: in the match the default dummy answered for the seat from there on, and the bot under test is
 ended as the referee ended the faulty bot (it gets ``/exit``).  A seat that failed to start in the log is not
-compared in that hand.  The next hand starts the bot again, as a match does.
+compared in that hand.  The next hand starts the bot again, as a match does, until the log shows that the seat's
+bot forfeited the match (``max_faults``): from that hand on nothing is compared.
 
 Built-in bots reseed per hand from (match seed, hand, seat) through ``Policy.start_hand``, so the refeed of a
 built-in bot with the log's seed reproduces its log exactly.  A process bot seeds itself: ``python -m bots.X``
@@ -161,6 +162,11 @@ async def _walk(walker: LogWalker, bot: Seat, seat: int, only: int | None, repor
                 feeding = comparing = only is None or index == only
                 start_fault = None
                 if not feeding:
+                    continue
+                if seat in walker.forfeited:  # the stand-in played the whole hand: the bot was not started
+                    report.notes.append(f"hand {index + 1}: the logged bot had forfeited the match; this hand is "
+                                        "not compared")
+                    feeding = comparing = False
                     continue
                 report.hands.append(index)
                 info = HandInfo.for_seat(rules, walker.header.seed, index, seat)

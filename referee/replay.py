@@ -38,6 +38,7 @@ from referee.errors import InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer, WinRecord
 from referee.game.options import throw_answer
 from referee.game.rules import RulesError, Ruleset, make_ruleset
+from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
 from referee.game.types import EVENT_TYPES, Answer, Event, Meld, Question
 from referee.game.wall import Wall, WallError, check_wall, generate_wall
@@ -297,8 +298,10 @@ def open_log(path: Path | str) -> tuple[HeaderRecord, Ruleset, LogLines]:
         err = exc.errors()[0]
         loc = ".".join(str(x) for x in err["loc"])
         raise LogReadError(f"{p}: not an mjref log (line 1: bad header: {loc}: {err['msg']})") from None
+    options = dict(header.rules)
+    options.setdefault("max_faults", 0)  # a log from before forfeits existed: its bots never forfeited
     try:
-        rules = make_ruleset(header.rules)
+        rules = make_ruleset(options)
     except RulesError as exc:
         raise LogReadError(f"{p}: the log's rules cannot be used by mjref {__version__} ({exc}); it was written "
                            f"by mjref {header.mjref}") from None
@@ -328,6 +331,8 @@ class LogWalker:
         self._number = 1
         self._last_answer: tuple[int, int, str] | None = None
         self.fault_counts = [0, 0, 0, 0]
+        self.forfeited: set[int] = set()  # seats whose bots forfeited the match: the stand-in plays every hand
+        self._due: set[int] = set()  # seats that reached max_faults before this hand: a forfeit must come first
 
     # -------------------------------------------------------------------------------------------------
     def _parse(self, number: int, text: str, index: int | None) -> dict[str, Any]:
@@ -439,7 +444,9 @@ class LogWalker:
                 index = setup.index
                 self.hand = hand
                 pending.extend(events)
-                faults, faulted, ended, first_line, started = [], set(), False, number, False
+                faults, faulted, ended, first_line, started = [], set(self.forfeited), False, number, False
+                self._due = {p for p in (1, 2, 3, 4) if p not in self.forfeited
+                             and 0 < self.rules.max_faults <= self.fault_counts[p - 1]}
                 active = True
                 self._last_answer = None
                 yield HandBegin(index, number, setup, wall, hand, events)
@@ -450,7 +457,7 @@ class LogWalker:
                     q = hand.question
                     assert q is not None
                     raise Divergence(index, number, "the hand's result", f"{_question_text(q)} first")
-                yield self._result(rec, number, hand, setup, faults, first_line)
+                yield self._result(rec, number, hand, setup, faults, faulted, first_line)
                 ended = True
                 active = False
             elif kind == "final":
@@ -576,8 +583,14 @@ class LogWalker:
             return None
         return self._apply(q, answer_text, by, ms, number, hand, index, faulted, pending)
 
+    def _forfeit_text(self, seat: int) -> str:
+        return (f"a forfeit of seat {seat} first ({self.fault_counts[seat - 1]} faults; max_faults = "
+                f"{self.rules.max_faults})")
+
     def _apply(self, q: Question, text: Any, by: Any, ms: float, number: int, hand: Hand, index: int,
                faulted: set[int], pending: deque[Event]) -> Step:
+        if q.seat not in faulted and q.seat in self._due:
+            raise Divergence(index, number, f"seat {q.seat}'s bot answering", self._forfeit_text(q.seat))
         if by == "dummy" and q.seat not in faulted:
             raise Divergence(index, number, f"the dummy answering for seat {q.seat}",
                              f"seat {q.seat}'s bot answering (no fault of seat {q.seat} in this hand)")
@@ -612,9 +625,25 @@ class LogWalker:
         question = rec.get("question")
         if seat not in (1, 2, 3, 4):
             raise Divergence(index, number, f"a fault of seat {seat}", "a seat 1..4")
+        kind = rec.get("kind")
+        if seat in self.forfeited:
+            raise Divergence(index, number, f"a fault of seat {seat}",
+                             f"no more faults (seat {seat} forfeited the match; the stand-in plays it)")
         if seat in faulted:
             raise Divergence(index, number, f"a second fault of seat {seat}",
                              f"no more faults (the dummy plays seat {seat} to the end of the hand)")
+        if kind == "forfeit":
+            if seat not in self._due:
+                raise Divergence(index, number, f"a forfeit of seat {seat}",
+                                 f"no forfeit (seat {seat} has {self.fault_counts[seat - 1]} faults; max_faults = "
+                                 f"{self.rules.max_faults})")
+            if question is not None or started:
+                raise Divergence(index, number, f"a forfeit of seat {seat} on `{question}`",
+                                 "a forfeit only before the first question of the hand")
+            self.forfeited.add(seat)
+            self._due.discard(seat)
+        elif seat in self._due:
+            raise Divergence(index, number, f"a fault of seat {seat} ({_short(kind)})", self._forfeit_text(seat))
         if question is None:
             if started:
                 raise Divergence(index, number, f"a fault of seat {seat} with no question",
@@ -629,13 +658,13 @@ class LogWalker:
         return FaultSeen(index, number, seat, str(rec.get("kind")), question, rec.get("line"), str(rec.get("detail")))
 
     def _result(self, rec: dict[str, Any], number: int, hand: Hand, setup: HandSetup, faults: list[FaultSeen],
-                first_line: int) -> HandEnd:
+                faulted: set[int], first_line: int) -> HandEnd:
         result = hand.result
         assert result is not None
-        pen = [0, 0, 0, 0]
-        for f in faults:
-            pen[f.seat - 1] += self.rules.fault_penalty
-        penalties = (pen[0], pen[1], pen[2], pen[3])
+        for seat in (1, 2, 3, 4):
+            if seat in self._due:
+                raise Divergence(setup.index, number, "the hand's result", self._forfeit_text(seat))
+        penalties = fault_settlement(sorted(faulted), self.rules)
         totals = [self.series.totals[i] + result.scores[i] - penalties[i] for i in range(4)]
         expected = {
             "type": "result", "hand": setup.index, "outcome": result.outcome,

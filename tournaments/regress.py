@@ -11,9 +11,8 @@ Designs
 ``field``), and the baseline plays the same walls in the candidate's place.  With the baseline as its own field,
 that reference table is four copies of one bot: every seating of it is the same match, and its seat totals add up to
 zero (scoring is zero-sum), so the reference term of the group, Σ seats of the baseline's points, is exactly 0 and
-the match is not played: a group is 4 matches, not 8 (it is played when ``fault_penalty`` > 0, since penalties
-are not zero-sum: then one match, whose four seats serve all four seatings).  With another ``field``, the four
-reference seatings differ and are all played (8 matches).
+the match is not played: a group is 4 matches, not 8 (fault penalties are paid to the other seats, so they keep
+the sum at zero too).  With another ``field``, the four reference seatings differ and are all played (8 matches).
 
 ``2v2``: candidate and baseline alternate seats, C B C B and then B C B C on the same walls (2 matches).
 
@@ -129,8 +128,6 @@ class RegressSettings:
         out = [Seating(f"c{r}", r, _seat_one(CANDIDATE, r, other)) for r in range(4)]
         if self.has_field:
             out += [Seating(f"b{r}", r, _seat_one(BASELINE, r, FIELD)) for r in range(4)]
-        elif self.rules.fault_penalty > 0:
-            out.append(Seating("b", 0, (BASELINE,) * 4))  # type: ignore[arg-type]
         return out
 
     @property
@@ -169,8 +166,6 @@ class RegressSettings:
             diff += totals[f"c{r}"][r]
             if self.has_field:
                 diff -= totals[f"b{r}"][r]
-            elif "b" in totals:
-                diff -= totals["b"][r]
             # else: the baseline-only table is zero-sum and seat-symmetric, so its four seats add up to 0
         return diff / (4 * hands)
 

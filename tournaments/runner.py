@@ -27,6 +27,7 @@ from typing import Any
 
 import trio
 
+from bots.base import seat_filler
 from referee.errors import InputError
 from referee.game.rules import Ruleset
 from referee.game.wall import salted_seed
@@ -179,7 +180,10 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
         except SpecError as exc:
             raise TournamentError(f"{where}: {exc}") from None
     by_name: dict[str, BotSpec] = {s.name: s for s in specs}
-    dummy = rules.default_dummy
+    try:
+        dummy = seat_filler(rules.default_dummy)
+    except ValueError as exc:
+        raise TournamentError(f"{where}: rule option 'default_dummy': {exc}") from None
     by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
     store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
     logs_dir = base_dir / config.logs if config.logs else store_path.with_name(store_path.stem + "-logs")

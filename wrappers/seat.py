@@ -35,6 +35,7 @@ FaultKind = Literal[
     "false_hu",  # /hu on a hand that does not win
     "unasked",  # a line when no question was asked
     "disconnected",  # a remote seat's connection dropped (or was not back) when it was needed
+    "forfeit",  # max_faults reached: the bot is not started again, the stand-in plays every remaining hand
 ]
 FAULT_KINDS: tuple[str, ...] = FaultKind.__args__  # type: ignore[attr-defined]
 
@@ -179,7 +180,8 @@ class BuiltinSeat(Seat):
 
 
 def builtin_takeover(name: str, position: int, policy: Policy, info: HandInfo, events: Sequence[Event]) -> BuiltinSeat:
-    """The default dummy taking over a seat mid-hand: a fresh view caught up on what the seat was told."""
+    """The stand-in (the ruleset's ``default_dummy``) taking over a seat mid-hand, or from a hand's start after a
+    forfeit: a fresh view caught up on what the seat was told."""
     seat = BuiltinSeat(name, position, policy)
     seat.start(info)
     for e in events:

@@ -13,11 +13,14 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from bots.base import seat_filler
 from referee.commands import fail
 from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchError, MatchResult, play_match, resolve_bots
+
+FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 130 interrupted)
 
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
 
@@ -29,6 +32,8 @@ def register(sub: Any) -> None:
         description="Play one match. BOT is a built-in name (greedy, random, drawdiscard; greedy:chowness=0.8), "
         "a command line in one quoted string, or a bot TOML file. Fewer than four BOTs: the default dummy fills "
         "the other seats, so `mjref match ./mybot` tests one bot against dummies.",
+        epilog="exit status: 0 the match was played (whatever the bots did), 2 bad usage or input, 4 with "
+        "--fail-on-fault when a bot that is not built in faulted, 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).",
     )
     p.add_argument("bots", nargs="*", metavar="BOT", help="up to four bots, seated 1..4 in order")
     p.add_argument("--seed", type=int, default=None, help="match seed (default: a random one, printed)")
@@ -43,6 +48,8 @@ def register(sub: Any) -> None:
                    help="where bots' stderr files go (default: beside the log)")
     p.add_argument("--html", type=Path, default=None, metavar="FILE",
                    help="at the end, write the match's viewer: one self-contained HTML page (needs the log)")
+    p.add_argument("--fail-on-fault", action="store_true",
+                   help=f"exit {FAULTED} when a bot that is not built in faulted (for a CI job that tests one bot)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
     p.set_defaults(func=run)
@@ -64,9 +71,11 @@ def run(args: argparse.Namespace) -> int:
         if args.timeout is not None:
             rules = make_ruleset({"move_timeout": args.timeout}, rules)
         walls = _read_walls(args.wallfile, rules) if args.wallfile else None
-        specs = resolve_bots(args.bots, rules.default_dummy)
+        specs = resolve_bots(args.bots, seat_filler(rules.default_dummy))
     except (RulesError, WallError, MatchError) as exc:
         return fail("match", str(exc))
+    except ValueError as exc:  # seat_filler: an unknown default_dummy
+        return fail("match", f"rule option 'default_dummy': {exc}")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")  # not guessable
     log_path: Path | None
     if args.log is not None and str(args.log).lower() == "none":
@@ -126,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         if args.html is not None:
             out["html"] = str(args.html)
         print(json.dumps(out))
-        return 0
+        return _status(args, result, specs)
     if show_hands and live is None:
         console.print()
         console.print(_score_table([s.name for s in result.seats], result.hands))
@@ -139,6 +148,16 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"seed {seed}; log: {log_path}")
     else:
         console.print(f"seed {seed}")
+    status = _status(args, result, specs)
+    if status:
+        console.print(f"[red]a bot faulted[/red] (--fail-on-fault): exit {status}")
+    return status
+
+
+def _status(args: argparse.Namespace, result: MatchResult, specs: list[Any]) -> int:
+    """The exit status of a played match: 0, or ``FAULTED`` with ``--fail-on-fault`` when a process bot faulted."""
+    if args.fail_on_fault and any(specs[f.position - 1].builtin is None for f in result.faults):
+        return FAULTED
     return 0
 
 

@@ -99,7 +99,7 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
         if text is None:
             continue
         try:
-            specs[role] = resolve_bots([text], rules.default_dummy)[0]
+            specs[role] = resolve_bots([text])[0]
         except MatchError as exc:
             raise RegressError(f"--{role}: {exc}") from None
     if args.max_hands < 1:

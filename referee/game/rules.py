@@ -81,7 +81,17 @@ class Ruleset(BaseModel):
     network_grace: float = Field(
         1.0, ge=0, le=60, description="Extra seconds per question for a remote seat (the network's round trip)."
     )
-    fault_penalty: int = Field(0, ge=0, description="Points charged to a seat for each fault.")
+    fault_penalty: int | Literal["auto"] = Field(
+        "auto",
+        description="Points a seat pays for each hand in which its bot faulted (or had forfeited), split among the "
+        "other three.  'auto': what an 8-tai self-drawn win collects, 3 × (base + 8 × per_tai) (780 by default; "
+        "3 with scoring 'wins').",
+    )
+    max_faults: int = Field(
+        3, ge=0, le=1000,
+        description="After this many faults in one match a bot forfeits the rest of it: it is not started again "
+        "and the stand-in plays its seat (0: never).",
+    )
     seven_pairs_and_pung: bool = Field(False, description="Allow 嚦咕嚦咕: seven pairs plus one pung.")
     scoring: Literal["tai", "wins"] = Field(
         "tai", description="'tai': base + per_tai × tai; 'wins': +3/-1 self-draw, +1/-1 throw."
@@ -91,7 +101,19 @@ class Ruleset(BaseModel):
     tai: dict[str, int] = Field(
         default_factory=lambda: dict(DEFAULT_TAI), description="The tai table: item key to tai."
     )
-    default_dummy: str = Field("greedy", description="The built-in bot that plays a seat after its bot faults.")
+    default_dummy: str = Field(
+        "dead_hand",
+        description="The built-in bot that plays a seat to the end of the hand after its bot faults (and every hand "
+        "after a forfeit).  'dead_hand' draws and throws, never claims, never wins; 'greedy' (or any built-in) plays "
+        "on as the ICGA framework's dummy did.",
+    )
+
+    @field_validator("fault_penalty", mode="before")
+    @classmethod
+    def _check_penalty(cls, value: Any) -> Any:
+        if isinstance(value, bool) or not (value == "auto" or (isinstance(value, int) and value >= 0)):
+            raise ValueError(f"must be a whole number of points >= 0 or \"auto\", not {value!r}")
+        return value
 
     @field_validator("tai", mode="before")
     @classmethod

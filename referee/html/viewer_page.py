@@ -287,7 +287,7 @@ function renderWinner(s, hand) {
     h += "<table class=pay><tr><th>seat</th><th>hand</th><th>penalty</th><th>total</th></tr>" +
       [0, 1, 2, 3].map((j) => '<tr class="settle" data-seat="' + (j + 1) + '"><td>' + esc(seatName(j + 1)) +
         '</td><td class="' + cls(r.scores[j]) + '">' + signed(r.scores[j]) + '</td><td class="' + cls(-r.penalties[j]) +
-        '">' + (r.penalties[j] ? "−" + r.penalties[j] : "0") + "</td><td><b>" + r.totals[j] + "</b></td></tr>").join("") +
+        '">' + signed(-r.penalties[j]) + "</td><td><b>" + r.totals[j] + "</b></td></tr>").join("") +
       "</table>";
   }
   if (hand.faults.length) {

@@ -2,7 +2,8 @@
 """A bot that plays like ``drawdiscard`` until it misbehaves in the way its MODE names.
 
 Used by the fault tests: ``python tests/bots/badbot.py MODE [MARKER]``.  MARKER is an unused argument that lets a
-test find every process of this bot in /proc afterwards.  The misbehaviour happens once per process, at the first
+test find every process of this bot in /proc afterwards.  Every start writes ``badbot MODE: started`` to stderr, so
+that a test can count from the seat's stderr file how often the referee started the bot.  The misbehaviour happens once per process, at the first
 question of the kind the mode targets (so a per-hand bot misbehaves in every hand, as a real broken bot would).
 """
 
@@ -40,6 +41,8 @@ def good_answer(view: SeatView, ask: str) -> str:
 
 
 def main() -> int:
+    sys.stderr.write(f"badbot {MODE}: started\n")  # a test counts the starts in the seat's stderr file
+    sys.stderr.flush()
     if MODE == "crash_start":
         sys.exit(3)
     if MODE == "ignore_sigterm":

@@ -76,7 +76,8 @@ def test_defaults_are_rules_md() -> None:
     r = Ruleset()
     assert (r.flowers, r.dead_wall, r.hands, r.dealer_continues, r.multiple_winners) == (False, 16, 16, False, False)
     assert (r.gong_from_previous_player, r.rob_kong, r.move_timeout, r.start_grace) == (False, True, 10, 10)
-    assert (r.fault_penalty, r.seven_pairs_and_pung, r.scoring, r.base, r.per_tai) == (0, False, "tai", 100, 20)
+    assert (r.fault_penalty, r.seven_pairs_and_pung, r.scoring, r.base, r.per_tai) == ("auto", False, "tai", 100, 20)
+    assert (r.max_faults, r.default_dummy) == (3, "dead_hand")
     assert r.tai == DEFAULT_TAI and r.tai["concealed_self_draw"] == 3 and r.tai["heavenly"] == 24
 
 
