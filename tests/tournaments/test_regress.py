@@ -160,8 +160,8 @@ def test_a_tournament_store_or_a_stray_file_is_refused(tmp_path: Path, capsys: p
     (["--field", "drawdiscard", "--design", "2v2"],
      "mjref regress: a field is for the 1v3 design (in 2v2 the candidate and baseline fill the table)"),
     (["--candidate", "nosuchbot"],
-     ("mjref regress: --candidate: bot 'nosuchbot': not a built-in (drawdiscard, greedy, random), a .toml file, "
-     "or a runnable command")),
+     ("mjref regress: --candidate: bot 'nosuchbot': not a built-in (dead_hand, drawdiscard, greedy, random), "
+      "a .toml file, or a runnable command")),
     (["--baseline", "greedy:foo=1"],
      ("mjref regress: baseline: unknown parameter 'foo' for bot greedy (known: chowness, hiddenness, majorness, "
      "suitness)")),

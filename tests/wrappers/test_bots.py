@@ -111,7 +111,7 @@ def decide(spec: str, view: SeatView, ask: str) -> Answer:
 
 # ------------------------------------------------------------------------------------------------ registry
 def test_registry_names_and_specs() -> None:
-    assert BUILTIN_NAMES == frozenset({"random", "drawdiscard", "greedy"})
+    assert BUILTIN_NAMES == frozenset({"random", "drawdiscard", "greedy", "dead_hand"})
     for name in BUILTIN_NAMES:
         p = make_policy(name)
         assert isinstance(p, Policy)
@@ -127,7 +127,7 @@ def test_registry_names_and_specs() -> None:
 @pytest.mark.parametrize(
     ("spec", "fragment"),
     [
-        ("foo", "unknown bot 'foo' (known: drawdiscard, greedy, random)"),
+        ("foo", "unknown bot 'foo' (known: dead_hand, drawdiscard, greedy, random)"),
         ("", "empty bot spec"),
         (
             "greedy:boldness=1",
