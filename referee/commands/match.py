@@ -29,9 +29,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "match",
         help="play one match between up to four bots (missing seats get the default dummy)",
-        description="Play one match. BOT is a built-in name (greedy, random, drawdiscard, dead_hand; greedy:chowness=0.8), "
-        "a command line in one quoted string, or a bot TOML file. Fewer than four BOTs: the default dummy fills "
-        "the other seats, so `mjref match ./mybot` tests one bot against dummies.",
+        description="Play one match. BOT is a built-in name (greedy, random, drawdiscard, dead_hand; "
+        "greedy:chowness=0.8), a command line in one quoted string, or a bot TOML file. Fewer than four BOTs: greedy "
+        "fills the other seats, so `mjref match ./mybot` tests one bot against dummies.",
         epilog="exit status: 0 the match was played (whatever the bots did), 2 bad usage or input, 4 with "
         "--fail-on-fault when a bot that is not built in faulted, 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).",
     )
