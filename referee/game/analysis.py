@@ -380,14 +380,38 @@ def waits(
         raise ValueError(f"waits: a waiting hand has 3k+1 tiles, not {n}")
     c = list(counts)
     have = _with_seen(c, seen, "waits")
+    seven = seven_pairs_and_pung and n == 16
+    # A tile changes one group only.  By the tile counts mod 3 alone: a group of 3k+1 tiles must take it, and
+    # the groups may end with only one of 3k+2 (the pair); most hands are rejected here without any search.
+    rem = [sum(c[0:9]) % 3, sum(c[9:18]) % 3, sum(c[18:27]) % 3, sum(c[27:34]) % 3]
+    ones = rem.count(1)
+    twos = rem.count(2)
+    if not ((ones == 1 and twos == 0) or (ones == 0 and twos == 2)):
+        if not seven:
+            return []
+        broken = [0, 1]  # no standard win: only the seven-pairs shape is tried
+        states = [UNKNOWN] * 4
+    else:
+        # with two groups that cannot complete, no tile wins a standard hand; with one, only its kinds can
+        states = group_states(c)
+        broken = [g for g in range(4) if states[g] < 0]
     out: list[int] = []
-    for j in _candidates(c):
+    candidates = _candidates(c)
+    if not seven:
+        takers = [g for g in range(4) if rem[g] == 1] or [g for g in range(4) if rem[g] == 2]
+        candidates = [j for j in candidates if GROUP_OF[j] in takers]
+    for j in candidates:
         if have[j] >= 4:
             continue
-        c[j] += 1
-        if _is_standard(c) or (seven_pairs_and_pung and n == 16 and is_seven_pairs_and_pung(c)):
-            out.append(KIND_AT[j])
-        c[j] -= 1
+        if len(broken) > 1 or (broken and GROUP_OF[j] != broken[0]) or not completes_with(c, states, j):
+            if not seven:
+                continue
+            c[j] += 1
+            wins = is_seven_pairs_and_pung(c)
+            c[j] -= 1
+            if not wins:
+                continue
+        out.append(KIND_AT[j])
     return out
 
 
