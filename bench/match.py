@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 import referee.match  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from referee.game.rules import make_ruleset  # noqa: E402
-from referee.log import AnswerRecord, read_log  # noqa: E402
+from referee.log import AnswerRecord, open_log  # noqa: E402
 from referee.match import MatchResult, play_match  # noqa: E402
 from wrappers.process import BLOCK_MS, ProcessSeat  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402
@@ -163,9 +163,9 @@ def warm_cost(specs: list[BotSpec], seed: int, hands: int, log: Path) -> tuple[f
     """Replay the bots' recorded answers from ``log`` through the match loop with in-memory seats: the referee's
     Python per hand on warm caches (hands 2..n, as the other figures), and the result (the same as the log's)."""
     answers: dict[int, list[bytes]] = {1: [], 2: [], 3: [], 4: []}
-    for rec in read_log(log):
+    for _number, rec in open_log(log).records():
         if isinstance(rec, AnswerRecord) and rec.by == "bot":
-            answers[rec.seat].append(rec.answer.encode("ascii"))
+            answers[rec.seat].append((rec.raw if rec.raw is not None else rec.answer).encode("ascii"))
     InMemorySeat.answers = answers
     marks: list[float] = []
     with mock.patch.object(referee.match, "ProcessSeat", InMemorySeat), tempfile.TemporaryDirectory() as tmp:

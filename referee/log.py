@@ -1,30 +1,55 @@
-"""The match log: JSON lines, one record per line, written as the match goes.
+"""The match log: the one definition of its records, for writing and for reading.
 
-A match killed half-way leaves a log that is valid up to its last complete record: every record is written with
-one ``write`` of a whole line and flushed at the end of each hand.  Pydantic models define the records (``mjref
-schema log`` prints their JSON Schema) and validate them when a log is read back; writing uses plain ``json.dumps``
-of the same shapes (tests check every written record against the models).
+A log is JSON lines, one record per line, written as the match goes.  A match killed half-way leaves a log that is
+valid up to its last complete record: every record is written with one ``write`` of a whole line and flushed at the
+end of each hand.
 
-Record types, in order: ``header``; per hand ``hand`` (setup and wall), then ``event`` / ``answer`` / ``fault``
+This module owns the format.  The pydantic models below define each record kind (``mjref schema log`` prints their
+JSON Schema); the builders beside them (``header_record``, ``hand_record``, ``event_line``, ``answer_line``,
+``fault_record``, ``result_record``, ``final_record``) are the only code that makes a record: the match writes with
+them and replay checks a log against what they give.  ``open_log`` is the only reader: it checks the header and the
+format version once, and hands out the lines (replay's fast path) or validated records (everything else).  Every
+way a file can fail to be a log raises :class:`LogError`, naming the file and line.
+
+Record kinds, in order: ``header``; per hand ``hand`` (setup and wall), then ``event`` / ``answer`` / ``fault``
 records in the order they happened, then ``result``; finally ``final``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from dataclasses import fields
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from referee import __version__
 from referee.errors import InputError
+from referee.game.engine import HandResult, WinRecord
+from referee.game.rules import RulesError, Ruleset, make_ruleset
+from referee.game.series import HandSetup
 from referee.game.types import EVENT_TYPES, Event
+from referee.game.wall import Wall, bot_seed
+from wrappers.spec import BotSpec
 
 LOG_FORMAT = 1
 
+# Each event kind's fields in the log, in order: those of its dataclass in ``referee.game.types`` (the audience is
+# written as ``to``).  The one table every writer and reader of event records uses.
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    kind: tuple(f.name for f in fields(cls) if f.name != "audience") for kind, cls in EVENT_TYPES.items()
+}
 
+
+class LogError(InputError):
+    """A file that is not a log this mjref can read (unreadable, no header, a newer format, unknown rules, a broken
+    record); the message names the file and, for a record, its line."""
+
+
+# ---------------------------------------------------------------------------------------------------- records
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -67,7 +92,7 @@ class HandRecord(_Record):
 
 
 class EventRecord(_Record):
-    """One engine event with its audience; its fields are those of the event dataclass (``kind`` names it)."""
+    """One engine event with its audience; its fields are those of the event dataclass (``EVENT_FIELDS[kind]``)."""
 
     model_config = ConfigDict(extra="allow")
     type: Literal["event"] = "event"
@@ -75,8 +100,28 @@ class EventRecord(_Record):
     kind: str
     to: list[int]
 
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> EventRecord:
+        names = EVENT_FIELDS.get(self.kind)
+        if names is None:
+            raise ValueError(f"unknown event kind {self.kind!r}")
+        extra = set(self.model_extra or ())
+        if extra != set(names):
+            missing, unknown = sorted(set(names) - extra), sorted(extra - set(names))
+            raise ValueError(f"a {self.kind} event with " + "; ".join(
+                part for part in (missing and "no " + ", ".join(missing), unknown and "unknown " + ", ".join(unknown))
+                if part))
+        return self
+
+    def to_event(self) -> Event:
+        """The engine event this record logs."""
+        return event_from_json(self.model_dump())
+
 
 class AnswerRecord(_Record):
+    """An answer: ``answer`` is its canonical protocol line (tiles ascending), ``raw`` the line the bot sent when it
+    differs (``/eat 350 341`` for the canonical ``/eat 341 350``, blanks, letter case, a ``\\r``)."""
+
     type: Literal["answer"] = "answer"
     hand: int
     seat: int
@@ -85,6 +130,7 @@ class AnswerRecord(_Record):
     answer: str
     by: Literal["bot", "dummy"] = "bot"
     ms: float
+    raw: str | None = None
 
 
 class FaultRecord(_Record):
@@ -145,17 +191,76 @@ def log_schema() -> dict[str, Any]:
     return RECORD_ADAPTER.json_schema()
 
 
+# ---------------------------------------------------------------------------------------------------- builders
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def seat_info(position: int, name: str, spec: BotSpec, seed: int, *, rtt_ms: float | None = None) -> SeatInfo:
+    """What the header says about one seat: who played it and how it was run (``rtt_ms``: a remote seat's round
+    trip measured at login)."""
+    return SeatInfo(
+        position=position, name=name, kind="remote" if spec.remote else "builtin" if spec.builtin else "process",
+        spec=spec.describe(), cmd=list(spec.cmd) if spec.cmd else None, cwd=spec.cwd, hash=spec.executable_hash(),
+        keep_alive=spec.keep_alive, extensions=list(spec.extensions), bot_seed=bot_seed(seed, position),
+        rtt_ms=rtt_ms,
+    )
+
+
+def header_record(seed: int, rules: Ruleset, seats: Sequence[SeatInfo], hands: int, *,
+                  walls_from_file: bool = False) -> HeaderRecord:
+    return HeaderRecord(format=LOG_FORMAT, mjref=__version__, seed=seed, rules=rules.model_dump(), seats=list(seats),
+                        hands=hands, walls="file" if walls_from_file else "seeded", started=_now())
+
+
+def hand_record(setup: HandSetup, wall: Wall) -> HandRecord:
+    return HandRecord(hand=setup.index, round_wind=setup.round_wind, hand_wind=setup.hand_wind, dealer=setup.dealer,
+                      cont=setup.cont, open=wall.open_seat(setup.dealer), wall=list(wall.tiles))
+
+
+def fault_record(hand: int, seat: int, kind: str, detail: str, *, question: str | None = None,
+                 line: str | None = None) -> FaultRecord:
+    return FaultRecord(hand=hand, seat=seat, kind=kind, question=question, line=line, detail=detail)
+
+
+def win_record(w: WinRecord) -> WinJson:
+    return WinJson(seat=w.seat, tile=w.tile, how=w.how, thrower=w.thrower, tai=w.score.tai,
+                   items=[ItemJson(key=i.key, tai=i.tai) for i in w.score.items],
+                   arrangement=w.score.to_json().get("arrangement"), payments=list(w.payments))
+
+
+def result_record(hand: int, result: HandResult, penalties: Sequence[int], totals: Sequence[int],
+                  faults: int, *, rtt_ms: Sequence[float | None] | None = None) -> ResultRecord:
+    return ResultRecord(hand=hand, outcome=result.outcome, wins=[win_record(w) for w in result.wins],
+                        scores=list(result.scores), penalties=list(penalties), totals=list(totals), faults=faults,
+                        rtt_ms=None if rtt_ms is None else list(rtt_ms))
+
+
+def final_record(hands: int, totals: Sequence[int], faults: Sequence[int], *, finished: str | None = None,
+                 complete: bool = True) -> FinalRecord:
+    return FinalRecord(hands=hands, totals=list(totals), faults=list(faults), finished=finished or _now(),
+                       complete=complete)
+
+
+# Fields a reader cannot predict from the rules (when and by which mjref a log was written): replay does not
+# compare them.
+UNCHECKED_FIELDS: dict[str, frozenset[str]] = {"final": frozenset({"finished"}), "result": frozenset({"rtt_ms"})}
+
+
 # ---------------------------------------------------------------------------------------------------- events
-_EVENT_FIELDS = {kind: tuple(f.name for f in fields(cls) if f.name != "audience") for kind, cls in EVENT_TYPES.items()}
-
-
 def event_to_json(event: Event) -> dict[str, Any]:
+    """An event's fields as its record holds them (without ``type`` and ``hand``)."""
     out: dict[str, Any] = {"kind": event.kind}
-    for name in _EVENT_FIELDS[event.kind]:
+    for name in EVENT_FIELDS[event.kind]:
         value = getattr(event, name)
         out[name] = list(value) if isinstance(value, tuple) else value
     out["to"] = sorted(event.audience)
     return out
+
+
+def event_record(hand: int, event: Event) -> EventRecord:
+    """The general form of an event record (``event_line`` writes the same record faster)."""
+    return EventRecord.model_validate({"type": "event", "hand": hand, **event_to_json(event)})
 
 
 def _json_value(value: Any) -> str:
@@ -183,9 +288,9 @@ def _audience_json(audience: frozenset[int]) -> str:
 
 
 def event_line(hand: int, event: Event) -> str:
-    """The log line of one event (the same record as ``event_to_json`` plus type and hand, built directly:
-    events are most of a log, and this is the referee's and the replayer's hot path).  Throws and draws, most of
-    the events, have their lines written out; a test checks them against the general form."""
+    """The log line of one event (the record ``event_record`` gives, built directly: events are most of a log, and
+    this is the referee's and the replayer's hot path).  Throws and draws, most of the events, have their lines
+    written out; a test checks every kind against the general form."""
     kind = event.kind
     to = _AUDIENCE_JSON.get(event.audience) or _audience_json(event.audience)
     if kind == "throw":
@@ -200,25 +305,31 @@ def event_line(hand: int, event: Event) -> str:
 
 
 def _general_event_line(hand: int, event: Event, to: str) -> str:
-    fields_json = "".join(f',"{name}":{_json_value(getattr(event, name))}' for name in _EVENT_FIELDS[event.kind])
+    fields_json = "".join(f',"{name}":{_json_value(getattr(event, name))}' for name in EVENT_FIELDS[event.kind])
     return f'{{"type":"event","hand":{hand},"kind":"{event.kind}"{fields_json},"to":{to}}}'
 
 
-def answer_line(hand: int, seat: int, ask: str, tile: int | None, answer: str, by: str, ms: float) -> str:
-    """The log line of one answer (built directly, as ``event_line``); ``answer`` is a canonical protocol line
-    (``str(Answer)``: ASCII letters, digits, ``/`` and spaces, nothing JSON would escape)."""
+def answer_line(hand: int, seat: int, ask: str, tile: int | None, answer: str, by: str, ms: float,
+                raw: str | None = None) -> str:
+    """The log line of one answer (an ``AnswerRecord``, built directly as ``event_line``).  ``answer`` is a
+    canonical protocol line (``str(Answer)``: ASCII letters, digits, ``/`` and spaces, nothing JSON would escape);
+    ``raw`` the line the bot sent, when it is not the canonical one."""
     tile_json = "null" if tile is None else tile
-    return (f'{{"type":"answer","hand":{hand},"seat":{seat},"ask":"{ask}","tile":{tile_json},'
-            f'"answer":"{answer}","by":"{by}","ms":{ms!r}}}')
+    line = (f'{{"type":"answer","hand":{hand},"seat":{seat},"ask":"{ask}","tile":{tile_json},'
+            f'"answer":"{answer}","by":"{by}","ms":{ms!r}')
+    if raw is None:
+        return line + "}"
+    return line + ',"raw":' + json.dumps(raw, ensure_ascii=False) + "}"
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
+    """The engine event of an event record (a dict with ``kind``, its fields and ``to``)."""
     kind = data["kind"]
     cls = EVENT_TYPES.get(kind)
     if cls is None:
         raise ValueError(f"unknown event kind {kind!r}")
     kwargs = {}
-    for name in _EVENT_FIELDS[kind]:
+    for name in EVENT_FIELDS[kind]:
         value = data[name]
         kwargs[name] = tuple(value) if isinstance(value, list) else value
     return cls(**kwargs, audience=frozenset(data.get("to", (1, 2, 3, 4))))  # type: ignore[arg-type]
@@ -231,7 +342,6 @@ class LogWriter:
 
     def __init__(self, stream: IO[str]) -> None:
         self._f = stream
-        self._dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
         self._lines: list[str] = []
 
     @classmethod
@@ -239,12 +349,13 @@ class LogWriter:
         path.parent.mkdir(parents=True, exist_ok=True)
         return cls(open(path, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
 
-    def write(self, record: dict[str, Any]) -> None:
-        self._lines.append(self._dumps(record))
+    def write(self, record: BaseModel) -> None:
+        """Append one record made by a builder of this module."""
+        self._lines.append(record.model_dump_json())
 
     def line_writer(self) -> Callable[[str], None] | None:
-        """A function that takes a record already encoded as one JSON line (see ``event_line``), or None when
-        records are dropped."""
+        """A function that takes a record already encoded as one JSON line (``event_line``, ``answer_line``), or
+        None when records are dropped."""
         return self._lines.append
 
     def flush(self) -> None:
@@ -267,7 +378,7 @@ class NullWriter(LogWriter):
     def __init__(self) -> None:  # noqa: D107 - no stream
         pass
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: BaseModel) -> None:
         return None
 
     def line_writer(self) -> Callable[[str], None] | None:
@@ -281,36 +392,87 @@ class NullWriter(LogWriter):
 
 
 # ---------------------------------------------------------------------------------------------------- reading
-class LogError(InputError):
-    """A log that cannot be read; the message names the file and line."""
+def _validation_reason(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(x) for x in err["loc"])
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return f"{loc}: {msg}" if loc else msg
 
 
-def read_log(path: Path | str, *, strict: bool = True) -> Iterator[BaseModel]:
-    """Yield the validated records of a log.  A truncated last line is an error with ``strict``, else ignored."""
+@dataclass(slots=True)
+class LogFile:
+    """A log whose header has been checked.  ``lines`` are all its lines without their ends (line 1, the header,
+    at index 0); ``cut`` is the number of a last line that has no end (a log cut off half-way), which is not among
+    ``lines``."""
+
+    path: Path
+    header: HeaderRecord
+    rules: Ruleset
+    lines: list[str]
+    cut: int | None
+    cut_text: str
+
+    def where(self, number: int) -> str:
+        return f"{self.path}:{number}"
+
+    def parse(self, number: int, text: str) -> BaseModel:
+        """Validate line ``number``; raises :class:`LogError` naming it."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"{self.where(number)}: not JSON ({exc.msg})") from None
+        try:
+            return RECORD_ADAPTER.validate_python(data)  # type: ignore[no-any-return]
+        except ValidationError as exc:
+            raise LogError(f"{self.where(number)}: bad record ({_validation_reason(exc)})") from None
+
+    def records(self, *, strict: bool = True) -> Iterator[tuple[int, BaseModel]]:
+        """The records after the header with their line numbers.  A last line cut off half-way is an error with
+        ``strict``, else left out."""
+        for number, text in enumerate(self.lines[1:], start=2):
+            yield number, self.parse(number, text)
+        if self.cut is not None and strict:
+            raise LogError(f"{self.where(self.cut)}: truncated record (the match was cut off here)")
+
+
+def open_log(path: Path | str) -> LogFile:
+    """Read a log and check its header: the one way into a log.
+
+    Raises :class:`LogError` when the file cannot be read, is empty, does not start with an mjref header, has a
+    newer log format than this mjref reads, or names rules this mjref cannot build.
+    """
     p = Path(path)
+    if p.is_dir():
+        raise LogError(f"{p}: is a directory, not a log")
     try:
-        f = open(p, encoding="utf-8")  # noqa: SIM115
+        with open(p, encoding="utf-8", errors="replace", newline="") as f:
+            text = f.read()
     except OSError as exc:
         raise LogError(f"{p}: cannot read ({exc.strerror})") from None
-    with f:
-        for number, line in enumerate(f, start=1):
-            if not line.endswith("\n"):
-                if strict:
-                    raise LogError(f"{p}:{number}: truncated record (the match was cut off here)")
-                return
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise LogError(f"{p}:{number}: not JSON ({exc.msg})") from None
-            if number == 1:
-                fmt = data.get("format") if isinstance(data, dict) else None
-                if isinstance(fmt, int) and fmt > LOG_FORMAT:
-                    raise LogError(
-                        f"{p}: log format {fmt} is newer than this mjref reads ({LOG_FORMAT}); upgrade mjref"
-                    )
-            try:
-                yield RECORD_ADAPTER.validate_python(data)
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                loc = ".".join(str(x) for x in err["loc"])
-                raise LogError(f"{p}:{number}: bad record ({loc}: {err['msg']})") from None
+    lines = text.split("\n")
+    last = lines.pop()
+    cut = len(lines) + 1 if last else None
+    if not lines and not last:
+        raise LogError(f"{p}: empty file, not an mjref log")
+    first = lines[0] if lines else last
+    try:
+        data = json.loads(first)
+    except json.JSONDecodeError:
+        raise LogError(f"{p}: not an mjref log (line 1 is not JSON)") from None
+    if not isinstance(data, dict) or data.get("type") != "header":
+        raise LogError(f"{p}: not an mjref log (line 1 is not a header record)")
+    fmt = data.get("format")
+    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt > LOG_FORMAT:
+        raise LogError(f"{p}: log format {fmt} is newer than this mjref reads ({LOG_FORMAT}); upgrade mjref")
+    try:
+        header = HeaderRecord.model_validate(data)
+    except ValidationError as exc:
+        raise LogError(f"{p}: not an mjref log (line 1: bad header: {_validation_reason(exc)})") from None
+    options = dict(header.rules)
+    options.setdefault("max_faults", 0)  # a log from before forfeits existed: its bots never forfeited
+    try:
+        rules = make_ruleset(options)
+    except RulesError as exc:
+        raise LogError(f"{p}: the log's rules cannot be used by mjref {__version__} ({exc}); it was written "
+                       f"by mjref {header.mjref}") from None
+    return LogFile(p, header, rules, lines, cut, last)

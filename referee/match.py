@@ -18,21 +18,30 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import trio
 
 from bots.base import BUILTIN_NAMES, DEFAULT_DUMMY, make_policy
-from referee import __version__
 from referee.errors import InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
-from referee.game.wall import Wall, bot_seed, generate_wall
-from referee.log import LOG_FORMAT, LogWriter, NullWriter, answer_line, event_line
+from referee.game.wall import Wall, generate_wall
+from referee.log import (
+    LogWriter,
+    NullWriter,
+    answer_line,
+    event_line,
+    fault_record,
+    final_record,
+    hand_record,
+    header_record,
+    result_record,
+    seat_info,
+)
 from wrappers.process import BLOCK_MS, ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
@@ -223,7 +232,9 @@ async def run_match(
                                            block_ms=block_ms)
                 if on_seat is not None:
                     on_seat(seats[p])
-            writer.write(_header(specs, names, seed, rules, hands_planned, walls is not None, seats))
+            seat_infos = [seat_info(p, names[p - 1], spec, seed, rtt_ms=seats[p].rtt_ms if spec.remote else None)
+                          for p, spec in enumerate(specs, start=1)]
+            writer.write(header_record(seed, rules, seat_infos, hands_planned, walls_from_file=walls is not None))
             writer.flush()
             try:
                 series = Series(rules, hands_planned)
@@ -238,10 +249,9 @@ async def run_match(
                     for i, s in enumerate(result.seats):
                         s.total = series.totals[i]
                     result.hands.append(summary)
-                    record = _result_record(summary)
-                    if remote is not None:
-                        record["rtt_ms"] = [seats[p].rtt_ms for p in (1, 2, 3, 4)]
-                    writer.write(record)
+                    rtt = [seats[p].rtt_ms for p in (1, 2, 3, 4)] if remote is not None else None
+                    writer.write(result_record(summary.index, summary.result, summary.penalties, summary.totals,
+                                               len(summary.faults), rtt_ms=rtt))
                     writer.flush()
                     if on_hand is not None:
                         on_hand(summary, result)
@@ -253,11 +263,8 @@ async def run_match(
                         for seat in seats.values():
                             closing.start_soon(seat.close)
         result.seconds = time.perf_counter() - started
-        writer.write({
-            "type": "final", "hands": len(result.hands), "totals": [s.total for s in result.seats],
-            "faults": [s.faults for s in result.seats],
-            "finished": datetime.now(UTC).isoformat(timespec="seconds"), "complete": True,
-        })
+        writer.write(final_record(len(result.hands), [s.total for s in result.seats],
+                                  [s.faults for s in result.seats]))
     finally:
         writer.flush()
         writer.close()
@@ -266,41 +273,6 @@ async def run_match(
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40]
-
-
-def _header(specs: Sequence[BotSpec], names: list[str], seed: int, rules: Ruleset, hands: int,
-            from_file: bool, seated: dict[int, Seat]) -> dict[str, Any]:
-    seats = []
-    for p, spec in enumerate(specs, start=1):
-        seats.append({
-            "position": p, "name": names[p - 1],
-            "kind": "remote" if spec.remote else "builtin" if spec.builtin else "process",
-            "spec": spec.describe(), "cmd": list(spec.cmd) if spec.cmd else None, "cwd": spec.cwd,
-            "hash": spec.executable_hash(), "keep_alive": spec.keep_alive, "extensions": list(spec.extensions),
-            "bot_seed": bot_seed(seed, p),
-        })
-        if spec.remote:
-            seats[-1]["rtt_ms"] = seated[p].rtt_ms
-    return {
-        "type": "header", "format": LOG_FORMAT, "mjref": __version__, "seed": seed, "rules": rules.model_dump(),
-        "seats": seats, "hands": hands, "walls": "file" if from_file else "seeded",
-        "started": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-
-
-def _result_record(summary: HandSummary) -> dict[str, Any]:
-    r = summary.result
-    return {
-        "type": "result", "hand": summary.index, "outcome": r.outcome,
-        "wins": [
-            {"seat": w.seat, "tile": w.tile, "how": w.how, "thrower": w.thrower, "tai": w.score.tai,
-             "items": [{"key": i.key, "tai": i.tai} for i in w.score.items],
-             "arrangement": w.score.to_json().get("arrangement"), "payments": list(w.payments)}
-            for w in r.wins
-        ],
-        "scores": list(r.scores), "penalties": list(summary.penalties), "totals": list(summary.totals),
-        "faults": len(summary.faults),
-    }
 
 
 async def _play_hand(
@@ -318,16 +290,13 @@ async def _play_hand(
     h = setup.index
     hand = Hand(wall, rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
                 cont=setup.cont, check=False)
-    writer.write({
-        "type": "hand", "hand": h, "round_wind": setup.round_wind, "hand_wind": setup.hand_wind,
-        "dealer": setup.dealer, "cont": setup.cont, "open": wall.open_seat(setup.dealer), "wall": list(wall.tiles),
-    })
+    writer.write(hand_record(setup, wall))
     infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
-    # The hand in order: its events, and a tuple (seat, ask, tile, answer line, by, seconds) per answer.  It becomes
-    # log records in one pass at the hand's end (or before a fault record, or on the way out of a failure): the
-    # formatting runs warm in a loop instead of on cold caches after every wake-up.  A dummy taking over replays
-    # its seat's events from it.
+    # The hand in order: its events, and a tuple (seat, ask, tile, answer line, by, seconds, raw line) per answer.
+    # It becomes log records in one pass at the hand's end (or before a fault record, or on the way out of a
+    # failure): the formatting runs warm in a loop instead of on cold caches after every wake-up.  A dummy taking
+    # over replays its seat's events from it.
     journal: list[Any] = []
     logged = 0
     log = writer.line_writer()
@@ -339,8 +308,8 @@ async def _play_hand(
         if log is not None:
             for item in journal[logged:]:
                 if type(item) is tuple:
-                    seat, ask, tile, text, by, seconds = item
-                    log(answer_line(h, seat, ask, tile, text, by, round(seconds * 1000, 3)))
+                    seat, ask, tile, text, by, seconds, raw = item
+                    log(answer_line(h, seat, ask, tile, text, by, round(seconds * 1000, 3), raw))
                 else:
                     log(event_line(h, item))
         logged = len(journal)
@@ -352,8 +321,7 @@ async def _play_hand(
         result.seats[p - 1].faults += 1
         payers.add(p)
         log_journal()
-        writer.write({"type": "fault", "hand": h, "seat": p, "kind": fault.kind, "question": question,
-                      "line": fault.line, "detail": fault.detail})
+        writer.write(fault_record(h, p, fault.kind, fault.detail, question=question, line=fault.line))
         if on_fault is not None:
             on_fault(info)
 
@@ -443,7 +411,7 @@ async def _question_loop(
             try:
                 events = apply(answer)
             except IllegalAnswer as exc:
-                fault = Fault("illegal", str(exc), reply.line or str(answer))
+                fault = Fault("illegal", str(exc), reply.raw or reply.line or str(answer))
         if fault is not None:
             dummy = await take_over(p, fault, f"/ask {q.ask}")
             answer = dummy.decide(q)
@@ -457,8 +425,10 @@ async def _question_loop(
             s.answer_seconds += seconds
             if seconds > s.max_answer_seconds:
                 s.max_answer_seconds = seconds
-        text = reply.line if by == "bot" and reply.line is not None else str(answer)
-        journal.append((p, q.ask, q.tile, text, by, seconds))
+        if by == "bot" and reply.line is not None:
+            journal.append((p, q.ask, q.tile, reply.line, by, seconds, reply.raw))
+        else:
+            journal.append((p, q.ask, q.tile, str(answer), by, seconds, None))
         for e in events:
             for p in e.audience:
                 active[p].deliver(e)

@@ -33,7 +33,8 @@ from bots.base import make_policy
 from referee.aio import unwrap_single
 from referee.errors import InputError
 from referee.game.types import Answer, Meld, Question
-from referee.replay import Divergence, FaultSeen, HandBegin, HandEnd, LogReadError, LogWalker, Step
+from referee.log import LogError
+from referee.replay import Divergence, FaultSeen, HandBegin, HandEnd, LogWalker, Step
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Reply, Seat
 from wrappers.spec import BotSpec
@@ -123,7 +124,7 @@ async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None
         raise RefeedError(f"seat {seat}: seats are 1..4")
     try:
         walker = LogWalker(path, keep_before=seat)
-    except LogReadError as exc:
+    except LogError as exc:
         raise RefeedError(str(exc)) from None
     header, rules = walker.header, walker.rules
     if hand is not None and not 0 <= hand < header.hands:

@@ -10,6 +10,9 @@ The walker yields what happened as it goes (:class:`HandBegin`, :class:`FaultSee
 :class:`HandEnd`, :class:`MatchEnd`), so that ``mjref replay`` (summaries and move-by-move views), ``mjref
 refeed`` (asking a bot the recorded questions) and the benchmarks are thin consumers of one loop.
 
+What a record should hold is never written out here: the expected records come from the builders in
+``referee.log`` that the match writes with, and the keys a record may have from its model there.
+
 Speed: a replay reads some 250 records per hand.  Event records are checked by comparing the line with the exact
 line the match writer writes for the engine's event (``referee.log.event_line``: a string comparison, no JSON
 parsing); only a line that differs is parsed, and compared field by field (so a log re-written by another JSON
@@ -17,9 +20,9 @@ tool still verifies).  Answer records written as ``referee.log.answer_line`` wri
 too, and answers are parsed once per distinct text.
 
 Errors that mean "this is not a log this mjref can replay" (unreadable file, no header, a newer log format, a
-ruleset this version does not know) raise :class:`LogReadError`: the command exits 2.  Everything after a valid
-header that does not match (a changed answer, a changed settlement, a missing or extra record, a truncated file)
-is a :class:`Divergence`: the command exits 1.
+ruleset this version does not know) raise ``referee.log.LogError`` (from ``open_log``): the command exits 2.
+Everything after a valid header that does not match (a changed answer, a changed settlement, a missing or extra
+record, a truncated file) is a :class:`Divergence`: the command exits 1.
 """
 
 from __future__ import annotations
@@ -27,22 +30,35 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel
 
-from referee import __version__
-from referee.errors import InputError
-from referee.game.engine import Hand, HandResult, IllegalAnswer, WinRecord
+from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.options import throw_answer
-from referee.game.rules import RulesError, Ruleset, make_ruleset
+from referee.game.rules import Ruleset
 from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
-from referee.game.types import EVENT_TYPES, Answer, Event, Meld, Question
+from referee.game.types import Answer, Event, Meld, Question
 from referee.game.wall import Wall, WallError, check_wall, generate_wall
-from referee.log import LOG_FORMAT, HeaderRecord, event_line, event_to_json
+from referee.log import (
+    UNCHECKED_FIELDS,
+    AnswerRecord,
+    FaultRecord,
+    FinalRecord,
+    HandRecord,
+    HeaderRecord,
+    ResultRecord,
+    event_from_json,
+    event_line,
+    event_record,
+    final_record,
+    hand_record,
+    open_log,
+    result_record,
+)
 from wrappers.codec import ProtocolError, format_event, parse_answer
 
 __all__ = [
@@ -51,20 +67,13 @@ __all__ = [
     "HandBegin",
     "HandEnd",
     "HandReport",
-    "LogLines",
-    "LogReadError",
     "LogWalker",
     "MatchEnd",
     "ReplayReport",
     "Step",
     "event_text",
-    "open_log",
     "replay_log",
 ]
-
-
-class LogReadError(InputError):
-    """The file is not a log this mjref can replay (unreadable, no header, newer format, unknown rules)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,11 +168,6 @@ Item = HandBegin | FaultSeen | Step | HandEnd | MatchEnd
 
 
 # ---------------------------------------------------------------------------------------------------- helpers
-_FIELDS: dict[str, tuple[str, ...]] = {
-    kind: tuple(f.name for f in fields(cls) if f.name != "audience") for kind, cls in EVENT_TYPES.items()
-}
-
-
 def event_text(e: Event) -> str:
     """An event as a reader wants it in a message: its protocol line, and who saw it when not everybody."""
     line = format_event(e, extensions=frozenset({"flower"}))
@@ -179,10 +183,7 @@ def _record_text(rec: dict[str, Any]) -> str:
     kind = rec.get("type")
     if kind == "event":
         try:
-            cls = EVENT_TYPES[rec["kind"]]
-            data = {k: (tuple(v) if isinstance(v, list) else v) for k, v in rec.items() if k in _FIELDS[rec["kind"]]}
-            e = cls(**data, audience=frozenset(rec.get("to") or (1, 2, 3, 4)))  # type: ignore[arg-type]
-            return f"event `{event_text(e)}`"
+            return f"event `{event_text(event_from_json(rec))}`"
         except (KeyError, TypeError, ValueError, AttributeError):  # a malformed record: shown as JSON below
             pass
     if kind == "answer":
@@ -208,13 +209,17 @@ def _meld_json(m: Meld) -> dict[str, Any]:
     return {"type": m.type, "tiles": list(m.tiles)}
 
 
-def _win_json(w: WinRecord) -> dict[str, Any]:
-    """A win as the match writes it in a ``result`` record."""
-    return {
-        "seat": w.seat, "tile": w.tile, "how": w.how, "thrower": w.thrower, "tai": w.score.tai,
-        "items": [{"key": i.key, "tai": i.tai} for i in w.score.items],
-        "arrangement": w.score.to_json().get("arrangement"), "payments": list(w.payments),
-    }
+def _keys(model: type[BaseModel]) -> frozenset[str]:
+    return frozenset(model.model_fields)
+
+
+def _with_defaults(model: type[BaseModel], rec: dict[str, Any]) -> dict[str, Any]:
+    """``rec`` with the fields it leaves out at their defaults (what their absence means), others left alone."""
+    out = dict(rec)
+    for name, info in model.model_fields.items():
+        if name not in out and not info.is_required():
+            out[name] = info.get_default(call_default_factory=True)
+    return out
 
 
 def _first_difference(log: Any, rules: Any, path: str) -> tuple[str, Any, Any] | None:
@@ -247,71 +252,11 @@ def _short(value: Any) -> str:
     return text if len(text) <= 160 else text[:159] + "…"
 
 
-# ---------------------------------------------------------------------------------------------------- reading
-class LogLines:
-    """A log's lines without their ends, numbered from 1; ``cut`` is the number of a last line that has no end
-    (a log cut off half-way), which is not among ``lines``."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            with open(path, encoding="utf-8", errors="replace", newline="") as f:
-                text = f.read()
-        except OSError as exc:
-            raise LogReadError(f"{path}: cannot read ({exc.strerror})") from None
-        parts = text.split("\n")
-        last = parts.pop()
-        self.lines = parts
-        self.cut: int | None = len(parts) + 1 if last else None
-        self.cut_text = last
-
-
-def open_log(path: Path | str) -> tuple[HeaderRecord, Ruleset, LogLines]:
-    """Read and check the header; return it, its ruleset and the log's lines.
-
-    Raises :class:`LogReadError` when the file cannot be read, is empty, does not start with an mjref header,
-    has a newer log format than this mjref reads, or names rules this mjref cannot build.
-    """
-    p = Path(path)
-    if p.is_dir():
-        raise LogReadError(f"{p}: is a directory, not a log")
-    lines = LogLines(p)
-    if lines.lines:
-        text = lines.lines[0]
-    elif lines.cut is not None:
-        text = lines.cut_text
-    else:
-        raise LogReadError(f"{p}: empty file, not an mjref log")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        raise LogReadError(f"{p}: not an mjref log (line 1 is not JSON)") from None
-    if not isinstance(data, dict) or data.get("type") != "header":
-        raise LogReadError(f"{p}: not an mjref log (line 1 is not a header record)")
-    fmt = data.get("format")
-    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt > LOG_FORMAT:
-        raise LogReadError(
-            f"{p}: log format {fmt} is newer than this mjref reads ({LOG_FORMAT}); upgrade mjref to replay it"
-        )
-    try:
-        header = HeaderRecord.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(x) for x in err["loc"])
-        raise LogReadError(f"{p}: not an mjref log (line 1: bad header: {loc}: {err['msg']})") from None
-    options = dict(header.rules)
-    options.setdefault("max_faults", 0)  # a log from before forfeits existed: its bots never forfeited
-    try:
-        rules = make_ruleset(options)
-    except RulesError as exc:
-        raise LogReadError(f"{p}: the log's rules cannot be used by mjref {__version__} ({exc}); it was written "
-                           f"by mjref {header.mjref}") from None
-    return header, rules, lines
-
-
 # ---------------------------------------------------------------------------------------------------- walking
 _ANSWERS: dict[str, Answer] = {}  # answer text -> parsed answer, shared by every walker (answers repeat)
-_ANSWER_KEYS = frozenset(("type", "hand", "seat", "ask", "tile", "answer", "by", "ms"))
-_FAULT_KEYS = frozenset(("type", "hand", "seat", "kind", "question", "line", "detail"))
+_ANSWER_KEYS = _keys(AnswerRecord)
+_FAULT_KEYS = _keys(FaultRecord)
+_HAND_KEYS = _keys(HandRecord)
 
 
 class LogWalker:
@@ -323,7 +268,8 @@ class LogWalker:
 
     def __init__(self, path: Path | str, *, keep_before: int | None = None) -> None:
         self.path = Path(path)
-        self.header, self.rules, self._lines = open_log(self.path)
+        self.log = open_log(self.path)
+        self.header, self.rules = self.log.header, self.log.rules
         self.keep_before = keep_before
         self.hand: Hand | None = None
         self.series = Series(self.rules, self.header.hands)
@@ -380,7 +326,7 @@ class LogWalker:
         number = 1
         final_seen = False
         started = False
-        for number, text in enumerate(self._lines.lines[1:], start=2):
+        for number, text in enumerate(self.log.lines[1:], start=2):
             # The fast paths: the next event the engine gives, or an answer to the pending question, written
             # exactly as the match writer writes them.
             if pending:
@@ -404,8 +350,7 @@ class LogWalker:
                 raise Divergence(None, number, _record_text(rec), "nothing after the final record")
             if kind == "event":
                 if pending:
-                    expected = {**event_to_json(pending[0]), "type": "event", "hand": index}
-                    if rec == expected:  # the same record, written differently
+                    if rec == event_record(index, pending[0]).model_dump():  # the same record, written differently
                         pending.popleft()
                         continue
                     raise Divergence(index, number, _record_text(rec),
@@ -469,7 +414,7 @@ class LogWalker:
                 raise Divergence(index if hand is not None and not ended else None, number,
                                  f"a record of unknown type {kind!r}", self._expecting(hand, ended))
         self._number = number
-        cut = self._lines.cut
+        cut = self.log.cut
         where = index if active else None
         expecting = f"event `{event_text(pending[0])}`" if pending else self._expecting(hand, ended)
         if cut is not None:
@@ -504,16 +449,11 @@ class LogWalker:
         self, rec: dict[str, Any], number: int, setup: HandSetup, seeded: bool
     ) -> tuple[Hand, list[Event], Wall]:
         h = setup.index
-        expected_keys = {"type", "hand", "round_wind", "hand_wind", "dealer", "cont", "open", "wall"}
-        if set(rec) != expected_keys:
-            missing = sorted(expected_keys - set(rec))
-            extra = sorted(set(rec) - expected_keys)
+        if set(rec) != _HAND_KEYS:
+            missing = sorted(_HAND_KEYS - set(rec))
+            extra = sorted(set(rec) - _HAND_KEYS)
             raise Divergence(h, number, f"a hand record with {'missing ' + ', '.join(missing) if missing else ''}"
                              f"{'unknown ' + ', '.join(extra) if extra else ''}", "a complete hand record")
-        for key, want in (("hand", h), ("round_wind", setup.round_wind), ("hand_wind", setup.hand_wind),
-                          ("dealer", setup.dealer), ("cont", setup.cont)):
-            if rec[key] != want:
-                raise Divergence(h, number, f"{key} {_short(rec[key])}", f"{key} {_short(want)}")
         tiles = rec["wall"]
         if not isinstance(tiles, list) or not all(isinstance(t, int) for t in tiles):
             raise Divergence(h, number, "a wall that is not a list of TIDs", "the wall's TIDs")
@@ -532,8 +472,9 @@ class LogWalker:
             except WallError as exc:
                 raise Divergence(h, number, str(exc), "a full set of tiles") from None
             wall = Wall(tuple(tiles))
-        if rec["open"] != wall.open_seat(setup.dealer):
-            raise Divergence(h, number, f"open {_short(rec['open'])}", f"open {wall.open_seat(setup.dealer)}")
+        for key, want in hand_record(setup, wall).model_dump(exclude={"wall"}).items():
+            if rec[key] != want or isinstance(rec[key], bool) != isinstance(want, bool):
+                raise Divergence(h, number, f"{key} {_short(rec[key])}", f"{key} {_short(want)}")
         hand = Hand(wall, self.rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
                     cont=setup.cont, check=False)
         events = hand.start()
@@ -552,8 +493,18 @@ class LogWalker:
             raise Divergence(index, number, f"seat {rec['seat']} answering /ask {rec['ask']}{tile}",
                              f"{_question_text(q)}")
         ms = rec.get("ms", 0.0)
-        return self._apply(q, rec["answer"], rec.get("by", "bot"), float(ms) if isinstance(ms, (int, float)) else 0.0,
-                           number, hand, index, faulted, pending)
+        step = self._apply(q, rec["answer"], rec.get("by", "bot"),
+                           float(ms) if isinstance(ms, (int, float)) else 0.0, number, hand, index, faulted, pending)
+        raw = rec.get("raw")
+        if raw is not None:
+            try:
+                said = parse_answer(raw) if isinstance(raw, str) else None
+            except ProtocolError:
+                said = None
+            if said != step.answer:
+                raise Divergence(index, number, f"the bot's line {_short(raw)} for the answer `{step.answer}`",
+                                 f"a line that says `{step.answer}`")
+        return step
 
     def _fast_answer(self, text: str, number: int, hand: Hand, index: int, faulted: set[int],
                      pending: deque[Event]) -> Step | None:
@@ -666,12 +617,10 @@ class LogWalker:
                 raise Divergence(setup.index, number, "the hand's result", self._forfeit_text(seat))
         penalties = fault_settlement(sorted(faulted), self.rules)
         totals = [self.series.totals[i] + result.scores[i] - penalties[i] for i in range(4)]
-        expected = {
-            "type": "result", "hand": setup.index, "outcome": result.outcome,
-            "wins": [_win_json(w) for w in result.wins],
-            "scores": list(result.scores), "penalties": list(penalties), "totals": totals, "faults": len(faults),
-        }
-        diff = _first_difference(rec, expected, "result")
+        unchecked = UNCHECKED_FIELDS["result"]
+        expected = result_record(setup.index, result, penalties, totals, len(faults)).model_dump(exclude=set(unchecked))
+        got = {k: v for k, v in _with_defaults(ResultRecord, rec).items() if k not in unchecked}
+        diff = _first_difference(got, expected, "result")
         if diff is not None:
             path, log, rules = diff
             raise Divergence(setup.index, number, f"{path} = {_short(log)}", f"{_short(rules)}")
@@ -684,14 +633,13 @@ class LogWalker:
         if played < self.series.planned:
             raise Divergence(None, number, f"the final record after {played} hand{'s' if played != 1 else ''}",
                              f"hand {played + 1} (the header plans {self.series.planned})")
-        expected = {"type": "final", "hands": played, "totals": list(self.series.totals),
-                    "faults": list(self.fault_counts)}
-        for key, want in expected.items():
-            if rec.get(key) != want:
-                raise Divergence(None, number, f"final {key} = {_short(rec.get(key))}", _short(want))
-        extra = set(rec) - {"type", "hands", "totals", "faults", "finished", "complete"}
-        if extra:
-            raise Divergence(None, number, f"unknown final field {min(extra)!r}", "no such field")
+        unchecked = UNCHECKED_FIELDS["final"]
+        expected = final_record(played, self.series.totals, self.fault_counts).model_dump(exclude=set(unchecked))
+        got = {k: v for k, v in _with_defaults(FinalRecord, rec).items() if k not in unchecked}
+        diff = _first_difference(got, expected, "final")
+        if diff is not None:
+            path, log, rules = diff
+            raise Divergence(None, number, f"{path} = {_short(log)}", _short(rules))
         return MatchEnd(number, played, tuple(self.series.totals), tuple(self.fault_counts))
 
 
@@ -739,7 +687,7 @@ def seat_tiles(hand: Hand, seat: int) -> dict[str, Any]:
 def replay_log(path: Path | str, *, detail: int | None = None) -> ReplayReport:
     """Verify a whole log.  ``detail``: a 0-based hand whose steps and tiles after each step are kept.
 
-    Raises :class:`LogReadError` for a file that is not a replayable log; a mismatch is returned as
+    Raises ``referee.log.LogError`` for a file that is not a replayable log; a mismatch is returned as
     ``report.divergence`` (the hands before it are in ``report.hands``).
     """
     walker = LogWalker(path)

@@ -15,17 +15,28 @@ Decisions (also in docs/authoring.md):
   received, ``/flower`` lines included (built-in bots see flowers).  A process seat gets ``/flower`` lines only
   with the ``flower`` extension, as in the match.
 * A bot that did not start (a ``start_failed`` fault) received nothing: its transcript starts with the fault.
+* A bot's answer is shown as it sent it (the log's ``raw`` line: ``/eat 350 341``, a ``\\r``, extra blanks), not as
+  the referee normalised it; in the plain-text form, control characters are shown escaped (``\\r``).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from referee.log import HeaderRecord, SeatInfo, event_from_json
-from referee.replay import LogReadError, open_log
+from referee.errors import InputError
+from referee.log import (
+    AnswerRecord,
+    EventRecord,
+    FaultRecord,
+    HandRecord,
+    HeaderRecord,
+    LogError,
+    ResultRecord,
+    SeatInfo,
+    open_log,
+)
 from wrappers.codec import format_event, format_start
 
 __all__ = ["TranscriptHand", "TranscriptLine", "format_transcript", "transcript"]
@@ -73,18 +84,19 @@ def _seat_info(header: HeaderRecord, seat: int) -> SeatInfo:
     for s in header.seats:
         if s.position == seat:
             return s
-    raise LogReadError(f"seat {seat}: the log has no such seat")
+    raise LogError(f"seat {seat}: the log has no such seat")
 
 
 def transcript(path: Path | str, seat: int, hand: int | None = None) -> tuple[HeaderRecord, list[TranscriptHand]]:
     """The lines seat ``seat`` received and sent, hand by hand (only 0-based ``hand`` if given).
 
-    Raises :class:`LogReadError` for a file that is not a log, a broken record, or a hand the log lacks.
+    Raises ``LogError`` for a file that is not a log, a broken record, or a hand the log lacks.
     A log cut off half-way gives the hands (and the part of the last hand) it holds.
     """
     if seat not in (1, 2, 3, 4):
-        raise LogReadError(f"seat {seat}: seats are 1..4")
-    header, _rules, lines = open_log(path)
+        raise InputError(f"seat {seat}: seats are 1..4")
+    log = open_log(path)
+    header = log.header
     info = _seat_info(header, seat)
     process = info.kind == "process"
     extensions = frozenset(info.extensions) if process else frozenset({"flower"})
@@ -93,65 +105,53 @@ def transcript(path: Path | str, seat: int, hand: int | None = None) -> tuple[He
     cur: TranscriptHand | None = None
     faulted = False
     pending_fault: TranscriptLine | None = None  # the bot's offending line, waiting for the answer record's time
-    for number, text in enumerate(lines.lines[1:], start=2):  # a last line cut off half-way is left out
-        try:
-            rec = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise LogReadError(f"{path}:{number}: not JSON ({exc.msg})") from None
-        if not isinstance(rec, dict):
-            raise LogReadError(f"{path}:{number}: not a log record")
-        kind = rec.get("type")
-        if kind == "hand":
+    for number, rec in log.records(strict=False):  # a last line cut off half-way is left out
+        if isinstance(rec, HandRecord):
             cur = None
-            if hand is None or rec.get("hand") == hand:
-                cur = TranscriptHand(rec["hand"], rec["round_wind"], rec["hand_wind"], rec["dealer"])
+            if hand is None or rec.hand == hand:
+                cur = TranscriptHand(rec.hand, rec.round_wind, rec.hand_wind, rec.dealer)
                 hands.append(cur)
                 faulted = False
                 pending_fault = None
                 cur.lines.append(TranscriptLine("<", format_start(seat, ai_path), number))
             continue
-        if cur is None or rec.get("hand") != cur.index:
+        if cur is None or getattr(rec, "hand", None) != cur.index:
             continue
         by: Literal["bot", "dummy"] = "dummy" if faulted else "bot"
-        if kind == "event":
-            if seat not in rec.get("to", ()):
+        if isinstance(rec, EventRecord):
+            if seat not in rec.to:
                 continue
-            try:
-                line = format_event(event_from_json(rec), extensions=extensions)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise LogReadError(f"{path}:{number}: bad event record ({exc})") from None
+            line = format_event(rec.to_event(), extensions=extensions)
             if line is not None:
                 cur.lines.append(TranscriptLine("<", line, number, by))
-        elif kind == "answer" and rec.get("seat") == seat:
-            ms = rec.get("ms")
+        elif isinstance(rec, AnswerRecord) and rec.seat == seat:
             if pending_fault is not None:
-                pending_fault.ms = ms
+                pending_fault.ms = rec.ms
                 pending_fault = None
             else:
-                cur.lines.append(TranscriptLine("<", f"/ask {rec.get('ask')}", number, by))
-            dummy = rec.get("by") == "dummy"
-            cur.lines.append(TranscriptLine(">", str(rec.get("answer")), number, "dummy" if dummy else "bot",
-                                            None if dummy else ms))
-        elif kind == "fault" and rec.get("seat") == seat:
-            question = rec.get("question")
-            if question is None:  # the bot failed before its first question
-                if cur.lines and cur.lines[-1].text.startswith("/start ") and rec.get("kind") == "start_failed":
+                cur.lines.append(TranscriptLine("<", f"/ask {rec.ask}", number, by))
+            dummy = rec.by == "dummy"
+            cur.lines.append(TranscriptLine(">", rec.raw if rec.raw is not None else rec.answer, number,
+                                            "dummy" if dummy else "bot", None if dummy else rec.ms))
+        elif isinstance(rec, FaultRecord) and rec.seat == seat:
+            if rec.question is None:  # the bot failed before its first question
+                if cur.lines and cur.lines[-1].text.startswith("/start ") and rec.kind == "start_failed":
                     cur.lines.pop()  # it never started, so it never read /start
             else:
-                cur.lines.append(TranscriptLine("<", str(question), number))
-                if rec.get("line") is not None:
-                    pending_fault = TranscriptLine(">", str(rec["line"]), number)
+                cur.lines.append(TranscriptLine("<", rec.question, number))
+                if rec.line is not None:
+                    pending_fault = TranscriptLine(">", rec.line, number)
                     cur.lines.append(pending_fault)
-            cur.lines.append(TranscriptLine("!", f"fault {rec.get('kind')}: {rec.get('detail')}", number))
-            if process and rec.get("kind") != "start_failed":
+            cur.lines.append(TranscriptLine("!", f"fault {rec.kind}: {rec.detail}", number))
+            if process and rec.kind != "start_failed":
                 cur.lines.append(TranscriptLine("<", "/exit", number, note="the referee ends the bot"))
-            if question is not None and pending_fault is None:
+            if rec.question is not None and pending_fault is None:
                 pending_fault = TranscriptLine(">", "", number)  # no line sent: the time goes nowhere
             cur.faulted = faulted = True
-        elif kind == "result":
+        elif isinstance(rec, ResultRecord):
             cur.complete = True
     if hand is not None and not hands:
-        raise LogReadError(f"hand {hand + 1}: {path} has no such hand")
+        raise LogError(f"hand {hand + 1}: {path} has no such hand")
     return header, hands
 
 
@@ -172,7 +172,7 @@ def format_transcript(header: HeaderRecord, seat: int, hands: list[TranscriptHan
             if x.by == "dummy" and not dummy_noted:
                 out.append("# from here the default dummy plays this seat; the bot saw none of these lines")
                 dummy_noted = True
-            text = f"{x.dir}  {x.text}"
+            text = f"{x.dir}  {_visible(x.text)}"
             extra = []
             if x.ms is not None:
                 extra.append(f"{x.ms:g} ms")
@@ -186,3 +186,10 @@ def format_transcript(header: HeaderRecord, seat: int, hands: list[TranscriptHan
         if not h.complete:
             out.append("# the log ends here, before the hand's result")
     return "\n".join(out)
+
+
+def _visible(text: str) -> str:
+    """A line for a terminal: control characters (a bot's ``\\r``, a tab) escaped, everything else as it is."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)

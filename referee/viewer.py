@@ -42,9 +42,8 @@ from referee.log import (
     FinalRecord,
     HandRecord,
     HeaderRecord,
-    LogError,
     ResultRecord,
-    read_log,
+    open_log,
 )
 
 __all__ = ["ViewerError", "build_match", "encode_steps", "expand_steps", "render_viewer", "write_viewer"]
@@ -64,15 +63,9 @@ class ViewerError(InputError):
 
 # ---------------------------------------------------------------------------------------------------- reading
 def _records(path: Path) -> list[BaseModel]:
-    try:
-        records = list(read_log(path, strict=False))
-    except LogError as exc:
-        raise ViewerError(str(exc)) from None
-    except UnicodeDecodeError:
-        raise ViewerError(f"{path}: not an mjref match log (not UTF-8 text)") from None
-    if not records or not isinstance(records[0], HeaderRecord):
-        raise ViewerError(f"{path}: not an mjref match log (no header record)")
-    return records
+    """The header and every complete record (a log cut off half-way shows up to its last whole record)."""
+    log = open_log(path)
+    return [log.header, *(rec for _number, rec in log.records(strict=False))]
 
 
 class _Fold:

@@ -64,16 +64,19 @@ _Item = bytes | _Eof | _TooLong
 
 # Bots repeat themselves (/pass, /hu, /throw 112): parsed answers, with their canonical line, are cached by their
 # exact bytes.
-_PARSED: dict[bytes, tuple[Answer, str]] = {}
+_PARSED: dict[bytes, tuple[Answer, str, str | None]] = {}
 _PARSED_LIMIT = 4096
 _ASK_LINES = {kind: f"/ask {kind}" for kind in ("throw", "hu", "gong", "pong", "eat")}
 
 
-def _parse(line: bytes) -> tuple[Answer, str]:
+def _parse(line: bytes) -> tuple[Answer, str, str | None]:
+    """The answer on a line, its canonical text, and the line itself when it is not the canonical text."""
     parsed = _PARSED.get(line)
     if parsed is None:
-        answer = parse_answer(line)  # raises ProtocolError for a bad line (never cached)
-        parsed = (answer, str(answer))
+        answer = parse_answer(line)  # raises ProtocolError for a bad line (never cached); a parsed line is ASCII
+        canonical = str(answer)
+        raw = line.decode("ascii")
+        parsed = (answer, canonical, None if raw == canonical else raw)
         if len(_PARSED) >= _PARSED_LIMIT:
             _PARSED.clear()
         _PARSED[line] = parsed
@@ -91,13 +94,14 @@ def judge_line(item: bytes, ask: str, seconds: float) -> Reply:
         except ProtocolError as exc:
             shown = cut(item.decode("utf-8", "replace"))
             return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
-    answer, line = parsed
+    answer, line, raw = parsed
     kind = answer.kind
     if kind == ask or (kind == "pass" and ask != "throw"):
-        return Reply(answer, seconds, line)
+        return Reply(answer, seconds, line, raw=raw)
     fault_kind = "false_hu" if kind == "hu" else "wrong_answer"
     detail = "/hu when the hand does not win" if kind == "hu" else f"/{kind} does not answer /ask {ask}"
-    return Reply(None, seconds, line, Fault(fault_kind, detail, line))  # type: ignore[arg-type]
+    shown = cut(raw) if raw is not None else line
+    return Reply(None, seconds, shown, Fault(fault_kind, detail, shown))  # type: ignore[arg-type]
 
 
 # A broadcast event is formatted once for all the seats it goes to.

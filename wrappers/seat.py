@@ -49,12 +49,16 @@ class Fault:
 
 @dataclass(slots=True)  # not frozen: one is made per question, and a frozen __init__ costs twice as much
 class Reply:
-    """A seat's reply to one question: an answer, or a fault; ``line`` is what the bot sent, ``seconds`` how long."""
+    """A seat's reply to one question: an answer, or a fault; ``seconds`` how long it took.
+
+    ``line`` is the answer's canonical line (the offending line for a fault); ``raw`` the line exactly as the bot
+    sent it (without its ``\\n``), when that is not the canonical line (``/eat 350 341`` for ``/eat 341 350``)."""
 
     answer: Answer | None
     seconds: float
     line: str | None = None
     fault: Fault | None = None
+    raw: str | None = None
 
 
 @runtime_checkable

@@ -22,7 +22,7 @@ from referee.game.rules import DEFAULT_RULES
 from referee.game.scoring import ITEM_TITLES
 from referee.game.tiles import glyph, glyphs
 from referee.game.types import Meld
-from referee.replay import HandReport, LogReadError, ReplayReport, Step, event_text, replay_log
+from referee.replay import HandReport, ReplayReport, Step, event_text, replay_log
 
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
 
@@ -55,10 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
         return fail("replay", f"--hand {args.hand}: hands are counted from 1")
     detail = args.hand - 1 if args.hand is not None else None
-    try:
-        report = replay_log(args.log, detail=detail)
-    except LogReadError as exc:
-        return fail("replay", str(exc))
+    report = replay_log(args.log, detail=detail)
     if detail is not None and report.detail is None and report.ok:
         n = len(report.hands)
         return fail("replay", f"--hand {args.hand}: {args.log} has {n} hand{'s' if n != 1 else ''}")

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import fail
-from referee.replay import LogReadError
 from referee.transcript import format_transcript, transcript
 
 
@@ -29,10 +28,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
         return fail("transcript", f"--hand {args.hand}: hands are counted from 1")
-    try:
-        header, hands = transcript(args.log, args.seat, None if args.hand is None else args.hand - 1)
-    except LogReadError as exc:
-        return fail("transcript", str(exc))
+    header, hands = transcript(args.log, args.seat, None if args.hand is None else args.hand - 1)
     if args.json:
         seat = next(s for s in header.seats if s.position == args.seat)
         print(json.dumps({"log": str(args.log), "seat": args.seat, "name": seat.name, "kind": seat.kind,

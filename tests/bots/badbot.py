@@ -102,6 +102,15 @@ def main() -> int:
                 time.sleep(3600)
                 os._exit(0)
             os._exit(0)
+        if MODE == "untidy":  # legal answers, not in the canonical form: claims tiles descending, odd case, a \r
+            claims = [a for a in view.legal(ask) if a.kind in ("eat", "pong")]
+            if claims:
+                tiles = sorted(claims[0].tiles, reverse=True)
+                out(f"/{claims[0].kind} {tiles[0]} {tiles[1]}")
+                continue
+            if ask == "throw":
+                out(good_answer(view, ask).replace("/throw ", "/Throw  ") + "\r")
+                continue
         if MODE == "unasked":  # answers, then says one more line nobody asked for
             out(good_answer(view, ask) + "\n/pass")
             continue

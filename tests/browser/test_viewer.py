@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from referee.cli import main
+from referee.errors import MjrefError
 from referee.game.rules import make_ruleset
 from referee.match import play_match, resolve_bots
 from referee.viewer import (
-    ViewerError,
     build_match,
     encode_steps,
     expand_steps,
@@ -243,7 +243,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert err.startswith("mjref view: ")
     if kind != "same file":
         assert not out.exists()
-        with pytest.raises(ViewerError):
+        with pytest.raises(MjrefError):  # a LogError for a file that is not a log, a ViewerError for the rest
             build_match(path)
 
 

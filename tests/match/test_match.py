@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.game.rules import make_ruleset
-from referee.log import read_log
+from referee.log import open_log
 from referee.match import MatchError, play_match, resolve_bots
 from wrappers.spec import BotSpec
 
@@ -85,7 +85,8 @@ def test_four_process_bots_play_a_full_match_and_repeat_exactly(tmp_path: Path) 
         assert sum(h.result.scores) == 0
     assert a.totals == b.totals
     assert strip_timings(tmp_path / "a.jsonl") == strip_timings(tmp_path / "b.jsonl")
-    records = list(read_log(tmp_path / "a.jsonl"))
+    log = open_log(tmp_path / "a.jsonl")
+    records = [log.header, *(rec for _number, rec in log.records())]
     assert records[0].type == "header" and records[-1].type == "final"
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
 
 import pytest
 
+from referee import cli
 from referee.conformance import ORDER, run_check
 from referee.match import resolve_bots
 from wrappers.spec import BotSpec
@@ -19,11 +18,7 @@ CHECKBOT = ROOT / "tests" / "bots" / "checkbots" / "checkbot.py"
 
 
 def run_cmd(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="mjref")
-    sub = parser.add_subparsers()
-    importlib.import_module("referee.commands.check").register(sub)
-    args = parser.parse_args(["check", *argv])
-    code = args.func(args)
+    code = cli.main(["check", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -11,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from referee import cli
 from referee.game.rules import make_ruleset
 from referee.game.wall import bot_seed
 from referee.match import play_match, resolve_bots
@@ -24,11 +23,7 @@ BOTS = ["greedy", "random", "drawdiscard", "greedy:chowness=0.9,hiddenness=0.1"]
 
 
 def run_cmd(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="mjref")
-    sub = parser.add_subparsers()
-    importlib.import_module("referee.commands.refeed").register(sub)
-    args = parser.parse_args(["refeed", *argv])
-    code = args.func(args)
+    code = cli.main(["refeed", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -6,8 +6,6 @@ on every other subcommand importing cleanly.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -17,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee import cli
 from referee.game.rules import make_ruleset
 from referee.log import event_line
 from referee.match import play_match, resolve_bots
@@ -31,11 +30,7 @@ RECORDER = ROOT / "tests" / "bots" / "checkbots" / "recorder.py"
 
 
 def run_cmd(name: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="mjref")
-    sub = parser.add_subparsers()
-    importlib.import_module(f"referee.commands.{name}").register(sub)
-    args = parser.parse_args([name, *argv])
-    code = args.func(args)
+    code = cli.main([name, *argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -190,7 +185,7 @@ def test_a_changed_settlement_fails_at_its_line(mixed_log: Path, tmp_path: Path)
     recs = records(mixed_log)
     recs[-1] = {**recs[-1], "totals": [0, 0, 0, 0]}
     d = divergence(write(tmp_path / "e.jsonl", recs))
-    assert d.line == len(recs) and "final totals" in d.message
+    assert d.line == len(recs) and "final.totals" in d.message
     recs = records(mixed_log)
     k = next(k for k, r in enumerate(recs) if r["type"] == "result" and r["hand"] == 1)
     recs[k] = {**recs[k], "totals": [9, 9, 9, -27]}
@@ -241,7 +236,7 @@ def test_logs_that_cannot_be_replayed_exit_2(mixed_log: Path, tmp_path: Path,
     recs[0]["format"] = 2
     code, out, err = run_cmd("replay", [str(write(tmp_path / "new.jsonl", recs))], capsys)
     assert code == 2 and out == ""
-    assert err.strip().endswith("log format 2 is newer than this mjref reads (1); upgrade mjref to replay it")
+    assert err.strip().endswith("log format 2 is newer than this mjref reads (1); upgrade mjref")
     assert err.startswith("mjref replay: ") and err.count("\n") == 1
     recs = records(mixed_log)
     recs[0]["rules"]["no_such_option"] = 1
