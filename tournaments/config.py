@@ -7,7 +7,7 @@ duplicate = true         # every seed is played once per seating, so each bot si
 seatings = 4             # with duplicate: 4 rotations, or 24 for every permutation
 seeds = 4                # how many seeds (1..N), or a list of seeds
 hands = 16               # hands per match
-concurrency = 2          # matches at once (default: the number of cores)
+concurrency = 2          # matches at once (default: the cores; with process bots (cores - 1) // threads)
 store = "demo.sqlite"    # relative to the tournament file
 [rules]                  # ruleset options by name (docs/rules.md)
 [[bots]]
@@ -18,6 +18,8 @@ name = "mine"
 cmd = ["./mybot"]
 cwd = "bots/mine"
 timeout = 5
+threads = 1              # cores the bot uses while it thinks (sizes the default concurrency)
+identity = "files"       # or "folder": resuming also checks every file under cwd
 ```
 """
 
@@ -53,6 +55,16 @@ class BotEntry(BaseModel):
     timeout: float | None = Field(None, gt=0, le=3600)
     keep_alive: bool = False
     extensions: list[str] = Field(default_factory=list)
+    identity: Literal["files", "folder"] = Field(
+        "files", description="What resuming checks is unchanged: 'files' (the executable and the files named in "
+        "cmd) or 'folder' (every file under cwd too, but the ignored); see docs/tournaments.md.")
+    identity_ignore: list[str] = Field(default_factory=list, description="Globs left out of a folder identity.")
+    threads: int = Field(1, ge=1, le=1024, description="Cores the bot keeps busy while it thinks: the default "
+                         "concurrency leaves each match of process bots that many (see docs/tournaments.md).")
+
+
+# Fields of a bot entry that do not decide results: left out of the store's identity.
+_NOT_IDENTITY = ("threads", "identity", "identity_ignore")
 
 
 class TournamentConfig(BaseModel):
@@ -102,15 +114,52 @@ class TournamentConfig(BaseModel):
     def seed_list(self) -> list[int]:
         return list(range(1, self.seeds + 1)) if isinstance(self.seeds, int) else list(self.seeds)
 
+    @property
+    def has_process_bots(self) -> bool:
+        return any(b.cmd is not None for b in self.bots)
+
     def workers(self) -> int:
-        return self.concurrency or os.cpu_count() or 1
+        """Matches at once: the file's ``concurrency``, else the default (see :func:`default_concurrency`)."""
+        return self.concurrency or default_concurrency(self)
 
     def identity(self) -> dict[str, Any]:
         """What decides the results: a store may only be resumed by a file with the same identity."""
         data = self.model_dump(mode="json")
         for key in ("concurrency", "store", "logs", "dask", "name"):
             data.pop(key, None)
+        for bot in data["bots"]:
+            for key in _NOT_IDENTITY:
+                bot.pop(key, None)
         return data
+
+
+def default_concurrency(config: TournamentConfig, cores: int | None = None) -> int:
+    """Matches at once when the file does not say.
+
+    Built-in bots only: one match per core (a match is one busy Python process).  With process bots, a match keeps
+    busy the cores of the bot that is thinking (its ``threads``) while the referee needs time of its own to answer
+    every bot before its deadline; one match per core starves multi-threaded bots into timeouts.  So: one core
+    left for the referee, and each match given the most ``threads`` of its bots: ``(cores - 1) // threads``, at
+    least 1.
+    """
+    cores = cores or os.cpu_count() or 1
+    if not config.has_process_bots:
+        return cores
+    threads = max(b.threads for b in config.bots if b.cmd is not None)
+    return max(1, (cores - 1) // threads)
+
+
+def concurrency_warning(config: TournamentConfig, concurrency: int, cores: int | None = None) -> str | None:
+    """A warning when ``concurrency`` matches of process bots want more cores than this machine has."""
+    if not config.has_process_bots:
+        return None
+    cores = cores or os.cpu_count() or 1
+    threads = max(b.threads for b in config.bots if b.cmd is not None)
+    if concurrency * threads <= max(1, cores - 1):
+        return None
+    return (f"{concurrency} matches at once of bots using {threads} core{'s' if threads > 1 else ''} each want "
+            f"{concurrency * threads} of this machine's {cores} cores (one is the referee's): bots may answer "
+            f"late and fault; the default here is {default_concurrency(config, cores)} (docs/tournaments.md)")
 
 
 def tournament_schema() -> dict[str, Any]:
@@ -146,7 +195,7 @@ def ruleset_of(config: TournamentConfig, where: str = "tournament") -> Ruleset:
 def bot_specs(config: TournamentConfig, base_dir: Path, where: str = "tournament") -> list[BotSpec]:
     specs = []
     for i, b in enumerate(config.bots):
-        data = b.model_dump(exclude_none=True)
+        data = b.model_dump(exclude_none=True, exclude={"threads"})
         try:
             specs.append(spec_from_mapping(data, f"{where}: bots[{i}]", base_dir))
         except SpecError as exc:
@@ -158,15 +207,43 @@ def canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    text = canonical(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _list_diff(old: list[Any], new: list[Any], path: str) -> list[str]:
+    named = all(isinstance(x, dict) and "name" in x for x in (*old, *new))
+    if named:  # bots: by name, field by field
+        a = {x["name"]: x for x in old}
+        b = {x["name"]: x for x in new}
+        out = [f"{path}: {name!r} removed" for name in a if name not in b]
+        out += [f"{path}: {name!r} added" for name in b if name not in a]
+        for name in a.keys() & b.keys():
+            out += diff_identity(a[name], b[name], f"{path}[{name}].")
+        if not out and [x["name"] for x in old] != [x["name"] for x in new]:
+            out.append(f"{path}: order {_short([x['name'] for x in old])} -> {_short([x['name'] for x in new])}")
+        return sorted(out)
+    if len(old) != len(new):
+        return [f"{path}: {len(old)} entries -> {len(new)} entries"]
+    first = next(i for i, (x, y) in enumerate(zip(old, new, strict=True)) if canonical(x) != canonical(y))
+    return [f"{path}[{first}]: {_short(old[first])} -> {_short(new[first])}"]
+
+
 def diff_identity(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[str]:
-    """Human-readable differences between two identities (``seeds: 4 -> 8``)."""
+    """Human-readable differences between two identities, one short line per changed field (``seeds: 4 -> 8``,
+    ``bots[mine].timeout: 5 -> 10``): lists of bots by name, other lists by their first difference."""
     out: list[str] = []
     for key in sorted(set(old) | set(new)):
         a, b = old.get(key, "<absent>"), new.get(key, "<absent>")
+        if canonical(a) == canonical(b):
+            continue
         if isinstance(a, dict) and isinstance(b, dict):
             out.extend(diff_identity(a, b, f"{prefix}{key}."))
-        elif canonical(a) != canonical(b):
-            out.append(f"{prefix}{key}: {canonical(a)} -> {canonical(b)}")
+        elif isinstance(a, list) and isinstance(b, list):
+            out.extend(_list_diff(a, b, f"{prefix}{key}"))
+        else:
+            out.append(f"{prefix}{key}: {_short(a)} -> {_short(b)}")
     return out
 
 

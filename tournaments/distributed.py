@@ -416,8 +416,7 @@ def dask_executor(address: str, plan: Plan, workers: int | None = None, *,
                   connect_timeout: float = 10.0) -> DaskExecutor:
     """The executor for ``execute(plan, executor=…)``; ``workers`` sizes a ``local`` cluster (default: the
     tournament's concurrency, or the cores) and is ignored for a remote scheduler, whose workers are what they are."""
-    specs = {s.name: s for job in plan.jobs for s in job.specs}
-    return open_dask_executor(address, specs=specs.values(), namespace=namespace_of(plan.config.identity()),
+    return open_dask_executor(address, specs=plan.specs.values(), namespace=namespace_of(plan.config.identity()),
                               workers=workers or plan.config.workers(), connect_timeout=connect_timeout)
 
 

@@ -422,7 +422,7 @@ async def run_regress(
     workers = max(1, concurrency or os.cpu_count() or 1)
     if p.logs_dir is not None:
         p.logs_dir.mkdir(parents=True, exist_ok=True)
-    player = MatchPlayer(jobs, workers, executor)
+    player = MatchPlayer(workers, executor)
     store = Store(p.store_path)
 
     async def worker(receive: trio.MemoryReceiveChannel[MatchJob], done: trio.CancelScope) -> None:

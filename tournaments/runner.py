@@ -19,7 +19,8 @@ import inspect
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,9 +35,10 @@ from referee.game.wall import salted_seed
 from referee.match import MatchResult, play_match, run_match
 from wrappers.spec import BotSpec, SpecError
 
-from .config import ConfigError, TournamentConfig, bot_specs, diff_identity, ruleset_of
-from .schedule import DUMMY_PREFIX, ScheduledMatch, build_schedule
-from .store import MatchRecord, Store, StoreError
+from .config import BotEntry, ConfigError, TournamentConfig, bot_specs, canonical, diff_identity, ruleset_of
+from .lock import StoreLock
+from .schedule import DUMMY_PREFIX, Schedule, ScheduledMatch
+from .store import MatchRecord, Store, StoreError, check_integrity, connect, discard, recorded_between
 
 
 class TournamentError(InputError):
@@ -115,19 +117,34 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
     )
 
 
+def part_path(log: str) -> Path:
+    """Where a match's log is written while it is played: renamed to its own name only once complete."""
+    return Path(log + ".part")
+
+
 def _job_kwargs(job: MatchJob) -> dict[str, Any]:
     return {
         "seed": job.wall_seed,
         "rules": Ruleset.model_validate(job.rules),
-        "log_path": Path(job.log) if job.log else None,
+        "log_path": part_path(job.log) if job.log else None,
         "stderr_dir": Path(job.stderr_dir) if job.stderr_dir else None,
     }
+
+
+def _finish(job: MatchJob, result: MatchResult) -> MatchRecord:
+    """The complete log takes its name (an atomic rename: a log under its own name is always whole), then the
+    record, with the log's SHA-256, is made for the store."""
+    if job.log:
+        part = part_path(job.log)
+        if part.exists():
+            os.replace(part, job.log)
+    return to_record(job, result)
 
 
 def run_job(job: MatchJob) -> MatchRecord:
     """Play one match synchronously and return its record (what a worker process or a Dask task runs)."""
     result = play_match(list(job.specs), **_job_kwargs(job))
-    return to_record(job, result)
+    return _finish(job, result)
 
 
 async def run_job_async(job: MatchJob, *, shared_loop: bool = True) -> MatchRecord:
@@ -136,7 +153,7 @@ async def run_job_async(job: MatchJob, *, shared_loop: bool = True) -> MatchReco
     if shared_loop:
         kwargs["block_ms"] = 0.0
     result = await run_match(list(job.specs), **kwargs)
-    return to_record(job, result)
+    return _finish(job, result)
 
 
 # trio 0.23 renamed ``cancellable`` to ``abandon_on_cancel``; accept both.
@@ -152,33 +169,135 @@ def worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+WINDOW = 4096  # schedule indices looked up in the store at a time when resuming
+
+
+def same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether a store's identity (``old``) admits a file's (``new``).  Lenient only about what older mjref did
+    not record: a key a newer mjref adds (``files``), and a bot field absent from ``old`` whose ``new`` value is
+    the field's default, decide nothing that the old store's results did not already have."""
+    new = dict(new)
+    if "files" not in old:
+        new.pop("files", None)
+    old_bots, new_bots = old.get("bots"), new.get("bots")
+    if isinstance(old_bots, list) and isinstance(new_bots, list) and len(old_bots) == len(new_bots):
+        defaults = {k: f.get_default(call_default_factory=True) for k, f in BotEntry.model_fields.items()}
+        trimmed = []
+        for a, b in zip(old_bots, new_bots, strict=True):
+            if isinstance(a, dict) and isinstance(b, dict):
+                b = {k: v for k, v in b.items() if k in a or k not in defaults or v != defaults[k]}
+            trimmed.append(b)
+        new["bots"] = trimmed
+    return canonical(old) == canonical(new)
+
+
+def changed_message(store_path: Path, old: dict[str, Any], new: dict[str, Any], recorded: int) -> str:
+    """Why a store cannot be resumed by this file: a changed bot names its files, anything else its fields."""
+    lines: list[str] = []
+    old_files, new_files = old.get("files") or {}, new.get("files") or {}
+    for bot in sorted(set(old_files) & set(new_files)):
+        a, b = old_files[bot], new_files[bot]
+        changed = sorted(f for f in set(a) | set(b) if a.get(f) != b.get(f))
+        if changed:
+            what = ", ".join(f"{f} ({'added' if f not in a else 'removed' if f not in b else 'changed'})"
+                             for f in changed[:5])
+            more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+            lines.append(f"bot {bot!r} changed: {what}{more}")
+    rest = {k: v for k, v in old.items() if k not in ("files", "executables") or not lines}
+    rest_new = {k: v for k, v in new.items() if k not in ("files", "executables") or not lines}
+    lines += [d for d in diff_identity(rest, rest_new) if not (lines and d.startswith("executables."))]
+    shown = lines[:12] + ([f"… and {len(lines) - 12} more"] if len(lines) > 12 else [])
+    return (f"{store_path}: holds {recorded} match{'es' if recorded != 1 else ''} of a different tournament; "
+            f"differences:\n  " + "\n  ".join(shown) + "\nuse --restart to discard its results, or another store")
+
+
 @dataclass(slots=True)
 class Plan:
-    """A tournament ready to run: its schedule, what is left, and the jobs."""
+    """A tournament ready to run: its streaming schedule, how much of it the store holds, and what each match
+    needs (its jobs are made one at a time by :meth:`pending`, never listed)."""
 
     config: TournamentConfig
     rules: Ruleset
     store_path: Path
     logs_dir: Path
-    schedule: list[ScheduledMatch]
-    done: set[str]
-    jobs: list[MatchJob] = field(default_factory=list)
+    schedule: Schedule
+    done: int  # matches already recorded when planned
+    identity: dict[str, Any]
+    wall_salt: str
+    specs: dict[str, BotSpec]
+    notes: list[str] = field(default_factory=list)  # said once before the run (a lock taken over, a fresh start)
+    rules_json: dict[str, Any] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
         return len(self.schedule)
 
+    @property
+    def has_process_bots(self) -> bool:
+        return any(s.cmd is not None for s in self.specs.values())
+
+    def job(self, m: ScheduledMatch) -> MatchJob:
+        seat_specs = tuple(self.specs[n] for n in m.seats)
+        has_process = any(s.builtin is None for s in seat_specs)
+        return MatchJob(m, seat_specs, self.rules_json, str(self.logs_dir / f"{m.id}.jsonl"),  # type: ignore[arg-type]
+                        str(self.logs_dir / f"{m.id}.stderr") if has_process else None,
+                        salted_seed(self.wall_salt, m.seed))
+
+    def pending(self, store: Store | None = None) -> Iterator[MatchJob]:
+        """The jobs of the matches the store does not hold, in schedule order, one at a time.  The store is asked
+        a window of indices at a time (``WINDOW``), so memory stays flat whatever the tournament's size."""
+        con = store.con if store is not None else connect(self.store_path, readonly=True)
+        try:
+            n = len(self.schedule)
+            for lo in range(0, n, WINDOW):
+                hi = min(n, lo + WINDOW)
+                try:
+                    done = recorded_between(con, lo, hi)
+                except sqlite3.DatabaseError as exc:
+                    raise StoreError(f"{self.store_path}: a damaged results store ({exc})") from None
+                if done:
+                    i, match_id = next(iter(done.items()))
+                    expected = self.schedule.match(i).id
+                    if match_id != expected:
+                        raise StoreError(f"{self.store_path}: match {match_id} is recorded at index {i}, where this "
+                                         f"schedule has {expected}: the store belongs to another schedule")
+                    if len(done) == hi - lo:
+                        continue
+                for i in range(lo, hi):
+                    if i not in done:
+                        yield self.job(self.schedule.match(i))
+        finally:
+            if store is None:
+                con.close()
+
+    @property
+    def jobs(self) -> list[MatchJob]:
+        """Every pending job as a list: for tests and small runs only (the runner streams :meth:`pending`)."""
+        return list(self.pending())
+
+
+def tournament_identity(config: TournamentConfig, specs: Sequence[BotSpec]) -> dict[str, Any]:
+    """What decides the results: the file's identity, and what each process bot runs (its files' SHA-256): a
+    rebuilt executable or an edited script is another bot."""
+    return {**config.identity(),
+            "executables": {s.name: s.executable_hash() for s in specs if s.cmd is not None},
+            "files": {s.name: s.identity_files() for s in specs if s.cmd is not None}}
+
 
 def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, where: str = "tournament",
          store_override: Path | None = None) -> Plan:
-    """Check everything that can be checked before a match is played, and open (or restart) the store."""
+    """Check everything that can be checked before a match is played, and open (or restart) the store.
+
+    The store is locked while it is checked and initialised (:class:`tournaments.lock.StoreLock`); a store that
+    holds no result yet is started again for a changed file, one with results is refused naming what changed."""
     rules = ruleset_of(config, where)
     specs = bot_specs(config, base_dir, where)
-    for spec in specs:
-        try:
+    try:
+        for spec in specs:
             spec.check_runnable()
-        except SpecError as exc:
-            raise TournamentError(f"{where}: {exc}") from None
+        identity = tournament_identity(config, specs)
+    except SpecError as exc:
+        raise TournamentError(f"{where}: {exc}") from None
     by_name: dict[str, BotSpec] = {s.name: s for s in specs}
     try:
         dummy = seat_filler(rules.default_dummy)
@@ -187,42 +306,33 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
     store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
     logs_dir = base_dir / config.logs if config.logs else store_path.with_name(store_path.stem + "-logs")
-    schedule = build_schedule(config, dummy)
+    notes: list[str] = []
     try:
-        with Store(store_path) as store:
-            old = store.identity()
-            # A rebuilt bot is another bot: its executable's hash is part of what decides the results.
-            new = {**config.identity(),
-                   "executables": {s.name: s.executable_hash() for s in specs if s.cmd is not None}}
-            if old is not None and old != new:
-                if not restart:
-                    diffs = diff_identity(old, new)
-                    raise TournamentError(
-                        f"{store_path}: this store belongs to a different tournament; differences:\n  "
-                        + "\n  ".join(diffs) + "\nuse --restart to discard its results, or another store"
-                    )
-                store.clear()
-                old = None
-            elif restart:
-                store.clear()
-                old = None
-            if old is None:
-                store.initialise(config.name, new, config.wall_salt)
-            done = store.finished_ids()
-            salt = store.wall_salt()
+        with StoreLock(store_path) as lock:
+            if lock.note:
+                notes.append(lock.note)
+            if restart:
+                discard(store_path)
+            with Store(store_path) as store:
+                check_integrity(store.con, store_path)
+                old = store.identity()
+                if old is not None and not same_identity(old, identity):
+                    recorded = store.count()
+                    if recorded:
+                        raise TournamentError(changed_message(store_path, old, identity, recorded))
+                    notes.append(f"{store_path} held no results yet: started again with this file")
+                    store.clear()
+                    old = None
+                if old is None:
+                    store.initialise(config.name, identity, config.wall_salt)
+                elif old != identity:
+                    store.set_identity(identity)  # what older mjref did not record, recorded from now on
+                done = store.count()
+                salt = store.wall_salt()
     except StoreError as exc:
         raise TournamentError(str(exc)) from None
-    rules_json = rules.model_dump()
-    p = Plan(config, rules, store_path, logs_dir, schedule, done)
-    for m in schedule:
-        if m.id in done:
-            continue
-        seat_specs = tuple(by_name[n] for n in m.seats)
-        has_process = any(s.builtin is None for s in seat_specs)
-        p.jobs.append(MatchJob(m, seat_specs, rules_json, str(logs_dir / f"{m.id}.jsonl"),  # type: ignore[arg-type]
-                               str(logs_dir / f"{m.id}.stderr") if has_process else None,
-                               salted_seed(salt, m.seed)))
-    return p
+    return Plan(config, rules, store_path, logs_dir, Schedule(config, dummy), done, identity, salt, by_name, notes,
+                rules.model_dump())
 
 
 MatchCallback = Callable[[MatchRecord], None]
@@ -230,27 +340,30 @@ MatchCallback = Callable[[MatchRecord], None]
 
 class MatchPlayer:
     """Plays ``MatchJob``s where they belong: every job on ``executor`` when one is given (Dask); otherwise matches
-    between built-in bots in a local pool (processes, or one thread when there is a single slot) and matches with
-    bot processes in this trio loop.  Use it as a context manager: a pool it made is stopped on exit."""
+    between built-in bots in a local pool (processes, or one thread when there is a single slot; started at the
+    first such match) and matches with bot processes in this trio loop.  Use it as a context manager: a pool it
+    made is stopped on exit."""
 
-    def __init__(self, jobs: Sequence[MatchJob], workers: int, executor: Any = None) -> None:
+    def __init__(self, workers: int, executor: Any = None) -> None:
         self.workers = workers
         self.executor = executor
         self._pool: Any = executor
         self._own = False
-        n_builtin = sum(1 for j in jobs if j.builtin_only)
-        if executor is None and n_builtin:
-            if workers == 1:
+
+    def _local_pool(self) -> Any:
+        if self._pool is None:
+            if self.workers == 1:
                 self._pool = ThreadPoolExecutor(max_workers=1)  # one at a time: no process to spawn
             else:
-                self._pool = ProcessPoolExecutor(max_workers=min(workers, n_builtin),
+                self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                                  mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=worker_init)
             self._own = True
+        return self._pool
 
     async def play(self, job: MatchJob) -> MatchRecord:
         if self.executor is not None or job.builtin_only:
-            fut = self._pool.submit(run_job, job)
+            fut = self._local_pool().submit(run_job, job)
             return await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)  # type: ignore[no-any-return]
         return await run_job_async(job, shared_loop=self.workers > 1)
 
@@ -270,39 +383,54 @@ async def execute(
     on_start: Callable[[MatchJob], None] | None = None,
     executor: Any = None,
 ) -> int:
-    """Play the plan's jobs; record each finished match; return how many were recorded.
+    """Play the plan's pending matches; record each finished match; return how many were recorded.
 
-    ``executor``: an object with ``submit(run_job, job)`` returning a future with a blocking ``result()`` (a
-    ``concurrent.futures`` executor, or ``tournaments.distributed``'s Dask executor); when given, every match
-    runs there.  Otherwise built-in matches run in a local process pool and process-bot matches in this process.
+    The store is locked for the whole run (a second runner fails at once, :class:`tournaments.lock.StoreBusy`).
+    Matches are taken from the streaming schedule as slots free up: at most ``concurrency`` are in flight, here
+    or on ``executor`` (an object with ``submit(run_job, job)`` returning a future with a blocking ``result()``: a
+    ``concurrent.futures`` executor, or ``tournaments.distributed``'s Dask executor), so neither this process nor a
+    Dask scheduler ever holds more than that many, whatever the tournament's size.
     """
     workers = concurrency or p.config.workers()
-    limiter = trio.CapacityLimiter(workers)
-    p.logs_dir.mkdir(parents=True, exist_ok=True)
+    slots = trio.Semaphore(workers)
     recorded = 0
-    player = MatchPlayer(p.jobs, workers, executor)
-    store = Store(p.store_path)
-
-    def record(rec: MatchRecord) -> None:
-        nonlocal recorded
-        if store.record(rec):
-            recorded += 1
-        if on_match is not None:
-            on_match(rec)
-
-    async def one(job: MatchJob) -> None:
-        async with limiter:
-            if on_start is not None:
-                on_start(job)
-            record(await player.play(job))
-
     try:
-        with player:
-            async with trio.open_nursery() as nursery:
-                for job in p.jobs:
-                    nursery.start_soon(one, job)
+        lock = StoreLock(p.store_path).acquire()
+    except StoreError as exc:
+        raise TournamentError(str(exc)) from None
+    try:
+        if lock.note:
+            p.notes.append(lock.note)
+        p.logs_dir.mkdir(parents=True, exist_ok=True)
+        store = Store(p.store_path)
+        try:
+            if store.identity() != p.identity or store.wall_salt() != p.wall_salt:
+                raise TournamentError(f"{p.store_path}: the store changed since this run was planned; run again")
+
+            def record(rec: MatchRecord) -> None:
+                nonlocal recorded
+                if store.record(rec):
+                    recorded += 1
+                if on_match is not None:
+                    on_match(rec)
+
+            async def one(job: MatchJob) -> None:
+                try:
+                    if on_start is not None:
+                        on_start(job)
+                    record(await player.play(job))
+                finally:
+                    slots.release()
+
+            with MatchPlayer(workers, executor) as player:
+                async with trio.open_nursery() as nursery:
+                    for job in p.pending(store):
+                        await slots.acquire()
+                        nursery.start_soon(one, job)
+        finally:
+            store.close()
     finally:
-        store.close()
+        lock.release()
     return recorded
 
 

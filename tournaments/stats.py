@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import sqlite3
 from collections import defaultdict
@@ -39,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Literal
+
+from wrappers.identity import short_identity
 
 from .schedule import DUMMY_PREFIX
 from .store import StoreError, connect
@@ -155,6 +158,42 @@ class Estimate:
         return self.lo is not None and self.hi is not None and (self.lo > 0 or self.hi < 0)
 
 
+@dataclass(frozen=True, slots=True)
+class Moments:
+    """What a clustered ratio needs of its clusters ``(y, n)``, summed: ``G``, ``Σy``, ``Σn``, ``Σy²``, ``Σyn``,
+    ``Σn²``.  Small and additive, so SQLite can compute it over a million clusters (``mjref standings``)."""
+
+    g: int
+    sy: float
+    sn: float
+    syy: float
+    syn: float
+    snn: float
+
+    @classmethod
+    def of(cls, clusters: Iterable[tuple[float, float]]) -> Moments:
+        pairs = [(float(y), float(n)) for y, n in clusters if n]
+        return cls(len(pairs), math.fsum(y for y, _ in pairs), math.fsum(n for _, n in pairs),
+                   math.fsum(y * y for y, _ in pairs), math.fsum(y * n for y, n in pairs),
+                   math.fsum(n * n for _, n in pairs))
+
+
+def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUPS) -> Estimate:
+    """``Σy / Σn`` with the CR1 ratio-estimator SE and a t interval, from the clusters' moments:
+    ``Σ (y - r n)² = Σy² - 2 r Σyn + r² Σn²``."""
+    if m.g == 0 or m.sn == 0:
+        return Estimate(None, None, None, None, m.g)
+    r = m.sy / m.sn
+    if m.g < 2:
+        return Estimate(r, None, None, None, m.g)
+    ss = max(0.0, m.syy - 2 * r * m.syn + r * r * m.snn)
+    se = math.sqrt(m.g / (m.g - 1) * ss) / m.sn
+    if m.g < max(min_groups, 2):
+        return Estimate(r, se, None, None, m.g)
+    t = t_quantile(0.5 + level / 2, m.g - 1)
+    return Estimate(r, se, r - t * se, r + t * se, m.g)
+
+
 def cluster_ratio(clusters: Iterable[tuple[float, float]], level: float = LEVEL,
                   min_groups: int = MIN_GROUPS) -> Estimate:
     """``sum(y) / sum(n)`` over clusters ``(y, n)``, with the CR1 ratio-estimator SE and a t interval.
@@ -162,20 +201,7 @@ def cluster_ratio(clusters: Iterable[tuple[float, float]], level: float = LEVEL,
     Clusters with ``n == 0`` carry no information and are left out (they would only inflate ``G``).  The SE needs
     two clusters; the interval needs ``min_groups`` (at least 2).
     """
-    pairs = [(float(y), float(n)) for y, n in clusters if n]
-    g = len(pairs)
-    total_n = math.fsum(n for _, n in pairs)
-    if g == 0 or total_n == 0:
-        return Estimate(None, None, None, None, g)
-    r = math.fsum(y for y, _ in pairs) / total_n
-    if g < 2:
-        return Estimate(r, None, None, None, g)
-    ss = math.fsum((y - r * n) ** 2 for y, n in pairs)
-    se = math.sqrt(g / (g - 1) * ss) / total_n
-    if g < max(min_groups, 2):
-        return Estimate(r, se, None, None, g)
-    t = t_quantile(0.5 + level / 2, g - 1)
-    return Estimate(r, se, r - t * se, r + t * se, g)
+    return ratio_estimate(Moments.of(clusters), level, min_groups)
 
 
 # ------------------------------------------------------------------------------------------------ rows and results
@@ -223,6 +249,7 @@ class BotStanding:
     answers: int
     mean_answer_ms: float | None
     max_answer_ms: float | None
+    identity: str | None = None  # a process bot's fingerprint of its files (wrappers.identity.short_identity)
 
     @property
     def groups(self) -> int:
@@ -285,18 +312,38 @@ def _rate(num: float, den: float) -> float | None:
     return num / den if den else None
 
 
-def build_standings(
-    rows: Iterable[SeatRow],
-    faults: Mapping[str, Mapping[str, int]] | None = None,
-    *,
-    cluster_by: ClusterBy = "group",
-    name: str | None = None,
-    level: float = LEVEL,
-) -> Standings:
-    """Standings from seat rows (every seat of every match) and fault counts by bot and kind."""
-    if cluster_by not in ("group", "seed"):
-        raise ValueError(f"cluster_by must be 'group' or 'seed', not {cluster_by!r}")
-    faults = faults or {}
+@dataclass(frozen=True, slots=True)
+class BotTotals:
+    """A bot's sums over the store, and the moments of its clusters: all that its standing needs."""
+
+    bot: str
+    matches: int
+    hands: int
+    points: float
+    wins: int
+    self_draws: int
+    deal_ins: int
+    faults: int
+    answers: int
+    answer_seconds: float
+    max_answer_seconds: float
+    mean: Moments  # clusters (points, hands)
+    rank: Moments  # clusters (rank sum, seats)
+    first: Moments  # clusters (first-place credit, seats)
+
+
+@dataclass(frozen=True, slots=True)
+class PairTotals:
+    a: str
+    b: str
+    matches: int
+    hands: int
+    diff: Moments  # clusters (A's mean points minus B's, per match, summed; hands)
+
+
+def totals_from_rows(rows: Iterable[SeatRow], cluster_by: ClusterBy = "group") -> tuple[
+        list[BotTotals], list[PairTotals], int, int, int]:
+    """Bot and pair totals from seat rows (tests and simulations); the store's are summed by SQLite instead."""
     by_match: dict[str, list[SeatRow]] = defaultdict(list)
     for row in rows:
         by_match[row.match_id].append(row)
@@ -306,8 +353,6 @@ def build_standings(
 
     match_hands = {m: max(r.hands for r in rs) for m, rs in by_match.items()}
     clusters_all = {key(rs[0]) for rs in by_match.values()}
-
-    # Per bot: sums, and per cluster (points, hands), (rank sum, seats), (first credit, seats).
     acc: dict[str, dict[str, Any]] = {}
     for match_id, rs in by_match.items():
         totals = [r.points for r in rs]
@@ -319,14 +364,8 @@ def build_standings(
                 "first": defaultdict(lambda: [0.0, 0.0]),
             })
             a["matches"].add(match_id)
-            a["hands"] += r.hands
-            a["points"] += r.points
-            a["wins"] += r.wins
-            a["self_draws"] += r.self_draws
-            a["deal_ins"] += r.deal_ins
-            a["faults"] += r.faults
-            a["answers"] += r.answers
-            a["answer_seconds"] += r.answer_seconds
+            for f in ("hands", "points", "wins", "self_draws", "deal_ins", "faults", "answers", "answer_seconds"):
+                a[f] += getattr(r, f)
             a["max_answer_seconds"] = max(a["max_answer_seconds"], r.max_answer_seconds)
             k = key(r)
             a["pts"][k][0] += r.points
@@ -335,24 +374,11 @@ def build_standings(
             a["rank"][k][1] += 1
             a["first"][k][0] += _first_credit(totals, r.points)
             a["first"][k][1] += 1
-
-    bots: list[BotStanding] = []
-    for bot, a in acc.items():
-        bots.append(BotStanding(
-            name=bot, dummy=is_dummy(bot), matches=len(a["matches"]), hands=a["hands"], points=a["points"],
-            mean=cluster_ratio(a["pts"].values(), level), rank=cluster_ratio(a["rank"].values(), level),
-            first_rate=cluster_ratio(a["first"].values(), level),
-            win_rate=_rate(a["wins"], a["hands"]), self_draw_rate=_rate(a["self_draws"], a["hands"]),
-            deal_in_rate=_rate(a["deal_ins"], a["hands"]), wins=a["wins"], self_draws=a["self_draws"],
-            deal_ins=a["deal_ins"], fault_count=a["faults"], faults=dict(sorted(faults.get(bot, {}).items())),
-            answers=a["answers"],
-            mean_answer_ms=_rate(1000 * a["answer_seconds"], a["answers"]),
-            max_answer_ms=1000 * a["max_answer_seconds"] if a["answers"] else None,
-        ))
-    bots.sort(key=lambda b: (b.mean.value is None, -(b.mean.value or 0.0), b.name))
-
+    bots = [BotTotals(bot, len(a["matches"]), a["hands"], a["points"], a["wins"], a["self_draws"], a["deal_ins"],
+                      a["faults"], a["answers"], a["answer_seconds"], a["max_answer_seconds"],
+                      Moments.of(a["pts"].values()), Moments.of(a["rank"].values()), Moments.of(a["first"].values()))
+            for bot, a in acc.items()]
     # Head-to-head: per match, each bot's mean points over its seats there (one seat, unless a dummy fills two).
-    order = {b.name: i for i, b in enumerate(bots)}
     pair: dict[tuple[str, str], dict[str, Any]] = {}
     for match_id, rs in by_match.items():
         seat_points: dict[str, list[float]] = defaultdict(list)
@@ -371,49 +397,156 @@ def build_standings(
                 h["hands"] += hands
                 h["cl"][k][0] += a_pts - b_pts
                 h["cl"][k][1] += hands
-    h2h = [HeadToHead(a, b, h["matches"], h["hands"], cluster_ratio(h["cl"].values(), level))
-           for (a, b), h in pair.items()]
-    h2h.sort(key=lambda x: (order[x.a], order[x.b]))
+    pairs = [PairTotals(a, b, h["matches"], h["hands"], Moments.of(h["cl"].values())) for (a, b), h in pair.items()]
+    return bots, pairs, len(by_match), sum(match_hands.values()), len(clusters_all)
 
-    return Standings(name=name, matches=len(by_match), hands=sum(match_hands.values()), groups=len(clusters_all),
-                     cluster_by=cluster_by, bots=bots, head_to_head=h2h)
+
+def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals], matches: int, hands: int,
+             groups: int, faults: Mapping[str, Mapping[str, int]] | None = None, *, cluster_by: ClusterBy = "group",
+             name: str | None = None, level: float = LEVEL, identities: Mapping[str, str] | None = None) -> Standings:
+    """Standings from totals (however they were summed): the estimates, the order, the head-to-head."""
+    faults = faults or {}
+    identities = identities or {}
+    bots = [
+        BotStanding(
+            name=t.bot, dummy=is_dummy(t.bot), matches=t.matches, hands=t.hands, points=t.points,
+            mean=ratio_estimate(t.mean, level), rank=ratio_estimate(t.rank, level),
+            first_rate=ratio_estimate(t.first, level),
+            win_rate=_rate(t.wins, t.hands), self_draw_rate=_rate(t.self_draws, t.hands),
+            deal_in_rate=_rate(t.deal_ins, t.hands), wins=t.wins, self_draws=t.self_draws, deal_ins=t.deal_ins,
+            fault_count=t.faults, faults=dict(sorted(faults.get(t.bot, {}).items())), answers=t.answers,
+            mean_answer_ms=_rate(1000 * t.answer_seconds, t.answers),
+            max_answer_ms=1000 * t.max_answer_seconds if t.answers else None,
+            identity=identities.get(t.bot),
+        )
+        for t in bot_totals
+    ]
+    bots.sort(key=lambda b: (b.mean.value is None, -(b.mean.value or 0.0), b.name))
+    order = {b.name: i for i, b in enumerate(bots)}
+    h2h = [HeadToHead(p.a, p.b, p.matches, p.hands, ratio_estimate(p.diff, level)) for p in pair_totals
+           if p.a in order and p.b in order]
+    h2h.sort(key=lambda x: (order[x.a], order[x.b]))
+    return Standings(name=name, matches=matches, hands=hands, groups=groups, cluster_by=cluster_by, bots=bots,
+                     head_to_head=h2h)
+
+
+def build_standings(
+    rows: Iterable[SeatRow],
+    faults: Mapping[str, Mapping[str, int]] | None = None,
+    *,
+    cluster_by: ClusterBy = "group",
+    name: str | None = None,
+    level: float = LEVEL,
+) -> Standings:
+    """Standings from seat rows (every seat of every match) and fault counts by bot and kind."""
+    if cluster_by not in ("group", "seed"):
+        raise ValueError(f"cluster_by must be 'group' or 'seed', not {cluster_by!r}")
+    bots, pairs, matches, hands, groups = totals_from_rows(rows, cluster_by)
+    return assemble(bots, pairs, matches, hands, groups, faults, cluster_by=cluster_by, name=name, level=level)
 
 
 # ------------------------------------------------------------------------------------------------ the store
+# SQLite sums the store: one pass for the bots' cluster moments, one for the pairs'.  Nothing grows in Python with
+# the number of matches, so a store of a million matches answers in seconds.
 
-_SEATS_SQL = """
-SELECT s.match_id, m.grp, m.seed, s.position, s.bot, s.points, s.rank, s.hands, s.wins, s.self_draws, s.deal_ins,
-       s.faults, s.answers, s.answer_seconds, s.max_answer_seconds
-FROM seats s JOIN matches m ON m.id = s.match_id
-ORDER BY m.idx, m.id, s.position
+_BEST = "MAX(m.total1, m.total2, m.total3, m.total4)"
+_FIRST = (f"CASE WHEN s.points = {_BEST} THEN 1.0 / ((m.total1 = {_BEST}) + (m.total2 = {_BEST}) "
+          f"+ (m.total3 = {_BEST}) + (m.total4 = {_BEST})) ELSE 0.0 END")
+
+_BOTS_SQL = f"""
+WITH c AS (
+    SELECT s.bot AS bot, {{key}} AS k, COUNT(DISTINCT s.match_id) AS matches, SUM(s.hands) AS n,
+           SUM(s.points) AS y, SUM(s.rank) AS ry, COUNT(*) AS rn, SUM({_FIRST}) AS fy,
+           SUM(s.wins) AS wins, SUM(s.self_draws) AS self_draws, SUM(s.deal_ins) AS deal_ins, SUM(s.faults) AS faults,
+           SUM(s.answers) AS answers, SUM(s.answer_seconds) AS answer_seconds, MAX(s.max_answer_seconds) AS mx
+    FROM seats s JOIN matches m ON m.id = s.match_id GROUP BY s.bot, k
+)
+SELECT bot, SUM(matches), SUM(n), SUM(y), SUM(wins), SUM(self_draws), SUM(deal_ins), SUM(faults), SUM(answers),
+       SUM(answer_seconds), MAX(mx),
+       SUM(n > 0), SUM(CASE WHEN n > 0 THEN y END), SUM(n), SUM(CASE WHEN n > 0 THEN y * y END),
+       SUM(y * n), SUM(n * n),
+       COUNT(*), SUM(ry), SUM(rn), SUM(ry * ry), SUM(ry * rn), SUM(rn * rn),
+       SUM(fy * fy), SUM(fy * rn), SUM(fy)
+FROM c GROUP BY bot
 """
 
+_PAIRS_SQL = """
+WITH mb AS MATERIALIZED (
+    SELECT s.match_id AS match_id, s.bot AS bot, AVG(s.points) AS p, MAX(m.hands) AS h, {key} AS k
+    FROM seats s JOIN matches m ON m.id = s.match_id GROUP BY s.match_id, s.bot
+), c AS (
+    SELECT a.bot AS a, b.bot AS b, a.k AS k, COUNT(*) AS matches, SUM(a.h) AS n, SUM(a.p - b.p) AS y
+    FROM mb a JOIN mb b ON a.match_id = b.match_id AND a.bot <> b.bot GROUP BY a.bot, b.bot, a.k
+)
+SELECT a, b, SUM(matches), SUM(n), SUM(n > 0), SUM(CASE WHEN n > 0 THEN y END), SUM(n),
+       SUM(CASE WHEN n > 0 THEN y * y END), SUM(y * n), SUM(n * n)
+FROM c GROUP BY a, b
+"""
 
-def read_rows(store_path: Path) -> tuple[list[SeatRow], dict[str, dict[str, int]], str | None]:
-    """The seat rows, faults by bot and kind, and the tournament name, read in one read-only transaction."""
+_KEYS = {"group": "m.grp", "seed": "m.seed"}
+
+
+def _num0(x: Any) -> float:
+    return float(x) if x is not None else 0.0
+
+
+def read_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tuple[
+        list[BotTotals], list[PairTotals], int, int, int]:
+    """Bot and pair totals, matches, hands and clusters of a store, summed by SQLite (one snapshot: call inside a
+    transaction)."""
+    key = _KEYS[cluster_by]
+    bots = []
+    for r in con.execute(_BOTS_SQL.format(key=key)):
+        (bot, matches, hands, points, wins, sd, di, faults, answers, asec, mx,
+         g, sy, sn, syy, syn, snn, rg, rsy, rsn, rsyy, rsyn, rsnn, fyy, fyn, fy) = tuple(r)
+        bots.append(BotTotals(
+            str(bot), int(matches), int(hands or 0), points if isinstance(points, int) else _num0(points),
+            int(wins or 0), int(sd or 0), int(di or 0), int(faults or 0), int(answers or 0), _num0(asec), _num0(mx),
+            Moments(int(g or 0), _num0(sy), _num0(sn), _num0(syy), _num0(syn), _num0(snn)),
+            Moments(int(rg), _num0(rsy), _num0(rsn), _num0(rsyy), _num0(rsyn), _num0(rsnn)),
+            Moments(int(rg), _num0(fy), _num0(rsn), _num0(fyy), _num0(fyn), _num0(rsnn)),
+        ))
+    pairs = []
+    for r in con.execute(_PAIRS_SQL.format(key=key)):
+        a, b, matches, hands, g, sy, sn, syy, syn, snn = tuple(r)
+        pairs.append(PairTotals(str(a), str(b), int(matches), int(hands or 0),
+                                Moments(int(g or 0), _num0(sy), _num0(sn), _num0(syy), _num0(syn), _num0(snn))))
+    m = con.execute(f"SELECT COUNT(*), SUM(hands), COUNT(DISTINCT {_KEYS[cluster_by][2:]}) FROM matches").fetchone()
+    return bots, pairs, int(m[0]), int(m[1] or 0), int(m[2])
+
+
+def _identities(meta_identity: str | None) -> dict[str, str]:
+    """Each process bot's short identity (a fingerprint of its files), from the store's identity."""
+    if not meta_identity:
+        return {}
     try:
-        con = connect(store_path, readonly=True)
-    except sqlite3.Error as exc:  # e.g. a directory, or a file sqlite cannot open
-        raise StoreError(f"{store_path}: not an mjref results store ({exc})") from None
-    try:
-        con.execute("BEGIN")  # one snapshot, even while a tournament is writing
-        rows = [SeatRow(*r) for r in con.execute(_SEATS_SQL)]
-        faults: dict[str, dict[str, int]] = defaultdict(dict)
-        for bot, kind, n in con.execute("SELECT bot, kind, COUNT(*) FROM faults GROUP BY bot, kind"):
-            faults[bot][kind] = int(n)
-        row = con.execute("SELECT value FROM meta WHERE key = 'name'").fetchone()
-        con.execute("ROLLBACK")
-    except sqlite3.Error as exc:
-        raise StoreError(f"{store_path}: not an mjref results store ({exc})") from None
-    finally:
-        con.close()
-    return rows, dict(faults), (row[0] if row else None)
+        files = json.loads(meta_identity).get("files") or {}
+        return {bot: short_identity(f) for bot, f in files.items() if isinstance(f, dict)}
+    except (json.JSONDecodeError, AttributeError, TypeError):
+        return {}
 
 
 def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> Standings:
     """Standings and head-to-head of the matches in a results store (raises ``StoreError`` naming the file)."""
-    rows, faults, name = read_rows(Path(store_path))
-    return build_standings(rows, faults, cluster_by=cluster_by, name=name)
+    if cluster_by not in ("group", "seed"):
+        raise ValueError(f"cluster_by must be 'group' or 'seed', not {cluster_by!r}")
+    store_path = Path(store_path)
+    con = connect(store_path, readonly=True)
+    try:
+        con.execute("BEGIN")  # one snapshot, even while a tournament is writing
+        bots, pairs, matches, hands, groups = read_totals(con, cluster_by)
+        faults: dict[str, dict[str, int]] = defaultdict(dict)
+        for bot, kind, n in con.execute("SELECT bot, kind, COUNT(*) FROM faults GROUP BY bot, kind"):
+            faults[str(bot)][str(kind)] = int(n)
+        meta = {str(k): v for k, v in con.execute("SELECT key, value FROM meta WHERE key IN ('name', 'identity')")}
+        con.execute("ROLLBACK")
+    except (sqlite3.Error, ValueError, TypeError) as exc:
+        raise StoreError(f"{store_path}: not an mjref results store, or a damaged one ({exc})") from None
+    finally:
+        con.close()
+    return assemble(bots, pairs, matches, hands, groups, faults, cluster_by=cluster_by,
+                    name=str(meta["name"]) if meta.get("name") is not None else None,
+                    identities=_identities(meta.get("identity")))
 
 
 # ------------------------------------------------------------------------------------------------ renderers
@@ -439,7 +572,7 @@ def to_json(standings: Standings) -> dict[str, Any]:
                 "avg_rank": b.rank.value, "avg_rank_ci95": _pair(b.rank), "first_rate": b.first_rate.value,
                 "first_rate_ci95": _pair(b.first_rate), "win_rate": b.win_rate, "self_draw_rate": b.self_draw_rate,
                 "deal_in_rate": b.deal_in_rate, "fault_count": b.fault_count, "faults": dict(b.faults),
-                "mean_answer_ms": b.mean_answer_ms, "max_answer_ms": b.max_answer_ms,
+                "mean_answer_ms": b.mean_answer_ms, "max_answer_ms": b.max_answer_ms, "identity": b.identity,
             }
             for b in standings.bots
         ],
@@ -561,6 +694,7 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 
 __all__ = [
     "CSV_COLUMNS", "MIN_GROUPS", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
-    "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct", "read_rows",
+    "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
+    "BotTotals", "Moments", "PairTotals", "assemble", "ratio_estimate", "read_totals", "totals_from_rows",
     "t_quantile", "to_csv", "to_json", "to_markdown",
 ]

@@ -2,7 +2,10 @@
 
 Each finished match is recorded in one transaction (its match row, four seat rows, a row per hand and per win,
 its faults), so a match is either wholly in the store or not at all; in WAL mode a committed transaction survives
-the writer being killed.  Match logs are files beside the store, named by match ID, with their SHA-256 in the match row.
+the writer being killed.  Match logs are files beside the store, named by match ID, with their SHA-256 in the match
+row; a log is written as ``<id>.jsonl.part`` and renamed once complete, so a name the store refers to always holds
+a whole log.  One runner writes a store at a time (``tournaments.lock``).  An empty file, a damaged database or a
+SQLite file of another program is refused with one line (:class:`StoreError`), never started over silently.
 
 Tables
 ------
@@ -69,6 +72,7 @@ CREATE TABLE IF NOT EXISTS faults (
     bot TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, line TEXT
 );
 CREATE INDEX IF NOT EXISTS seats_bot ON seats(bot);
+CREATE INDEX IF NOT EXISTS matches_idx ON matches(idx);
 CREATE INDEX IF NOT EXISTS faults_match ON faults(match_id);
 """
 
@@ -112,16 +116,60 @@ class MatchRecord:
                    tuple(d["hand_rows"]), tuple(d["fault_rows"]), tuple(d.get("win_rows", ())))
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+_TABLES = ("meta", "matches", "seats", "hands", "wins", "faults")
+
+
+def _inspect(path: Path) -> str:
+    """What is at ``path``: "missing", "empty", "sqlite" (a database, maybe damaged) or "foreign" (anything else)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the store ({exc.strerror})") from None
+    if not path.is_file():
+        raise StoreError(f"{path}: is a directory, not a results store" if path.is_dir()
+                         else f"{path}: not a regular file, not a results store")
+    if st.st_size == 0:
+        return "empty"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the store ({exc.strerror})") from None
+    return "sqlite" if head == SQLITE_HEADER else "foreign"
+
+
+def _check_ours(con: sqlite3.Connection, path: Path) -> None:
+    """Refuse a SQLite database that is not a results store (it would otherwise get our tables added)."""
+    names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if names and "meta" not in names:
+        shown = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
+        raise StoreError(f"{path}: a SQLite database but not an mjref results store (its tables: {shown})")
+
+
 def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
-    if readonly:
-        if not path.exists():
-            raise StoreError(f"{path}: no such store")
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        con = sqlite3.connect(path, isolation_level=None)
+    """Open a store; every problem (missing, empty, damaged, foreign, a directory) is one ``StoreError`` line."""
+    kind = _inspect(path)
+    if readonly and kind == "missing":
+        raise StoreError(f"{path}: no such store")
+    if kind == "empty":
+        raise StoreError(f"{path}: an empty file (0 bytes), not a results store; nothing to resume (use --restart "
+                         f"to start a new store there)")
+    if kind == "foreign":
+        raise StoreError(f"{path}: not an mjref results store (not a SQLite database)")
+    try:
+        if readonly:
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            con = sqlite3.connect(path, isolation_level=None)
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(f"{path}: cannot open the store ({exc})") from None
     con.row_factory = sqlite3.Row
     try:
+        _check_ours(con, path)
         if readonly:
             con.execute("SELECT 1 FROM matches LIMIT 1")
         else:
@@ -130,8 +178,42 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
             con.executescript(_SCHEMA)
     except sqlite3.DatabaseError as exc:
         con.close()
-        raise StoreError(f"{path}: not an mjref results store ({exc})") from None
+        raise StoreError(f"{path}: not an mjref results store, or a damaged one ({exc})") from None
+    except StoreError:
+        con.close()
+        raise
     return con
+
+
+def check_integrity(con: sqlite3.Connection, path: Path) -> None:
+    """Refuse a damaged store (``PRAGMA quick_check``) before anything is added to it."""
+    try:
+        problems = [r[0] for r in con.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: a damaged results store ({exc}); use --restart to discard it") from None
+    if problems != ["ok"]:
+        raise StoreError(f"{path}: a damaged results store ({problems[0]}); use --restart to discard it, or "
+                         f"another store")
+
+
+def discard(path: Path) -> None:
+    """Remove a store (``--restart``) so that a new one starts there: only a store, an empty file or a damaged
+    SQLite database, never a file of another kind; with its WAL and shared-memory files."""
+    if _inspect(path) == "foreign":
+        raise StoreError(f"{path}: not an mjref results store (not a SQLite database); not discarding it")
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StoreError(f"{p}: cannot remove ({exc.strerror})") from None
+
+
+def recorded_between(con: sqlite3.Connection, lo: int, hi: int) -> dict[int, str]:
+    """The recorded matches with ``lo <= idx < hi``: index → ID (a window: never the whole store at once)."""
+    return {int(r[0]): str(r[1]) for r in
+            con.execute("SELECT idx, id FROM matches WHERE idx >= ? AND idx < ?", (lo, hi))}
 
 
 class Store:
@@ -152,7 +234,10 @@ class Store:
 
     # -------------------------------------------------------------------------------------------- meta
     def meta(self) -> dict[str, str]:
-        return {r["key"]: r["value"] for r in self.con.execute("SELECT key, value FROM meta")}
+        try:
+            return {r["key"]: r["value"] for r in self.con.execute("SELECT key, value FROM meta")}
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: a damaged results store ({exc})") from None
 
     def wall_salt(self) -> str:
         salt = self.meta().get("wall_salt")
@@ -162,7 +247,15 @@ class Store:
 
     def identity(self) -> dict[str, Any] | None:
         value = self.meta().get("identity")
-        return json.loads(value) if value else None
+        if not value:
+            return None
+        try:
+            data = json.loads(value)
+        except json.JSONDecodeError:
+            data = None
+        if not isinstance(data, dict):
+            raise StoreError(f"{self.path}: a damaged results store (its identity is not a JSON object)")
+        return data
 
     def initialise(self, name: str, identity: dict[str, Any], wall_salt: str | None = None) -> None:
         """Start a store for a tournament.  ``wall_salt``: the walls' salt; by default a new secret one, kept
@@ -178,6 +271,11 @@ class Store:
             ):
                 self.con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def set_identity(self, identity: dict[str, Any]) -> None:
+        with self._transaction():
+            self.con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('identity', ?)",
+                             (json.dumps(identity, sort_keys=True),))
+
     def clear(self) -> None:
         with self._transaction():
             for table in ("faults", "wins", "hands", "seats", "matches", "meta"):
@@ -187,18 +285,27 @@ class Store:
     def finished_ids(self) -> set[str]:
         return {r[0] for r in self.con.execute("SELECT id FROM matches")}
 
+    def recorded_between(self, lo: int, hi: int) -> dict[int, str]:
+        return recorded_between(self.con, lo, hi)
+
     def count(self) -> int:
-        return int(self.con.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+        try:
+            return int(self.con.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: a damaged results store ({exc})") from None
 
     @contextmanager
     def _transaction(self) -> Iterator[None]:
-        self.con.execute("BEGIN IMMEDIATE")
         try:
-            yield
-        except BaseException:
-            self.con.execute("ROLLBACK")
-            raise
-        self.con.execute("COMMIT")
+            self.con.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.con.execute("ROLLBACK")
+                raise
+            self.con.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot write the results store ({exc})") from None
 
     def record(self, m: MatchRecord) -> bool:
         """Record a finished match in one transaction.  A match already recorded is left alone (False)."""

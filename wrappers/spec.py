@@ -5,7 +5,7 @@
 * a built-in name, optionally with parameters: ``greedy``, ``greedy:chowness=0.2,hiddenness=0.9``;
 * a command line in one string: ``"./mybot --fast"`` (split like a shell would, no shell is run);
 * a TOML file (``*.toml``) with ``name``, ``cmd`` (a list), ``cwd``, ``env``, ``timeout``, ``keep_alive``,
-  ``extensions`` (or ``builtin`` instead of ``cmd``, or ``remote = true``);
+  ``extensions``, ``identity``, ``identity_ignore`` (or ``builtin`` instead of ``cmd``, or ``remote = true``);
 * ``remote:NAME``: a seat played by a wrapper that logs in to ``mjref serve`` as NAME (see docs/network.md).
 """
 
@@ -18,11 +18,13 @@ import shlex
 import shutil
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from referee.errors import BotError
+
+from .identity import IdentityError, bot_identity
 
 KNOWN_EXTENSIONS = frozenset({"flower"})
 REMOTE_PREFIX = "remote:"
@@ -48,6 +50,10 @@ class BotSpec(BaseModel):
     keep_alive: bool = Field(False, description="One process for the whole match instead of one per hand.")
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
     remote: bool = Field(False, description="Played by a wrapper that logs in to `mjref serve` under this name.")
+    identity: Literal["files", "folder"] = Field(
+        "files", description="What a resumed tournament checks is unchanged: 'files' (the executable and the "
+        "files named in cmd) or 'folder' (also every file under cwd); see wrappers/identity.py.")
+    identity_ignore: tuple[str, ...] = Field((), description="Extra glob patterns left out of a folder identity.")
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotSpec:
@@ -90,6 +96,16 @@ class BotSpec(BaseModel):
         except OSError:
             return None
         return h.hexdigest()
+
+    def identity_files(self) -> dict[str, str]:
+        """File → SHA-256 of what this process bot runs (``identity``); empty for a built-in bot."""
+        if self.cmd is None:
+            return {}
+        try:
+            return bot_identity(self.cmd, Path(self.cwd) if self.cwd else Path.cwd(), self.resolved_executable(),
+                                self.identity, self.identity_ignore)
+        except IdentityError as exc:
+            raise SpecError(f"bot {self.name!r}: {exc}") from None
 
     def check_runnable(self) -> None:
         """Raise :class:`SpecError` if a process bot cannot start at all (missing executable or directory)."""

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.commands import fail, stopped
-from tournaments.config import ConfigError, demo_config, load_config
+from tournaments.config import ConfigError, concurrency_warning, demo_config, load_config
 from tournaments.runner import Plan, TournamentError, execute, plan
 from tournaments.store import MatchRecord
 
@@ -53,7 +53,7 @@ class LiveView:
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
             TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
         )
-        self.task = self.progress.add_task(p.config.name, total=p.total, completed=len(p.done))
+        self.task = self.progress.add_task(p.config.name, total=p.total, completed=p.done)
         self.points: dict[str, int] = {}
         self.hands: dict[str, int] = {}
         self.matches: dict[str, int] = {}
@@ -123,10 +123,19 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, stderr=args.json)
     if not console.is_terminal:
         console = Console(highlight=False, stderr=args.json, width=160)
+    at_once = args.concurrency or (executor.slots if executor is not None else config.workers())
+    for note in p.notes:
+        console.print(f"note: {note}", style="yellow")
+    if executor is None:
+        warning = concurrency_warning(config, at_once)
+        if warning:
+            console.print(f"warning: {warning}", style="yellow")
     if not args.json:
-        at_once = args.concurrency or (executor.slots if executor is not None else config.workers())
-        console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({len(p.done)} already in {p.store_path}), "
-                      f"{config.hands} hands each, {at_once} at once")
+        why = ""
+        if executor is None and not (args.concurrency or config.concurrency) and config.has_process_bots:
+            why = " (process bots: one core left for the referee, see docs/tournaments.md)"
+        console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({p.done} already in {p.store_path}), "
+                      f"{config.hands} hands each, {at_once} at once{why}")
         if executor is not None:
             console.print(executor.describe())
     view = LiveView(p)
@@ -142,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             live.update(view.render())
         elif not args.quiet and not args.json:
             now = time.monotonic()
-            done = len(p.done) + view.recorded
+            done = p.done + view.recorded
             if now - last_print[0] > 2 or done == p.total:
                 last_print[0] = now
                 console.print(f"  {done}/{p.total} matches, {view.fault_count} faults")
@@ -154,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException as exc:  # noqa: BLE001 - Ctrl-C, or a failed match (e.g. on a cluster): keep the results
         if live is not None:
             live.stop()
-        done = len(p.done) + view.recorded
+        done = p.done + view.recorded
         return stopped("tournament", exc, f"{done} of {p.total} matches are recorded in {p.store_path}")
     finally:
         if live is not None:

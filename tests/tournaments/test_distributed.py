@@ -85,7 +85,7 @@ def test_dask_gives_the_same_results_as_the_local_runner(tmp_path: Path, cluster
         assert log_body(Path(log)) == log_body(local.logs_dir / f"{match_id}.jsonl")
     assert not list(p.logs_dir.glob("*.part"))
     again = plan(cfg, tmp_path / "dask")
-    assert again.jobs == [] and len(again.done) == 20  # resumes like the local runner: nothing left to play
+    assert again.jobs == [] and again.done == 20  # resumes like the local runner: nothing left to play
 
 
 def test_a_match_is_one_task_keyed_by_its_id(tmp_path: Path, cluster: Any) -> None:

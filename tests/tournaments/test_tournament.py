@@ -128,7 +128,7 @@ def test_run_records_every_match_once_and_resume_plays_nothing(tmp_path: Path) -
     for (total,) in con.execute("SELECT total1 + total2 + total3 + total4 FROM matches"):
         assert total == 0
     again = plan(cfg, tmp_path)
-    assert again.jobs == [] and len(again.done) == len(ids)
+    assert again.jobs == [] and again.done == len(ids)
 
 
 def test_changed_file_is_refused_with_differences(tmp_path: Path) -> None:
@@ -203,7 +203,8 @@ def test_walls_are_secret_per_store_unless_salted_in_the_file(tmp_path: Path) ->
 
 
 def test_a_rebuilt_bot_does_not_resume_old_results(tmp_path: Path) -> None:
-    """The store's identity includes each process bot's executable hash."""
+    """The store's identity includes each process bot's files: a rebuilt executable is refused once results exist
+    (a store that holds none yet is simply started again)."""
     bot = tmp_path / "mybot.sh"
     bot.write_text(f"#!/bin/sh\nexec {sys.executable} -m bots.drawdiscard\n")
     bot.chmod(0o755)
@@ -211,8 +212,12 @@ def test_a_rebuilt_bot_does_not_resume_old_results(tmp_path: Path) -> None:
             *({"name": n, "builtin": "random"} for n in ("a", "b", "c"))]
     cfg = config(seeds=1, hands=1, bots=bots)
     plan(cfg, tmp_path)
+    bot.write_text(f"#!/bin/sh\n# rebuilt before any result\nexec {sys.executable} -m bots.drawdiscard\n")
+    p = plan(cfg, tmp_path)
+    assert p.done == 0 and not p.notes[1:]
+    run_tournament(cfg, tmp_path, concurrency=1)
     bot.write_text(f"#!/bin/sh\n# rebuilt\nexec {sys.executable} -m bots.drawdiscard\n")
-    with pytest.raises(TournamentError, match="executables.mine"):
+    with pytest.raises(TournamentError, match=f"bot 'mine' changed: {bot} \\(changed\\)"):
         plan(cfg, tmp_path)
 
 
