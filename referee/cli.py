@@ -15,6 +15,8 @@ from .errors import MjrefError
 # Subcommand modules, in the order ``mjref --help`` lists them.
 COMMANDS = (
     "match",
+    "serve",
+    "connect",
     "tournament",
     "standings",
     "regress",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,12 @@ def register(sub: Any) -> None:
         "--fail-on-fault when a bot that is not built in faulted, 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).",
     )
     p.add_argument("bots", nargs="*", metavar="BOT", help="up to four bots, seated 1..4 in order")
+    add_match_options(p)
+    p.set_defaults(func=run)
+
+
+def add_match_options(p: argparse.ArgumentParser) -> None:
+    """The options of one match: ``mjref match`` and ``mjref serve`` (without a tournament file) share them."""
     p.add_argument("--seed", type=int, default=None, help="match seed (default: a random one, printed)")
     p.add_argument("--hands", type=int, default=None, help="hands in the match (default 16)")
     p.add_argument("--timeout", type=float, default=None, help="seconds per question, for every bot")
@@ -52,7 +59,6 @@ def register(sub: Any) -> None:
                    help=f"exit {FAULTED} when a bot that is not built in faulted (for a CI job that tests one bot)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
-    p.set_defaults(func=run)
 
 
 def _read_walls(path: Path, rules: Any) -> list[Wall]:
@@ -63,7 +69,12 @@ def _read_walls(path: Path, rules: Any) -> list[Wall]:
     return parse_wallfile(text, rules, str(path))
 
 
-def run(args: argparse.Namespace) -> int:
+Player = Callable[..., MatchResult]
+
+
+def run(args: argparse.Namespace, *, command: str = "match", play: Player = play_match, live_table: bool = True) -> int:
+    """Play the match the arguments describe with ``play`` (``play_match``; ``mjref serve`` seats remote bots and
+    shows its own live view of who is logged in, so its hands come as lines: ``live_table`` False)."""
     try:
         rules = parse_assignments(args.options)
         if args.hands is not None:
@@ -73,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
         walls = _read_walls(args.wallfile, rules) if args.wallfile else None
         specs = resolve_bots(args.bots, seat_filler(rules.default_dummy))
     except (RulesError, WallError, MatchError) as exc:
-        return fail("match", str(exc))
+        return fail(command, str(exc))
     except ValueError as exc:  # seat_filler: an unknown default_dummy
-        return fail("match", f"rule option 'default_dummy': {exc}")
+        return fail(command, f"rule option 'default_dummy': {exc}")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")  # not guessable
     log_path: Path | None
     if args.log is not None and str(args.log).lower() == "none":
@@ -86,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         log_path = Path("mjref-logs") / f"{stamp}-seed{seed}.jsonl"
     if args.html is not None and log_path is None:
-        return fail("match", "--html needs the match's log: drop --log none")
+        return fail(command, "--html needs the match's log: drop --log none")
     stderr_dir = args.stderr_dir or (log_path.parent if log_path else None)
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
@@ -97,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     show_hands = not (args.quiet or args.json)
     table = _score_table([s.name for s in specs], [])
     live: Live | None = None
-    if show_hands and console.is_terminal:
+    if show_hands and console.is_terminal and live_table:
         live = Live(table, console=console, refresh_per_second=8, transient=False)
         live.start()
     names = [s.name for s in specs]
@@ -116,10 +127,10 @@ def run(args: argparse.Namespace) -> int:
                           f"{f.kind}: {f.detail}")
 
     try:
-        result = play_match(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
-                            timeout=args.timeout, on_hand=on_hand, on_fault=on_fault)
+        result = play(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
+                      timeout=args.timeout, on_hand=on_hand, on_fault=on_fault)
     except MatchError as exc:
-        return fail("match", str(exc))
+        return fail(command, str(exc))
     finally:
         if live is not None:
             live.stop()
@@ -129,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             write_viewer(log_path, args.html)
         except ViewerError as exc:
-            return fail("match", str(exc))
+            return fail(command, str(exc))
     if args.json:
         out = result.to_json()
         if args.html is not None:

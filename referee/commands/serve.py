@@ -1,0 +1,165 @@
+"""``mjref serve``: a match (or a tournament) whose seats may be remote, played by wrappers that log in.
+
+With BOT arguments it takes exactly ``mjref match``'s options (one definition, ``commands.match``); a seat
+``remote:NAME`` waits for ``mjref connect … --name NAME``.  With a tournament file it runs the tournament as
+``mjref tournament`` does, its ``remote = true`` bots played by wrappers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import trio
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from referee.commands import fail
+from referee.commands import match as match_command
+from referee.match import MatchResult
+from referee.server import (
+    ServeError,
+    Server,
+    generate_tokens,
+    load_tokens,
+    parse_listen,
+    remote_names,
+    serve_match,
+    server_ssl_context,
+)
+from wrappers.spec import BotSpec
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="referee a match or tournament whose remote seats are played by wrappers logging in (mjref connect)",
+        description="Referee a match whose seats may be remote: BOT is any bot `mjref match` accepts, or "
+        "remote:NAME, a seat played by a wrapper (`mjref connect URL --token TOKEN --name NAME BOT`) on the "
+        "player's own machine. With a tournament FILE, its bots with `remote = true` are played by wrappers. "
+        "See docs/network.md.",
+    )
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="up to four bots, seated 1..4 in order (remote:NAME for a wrapper); or one tournament file")
+    p.add_argument("--listen", default="127.0.0.1:8765", metavar="HOST:PORT",
+                   help="where wrappers connect (default 127.0.0.1:8765; port 0: any free port, printed)")
+    p.add_argument("--tokens", type=Path, default=None, metavar="FILE",
+                   help='a TOML file of name = "token" per remote bot (default: new random tokens, printed)')
+    p.add_argument("--cert", type=Path, default=None, metavar="FILE", help="TLS certificate chain (PEM): wss://")
+    p.add_argument("--key", type=Path, default=None, metavar="FILE", help="TLS private key (PEM) for --cert")
+    p.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                   help="give up (exit 2) if the wrappers are not all logged in after this long (default: wait)")
+    match_command.add_match_options(p)
+    p.set_defaults(func=run)
+
+
+class Lobby:
+    """Who is logged in, shown before play: a live table on a terminal, plain lines otherwise."""
+
+    def __init__(self, names: list[str], console: Console, quiet: bool) -> None:
+        self.names = names
+        self.console = console
+        self.quiet = quiet
+        self.server: Server | None = None
+        self.live: Live | None = None
+
+    def table(self) -> Table:
+        t = Table(title="Remote seats")
+        for col in ("name", "status", "from", "round trip"):
+            t.add_column(col)
+        assert self.server is not None
+        for name in self.names:
+            slot = self.server.slots[name]
+            link = slot.link if slot.connected else None
+            status = "[green]logged in[/green]" if link else "[yellow]waiting[/yellow]"
+            rtt = f"{link.rtt_ms:.2f} ms" if link and link.rtt_ms is not None else "-"
+            t.add_row(name, status, link.peer if link else "", rtt)
+        return t
+
+    def say(self, text: str) -> None:
+        if self.live is None:
+            self.console.print(f"{time.strftime('%H:%M:%S')} {text}", markup=False, highlight=False)
+
+    def changed(self) -> None:
+        if self.live is not None:
+            self.live.update(self.table())
+
+    def start(self) -> None:
+        if self.console.is_terminal and not self.quiet:
+            self.live = Live(self.table(), console=self.console, refresh_per_second=4, transient=True)
+            self.live.start()
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
+def _tokens(args: argparse.Namespace, names: list[str], out: Console) -> dict[str, str]:
+    if args.tokens is not None:
+        return load_tokens(args.tokens, names)
+    tokens = generate_tokens(names)
+    for name, token in tokens.items():
+        out.print(f"{name} {token}", markup=False, highlight=False)
+    return tokens
+
+
+def run(args: argparse.Namespace) -> int:
+    if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
+        return fail("serve", "a tournament file: not yet served (give BOTs)")
+    try:
+        listen = parse_listen(args.listen)
+        ssl_context = server_ssl_context(args.cert, args.key)
+    except ServeError as exc:
+        return fail("serve", str(exc))
+    # Progress and the server's log go to stderr: stdout carries the tokens (unless --json) and the result.
+    err = Console(stderr=True, highlight=False)
+    out = Console(highlight=False, stderr=args.json)
+
+    def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
+        names = remote_names(specs)
+        tokens = _tokens(args, names, out)
+        lobby = Lobby(names, err, args.quiet or args.json)
+        server = Server(tokens, say=lobby.say, on_change=lobby.changed)
+        lobby.server = server
+
+        def on_listen(url: str) -> None:
+            err.print(f"listening on {url}", markup=False, highlight=False)
+            if not names:
+                err.print("no remote seats: the match starts at once", markup=False, highlight=False)
+            lobby.start()
+
+        async def main() -> MatchResult:
+            try:
+                async with trio.open_nursery() as nursery:
+                    async def stop_lobby() -> None:
+                        while server.missing():
+                            await trio.sleep(0.05)
+                        lobby.stop()
+                    nursery.start_soon(stop_lobby)
+                    return await serve_match(specs, server, listen=listen, ssl_context=ssl_context, wait=args.wait,
+                                             on_listen=on_listen, **kwargs)
+            finally:
+                lobby.stop()
+
+        return trio.run(main)
+
+    return match_command.run(args, command="serve", play=play, live_table=False)
+
+
+def _is_tournament(path: Path) -> bool:
+    """A tournament file has ``[[bots]]``; a bot's own TOML file does not."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(data.get("bots"), list)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(2)

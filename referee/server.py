@@ -1,0 +1,326 @@
+"""The referee server (``mjref serve``): wrappers log in over WebSocket and play remote seats.
+
+This is the framework's own shape: the referee sets up a seed and waits for the players to log in, each through a
+wrapper that runs its AI on its own machine.  The server accepts connections, checks each login against its
+tokens, and attaches the connection to the remote bot's ``Slot``; the match (``run_match``) seats a
+``RemoteSeat`` on that slot and plays exactly as with local seats: same log, faults, stand-in and penalties.
+
+Safety, for a port open to anyone: a connection must log in (``hello``) within ``AUTH_TIMEOUT`` seconds or it is
+closed; nothing of the table is sent before a good login (a refusal is a bare close code); frames over
+``MAX_CLIENT_MESSAGE`` bytes close the connection (the WebSocket library refuses them); tokens are compared in
+constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import ssl
+import tomllib
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSocketServer, serve_websocket
+
+from referee.errors import InputError
+from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
+from wrappers import messages as m
+from wrappers.remote import Link, RemoteSeat, Slot
+from wrappers.seat import Seat
+from wrappers.spec import REMOTE_NAME, BotSpec
+
+TOKEN_MIN = 16  # characters: a token shorter than this is refused in a tokens file
+TOKEN_MAX = 256
+
+Say = Callable[[str], None]
+
+
+class ServeError(InputError):
+    """A server that cannot run as asked (bad tokens file, address, certificate; wrappers that never came)."""
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6; port 0: the OS picks a free one)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host:
+        raise ServeError(f"--listen {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        number = int(port)
+    except ValueError:
+        raise ServeError(f"--listen {text!r}: the port {port!r} is not a number") from None
+    if not 0 <= number <= 65535:
+        raise ServeError(f"--listen {text!r}: the port must be 0-65535")
+    return host, number
+
+
+def load_tokens(path: Path, names: Iterable[str]) -> dict[str, str]:
+    """The tokens of a TOML file ``name = "token"``, for exactly the remote bots ``names`` (each must have one)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ServeError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise ServeError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ServeError(f"{path}: not valid TOML ({exc})") from None
+    tokens: dict[str, str] = {}
+    for name, token in data.items():
+        if not REMOTE_NAME.fullmatch(name):
+            raise ServeError(f"{path}: {name!r}: a name is 1-64 letters, digits, '_', '.', '-'")
+        if not isinstance(token, str):
+            raise ServeError(f"{path}: {name}: the token must be a string, not {type(token).__name__}")
+        if not TOKEN_MIN <= len(token) <= TOKEN_MAX or not token.isascii() or not token.isprintable() \
+                or " " in token:
+            raise ServeError(f"{path}: {name}: a token is {TOKEN_MIN}-{TOKEN_MAX} printable ASCII characters "
+                             "without spaces")
+        tokens[name] = token
+    wanted = list(names)
+    missing = [n for n in wanted if n not in tokens]
+    if missing:
+        raise ServeError(f"{path}: no token for the remote bot(s) {', '.join(missing)}")
+    return {n: tokens[n] for n in wanted}  # a token for a bot not at this table logs in nowhere
+
+
+def generate_tokens(names: Iterable[str]) -> dict[str, str]:
+    return {n: secrets.token_urlsafe(24) for n in names}
+
+
+def server_ssl_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:
+    """TLS for ``wss://``: the certificate chain and its key (PEM), or None for plain ``ws://``."""
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise ServeError("--cert and --key go together")
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        ctx.load_cert_chain(str(cert), str(key))
+    except (OSError, ssl.SSLError) as exc:
+        raise ServeError(f"--cert {cert} --key {key}: cannot load ({exc})") from None
+    return ctx
+
+
+@dataclass(slots=True)
+class Attempt:
+    """A login that was refused (for the server's log)."""
+
+    peer: str
+    name: str | None
+    reason: str
+
+
+class Server:
+    """The listening side: logins, slots, and the seats a match takes from them."""
+
+    def __init__(self, tokens: dict[str, str], *, say: Say, on_change: Callable[[], None] | None = None) -> None:
+        self.slots = {name: Slot(name) for name in tokens}
+        self._tokens = {name: token.encode() for name, token in tokens.items()}
+        self._decoy = secrets.token_bytes(32)
+        self.say = say
+        self.on_change = on_change
+        self.refused: list[Attempt] = []
+        self.port = 0
+        self._links: set[Link] = set()
+        self._busy: dict[str, trio.Lock] = {name: trio.Lock() for name in tokens}
+        self._matches = 0
+
+    # ------------------------------------------------------------------------------------------ listening
+    async def listen(self, host: str, port: int, ssl_context: ssl.SSLContext | None,
+                     *, task_status: trio.TaskStatus[WebSocketServer] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            await serve_websocket(self._handle, host, port, ssl_context, max_message_size=m.MAX_CLIENT_MESSAGE,
+                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0, task_status=task_status)
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+    async def start(self, nursery: trio.Nursery, host: str, port: int, ssl_context: ssl.SSLContext | None) -> str:
+        """Listen in ``nursery``; the URL wrappers connect to."""
+        server: WebSocketServer = await nursery.start(self.listen, host, port, ssl_context)
+        self.port = server.port
+        shown = f"[{host}]" if ":" in host else host
+        return f"{'wss' if ssl_context else 'ws'}://{shown}:{self.port}"
+
+    def _refuse(self, peer: str, name: str | None, reason: str) -> None:
+        self.refused.append(Attempt(peer, name, reason))
+        self.say(f"refused {peer}{' as ' + repr(name) if name else ''}: {reason}")
+
+    def _check(self, name: str, token: str) -> bool:
+        """Constant time in the token, and the same work for an unknown name."""
+        expected = self._tokens.get(name)
+        ok = hmac.compare_digest(token.encode(), expected if expected is not None else self._decoy)
+        return ok and expected is not None
+
+    async def _handle(self, request: WebSocketRequest) -> None:
+        remote = request.remote
+        peer = f"{remote.address}:{remote.port}" if isinstance(remote, Endpoint) else str(remote)
+        try:
+            ws = await request.accept()
+        except ConnectionClosed:
+            return
+        try:
+            frame: str | bytes | None = None
+            with trio.move_on_after(m.AUTH_TIMEOUT):
+                frame = await ws.get_message()
+            if frame is None:
+                self._refuse(peer, None, f"no hello within {m.AUTH_TIMEOUT:g} s")
+                await ws.aclose(m.CLOSE_AUTH_TIMEOUT)
+                return
+            try:
+                hello = m.read_client(frame)
+            except m.BadMessage as exc:
+                self._refuse(peer, None, f"not a hello ({exc})")
+                await ws.aclose(m.CLOSE_BAD_MESSAGE)
+                return
+            if not isinstance(hello, m.Hello):
+                self._refuse(peer, None, f"{hello.type} before hello")
+                await ws.aclose(m.CLOSE_BAD_MESSAGE)
+                return
+            if not self._check(hello.name, hello.token):
+                self._refuse(peer, hello.name, "wrong name or token")
+                await ws.aclose(m.CLOSE_REFUSED)
+                return
+            if hello.v != m.PROTOCOL:
+                self._refuse(peer, hello.name, f"protocol version {hello.v} (this server speaks {m.PROTOCOL})")
+                await ws.aclose(m.CLOSE_VERSION)
+                return
+            slot = self.slots[hello.name]
+            if slot.link is not None or slot.pending is not None:
+                self._refuse(peer, hello.name, "already logged in on another connection")
+                await ws.aclose(m.CLOSE_TAKEN)
+                return
+            link = Link(ws, hello.name, peer)
+            slot.pending = link  # held from here: a second login with the same token is refused
+            try:
+                await self._serve_link(slot, link)
+            finally:
+                slot.detach(link)
+                self._changed()
+        except ConnectionClosed:
+            return
+
+    async def _serve_link(self, slot: Slot, link: Link) -> None:
+        if not await link.send(m.Welcome(v=m.PROTOCOL, name=link.name)):
+            return
+        rtt = await link.login_rtt()
+        if rtt is None:
+            self.say(f"{link.name} ({link.peer}): no pong at login; closed")
+            await link.close(m.CLOSE_BAD_MESSAGE, "no pong at login")
+            return
+        slot.attach(link)
+        link.on_rtt = lambda _: self._changed()
+        self._links.add(link)
+        self.say(f"{link.name} logged in from {link.peer} (round trip {rtt:.3f} ms)")
+        self._changed()
+        try:
+            await link.run()
+        finally:
+            self._links.discard(link)
+            self.say(f"{link.name} ({link.peer}) left: {link.reason or 'the connection ended'}")
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    # ------------------------------------------------------------------------------------------ the lobby
+    def missing(self) -> list[str]:
+        return [name for name, slot in self.slots.items() if not slot.connected]
+
+    async def wait_for_all(self, wait: float | None) -> None:
+        """Until every remote bot is logged in; after ``wait`` seconds, :class:`ServeError` naming who is not."""
+        with trio.move_on_after(wait if wait is not None else float("inf")):
+            while self.missing():
+                await trio.sleep(0.05)
+            return
+        raise ServeError(f"after {wait:g} s, still waiting for: {', '.join(self.missing())}")
+
+    # ------------------------------------------------------------------------------------------ matches
+    def seat_factory(self, match: str, network_grace: float, timeout: float | None,
+                     seats: dict[int, Seat] | None = None) -> RemoteSeats:
+        def make(spec: BotSpec, position: int) -> Seat:
+            seat = RemoteSeat(spec, position, self.slots[spec.name], match=match, network_grace=network_grace,
+                              timeout=timeout)
+            if seats is not None:
+                seats[position] = seat
+            return seat
+
+        return make
+
+    @asynccontextmanager
+    async def seating(self, specs: Sequence[BotSpec], match: str, network_grace: float,
+                      timeout: float | None = None) -> AsyncIterator[tuple[RemoteSeats, Callable[[FaultInfo], None]]]:
+        """The remote seats of one match, and the fault hook that tells their wrappers; a remote bot plays one
+        match at a time (its connection is one seat), so matches that share one wait for each other."""
+        names = sorted({s.name for s in specs if s.remote})
+        unknown = [n for n in names if n not in self.slots]
+        if unknown:
+            raise ServeError(f"no token for the remote bot(s) {', '.join(unknown)}")
+        seats: dict[int, Seat] = {}
+
+        def on_fault(info: FaultInfo) -> None:
+            seat = seats.get(info.position)
+            if isinstance(seat, RemoteSeat):
+                seat.note_fault(info.kind, info.detail)
+
+        held: list[trio.Lock] = []
+        try:
+            for n in names:  # in name order: two matches never hold each other's bots
+                await self._busy[n].acquire()
+                held.append(self._busy[n])
+            yield self.seat_factory(match, network_grace, timeout, seats), on_fault
+        finally:
+            for lock in reversed(held):
+                lock.release()
+
+    async def over(self, reason: str) -> None:
+        """Tell every logged-in wrapper that it is over, and close their connections."""
+        async with trio.open_nursery() as nursery:
+            for link in list(self._links):
+                nursery.start_soon(self._bye, link, reason)
+
+    @staticmethod
+    async def _bye(link: Link, reason: str) -> None:
+        with trio.move_on_after(2.0):
+            await link.send(m.Over(reason=reason))
+            await link.close(m.CLOSE_OVER, "over")
+
+
+def remote_names(specs: Sequence[BotSpec]) -> list[str]:
+    """The remote bots' names in seat order, each once; a name twice in one match is refused."""
+    names = [s.name for s in specs if s.remote]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ServeError(f"remote:{twice[0]} sits twice: one wrapper plays one seat")
+    return names
+
+
+async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple[str, int],
+                      ssl_context: ssl.SSLContext | None = None, wait: float | None = None,
+                      on_listen: Callable[[str], None] | None = None, on_fault: Callable[[FaultInfo], None] | None,
+                      timeout: float | None = None, **match_kwargs: Any) -> MatchResult:
+    """Listen, wait for every remote bot's wrapper, play the match, tell the wrappers it is over."""
+    remote_names(specs)
+    rules = match_kwargs["rules"]
+    async with trio.open_nursery() as nursery:
+        url = await server.start(nursery, listen[0], listen[1], ssl_context)
+        if on_listen is not None:
+            on_listen(url)
+        await server.wait_for_all(wait)
+        async with server.seating(specs, "1", rules.network_grace, timeout) as (factory, tell):
+            def faulted(info: FaultInfo) -> None:
+                tell(info)
+                if on_fault is not None:
+                    on_fault(info)
+
+            result = await run_match(specs, remote=factory, on_fault=faulted, timeout=timeout, block_ms=0.0,
+                                     **match_kwargs)
+        await server.over("the match is over")
+        nursery.cancel_scope.cancel()
+    return result
+
+
+__all__ = ["Server", "ServeError", "generate_tokens", "load_tokens", "parse_listen", "remote_names", "serve_match",
+           "server_ssl_context"]

@@ -1,0 +1,356 @@
+"""The referee server and its wrappers, end to end on 127.0.0.1 (ports chosen by the OS): ``mjref serve`` and
+``mjref connect`` as real processes, hostile clients as trio-websocket connections from the test."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from trio_websocket import ConnectionClosed, open_websocket_url
+
+from referee.cli import main as mjref
+from referee.server import ServeError, load_tokens, parse_listen
+from wrappers import messages as m
+from wrappers.spec import SpecError, parse_bot
+
+ROOT = Path(__file__).resolve().parents[2]
+GREEDY = f"{sys.executable} -m bots.greedy"
+TOKENS = {"a": "a" * 20, "b": "b" * 20}
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+class Proc:
+    """A command-line process whose stderr is collected line by line (so a test can wait for a line)."""
+
+    def __init__(self, args: list[str], cwd: Path) -> None:
+        self.lines: list[str] = []
+        self.p = subprocess.Popen([sys.executable, "-m", "referee.cli", *args], cwd=cwd, env=ENV,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.p.stderr is not None
+        for line in self.p.stderr:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                found = re.search(pattern, line)
+                if found:
+                    return found
+            if self.p.poll() is not None and not self._reader.is_alive():
+                break
+            time.sleep(0.02)
+        raise AssertionError(f"no line matching {pattern!r}; stderr:\n" + "\n".join(self.lines))
+
+    def finish(self, timeout: float = 120) -> tuple[int, str]:
+        """Wait for the exit: (status, stdout).  stderr stays with the reader thread."""
+        assert self.p.stdout is not None
+        out: list[str] = []
+        reading = threading.Thread(target=lambda: out.append(self.p.stdout.read()), daemon=True)  # type: ignore
+        reading.start()
+        self.p.wait(timeout)
+        reading.join(10)
+        self._reader.join(10)
+        return self.p.returncode, "".join(out)
+
+    def kill(self) -> None:
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+
+    @property
+    def stderr(self) -> str:
+        return "\n".join(self.lines)
+
+
+@pytest.fixture
+def procs() -> Any:
+    started: list[Proc] = []
+    yield started
+    for p in started:
+        p.kill()
+
+
+def write_tokens(tmp_path: Path) -> Path:
+    path = tmp_path / "tokens.toml"
+    path.write_text("".join(f'{n} = "{t}"\n' for n, t in TOKENS.items()))
+    return path
+
+
+def serve(procs: list[Proc], tmp_path: Path, *args: str) -> tuple[Proc, str]:
+    server = Proc(["serve", *args, "--listen", "127.0.0.1:0"], tmp_path)
+    procs.append(server)
+    url = server.wait_for(r"listening on (ws\S+)").group(1)
+    return server, url
+
+
+def connect(procs: list[Proc], tmp_path: Path, url: str, name: str, bot: str = GREEDY, *args: str) -> Proc:
+    wrapper = Proc(["connect", url, bot, "--token", TOKENS[name], "--name", name,
+                    "--stderr", str(tmp_path / f"{name}.stderr"), *args], tmp_path)
+    procs.append(wrapper)
+    return wrapper
+
+
+def records(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def comparable(recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A log without its timings and the labels that say where a seat ran (remote, process, names)."""
+    out = []
+    for r in recs:
+        r = {k: v for k, v in r.items() if k not in ("ms", "started", "finished", "rtt_ms")}
+        if r["type"] == "header":
+            r["seats"] = [{k: s[k] for k in ("position", "keep_alive", "extensions", "bot_seed")} for s in r["seats"]]
+        out.append(r)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ end to end
+@pytest.mark.slow
+def test_served_match_gives_the_local_log(tmp_path: Path, procs: list[Proc]) -> None:
+    server, url = serve(procs, tmp_path, "remote:a", "remote:b", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "2", "--seed", "5", "--json", "--log", "m.jsonl")
+    a = connect(procs, tmp_path, url, "a")
+    b = connect(procs, tmp_path, url, "b")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    result = json.loads(out)
+    assert [s["spec"] for s in result["seats"]] == ["remote:a", "remote:b", "builtin:greedy", "builtin:greedy"]
+    assert result["faults"] == []
+    for w in (a, b):
+        assert w.finish()[0] == 0, w.stderr
+        assert "hand 2" in w.stderr and "over" in w.stderr
+    assert re.search(r"a logged in from 127\.0\.0\.1:\d+ \(round trip [\d.]+ ms\)", server.stderr)
+
+    local = subprocess.run([sys.executable, "-m", "referee.cli", "match", GREEDY, GREEDY, "greedy", "greedy",
+                            "--hands", "2", "--seed", "5", "--json", "--log", "local.jsonl"],
+                           cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120)
+    assert local.returncode == 0, local.stderr
+    served = records(tmp_path / "m.jsonl")
+    assert comparable(served) == comparable(records(tmp_path / "local.jsonl"))
+    header = served[0]
+    assert [s["kind"] for s in header["seats"]] == ["remote", "remote", "builtin", "builtin"]
+    assert all(isinstance(s["rtt_ms"], float) for s in header["seats"][:2])
+    results = [r for r in served if r["type"] == "result"]
+    assert all(r["rtt_ms"][2:] == [None, None] and r["rtt_ms"][0] is not None for r in results)
+
+    replay = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "m.jsonl"], cwd=tmp_path, env=ENV,
+                            capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def test_wrong_token_exits_2_and_the_attempt_is_logged(tmp_path: Path, procs: list[Proc]) -> None:
+    server, url = serve(procs, tmp_path, "remote:a", "--tokens", str(write_tokens(tmp_path)), "--hands", "1",
+                        "--log", "none")
+    wrapper = Proc(["connect", url, GREEDY, "--token", "x" * 20, "--name", "a"], tmp_path)
+    procs.append(wrapper)
+    code, _ = wrapper.finish(60)
+    assert code == 2
+    assert "mjref connect: the server refused the login: wrong name or token" in wrapper.stderr
+    server.wait_for(r"refused 127\.0\.0\.1:\d+ as 'a': wrong name or token")
+    assert server.p.poll() is None  # still waiting for the right wrapper
+
+
+def test_missing_wrappers_are_named_after_wait(tmp_path: Path, procs: list[Proc]) -> None:
+    server, _ = serve(procs, tmp_path, "remote:a", "remote:b", "--tokens", str(write_tokens(tmp_path)),
+                      "--wait", "0.5", "--log", "none")
+    code, _ = server.finish(60)
+    assert code == 2
+    assert "mjref serve: after 0.5 s, still waiting for: a, b" in server.stderr
+
+
+def test_random_tokens_are_printed(tmp_path: Path, procs: list[Proc]) -> None:
+    server, _ = serve(procs, tmp_path, "remote:a", "greedy", "--wait", "0.2", "--log", "none")
+    code, out = server.finish(60)
+    assert code == 2
+    name, token = out.split()
+    assert name == "a" and len(token) >= 24
+
+
+@pytest.mark.slow
+def test_tls_with_a_certificate_made_here(tmp_path: Path, procs: list[Proc]) -> None:
+    trustme = pytest.importorskip("trustme")
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1")
+    cert.private_key_and_cert_chain_pem.write_to_path(str(tmp_path / "server.pem"))
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    server, url = serve(procs, tmp_path, "remote:a", "--tokens", str(write_tokens(tmp_path)), "--hands", "1",
+                        "--cert", str(tmp_path / "server.pem"), "--key", str(tmp_path / "server.pem"), "--json",
+                        "--log", "tls.jsonl")
+    assert url.startswith("wss://127.0.0.1:")
+    # Without trusting the CA the wrapper cannot log in (and says why); with it, it plays.
+    untrusting = Proc(["connect", url, GREEDY, "--token", TOKENS["a"], "--name", "a", "--once"], tmp_path)
+    procs.append(untrusting)
+    assert untrusting.finish(60)[0] == 2
+    assert "the server's certificate is not trusted" in untrusting.stderr
+    wrapper = connect(procs, tmp_path, url, "a", GREEDY, "--cafile", str(tmp_path / "ca.pem"))
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == []
+    assert wrapper.finish()[0] == 0
+
+
+@pytest.mark.slow
+def test_wrapper_killed_mid_hand_is_disconnected_and_rejoins(tmp_path: Path, procs: list[Proc]) -> None:
+    slow = f"env BADBOT_DELAY=0.05 {sys.executable} {ROOT / 'tests/bots/badbot.py'} slow"
+    server, url = serve(procs, tmp_path, "remote:a", "--tokens", str(write_tokens(tmp_path)), "--hands", "4",
+                        "--seed", "3", "--json", "--log", "m.jsonl")
+    first = connect(procs, tmp_path, url, "a", slow)
+    first.wait_for(r"a: hand 2")
+    time.sleep(0.3)  # a few throws into hand 2
+    first.p.send_signal(signal.SIGKILL)
+    first.p.wait()
+    server.wait_for(r"a \(127\.0\.0\.1:\d+\) left")
+    second = connect(procs, tmp_path, url, "a", slow)
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    faults = json.loads(out)["faults"]
+    assert [(f["hand"], f["kind"]) for f in faults] == [(1, "disconnected")], faults
+    assert second.finish()[0] == 0, second.stderr
+    recs = records(tmp_path / "m.jsonl")
+    by_bot = {(r["hand"], r["by"]) for r in recs if r["type"] == "answer" and r["seat"] == 1}
+    assert (1, "dummy") in by_bot and (2, "bot") in by_bot and (3, "bot") in by_bot
+    assert recs[-1]["type"] == "final" and recs[-1]["complete"]
+
+
+async def _hostile(url: str) -> dict[str, Any]:
+    """What the server does with clients that are not wrappers: each must be dropped, having been sent nothing."""
+    seen: dict[str, Any] = {}
+
+    async def never_authenticates() -> None:
+        async with open_websocket_url(url) as ws:
+            try:
+                seen["silent"] = await ws.get_message()
+            except ConnectionClosed as exc:
+                seen["silent"] = exc.reason.code if exc.reason else None
+
+    async def huge_frame() -> None:
+        async with open_websocket_url(url) as ws:
+            await ws.send_message("x" * (m.MAX_CLIENT_MESSAGE + 1))
+            try:
+                seen["huge"] = await ws.get_message()
+            except ConnectionClosed as exc:
+                seen["huge"] = exc.reason.code if exc.reason else None
+
+    async def garbage_frame() -> None:
+        async with open_websocket_url(url) as ws:
+            await ws.send_message("/throw 111")
+            try:
+                seen["garbage"] = await ws.get_message()
+            except ConnectionClosed as exc:
+                seen["garbage"] = exc.reason.code if exc.reason else None
+
+    async def garbage_bytes() -> None:
+        host, port = url.removeprefix("ws://").rsplit(":", 1)
+        stream = await trio.open_tcp_stream(host, int(port))
+        await stream.send_all(b"\x00\xff garbage, not HTTP\r\n\r\n" * 100)
+        with trio.move_on_after(10):
+            data = b""
+            while chunk := await stream.receive_some(4096):
+                data += chunk
+            seen["raw"] = data
+        await stream.aclose()
+
+    async with trio.open_nursery() as nursery:
+        for task in (never_authenticates, huge_frame, garbage_frame, garbage_bytes):
+            nursery.start_soon(task)
+    return seen
+
+
+@pytest.mark.slow
+def test_hostile_clients_are_dropped_without_disturbing_the_match(tmp_path: Path, procs: list[Proc]) -> None:
+    # Slow enough that the match outlasts the silent client's AUTH_TIMEOUT.
+    slow = f"env BADBOT_DELAY=0.25 {sys.executable} {ROOT / 'tests/bots/badbot.py'} slow"
+    server, url = serve(procs, tmp_path, "remote:a", "--tokens", str(write_tokens(tmp_path)), "--hands", "2",
+                        "--seed", "2", "--json", "--log", "m.jsonl")
+    wrapper = connect(procs, tmp_path, url, "a", slow)
+    wrapper.wait_for(r"a: hand 1")
+    seen = trio.run(_hostile, url)
+    assert server.p.poll() is None, "the match ended before the test was done"
+    assert seen["silent"] == m.CLOSE_AUTH_TIMEOUT
+    assert seen["huge"] == 1009  # the WebSocket library's "message too big"
+    assert seen["garbage"] == m.CLOSE_BAD_MESSAGE
+    assert b"welcome" not in seen.get("raw", b"") and b"seat" not in seen.get("raw", b"")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == []
+    assert wrapper.finish()[0] == 0
+    assert "no hello within 5 s" in server.stderr and "not a hello" in server.stderr
+
+
+# ------------------------------------------------------------------------------------------ inputs
+def test_remote_seat_specs() -> None:
+    spec = parse_bot("remote:team-1", {"greedy"})
+    assert spec.remote and spec.name == "team-1" and spec.describe() == "remote:team-1"
+    with pytest.raises(SpecError, match="a remote seat's name is"):
+        parse_bot("remote:", {"greedy"})
+    with pytest.raises(SpecError, match="a remote seat's name is"):
+        parse_bot("remote:a;rm -rf", {"greedy"})
+
+
+def test_match_refuses_a_remote_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    assert mjref(["match", "remote:a", "--log", "none"]) == 2
+    assert "waits for a wrapper to log in: play it with `mjref serve`" in capsys.readouterr().err
+
+
+def test_a_remote_name_sits_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert mjref(["serve", "remote:a", "remote:a", "--listen", "127.0.0.1:0", "--log", "none"]) == 2
+    assert "remote:a sits twice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('a = "short"\n', "a: a token is 16-256 printable ASCII characters"),
+    ("a = 12345678901234567890\n", "a: the token must be a string, not int"),
+    ('"a b" = "aaaaaaaaaaaaaaaaaaaa"\n', "'a b': a name is 1-64 letters"),
+    ('b = "bbbbbbbbbbbbbbbbbbbb"\n', "no token for the remote bot(s) a"),
+    ("a = [\n", "not valid TOML"),
+    ('a = "aaaaaaaa aaaaaaaaaaaa"\n', "without spaces"),
+])
+def test_bad_tokens_files(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ServeError, match=re.escape(message)):
+        load_tokens(path, ["a"])
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("8765", "give HOST:PORT"), ("host:http", "is not a number"), ("host:70000", "0-65535"),
+])
+def test_bad_listen(text: str, message: str) -> None:
+    with pytest.raises(ServeError, match=message):
+        parse_listen(text)
+    assert parse_listen("[::1]:0") == ("::1", 0)
+
+
+def test_a_busy_port_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert mjref(["serve", "remote:a", "--listen", f"127.0.0.1:{port}", "--log", "none", "--wait", "1"]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_connect_bad_inputs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert mjref(["connect", "http://127.0.0.1:1", GREEDY, "--token", "t"]) == 2
+    assert "give ws://HOST:PORT" in capsys.readouterr().err
+    assert mjref(["connect", "ws://127.0.0.1:1", "greedy", "--token", "t"]) == 2
+    assert "a built-in bot plays at the server" in capsys.readouterr().err
+    assert mjref(["connect", "ws://127.0.0.1:1", "./no-such-bot", "--token", "t"]) == 2
+    assert "not a built-in" in capsys.readouterr().err
