@@ -89,14 +89,14 @@ def slowest_imports(bot: str, n: int = 10) -> list[dict[str, Any]]:
         env=_env(),
         check=False,
     )
-    rows = []
+    rows: list[tuple[int, str]] = []
     for line in proc.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:
             _, cumulative, module = line[len("import time:") :].split("|")
             if cumulative.strip().isdigit():
-                rows.append({"module": module.strip(), "cumulative_us": int(cumulative)})
-    rows.sort(key=lambda r: -r["cumulative_us"])
-    return rows[:n]
+                rows.append((int(cumulative), module.strip()))
+    rows.sort(reverse=True)
+    return [{"module": module, "cumulative_us": us} for us, module in rows[:n]]
 
 
 def summary(seconds: list[float]) -> dict[str, float]:
