@@ -5,7 +5,8 @@ that seat was sent) and the question asked: it never sees the engine.  The same 
 (``wrappers.seat.BuiltinSeat``) and as a protocol executable (``bots.stdio``, ``python -m bots.greedy``).
 
 Specs: a built-in name, optionally with parameters, ``greedy:chowness=0.2,hiddenness=0.8``.  Parameter values
-are numbers from 0 to 1.  ``make_policy`` raises ``ValueError`` with a one-line reason naming what is known.
+are numbers from 0 to 1.  ``make_policy`` raises ``BotError`` (a ``ValueError``) with a one-line reason naming the
+parameter and what is known.
 
 Randomness: a policy that needs it keeps a ``random.Random`` reseeded in ``start_hand`` from
 ``wall.hand_rng(seed, hand, f"bot/{name}/{position}").next()``, so that the same match seed, hand and seat
@@ -20,6 +21,7 @@ import random as _stdlib_random
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from referee.errors import BotError
 from referee.game.types import Answer
 from referee.game.view import SeatView
 from referee.game.wall import hand_rng
@@ -75,10 +77,10 @@ DEFAULT_DUMMY = "greedy"  # the bot that fills empty seats when the ruleset's st
 
 
 def policy_class(name: str) -> type[BasePolicy]:
-    """The class of built-in bot ``name``; ``ValueError`` for an unknown name."""
+    """The class of built-in bot ``name``; ``BotError`` for an unknown name."""
     entry = _REGISTRY.get(name)
     if entry is None:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BUILTIN_NAMES))})")
+        raise BotError(f"unknown bot {name!r} (known: {', '.join(sorted(BUILTIN_NAMES))})")
     cls: type[BasePolicy] = getattr(importlib.import_module(entry[0]), entry[1])
     return cls
 
@@ -96,7 +98,7 @@ def seat_filler(default_dummy: str) -> str:
 def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
     """Split ``name:key=value,…`` into the name and its parameters, checked against the bot's ``PARAMS``."""
     if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"empty bot spec (known: {', '.join(sorted(BUILTIN_NAMES))})")
+        raise BotError(f"empty bot spec (known: {', '.join(sorted(BUILTIN_NAMES))})")
     name, sep, rest = spec.strip().partition(":")
     cls = policy_class(name)
     known = sorted(cls.PARAMS)
@@ -104,22 +106,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
     params_text = f"parameters of {name}: {', '.join(known) if known else 'none'}"
     params: dict[str, float] = {}
     if sep and not rest.strip():
-        raise ValueError(f"bot spec {spec!r}: nothing after ':' ({params_text})")
+        raise BotError(f"bot spec {spec!r}: nothing after ':' ({params_text})")
     for item in rest.split(",") if sep else ():
         key, eq, raw = item.partition("=")
         key, raw = key.strip(), raw.strip()
         if not eq or not key:
-            raise ValueError(f"bot spec {spec!r}: {item.strip()!r} is not NAME=VALUE ({params_text})")
+            raise BotError(f"bot spec {spec!r}: {item.strip()!r} is not NAME=VALUE ({params_text})")
         if key not in cls.PARAMS:
-            raise ValueError(f"unknown parameter {key!r} for bot {name} ({known_text})")
+            raise BotError(f"unknown parameter {key!r} for bot {name} ({known_text})")
         if key in params:
-            raise ValueError(f"bot spec {spec!r}: parameter {key!r} given twice")
+            raise BotError(f"bot spec {spec!r}: parameter {key!r} given twice")
         try:
             value = float(raw)
         except ValueError:
             value = math.nan
         if not 0.0 <= value <= 1.0:
-            raise ValueError(f"bot {name}: parameter {key}={raw!r} must be a number from 0 to 1")
+            raise BotError(f"bot {name}: parameter {key}={raw!r} must be a number from 0 to 1 (known parameters: "
+                           f"{', '.join(known) if known else 'none'})")
         params[key] = value
     return name, params
 

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 from .aio import is_interrupt, leaves
@@ -31,8 +32,16 @@ COMMANDS = (
 )
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``mjref check: the following arguments are required: BOT``), like
+    every other bad input, instead of the usage block and a second line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="mjref",
         description="A referee harness for Mahjong AI bots (ICGA protocol, Taiwan 16-tile rules).",
     )

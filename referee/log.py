@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 from referee import __version__
 from referee.errors import InputError
@@ -33,6 +33,7 @@ from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.series import HandSetup
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
+from referee.userfiles import loads_json, utf8_reason
 from wrappers.spec import BotSpec
 
 LOG_FORMAT = 1
@@ -78,6 +79,14 @@ class HeaderRecord(_Record):
     hands: int
     walls: Literal["seeded", "file"] = "seeded"
     started: str
+
+    @field_validator("seats")
+    @classmethod
+    def _four_seats(cls, seats: list[SeatInfo]) -> list[SeatInfo]:
+        positions = [s.position for s in seats]
+        if positions != [1, 2, 3, 4]:
+            raise ValueError(f"a match has four seats at positions 1, 2, 3, 4; the header lists {positions}")
+        return seats
 
 
 class HandRecord(_Record):
@@ -346,8 +355,14 @@ class LogWriter:
 
     @classmethod
     def open(cls, path: Path) -> LogWriter:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(open(path, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
+        """Create (or truncate) the log at ``path``; :class:`LogError` naming it when it cannot be written."""
+        if path.is_dir():
+            raise LogError(f"{path}: is a directory; give the log a file name")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return cls(open(path, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
+        except OSError as exc:
+            raise LogError(f"{path}: cannot write the log ({exc.strerror or exc})") from None
 
     def write(self, record: BaseModel) -> None:
         """Append one record made by a builder of this module."""
@@ -399,6 +414,26 @@ def _validation_reason(exc: ValidationError) -> str:
     return f"{loc}: {msg}" if loc else msg
 
 
+def loads_line(text: str) -> Any:
+    """``json.loads`` of one log line, refusing a line nested deeper than a record can be (``MAX_JSON_DEPTH``) with
+    a ``json.JSONDecodeError``, so that every reader's ``except json.JSONDecodeError`` gives its one-line reason
+    instead of a ``RecursionError`` from a hostile line of 100,000 ``[``."""
+    return loads_json(text)
+
+
+def decode_log(data: bytes, path: Path | str) -> str:
+    """A log's bytes as text, refusing bytes that are not UTF-8 with the line and byte named.  The last line, when
+    it has no end (a match cut off half-way, maybe in the middle of a character), is decoded leniently: it is
+    never read as a record."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        end = data.rfind(b"\n") + 1
+        if exc.start >= end:  # inside the unterminated last line
+            return data[:end].decode("utf-8") + data[end:].decode("utf-8", "replace")
+        raise LogError(f"{path}: {utf8_reason(data, exc)}") from None
+
+
 @dataclass(slots=True)
 class LogFile:
     """A log whose header has been checked.  ``lines`` are all its lines without their ends (line 1, the header,
@@ -418,7 +453,7 @@ class LogFile:
     def parse(self, number: int, text: str) -> BaseModel:
         """Validate line ``number``; raises :class:`LogError` naming it."""
         try:
-            data = json.loads(text)
+            data = loads_line(text)
         except json.JSONDecodeError as exc:
             raise LogError(f"{self.where(number)}: not JSON ({exc.msg})") from None
         try:
@@ -445,8 +480,7 @@ def open_log(path: Path | str) -> LogFile:
     if p.is_dir():
         raise LogError(f"{p}: is a directory, not a log")
     try:
-        with open(p, encoding="utf-8", errors="replace", newline="") as f:
-            text = f.read()
+        text = decode_log(p.read_bytes(), p)
     except OSError as exc:
         raise LogError(f"{p}: cannot read ({exc.strerror})") from None
     lines = text.split("\n")
@@ -456,7 +490,7 @@ def open_log(path: Path | str) -> LogFile:
         raise LogError(f"{p}: empty file, not an mjref log")
     first = lines[0] if lines else last
     try:
-        data = json.loads(first)
+        data = loads_line(first)
     except json.JSONDecodeError:
         raise LogError(f"{p}: not an mjref log (line 1 is not JSON)") from None
     if not isinstance(data, dict) or data.get("type") != "header":

@@ -23,13 +23,13 @@ from typing import Any
 
 import trio
 
-from bots.base import BUILTIN_NAMES, DEFAULT_DUMMY, make_policy
-from referee.errors import InputError
+from bots.base import BUILTIN_NAMES, DEFAULT_DUMMY, make_policy, parse_spec
+from referee.errors import BotError, InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
-from referee.game.wall import Wall, generate_wall
+from referee.game.wall import Wall, check_seed, generate_wall
 from referee.log import (
     LogWriter,
     NullWriter,
@@ -153,7 +153,19 @@ def resolve_bots(texts: Sequence[str], default: str = DEFAULT_DUMMY) -> list[Bot
         raise MatchError(str(exc)) from None
     while len(specs) < 4:
         specs.append(BotSpec(name=default, builtin=default))
+    check_specs(specs)
     return specs
+
+
+def check_specs(specs: Sequence[BotSpec]) -> None:
+    """Every built-in bot's name and parameters are known and in range (``greedy:chowness=5`` is refused here, before
+    any match starts, not by a seat half-way through a tournament); :class:`MatchError` naming the bot."""
+    for spec in specs:
+        if spec.builtin is not None:
+            try:
+                parse_spec(spec.builtin)
+            except BotError as exc:
+                raise MatchError(str(exc)) from None
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
@@ -200,6 +212,8 @@ async def run_match(
     """
     if len(specs) != 4:
         raise MatchError(f"a match needs four seats, got {len(specs)}")
+    check_seed(seed)
+    check_specs(specs)
     try:
         make_policy(rules.default_dummy)
     except ValueError as exc:
@@ -215,6 +229,11 @@ async def run_match(
     names = _unique_names(specs)
     result = MatchResult(seed, [SeatSummary(p, names[p - 1], specs[p - 1].describe()) for p in (1, 2, 3, 4)],
                          log_path=log_path)
+    if stderr_dir is not None and any(s.cmd for s in specs):
+        try:
+            stderr_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise MatchError(f"{stderr_dir}: cannot hold the bots' stderr files ({exc.strerror or exc})") from None
     writer: LogWriter = LogWriter.open(log_path) if log_path else NullWriter()
     started = time.perf_counter()
     try:

@@ -122,6 +122,16 @@ async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None
     """Feed ``spec`` the questions seat ``seat`` was asked in the log (only 0-based ``hand`` if given)."""
     if seat not in (1, 2, 3, 4):
         raise RefeedError(f"seat {seat}: seats are 1..4")
+    if timeout is not None and not 0 < timeout <= 3600:  # the bounds of the move_timeout rule option
+        raise RefeedError(f"timeout {timeout:g}: must be above 0 and at most 3600 seconds")
+    if stderr_path is not None and spec.cmd is not None:
+        if stderr_path.is_dir():
+            raise RefeedError(f"{stderr_path}: is a directory; give the stderr file a name")
+        try:
+            stderr_path.parent.mkdir(parents=True, exist_ok=True)
+            stderr_path.open("ab").close()
+        except OSError as exc:
+            raise RefeedError(f"{stderr_path}: cannot write the bot's stderr there ({exc.strerror or exc})") from None
     try:
         walker = LogWalker(path, keep_before=seat)
     except LogError as exc:

@@ -56,6 +56,7 @@ from referee.log import (
     event_record,
     final_record,
     hand_record,
+    loads_line,
     open_log,
     result_record,
 )
@@ -283,7 +284,7 @@ class LogWalker:
     # -------------------------------------------------------------------------------------------------
     def _parse(self, number: int, text: str, index: int | None) -> dict[str, Any]:
         try:
-            rec = json.loads(text)
+            rec = loads_line(text)
         except json.JSONDecodeError as exc:
             raise Divergence(index, number, f"something that is not JSON ({exc.msg})", "a JSON record") from None
         if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):

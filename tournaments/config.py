@@ -27,14 +27,16 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from referee.errors import InputError
+from bots.base import parse_spec
+from referee.errors import BotError, InputError
 from referee.game.rules import RulesError, Ruleset, make_ruleset
+from referee.game.wall import check_seed
+from referee.userfiles import read_toml
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping, validation_line
 
 
@@ -61,6 +63,13 @@ class BotEntry(BaseModel):
     identity_ignore: list[str] = Field(default_factory=list, description="Globs left out of a folder identity.")
     threads: int = Field(1, ge=1, le=1024, description="Cores the bot keeps busy while it thinks: the default "
                          "concurrency leaves each match of process bots that many (see docs/tournaments.md).")
+
+    @field_validator("builtin")
+    @classmethod
+    def _known_builtin(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_spec(v)  # a BotError (a ValueError) names the parameter: refused before any match starts
+        return v
 
 
 # Fields of a bot entry that do not decide results: left out of the store's identity.
@@ -99,6 +108,8 @@ class TournamentConfig(BaseModel):
                 raise ValueError("the list of seeds is empty")
             if len(set(v)) != len(v):
                 raise ValueError("a seed is listed twice")
+            for i, seed in enumerate(v):
+                check_seed(seed, f"seeds[{i}]")
         return v
 
     @model_validator(mode="after")
@@ -173,23 +184,29 @@ def parse_config(data: dict[str, Any], where: str = "tournament") -> TournamentC
         raise ConfigError(validation_line(exc, where)) from None
 
 
+MAX_CONCURRENCY = 1024
+
+
+def check_concurrency(value: int | None) -> int | None:
+    """``--concurrency``: None (the default) or a whole number of matches at once, from 1 to 1024."""
+    if value is not None and not 1 <= value <= MAX_CONCURRENCY:
+        raise ConfigError(f"--concurrency must be from 1 to {MAX_CONCURRENCY} matches at once, not {value}")
+    return value
+
+
 def load_config(path: Path) -> TournamentConfig:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    return parse_config(data, str(path))
+    return parse_config(read_toml(path, ConfigError), str(path))
 
 
 def ruleset_of(config: TournamentConfig, where: str = "tournament") -> Ruleset:
     try:
-        return make_ruleset({**config.rules, "hands": config.hands})
+        rules = make_ruleset({**config.rules, "hands": config.hands})
+        parse_spec(rules.default_dummy)
     except RulesError as exc:
         raise ConfigError(f"{where}: [rules] {exc}") from None
+    except BotError as exc:
+        raise ConfigError(f"{where}: [rules] default_dummy: {exc}") from None
+    return rules
 
 
 def bot_specs(config: TournamentConfig, base_dir: Path, where: str = "tournament") -> list[BotSpec]:

@@ -78,7 +78,7 @@ MAX_LINE_LENGTH: Final = 1024
 """Longest line (without its terminator) either parser reads; the longest real line is under 80 characters."""
 
 FLOWER_EXTENSION: Final = "flower"
-"""The bot-configuration extension that opts in to ``/flower <pos> <tid>`` lines (docs/protocol.md, the ``/flower`` extension)."""
+"""The bot-configuration extension that opts in to ``/flower <pos> <tid>`` lines (docs/protocol.md)."""
 
 _HAND_TIDS: Final[frozenset[int]] = frozenset(ALL_TIDS)
 _FLOWER_TIDS: Final[frozenset[int]] = frozenset(FLOWER_TIDS)

@@ -16,13 +16,13 @@ import os
 import re
 import shlex
 import shutil
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from referee.errors import BotError
+from referee.userfiles import read_toml
 
 from .identity import IdentityError, bot_identity
 
@@ -130,7 +130,7 @@ def validation_line(exc: ValidationError, where: str) -> str:
     loc = ".".join(str(p) for p in err["loc"])
     if err["type"] == "extra_forbidden":
         return f"{where}: unknown field {loc!r}"
-    return f"{where}: {loc + ': ' if loc else ''}{err['msg']}"
+    return f"{where}: {loc + ': ' if loc else ''}{str(err['msg']).removeprefix('Value error, ')}"
 
 
 def spec_from_mapping(data: dict[str, Any], where: str, base_dir: Path | None = None) -> BotSpec:
@@ -150,12 +150,7 @@ def spec_from_mapping(data: dict[str, Any], where: str, base_dir: Path | None = 
 
 
 def load_spec_file(path: Path) -> BotSpec:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SpecError(f"{path}: cannot read ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path, SpecError)
     data.setdefault("name", path.stem)
     return spec_from_mapping(data, str(path), path.parent)
 

@@ -24,7 +24,8 @@ def register(sub: Any) -> None:
         "/ask gong melded, concealed and promoted, /ask hu on a self-draw, a throw and a robbed gong, /pass, exit "
         "after /exit). Every answer must be legal and on time; declining a claim passes. Exit 0 only if all pass.",
     )
-    p.add_argument("bot", metavar="BOT", help="a built-in name, a command line in one quoted string, or a TOML file")
+    p.add_argument("bot", metavar="BOT", nargs="?", default=None,
+                   help="a built-in name, a command line in one quoted string, or a TOML file (not needed with --list)")
     p.add_argument("--only", action="append", default=None, metavar="SCENARIO",
                    help=f"run only this scenario (repeatable): {', '.join(ORDER)}")
     p.add_argument("--timeout", type=float, default=None, help="seconds per question (default 10)")
@@ -40,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
         for name in ORDER:
             print(f"{name:<17} {TARGETS[name].title}")
         return 0
+    if args.bot is None:
+        return fail("check", "give the BOT to check (see mjref check --help; --list shows the scenarios)")
     if args.timeout is not None and not 0 < args.timeout <= 3600:
         return fail("check", f"--timeout {args.timeout:g}: must be above 0 and at most 3600 seconds")
     if args.start_grace is not None and not 0 <= args.start_grace <= 3600:

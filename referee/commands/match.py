@@ -20,6 +20,7 @@ from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchError, MatchResult, play_match, resolve_bots
+from referee.userfiles import read_text
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 130 interrupted)
 
@@ -62,11 +63,7 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
 
 
 def _read_walls(path: Path, rules: Any) -> list[Wall]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise WallError(f"{path}: cannot read ({exc.strerror})") from None
-    return parse_wallfile(text, rules, str(path))
+    return parse_wallfile(read_text(path, WallError), rules, str(path))
 
 
 Player = Callable[..., MatchResult]

@@ -21,6 +21,7 @@ from rich.text import Text
 from referee.commands import fail, stopped
 from referee.game.rules import RulesError, make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
+from tournaments.config import check_concurrency
 from tournaments.regress import (
     DEFAULT_HANDS,
     DEFAULT_MAX_HANDS,
@@ -104,8 +105,7 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
             raise RegressError(f"--{role}: {exc}") from None
     if args.max_hands < 1:
         raise RegressError(f"--max-hands must be at least 1, not {args.max_hands}")
-    if args.concurrency is not None and args.concurrency < 1:
-        raise RegressError(f"--concurrency must be at least 1, not {args.concurrency}")
+    check_concurrency(args.concurrency)
     sprt = SprtSettings(margin=args.margin, alpha=args.alpha, beta=args.beta)
     return RegressSettings(specs["candidate"], specs["baseline"], specs.get("field"), args.design, rules, sprt,
                            args.max_hands, args.seeds_from, args.wall_salt)

@@ -16,6 +16,7 @@ from referee.commands import fail
 from referee.game import tiles
 from referee.game.rules import DEFAULT_RULES, RulesError, Ruleset, make_ruleset, parse_assignments
 from referee.game.scoring import ITEM_TITLES, ScoreError, score_request
+from referee.userfiles import loads_json
 
 EPILOG = """\
 The request (every field but winning_tile, seat_wind and round_wind may be omitted):
@@ -94,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         return _fail(where, "not UTF-8 text")
     try:
-        data = json.loads(text)
+        data = loads_json(text)  # bounded nesting: a hostile request is a reason, not a RecursionError
     except json.JSONDecodeError as exc:
         return _fail(where, f"bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")
     with_payments = bool(args.assignments or args.scoring)

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.commands import fail, stopped
-from tournaments.config import ConfigError, concurrency_warning, demo_config, load_config
+from tournaments.config import ConfigError, check_concurrency, concurrency_warning, demo_config, load_config
 from tournaments.runner import Plan, TournamentError, execute, plan
 from tournaments.store import MatchRecord
 
@@ -96,6 +96,7 @@ class LiveView:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        check_concurrency(args.concurrency)
         if args.file is None:
             config = demo_config()
             base_dir = Path.cwd()

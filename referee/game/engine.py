@@ -9,7 +9,7 @@ Surface (in the spirit of OpenSpiel's game API)::
         events = hand.apply(answer)        # IllegalAnswer (and no change) unless answer in q.legal
     hand.result                            # HandResult: outcome, wins with tai items, scores
 
-Every ``Event`` carries its audience: the seats that may see it.  The flow follows docs/protocol.md ("The flow of one hand") exactly, and
+Every ``Event`` carries its audience: the seats that may see it.  The flow follows docs/protocol.md exactly, and
 is written once, as a generator that yields questions and receives answers: the order of questions in the code is
 the order of questions in the rules.
 """
@@ -473,7 +473,7 @@ class Hand:
                 p, mode = q, "throw"
 
     def _claimants(self, p: int, t: int) -> tuple[list[int], int | None, bool] | None:
-        """Who may be asked about ``p``'s throw ``t`` (docs/protocol.md, flow step 4): the seats that can win on it, in turn
+        """Who may be asked about ``p``'s throw ``t`` (docs/protocol.md, flow 4): the seats that can win on it, in turn
         order; the one seat holding two or three of its kind; whether the next seat can make a chow with it.
         None when nobody can claim it (the usual case: the turn passes without a question)."""
         seats = self._seats
@@ -563,8 +563,8 @@ class Hand:
     def _claims(
         self, p: int, t: int, can_win: list[int], holder: int | None, eat: bool
     ) -> Generator[Question, Answer, tuple[str, int]]:
-        """Flow step 4 of docs/protocol.md: hu in turn order, then the one pong/gong seat, then the next seat's eat; who may be asked
-        is ``_claimants``' answer."""
+        """docs/protocol.md, flow 4: hu in turn order, then the one pong/gong seat, then the next seat's eat; who may
+        be asked is ``_claimants``' answer."""
         rules = self.rules
         winners = yield from self._ask_hu_round(can_win, t)
         if winners:

@@ -55,7 +55,7 @@ class RulesError(InputError):
 
 
 class Ruleset(BaseModel):
-    """Every rule option (docs/rules.md lists them), with its default.  Frozen: a ruleset never changes during a match."""
+    """Every rule option (docs/rules.md), with its default.  Frozen: a ruleset never changes during a match."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
@@ -144,7 +144,7 @@ def option_names() -> list[str]:
 def _error_line(exc: ValidationError) -> str:
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err["loc"]) or "rules"
-    msg = err["msg"]
+    msg = str(err["msg"]).removeprefix("Value error, ")
     if err["type"] == "extra_forbidden":
         return f"unknown rule option {loc!r} (known: {', '.join(option_names())})"
     return f"rule option {loc!r}: {msg}"

@@ -1,4 +1,4 @@
-"""Scoring: the tai of a win, item by item (docs/rules.md, the tai table), the settlement, and the ``mjref score`` request.
+"""Scoring: the tai of a win, item by item (docs/rules.md), the settlement, and the ``mjref score`` request.
 
 Every result is explainable: a :class:`ScoreResult` lists its items (stable keys, the same in logs, in
 ``mjref score`` and in explanations) and the arrangement of the hand they were counted on.  Tai values come from
@@ -672,7 +672,7 @@ class MeldRequest(BaseModel):
 
 
 class WinRequest(BaseModel):
-    """The request of ``mjref score`` (docs/rules.md, ``mjref score``).  Omitted booleans are false, omitted lists empty."""
+    """The request of ``mjref score`` (docs/rules.md).  Omitted booleans are false, omitted lists empty."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -739,7 +739,7 @@ def parse_request(data: object) -> WinContext:
 
 
 def score_request(data: Mapping[str, Any], rules: Ruleset, *, payments: bool = False) -> dict[str, Any]:
-    """Score one request (docs/rules.md, ``mjref score``) and return the result JSON; ``payments`` adds ``"payments"``."""
+    """Score one request (docs/rules.md) and return the result JSON; ``payments`` adds ``"payments"``."""
     ctx = parse_request(data)
     result = score_win(ctx, rules)
     out = result.to_json()

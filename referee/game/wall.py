@@ -35,6 +35,17 @@ WALL_VERSION = 1
 _MASK = (1 << 64) - 1
 
 
+MAX_SEED = (1 << 64) - 1
+"""Seeds are 64-bit unsigned integers (``mjref match`` draws one from the system's random source)."""
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` if it is a whole number from 0 to :data:`MAX_SEED`, else :class:`InputError` naming ``what``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise InputError(f"{what} must be a whole number from 0 to 2**64 - 1 ({MAX_SEED}), not {seed!r}")
+    return seed
+
+
 class WallError(InputError):
     """A wall that is not a full, valid set of tiles; the message names the line and the problem."""
 

@@ -1,4 +1,4 @@
-"""Unit tests of the hand engine on hand-built walls: every situation of docs/protocol.md's flow of a hand, asserted as the
+"""Unit tests of the hand engine on hand-built walls: every situation of docs/protocol.md's flow, asserted as the
 exact questions (seat, ask, legal answers) and events (type, fields, audience) that result.
 
 Hands are written in the short notation ``"234m 55p E"`` (m wan, s tiao, p tong; E W S N winds, R G Wh
