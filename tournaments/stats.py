@@ -526,6 +526,21 @@ def _identities(meta_identity: str | None) -> dict[str, str]:
         return {}
 
 
+_NUMBER_COLUMNS = ("points", "rank", "hands", "wins", "self_draws", "deal_ins", "faults", "answers", "answer_seconds",
+                   "max_answer_seconds")
+
+
+def _check_numbers(con: sqlite3.Connection, store_path: Path) -> None:
+    """SQLite keeps whatever a cell is given and sums text as 0: a seat cell that is not a number (a store edited by
+    hand, or damaged) is refused naming the match and the column, instead of standings that are silently wrong."""
+    for column in _NUMBER_COLUMNS:
+        bad = con.execute(f"SELECT match_id, position, {column} FROM seats "
+                          f"WHERE typeof({column}) NOT IN ('integer', 'real') LIMIT 1").fetchone()
+        if bad is not None:
+            raise StoreError(f"{store_path}: match {bad[0]!r}, seat {bad[1]}: column {column!r} holds {bad[2]!r}, "
+                             f"not a number; the store is damaged")
+
+
 def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> Standings:
     """Standings and head-to-head of the matches in a results store (raises ``StoreError`` naming the file)."""
     if cluster_by not in ("group", "seed"):
@@ -534,12 +549,15 @@ def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> S
     con = connect(store_path, readonly=True)
     try:
         con.execute("BEGIN")  # one snapshot, even while a tournament is writing
+        _check_numbers(con, store_path)
         bots, pairs, matches, hands, groups = read_totals(con, cluster_by)
         faults: dict[str, dict[str, int]] = defaultdict(dict)
         for bot, kind, n in con.execute("SELECT bot, kind, COUNT(*) FROM faults GROUP BY bot, kind"):
             faults[str(bot)][str(kind)] = int(n)
         meta = {str(k): v for k, v in con.execute("SELECT key, value FROM meta WHERE key IN ('name', 'identity')")}
         con.execute("ROLLBACK")
+    except StoreError:
+        raise
     except (sqlite3.Error, ValueError, TypeError) as exc:
         raise StoreError(f"{store_path}: not an mjref results store, or a damaged one ({exc})") from None
     finally:
