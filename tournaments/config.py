@@ -57,6 +57,8 @@ class BotEntry(BaseModel):
     timeout: float | None = Field(None, gt=0, le=3600)
     keep_alive: bool = False
     extensions: list[str] = Field(default_factory=list)
+    remote: bool = Field(False, description="Played by a wrapper logging in to `mjref serve` under this name "
+                         "(docs/network.md).")
     identity: Literal["files", "folder"] = Field(
         "files", description="What resuming checks is unchanged: 'files' (the executable and the files named in "
         "cmd) or 'folder' (every file under cwd too, but the ignored); see docs/tournaments.md.")

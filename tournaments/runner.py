@@ -22,6 +22,7 @@ import signal
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from bots.base import seat_filler
 from referee.errors import InputError
 from referee.game.rules import Ruleset
 from referee.game.wall import salted_seed
-from referee.match import MatchResult, play_match, run_match
+from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
 from wrappers.spec import BotSpec, SpecError
 
 from .config import BotEntry, ConfigError, TournamentConfig, bot_specs, canonical, diff_identity, ruleset_of
@@ -147,9 +148,14 @@ def run_job(job: MatchJob) -> MatchRecord:
     return _finish(job, result)
 
 
-async def run_job_async(job: MatchJob, *, shared_loop: bool = True) -> MatchRecord:
-    """Play one match in this trio loop; ``shared_loop``: other matches run in it too (no blocking waits)."""
-    kwargs = _job_kwargs(job)
+RemoteSeating = Callable[[MatchJob], AbstractAsyncContextManager[tuple[RemoteSeats, Callable[[FaultInfo], None]]]]
+"""For a match with remote bots: its seat factory and fault hook, held while it plays (``referee.server``)."""
+
+
+async def run_job_async(job: MatchJob, *, shared_loop: bool = True, **extra: Any) -> MatchRecord:
+    """Play one match in this trio loop; ``shared_loop``: other matches run in it too (no blocking waits);
+    ``extra``: more ``run_match`` arguments (a served tournament's ``remote`` and ``on_fault``)."""
+    kwargs = {**_job_kwargs(job), **extra}
     if shared_loop:
         kwargs["block_ms"] = 0.0
     result = await run_match(list(job.specs), **kwargs)
@@ -344,9 +350,10 @@ class MatchPlayer:
     first such match) and matches with bot processes in this trio loop.  Use it as a context manager: a pool it
     made is stopped on exit."""
 
-    def __init__(self, workers: int, executor: Any = None) -> None:
+    def __init__(self, workers: int, executor: Any = None, remote: RemoteSeating | None = None) -> None:
         self.workers = workers
         self.executor = executor
+        self.remote = remote
         self._pool: Any = executor
         self._own = False
 
@@ -362,6 +369,12 @@ class MatchPlayer:
         return self._pool
 
     async def play(self, job: MatchJob) -> MatchRecord:
+        if any(s.remote for s in job.specs):  # played here, by wrappers logged in to this process's server
+            if self.remote is None:
+                remote = next(s.name for s in job.specs if s.remote)
+                raise TournamentError(f"bot {remote!r} is remote: run the tournament with `mjref serve FILE`")
+            async with self.remote(job) as (seats, tell):
+                return await run_job_async(job, shared_loop=True, remote=seats, on_fault=tell)
         if self.executor is not None or job.builtin_only:
             fut = self._local_pool().submit(run_job, job)
             return await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)  # type: ignore[no-any-return]
@@ -382,8 +395,10 @@ async def execute(
     on_match: MatchCallback | None = None,
     on_start: Callable[[MatchJob], None] | None = None,
     executor: Any = None,
+    remote: RemoteSeating | None = None,
 ) -> int:
     """Play the plan's pending matches; record each finished match; return how many were recorded.
+    ``remote`` seats the remote bots (``mjref serve``).
 
     The store is locked for the whole run (a second runner fails at once, :class:`tournaments.lock.StoreBusy`).
     Matches are taken from the streaming schedule as slots free up: at most ``concurrency`` are in flight, here
@@ -422,7 +437,7 @@ async def execute(
                 finally:
                     slots.release()
 
-            with MatchPlayer(workers, executor) as player:
+            with MatchPlayer(workers, executor, remote) as player:
                 async with trio.open_nursery() as nursery:
                     for job in p.pending(store):
                         await slots.acquire()

@@ -8,6 +8,8 @@ With BOT arguments it takes exactly ``mjref match``'s options (one definition, `
 from __future__ import annotations
 
 import argparse
+import json
+import ssl
 import sys
 import time
 import tomllib
@@ -83,7 +85,7 @@ class Lobby:
 
     def say(self, text: str) -> None:
         if self.live is None:
-            self.console.print(f"{time.strftime('%H:%M:%S')} {text}", markup=False, highlight=False)
+            self.console.print(f"{time.strftime('%H:%M:%S')} {text}", markup=False, highlight=False, soft_wrap=True)
 
     def changed(self) -> None:
         if self.live is not None:
@@ -110,8 +112,6 @@ def _tokens(args: argparse.Namespace, names: list[str], out: Console) -> dict[st
 
 
 def run(args: argparse.Namespace) -> int:
-    if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
-        return fail("serve", "a tournament file: not yet served (give BOTs)")
     try:
         listen = parse_listen(args.listen)
         ssl_context = server_ssl_context(args.cert, args.key)
@@ -120,6 +120,13 @@ def run(args: argparse.Namespace) -> int:
     # Progress and the server's log go to stderr: stdout carries the tokens (unless --json) and the result.
     err = Console(stderr=True, highlight=False)
     out = Console(highlight=False, stderr=args.json)
+    if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
+        given = [flag for flag, value in (("--seed", args.seed), ("--hands", args.hands), ("--wallfile", args.wallfile),
+                                          ("--set", args.options), ("--log", args.log), ("--html", args.html))
+                 if value]
+        if given:
+            return fail("serve", f"{given[0]} is for a match; a tournament file sets its own (seeds, hands, rules)")
+        return _tournament(args, Path(args.bots[0]), listen, ssl_context, err, out)
 
     def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
         names = remote_names(specs)
@@ -150,6 +157,57 @@ def run(args: argparse.Namespace) -> int:
         return trio.run(main)
 
     return match_command.run(args, command="serve", play=play, live_table=False)
+
+
+def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], ssl_context: ssl.SSLContext | None,
+                err: Console, out: Console) -> int:
+    """A tournament file served: its ``remote = true`` bots are played by wrappers; it resumes like ``mjref
+    tournament`` (finished matches are kept in its store and never played again)."""
+    from referee.commands.standings import render_standings
+    from tournaments.config import ConfigError, load_config
+    from tournaments.runner import TournamentError, execute, plan
+    from tournaments.stats import compute_standings, to_json
+    from tournaments.store import MatchRecord
+
+    try:
+        config = load_config(path)
+        p = plan(config, path.resolve().parent, where=str(path))
+        names = [b.name for b in config.bots if b.remote]
+        tokens = _tokens(args, names, out)
+    except (ConfigError, TournamentError, ServeError) as exc:
+        return fail("serve", str(exc))
+    lobby = Lobby(names, err, args.quiet or args.json)
+    server = Server(tokens, say=lobby.say, on_change=lobby.changed)
+    lobby.server = server
+    done = [p.done]
+
+    def on_match(rec: MatchRecord) -> None:
+        done[0] += 1
+        lobby.say(f"match {rec.id} recorded ({done[0]}/{p.total})")
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            url = await server.start(nursery, listen[0], listen[1], ssl_context)
+            err.print(f"listening on {url}", markup=False, highlight=False)
+            err.print(f"{p.total} matches, {p.done} already in {p.store_path}", markup=False, highlight=False,
+                      soft_wrap=True)
+            lobby.start()
+            try:
+                await server.wait_for_all(args.wait)
+            finally:
+                lobby.stop()
+            await execute(p, on_match=on_match, remote=lambda job: server.seating(
+                job.specs, job.match.id, p.rules.network_grace, args.timeout))
+            await server.over("the tournament is over")
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+    standings = compute_standings(p.store_path)
+    if args.json:
+        print(json.dumps(to_json(standings)))
+    else:
+        render_standings(standings, out)
+    return 0
 
 
 def _is_tournament(path: Path) -> bool:

@@ -354,3 +354,62 @@ def test_connect_bad_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "a built-in bot plays at the server" in capsys.readouterr().err
     assert mjref(["connect", "ws://127.0.0.1:1", "./no-such-bot", "--token", "t"]) == 2
     assert "not a built-in" in capsys.readouterr().err
+
+
+TOURNAMENT = """name = "net"
+seeds = 2
+hands = 1
+concurrency = 1
+[[bots]]
+name = "a"
+remote = true
+[[bots]]
+name = "b"
+remote = true
+[[bots]]
+name = "g"
+builtin = "greedy"
+[[bots]]
+name = "r"
+builtin = "random"
+"""
+
+
+@pytest.mark.slow
+def test_served_tournament_resumes_after_sigkill(tmp_path: Path, procs: list[Proc]) -> None:
+    (tmp_path / "t.toml").write_text(TOURNAMENT)
+    tokens = str(write_tokens(tmp_path))
+    first, url = serve(procs, tmp_path, "t.toml", "--tokens", tokens)
+    port = url.rsplit(":", 1)[1]
+    wrappers = [connect(procs, tmp_path, url, n) for n in ("a", "b")]
+    first.wait_for(r"recorded \(2/8\)")
+    first.p.send_signal(signal.SIGKILL)
+    first.p.wait()
+    # The same port, so that the wrappers, reconnecting with backoff, find the new server.
+    second = Proc(["serve", "t.toml", "--tokens", tokens, "--listen", f"127.0.0.1:{port}", "--json"], tmp_path)
+    procs.append(second)
+    done = int(second.wait_for(r"8 matches, (\d) already in").group(1))
+    assert 2 <= done < 8
+    code, out = second.finish()
+    assert code == 0, second.stderr
+    assert "recorded (8/8)" in second.stderr
+    assert len(re.findall(r"match \S+ recorded", second.stderr)) == 8 - done
+    standings = json.loads(out)
+    assert standings["matches"] == 8
+    assert {row["name"]: row["matches"] for row in standings["bots"]} == {"a": 8, "b": 8, "g": 8, "r": 8}
+    for w in wrappers:
+        assert w.finish()[0] == 0, w.stderr
+        assert "reconnecting" in w.stderr
+
+
+def test_tournament_command_refuses_remote_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "t.toml").write_text(TOURNAMENT)
+    assert mjref(["tournament", str(tmp_path / "t.toml"), "--quiet"]) == 2
+    assert "bot 'a' is remote: run the tournament with `mjref serve FILE`" in capsys.readouterr().err
+
+
+def test_match_options_do_not_apply_to_a_served_tournament(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "t.toml").write_text(TOURNAMENT)
+    assert mjref(["serve", str(tmp_path / "t.toml"), "--hands", "3", "--listen", "127.0.0.1:0"]) == 2
+    assert "--hands is for a match; a tournament file sets its own" in capsys.readouterr().err
