@@ -15,6 +15,7 @@ through one function, ``take_over``.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -112,6 +113,10 @@ class MatchResult:
     faults: list[FaultInfo] = field(default_factory=list)
     log_path: Path | None = None
     seconds: float = 0.0
+    play_digest: str = ""
+    """A hash of how the match was played: every answer in order (seat, question, the answer line, by the bot or
+    its stand-in) and every fault, hand by hand.  Two matches on the same walls with the same digest were played
+    identically, answer for answer; ``mjref regress`` calls two bots identical on that evidence."""
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -378,6 +383,7 @@ async def _play_hand(
         await _question_loop(hand, seats, active, journal, result, take_over)
     finally:
         log_journal()
+    result.play_digest = _play_digest(result.play_digest, h, journal, faults)
 
     # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
     ending: list[Seat] = []
@@ -392,6 +398,14 @@ async def _play_hand(
                 nursery.start_soon(one.end_hand)
     assert hand.result is not None
     return HandSummary(h, setup, hand.result, fault_settlement(sorted(payers), rules), (0, 0, 0, 0), faults)
+
+
+def _play_digest(previous: str, hand: int, journal: list[Any], faults: list[FaultInfo]) -> str:
+    """The match's play digest after this hand: the previous one chained with this hand's answers and faults."""
+    parts = [previous, str(hand)]
+    parts += [f"{item[0]} {item[1]} {item[2]} {item[3]!r} {item[4]}" for item in journal if type(item) is tuple]
+    parts += [f"fault {f.position} {f.kind}" for f in faults]
+    return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
 
 
 async def _question_loop(

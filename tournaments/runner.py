@@ -114,7 +114,7 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
         m.id, m.index, m.group, m.seed, m.rotation, m.seats, len(result.hands),
         (result.seats[0].total, result.seats[1].total, result.seats[2].total, result.seats[3].total),
         job.log, file_sha256(log) if log and log.exists() else None, result.seconds,
-        tuple(seat_rows), tuple(hand_rows), tuple(fault_rows), tuple(win_rows),
+        tuple(seat_rows), tuple(hand_rows), tuple(fault_rows), tuple(win_rows), result.play_digest or None,
     )
 
 

@@ -22,6 +22,8 @@ Tables
 ``wins``      one row per win: match_id, hand, seat, how, thrower, tile, tai (several per hand when one throw
               makes several winners).  Stores written before this table existed have no rows in it.
 ``faults``    one row per fault: match_id, hand, position, bot, kind, detail, line.
+``plays``     one row per match: match_id, digest (``MatchResult.play_digest``: equal digests on the same walls mean
+              the same answers in the same order).  Stores written before this table existed have no rows in it.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from typing import Any
 from referee import __version__
 from referee.errors import StoreError as _StoreError
 
-SCHEMA_VERSION = 2  # 2: the wins table
+SCHEMA_VERSION = 3  # 2: the wins table; 3: the plays table
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -71,6 +73,9 @@ CREATE TABLE IF NOT EXISTS faults (
     match_id TEXT NOT NULL REFERENCES matches(id), hand INTEGER NOT NULL, position INTEGER NOT NULL,
     bot TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, line TEXT
 );
+CREATE TABLE IF NOT EXISTS plays (
+    match_id TEXT PRIMARY KEY REFERENCES matches(id), digest TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS seats_bot ON seats(bot);
 CREATE INDEX IF NOT EXISTS matches_idx ON matches(idx);
 CREATE INDEX IF NOT EXISTS faults_match ON faults(match_id);
@@ -100,6 +105,7 @@ class MatchRecord:
     hand_rows: tuple[dict[str, Any], ...]  # keys as the hands table, without match_id
     fault_rows: tuple[dict[str, Any], ...]  # keys as the faults table, without match_id
     win_rows: tuple[dict[str, Any], ...] = ()  # keys as the wins table, without match_id
+    play_digest: str | None = None  # the plays table
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,13 +113,15 @@ class MatchRecord:
             "seats": list(self.seats), "hands": self.hands, "totals": list(self.totals), "log": self.log,
             "log_sha256": self.log_sha256, "seconds": self.seconds, "seat_rows": list(self.seat_rows),
             "hand_rows": list(self.hand_rows), "fault_rows": list(self.fault_rows), "win_rows": list(self.win_rows),
+            "play_digest": self.play_digest,
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MatchRecord:
         return cls(d["id"], d["idx"], d["group"], d["seed"], d["rotation"], tuple(d["seats"]), d["hands"],
                    tuple(d["totals"]), d["log"], d["log_sha256"], d["seconds"], tuple(d["seat_rows"]),
-                   tuple(d["hand_rows"]), tuple(d["fault_rows"]), tuple(d.get("win_rows", ())))
+                   tuple(d["hand_rows"]), tuple(d["fault_rows"]), tuple(d.get("win_rows", ())),
+                   d.get("play_digest"))
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -278,7 +286,7 @@ class Store:
 
     def clear(self) -> None:
         with self._transaction():
-            for table in ("faults", "wins", "hands", "seats", "matches", "meta"):
+            for table in ("plays", "faults", "wins", "hands", "seats", "matches", "meta"):
                 self.con.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
 
     # -------------------------------------------------------------------------------------------- matches
@@ -335,6 +343,8 @@ class Store:
                 "INSERT INTO faults VALUES (:match_id,:hand,:position,:bot,:kind,:detail,:line)",
                 [{**r, "match_id": m.id} for r in m.fault_rows],
             )
+            if m.play_digest is not None:
+                self.con.execute("INSERT INTO plays VALUES (?, ?)", (m.id, m.play_digest))
         return True
 
     def record_many(self, records: Iterable[MatchRecord]) -> int:
