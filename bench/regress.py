@@ -56,6 +56,8 @@ def main() -> None:
     ap.add_argument("--groups", type=int, default=40)
     ap.add_argument("--hands", type=int, default=16)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--save-groups", type=Path, default=None, metavar="FILE",
+                    help="also write the duplicate groups' differences to FILE (JSON), e.g. tests/data/")
     args = ap.parse_args()
     cand = BotSpec(name=args.candidate, builtin=args.candidate)
     base = BotSpec(name=args.baseline, builtin=args.baseline)
@@ -123,6 +125,10 @@ def main() -> None:
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
     }
+    if args.save_groups is not None:
+        args.save_groups.write_text(json.dumps({
+            "candidate": args.candidate, "baseline": args.baseline, "hands_per_match": h, "design": "1v3",
+            "differences": [round(d, 6) for d in duplicate]}) + "\n")
     print(json.dumps(out))
 
 

@@ -35,7 +35,7 @@ import math
 import os
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any, Literal
@@ -51,15 +51,28 @@ from wrappers.spec import BotSpec, SpecError
 from .config import diff_identity
 from .runner import MatchJob, MatchPlayer
 from .schedule import ScheduledMatch
-from .sprt import Sprt, SprtSettings, Verdict, expected_groups
+from .sprt import Simulated, Sprt, SprtSettings, fault_excess_p, normal_groups, simulate
 from .store import MatchRecord, Store, StoreError
 
+Verdict = Literal["pass", "regression", "inconclusive", "identical"]
+Reason = Literal["llr", "faults", "identical", "budget", "stopped"]
 Design = Literal["1v3", "2v2"]
 DESIGNS: tuple[Design, ...] = ("1v3", "2v2")
 CANDIDATE, BASELINE, FIELD = "candidate", "baseline", "field"
 DEFAULT_HANDS = 16
 DEFAULT_MAX_HANDS = 10_000
 DEFAULT_STORE = "mjref-regress.sqlite"
+DEFAULT_IDENTICAL_GROUPS = 2
+"""Groups played answer for answer like the baseline (and nothing else so far) that end a run as ``identical``."""
+DEFAULT_TAIL_LOSS = 2560.0
+"""The tail guard's loss, in points in one seat-hand: a pass must survive one more (``SprtSettings.tail``).  2,560
+is the swing of one seat-hand when a 27-tai self-draw changes sides, 4 × (100 + 20 × 27) under the default scoring."""
+FAULT_P = 0.001
+"""The faults verdict: the candidate's share of all faults has a one-sided exact binomial p at most this ..."""
+FAULT_MIN = 3
+"""... and the candidate made at least this many faults more than the baseline's rate predicts."""
+GROUP_SD_16 = 9.6
+"""The SD of a 1v3 group's difference with 16-hand matches, measured (bench/regress.py); planning default."""
 
 
 class RegressError(InputError):
@@ -88,6 +101,8 @@ class RegressSettings:
     max_hands: int = DEFAULT_MAX_HANDS
     seeds_from: int = 1
     wall_salt: str | None = None  # None: the store draws a secret salt; a value: walls shared with other stores
+    identical_groups: int = DEFAULT_IDENTICAL_GROUPS  # 0: never stop for identical play
+    tail_loss: float = DEFAULT_TAIL_LOSS  # points in one seat-hand; 0: no tail guard
 
     def __post_init__(self) -> None:
         if self.design not in DESIGNS:
@@ -102,6 +117,10 @@ class RegressSettings:
                     make_policy(spec.builtin)
                 except ValueError as exc:
                     raise RegressError(f"{role}: {exc}") from None
+        if self.identical_groups < 0:
+            raise RegressError(f"--identical-groups must be 0 or more, not {self.identical_groups}")
+        if not (math.isfinite(self.tail_loss) and self.tail_loss >= 0):
+            raise RegressError(f"--tail-loss must be a number of points, 0 or more, not {self.tail_loss}")
         if self.max_hands < self.hands_per_group:
             raise RegressError(f"--max-hands {self.max_hands} is less than one group "
                                f"({self.hands_per_group} hands: {len(self.seatings)} matches of {self.rules.hands})")
@@ -133,6 +152,26 @@ class RegressSettings:
     @property
     def hands_per_group(self) -> int:
         return len(self.seatings) * self.rules.hands
+
+    @property
+    def seat_hands(self) -> int:
+        """The candidate's seat-hands in one group: what a group's difference is the mean over (4 × hands)."""
+        return 4 * self.rules.hands
+
+    @property
+    def test(self) -> SprtSettings:
+        """The SPRT's settings, the tail guard's loss converted to a group difference (points per hand)."""
+        return replace(self.sprt, tail=self.tail_loss / self.seat_hands)
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """Seatings whose matches are played identically, answer for answer, when the candidate answers every
+        question as the baseline would: the same seed, the candidate in one and the baseline in the other's seat."""
+        if self.design == "2v2":
+            return [("x0", "x1")]
+        if self.has_field:
+            return [(f"c{r}", f"b{r}") for r in range(4)]
+        tags = [s.tag for s in self.seatings]
+        return [(tags[0], t) for t in tags[1:]]
 
     @property
     def max_groups(self) -> int:
@@ -181,7 +220,8 @@ class RegressSettings:
             "seeds_from": self.seeds_from,
             "wall_salt": self.wall_salt,
             "sprt": {"margin": self.sprt.margin, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
-                     "min_groups": self.sprt.min_groups},
+                     "min_groups": self.sprt.min_groups, "tail_loss": self.tail_loss},
+            "identical_groups": self.identical_groups,
         }
 
 
@@ -200,18 +240,20 @@ class Played:
     totals: tuple[int, int, int, int]
     hands: int
     faults: tuple[int, int, int, int]
+    digest: str | None = None  # MatchResult.play_digest; None for a match stored without one
 
     @classmethod
     def of(cls, rec: MatchRecord) -> Played:
         faults = [0, 0, 0, 0]
         for row in rec.seat_rows:
             faults[row["position"] - 1] = row["faults"]
-        return cls(rec.id, rec.totals, rec.hands, (faults[0], faults[1], faults[2], faults[3]))
+        return cls(rec.id, rec.totals, rec.hands, (faults[0], faults[1], faults[2], faults[3]), rec.play_digest)
 
 
 @dataclass(slots=True)
 class RegressState:
-    """The groups consumed so far, in seed order, and the SPRT over their differences."""
+    """The groups consumed so far, in seed order, the SPRT over their differences, and the two checks beside it:
+    identical play and faults."""
 
     settings: RegressSettings
     sprt: Sprt
@@ -220,15 +262,30 @@ class RegressState:
     hands: int = 0
     differences: list[float] = dc_field(default_factory=list)
     faults: dict[str, int] = dc_field(default_factory=dict)
+    seat_hands: dict[str, int] = dc_field(default_factory=dict)  # hands played per role, seat by seat
+    identical: int = 0  # groups played answer for answer alike, from the first (stops counting at a difference)
+    differed_at: int | None = None  # the first group (1-based) where some answer differed
+    stop: tuple[Verdict, Reason] | None = None  # identical, or a regression for faults
     matches_played: int = 0  # by this run
     matches_resumed: int = 0  # found in the store
 
     @property
     def finished(self) -> bool:
-        return self.sprt.state is not None or self.groups >= self.settings.max_groups
+        return self.stop is not None or self.sprt.state is not None or self.groups >= self.settings.max_groups
 
     def group_ready(self, k: int) -> bool:
         return all(m.id in self.played for m in self.settings.group(k))
+
+    def fault_p(self) -> float:
+        return fault_excess_p(self.faults.get(CANDIDATE, 0), self.seat_hands.get(CANDIDATE, 0),
+                              self.faults.get(BASELINE, 0), self.seat_hands.get(BASELINE, 0))
+
+    def faults_excess(self) -> bool:
+        """The faults verdict: the candidate faults more than the baseline beyond ``FAULT_P`` and ``FAULT_MIN``."""
+        c, b = self.faults.get(CANDIDATE, 0), self.faults.get(BASELINE, 0)
+        nc, nb = self.seat_hands.get(CANDIDATE, 0), self.seat_hands.get(BASELINE, 0)
+        expected = b * nc / nb if nb else 0.0
+        return c - expected >= FAULT_MIN and self.fault_p() <= FAULT_P
 
     def advance(self) -> list[float]:
         """Consume every complete group next in seed order (until the test is finished); return their differences."""
@@ -237,46 +294,92 @@ class RegressState:
         while not self.finished and self.group_ready(self.groups):
             matches = s.group(self.groups)
             totals = {}
+            digests: dict[str, str | None] = {}
             for seating, m in zip(s.seatings, matches):
                 p = self.played[m.id]
                 totals[seating.tag] = p.totals
+                digests[seating.tag] = p.digest
                 self.hands += p.hands
                 for role, n in zip(m.seats, p.faults):
                     self.faults[role] = self.faults.get(role, 0) + n
+                    self.seat_hands[role] = self.seat_hands.get(role, 0) + p.hands
             d = s.difference(totals)
             self.differences.append(d)
             self.sprt.add(d)
             self.groups += 1
             new.append(d)
+            alike = all(digests[x] is not None and digests[x] == digests[y] for x, y in s.pairs())
+            if self.differed_at is None:
+                if alike:
+                    self.identical += 1
+                else:
+                    self.differed_at = self.groups
+            if self.faults_excess():
+                self.stop = ("regression", "faults")
+            elif self.differed_at is None and 0 < s.identical_groups <= self.identical:
+                self.stop = ("identical", "identical")
         return new
 
     def result(self) -> RegressResult:
         s = self.settings
         sp = self.sprt
-        verdict = sp.verdict()
         a, b = s.sprt.bounds
-        if verdict == "pass":
-            reason = f"LLR reached the upper bound {b:.2f}: not weaker by {s.sprt.margin:g} points per hand or more"
-        elif verdict == "regression":
-            reason = f"LLR reached the lower bound {a:.2f}: weaker by {s.sprt.margin:g} points per hand or more"
-        elif self.groups >= s.max_groups:
-            reason = f"the hand budget ({s.max_hands} hands) ran out before the LLR reached a bound"
+        cf, bf = self.faults.get(CANDIDATE, 0), self.faults.get(BASELINE, 0)
+        ch, bh = self.seat_hands.get(CANDIDATE, 0), self.seat_hands.get(BASELINE, 0)
+        notes: list[str] = []
+        verdict: Verdict
+        reason: Reason
+        if self.stop is not None:
+            verdict, reason = self.stop
+        elif sp.state is not None:
+            verdict, reason = sp.state, "llr"
         else:
-            reason = "stopped before a verdict"
-        if sp.zero_variance:
-            reason += f"; zero variance: the bots played identically (every group's difference was {sp.mean:g})"
+            verdict = "inconclusive"
+            reason = "budget" if self.groups >= s.max_groups else "stopped"
+        if reason == "faults":
+            detail = (f"the candidate faulted {cf} times in {ch} seat-hands, the baseline {bf} in {bh}: more than the "
+                      f"baseline's rate allows (one-sided exact p {self.fault_p():.2g} <= {FAULT_P:g}), whatever "
+                      f"the LLR ({sp.llr:+.2f}) says")
+        elif reason == "identical":
+            detail = (f"the candidate answered every question as the baseline did, on {self.identical} duplicate "
+                      f"groups ({self.hands} hands): the change did not alter play on these deals")
+        elif verdict == "pass":
+            detail = f"LLR reached the upper bound {b:.2f}: not weaker by {s.sprt.margin:g} points per hand or more"
+        elif verdict == "regression":
+            detail = f"LLR reached the lower bound {a:.2f}: weaker by {s.sprt.margin:g} points per hand or more"
+        elif reason == "budget":
+            detail = f"the hand budget ({s.max_hands} hands) ran out before the LLR reached a bound"
+        else:
+            detail = "stopped before a verdict"
+        if sp.zero_variance and reason != "identical":
+            detail += f"; zero variance: every group's difference was {sp.mean:g}"
+        if sp.last_hold is not None:
+            hold, since = sp.last_hold
+            why = (f"the burn-in ({s.sprt.min_groups} groups) allows no verdict before" if hold == "burn-in"
+                   else f"the tail guard (a pass must survive one more loss of {s.tail_loss:g} points in a seat-hand)"
+                   " held it")
+            if sp.state is not None and sp.decided_at is not None:
+                notes.append(f"the LLR was past a bound from group {since}; {why}; decided at group {sp.decided_at}")
+            elif sp.held is not None:
+                notes.append(f"the LLR is past a bound since group {since}, but {why}")
         ci = sp.ci95()
         return RegressResult(
-            verdict=verdict, reason=reason, groups=self.groups, hands=self.hands, llr=sp.llr, bounds=(a, b),
+            verdict=verdict, reason=reason, detail=detail, notes=tuple(notes), groups=self.groups, hands=self.hands,
+            llr=sp.llr, bounds=(a, b),
             mean_diff=sp.mean if sp.n else None, sd=sp.sd if sp.n >= 2 else None, ci95=ci,
-            zero_variance=sp.zero_variance, design=s.design, margin=s.sprt.margin, alpha=s.sprt.alpha,
-            beta=s.sprt.beta, max_hands=s.max_hands, hands_per_match=s.rules.hands,
+            zero_variance=sp.zero_variance, identical_groups=self.identical, differed_at=self.differed_at,
+            design=s.design, margin=s.sprt.margin, alpha=s.sprt.alpha,
+            beta=s.sprt.beta, max_hands=s.max_hands, hands_per_match=s.rules.hands, tail_loss=s.tail_loss,
             seeds=(s.seed(0), s.seed(self.groups - 1)) if self.groups else None,
             candidate=s.candidate.describe(), baseline=s.baseline.describe(),
             field=s.field.describe() if s.has_field and s.field else None,
-            faults={CANDIDATE: self.faults.get(CANDIDATE, 0), BASELINE: self.faults.get(BASELINE, 0)},
+            faults={CANDIDATE: cf, BASELINE: bf}, fault_hands={CANDIDATE: ch, BASELINE: bh},
             matches_played=self.matches_played, matches_resumed=self.matches_resumed,
         )
+
+
+EXIT_STATUS: dict[Verdict, int] = {"pass": 0, "identical": 0, "regression": 1, "inconclusive": 3}
+"""Exit status per verdict (2 is for usage errors)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +387,9 @@ class RegressResult:
     """A regression run's outcome; ``to_json`` is what ``mjref regress --json`` prints."""
 
     verdict: Verdict
-    reason: str
+    reason: Reason
+    detail: str
+    notes: tuple[str, ...]
     groups: int
     hands: int
     llr: float
@@ -293,38 +398,45 @@ class RegressResult:
     sd: float | None
     ci95: tuple[float, float] | None
     zero_variance: bool
+    identical_groups: int
+    differed_at: int | None
     design: str
     margin: float
     alpha: float
     beta: float
     max_hands: int
     hands_per_match: int
+    tail_loss: float
     seeds: tuple[int, int] | None
     candidate: str
     baseline: str
     field: str | None
     faults: dict[str, int]
+    fault_hands: dict[str, int]
     matches_played: int
     matches_resumed: int
 
     @property
     def exit_status(self) -> int:
-        """0 pass, 1 regression, 3 inconclusive (2 is for usage errors)."""
-        return {"pass": 0, "regression": 1, "inconclusive": 3}[self.verdict]
+        """0 pass or identical, 1 regression, 3 inconclusive (2 is for usage errors)."""
+        return EXIT_STATUS[self.verdict]
 
     def to_json(self) -> dict[str, Any]:
         def r(x: float | None, nd: int = 3) -> float | None:
             return None if x is None else round(x, nd)
 
         return {
-            "verdict": self.verdict, "reason": self.reason, "hands": self.hands, "groups": self.groups,
+            "verdict": self.verdict, "reason": self.reason, "detail": self.detail, "notes": list(self.notes),
+            "hands": self.hands, "groups": self.groups,
             "llr": round(self.llr, 4), "bounds": [round(self.bounds[0], 4), round(self.bounds[1], 4)],
             "mean_diff": r(self.mean_diff), "sd": r(self.sd),
             "ci95": [r(self.ci95[0]), r(self.ci95[1])] if self.ci95 else None,
-            "zero_variance": self.zero_variance, "design": self.design, "margin": self.margin,
-            "alpha": self.alpha, "beta": self.beta, "max_hands": self.max_hands,
+            "zero_variance": self.zero_variance, "identical_groups": self.identical_groups,
+            "differed_at": self.differed_at, "design": self.design, "margin": self.margin,
+            "alpha": self.alpha, "beta": self.beta, "max_hands": self.max_hands, "tail_loss": self.tail_loss,
             "hands_per_match": self.hands_per_match, "seeds": list(self.seeds) if self.seeds else None,
             "candidate": self.candidate, "baseline": self.baseline, "field": self.field, "faults": self.faults,
+            "fault_hands": self.fault_hands,
             "matches_played": self.matches_played, "matches_resumed": self.matches_resumed,
         }
 
@@ -343,10 +455,12 @@ def _load_played(store: Store) -> dict[str, Played]:
     faults: dict[str, list[int]] = {}
     for row in store.con.execute("SELECT match_id, position, faults FROM seats"):
         faults.setdefault(row[0], [0, 0, 0, 0])[row[1] - 1] = row[2]
+    digests = {row[0]: row[1] for row in store.con.execute("SELECT match_id, digest FROM plays")}
     out = {}
     for row in store.con.execute("SELECT id, hands, total1, total2, total3, total4 FROM matches"):
         f = faults.get(row[0], [0, 0, 0, 0])
-        out[row[0]] = Played(row[0], (row[2], row[3], row[4], row[5]), row[1], (f[0], f[1], f[2], f[3]))
+        out[row[0]] = Played(row[0], (row[2], row[3], row[4], row[5]), row[1], (f[0], f[1], f[2], f[3]),
+                             digests.get(row[0]))
     return out
 
 
@@ -379,7 +493,7 @@ def plan_regress(settings: RegressSettings, store_path: Path, *, restart: bool =
         raise RegressError(str(exc)) from None
     except sqlite3.DatabaseError as exc:  # store.connect sets its pragmas before it checks the file
         raise RegressError(f"{store_path}: not an mjref results store ({exc})") from None
-    state = RegressState(settings, Sprt(settings.sprt), played, matches_resumed=len(played))
+    state = RegressState(settings, Sprt(settings.test), played, matches_resumed=len(played))
     state.advance()
     return RegressPlan(settings, store_path, logs_dir, state, salt)
 
@@ -461,14 +575,63 @@ def regress(settings: RegressSettings, store_path: Path, *, restart: bool = Fals
     return trio.run(lambda: run_regress(p, **kwargs))
 
 
-def expected_hands(mean: float, sd: float, settings: RegressSettings) -> float:
-    """Hands to a verdict expected when the groups' differences have this mean and spread (Brownian
-    approximation, at least ``min_groups`` groups)."""
-    groups = max(float(settings.sprt.min_groups), expected_groups(mean, sd, settings.sprt))
-    return math.ceil(groups) * settings.hands_per_group
+def planning_sd(hands: int) -> float:
+    """The group SD assumed for planning when none is given: the measured one, scaled to the match length."""
+    return GROUP_SD_16 * math.sqrt(16 / hands)
+
+
+def simulate_run(settings: RegressSettings, mean: float, sd: float, *, runs: int = 1000, seed: int = 1,
+                 budget: bool = False) -> Simulated:
+    """Simulated runs of this test (the real ``Sprt``: burn-in, small-sample factor, tail guard, overshoot) on
+    normal group differences of this mean and SD; ``budget``: stop at the hand budget, else play to a verdict."""
+    max_groups = settings.max_groups if budget else 100_000
+    return simulate(settings.test, normal_groups(mean, sd), runs=runs, max_groups=max_groups, seed=seed)
+
+
+def expected_hands(mean: float, sd: float, settings: RegressSettings, *, runs: int = 1000) -> float:
+    """Hands to a verdict expected when the groups' differences have this mean and spread: the mean of
+    simulated runs of the real test (not the Brownian formula, which leaves out burn-in, inflation and
+    overshoot and came out ~2x low in the slowest case)."""
+    return simulate_run(settings, mean, sd, runs=runs).mean_groups * settings.hands_per_group
+
+
+def plan_table(settings: RegressSettings, sd: float | None = None, *, runs: int = 1000) -> dict[str, Any]:
+    """What ``mjref regress --plan`` prints: per true mean difference, how runs end within the budget, the hands
+    they take on average, and the budget by which 95 % of runs end decided."""
+    sd = planning_sd(settings.rules.hands) if sd is None else sd
+    m = settings.sprt.margin
+    rows: list[dict[str, Any]] = []
+    for case, mean in (("better by the margin", m), ("equal", 0.0), ("halfway (the slowest)", -m / 2),
+                       ("regression of the margin", -m)):
+        free = simulate_run(settings, mean, sd, runs=runs)
+        capped = simulate_run(settings, mean, sd, runs=runs, budget=True)
+        hpg = settings.hands_per_group
+        rows.append({
+            "case": case, "mean_diff": mean,
+            "pass": round(capped.passed, 4), "regression": round(capped.failed, 4),
+            "inconclusive": round(capped.undecided, 4),
+            "expected_hands": round(free.mean_groups * hpg),
+            "hands_for_95pct_decided": free.p95_groups * hpg if free.p95_groups is not None else None,
+        })
+    needed = [int(r["hands_for_95pct_decided"]) for r in rows if r["hands_for_95pct_decided"] is not None]
+    return {
+        "margin": m, "alpha": settings.sprt.alpha, "beta": settings.sprt.beta, "group_sd": round(sd, 3),
+        "hands_per_match": settings.rules.hands, "hands_per_group": settings.hands_per_group,
+        "design": settings.design, "tail_loss": settings.tail_loss, "max_hands": settings.max_hands,
+        "runs": runs, "cases": rows, "budget_for_95pct_decided": max(needed) if needed else None,
+    }
 
 
 __all__ = [
+    "DEFAULT_IDENTICAL_GROUPS",
+    "DEFAULT_TAIL_LOSS",
+    "EXIT_STATUS",
+    "FAULT_MIN",
+    "FAULT_P",
+    "Verdict",
+    "plan_table",
+    "planning_sd",
+    "simulate_run",
     "DEFAULT_HANDS",
     "DEFAULT_MAX_HANDS",
     "DEFAULT_STORE",

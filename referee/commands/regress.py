@@ -1,14 +1,17 @@
-"""``mjref regress --candidate BOT --baseline BOT``: is the candidate weaker?  pass, regression or inconclusive.
+"""``mjref regress --candidate BOT --baseline BOT``: is the candidate weaker?  pass, identical, regression or
+inconclusive; ``mjref regress --plan --margin M``: how many hands that takes, without playing.
 
-A thin face over :mod:`tournaments.regress` (duplicate groups, the store, resuming) and :mod:`tournaments.sprt`
-(the test); see docs/regression.md.  Exit status: 0 pass, 1 regression, 3 inconclusive, 2 usage errors (one line
-on stderr), 130 interrupted (the store keeps every finished match: run the same command again to resume).
+A thin face over :mod:`tournaments.regress` (duplicate groups, the store, resuming, identical play, faults) and
+:mod:`tournaments.sprt` (the test); see docs/regression.md.  Exit status: 0 pass or identical, 1 regression (the
+LLR, or faults), 3 inconclusive, 2 usage errors (one line on stderr), 130 interrupted (the store keeps every
+finished match: run the same command again to resume).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ from typing import Any
 import trio
 from rich.console import Console
 from rich.live import Live
+from rich.table import Table
 from rich.text import Text
 
 from referee.commands import fail, stopped
@@ -24,14 +28,17 @@ from referee.match import MatchError, resolve_bots
 from tournaments.config import check_concurrency
 from tournaments.regress import (
     DEFAULT_HANDS,
+    DEFAULT_IDENTICAL_GROUPS,
     DEFAULT_MAX_HANDS,
     DEFAULT_STORE,
+    DEFAULT_TAIL_LOSS,
     DESIGNS,
     RegressError,
     RegressResult,
     RegressSettings,
     RegressState,
     plan_regress,
+    plan_table,
     run_regress,
 )
 from tournaments.sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_MARGIN, SprtError, SprtSettings
@@ -42,12 +49,16 @@ def register(sub: Any) -> None:
         "regress",
         help="regression test for CI: is the candidate weaker than the baseline? (SPRT on duplicate deals)",
         description="Play the candidate against the baseline on duplicate deals until a sequential test (SPRT) "
-        "decides: pass (not weaker by --margin points per hand), regression (weaker by --margin or more) or "
-        "inconclusive (--max-hands ran out). Exit status 0 pass, 1 regression, 3 inconclusive, 2 usage error. "
-        "BOT is anything `mjref match` accepts. Results are kept in --store; the same command resumes.",
+        "decides: pass (not weaker by --margin points per hand), regression (weaker by --margin or more, or "
+        "faulting more than the baseline), identical (the same answers as the baseline on every deal) or "
+        "inconclusive (--max-hands ran out). Exit status 0 pass or identical, 1 regression, 3 inconclusive, "
+        "2 usage error. BOT is anything `mjref match` accepts. Results are kept in --store; the same command "
+        "resumes. --plan prints the hands a verdict takes, without playing.",
     )
-    p.add_argument("--candidate", required=True, metavar="BOT", help="the bot under test (e.g. your new build)")
-    p.add_argument("--baseline", required=True, metavar="BOT", help="the bot to compare with (e.g. the last release)")
+    p.add_argument("--candidate", metavar="BOT", help="the bot under test (e.g. your new build); required but "
+                   "with --plan")
+    p.add_argument("--baseline", metavar="BOT", help="the bot to compare with (e.g. the last release); required "
+                   "but with --plan")
     p.add_argument("--field", default=None, metavar="BOT",
                    help="1v3 only: the three opponents (default: copies of the baseline)")
     p.add_argument("--design", choices=DESIGNS, default="1v3",
@@ -60,6 +71,18 @@ def register(sub: Any) -> None:
                    help=f"chance of passing a regression of MARGIN (default {DEFAULT_ALPHA:g})")
     p.add_argument("--beta", type=float, default=DEFAULT_BETA,
                    help=f"chance of failing a bot that is not weaker (default {DEFAULT_BETA:g})")
+    p.add_argument("--identical-groups", type=int, default=DEFAULT_IDENTICAL_GROUPS, metavar="N",
+                   help="stop with 'identical' (exit 0) once the candidate answered every question as the baseline "
+                   f"did on the first N groups; 0: never (default {DEFAULT_IDENTICAL_GROUPS})")
+    p.add_argument("--tail-loss", type=float, default=DEFAULT_TAIL_LOSS, metavar="POINTS",
+                   help="tail guard: a pass must survive one more loss of POINTS in one seat-hand; 0: off "
+                   f"(default {DEFAULT_TAIL_LOSS:g})")
+    p.add_argument("--plan", action="store_true",
+                   help="play nothing: print the expected hands and the budget for 95%% of runs to end decided "
+                   "at this --margin (simulated)")
+    p.add_argument("--sd", type=float, default=None, metavar="POINTS",
+                   help="--plan: the SD of a group's difference (the 'sd' of an earlier run's JSON; default: the "
+                   "one measured for greedy-like bots, scaled to --hands)")
     p.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS,
                    help=f"hand budget; no verdict by then is 'inconclusive' (default {DEFAULT_MAX_HANDS})")
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help=f"hands per match (default {DEFAULT_HANDS})")
@@ -97,7 +120,11 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
     specs = {}
     for role in ("candidate", "baseline", "field"):
         text = getattr(args, role)
+        if text is None and role != "field" and getattr(args, "plan", False):
+            text = "greedy"  # --plan plays nothing: the bots only make the settings whole
         if text is None:
+            if role != "field":
+                raise RegressError(f"--{role} is required (unless --plan)")
             continue
         try:
             specs[role] = resolve_bots([text])[0]
@@ -108,7 +135,7 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
     check_concurrency(args.concurrency)
     sprt = SprtSettings(margin=args.margin, alpha=args.alpha, beta=args.beta)
     return RegressSettings(specs["candidate"], specs["baseline"], specs.get("field"), args.design, rules, sprt,
-                           args.max_hands, args.seeds_from, args.wall_salt)
+                           args.max_hands, args.seeds_from, args.wall_salt, args.identical_groups, args.tail_loss)
 
 
 def _signed(x: float | None, nd: int = 1) -> str:
@@ -129,27 +156,48 @@ def status_line(state: RegressState) -> Text:
     t.append("  LLR ")
     t.append(f"{sp.llr:+.2f}", style=style)
     t.append(f" ({a:.2f}, {b:.2f})")
-    if sp.zero_variance:
-        t.append("  zero variance: identical play so far", style="yellow")
+    if state.groups and state.differed_at is None:
+        t.append(f"  identical play so far ({state.identical}/{state.settings.identical_groups} groups)",
+                 style="yellow")
+    elif sp.zero_variance:
+        t.append("  zero variance", style="yellow")
+    if sp.held == "burn-in":
+        t.append(f"  past a bound, held by the burn-in ({sp.n}/{state.settings.sprt.min_groups} groups)",
+                 style="cyan")
+    elif sp.held == "tail":
+        t.append(f"  past the bound, held by the tail guard (LLR with one more tail loss {sp.tail_llr:+.2f})",
+                 style="cyan")
+    cf, bf = state.faults.get("candidate", 0), state.faults.get("baseline", 0)
+    if cf or bf:
+        t.append(f"  faults {cf} vs {bf}", style="red" if cf > bf else "")
     return t
 
 
-VERDICT_STYLE = {"pass": "bold green", "regression": "bold red", "inconclusive": "bold yellow"}
+VERDICT_STYLE = {"pass": "bold green", "identical": "bold green", "regression": "bold red",
+                 "inconclusive": "bold yellow"}
 VERDICT_WORDS = {
     "pass": "PASS: not weaker than the baseline",
+    "identical": "IDENTICAL: the candidate plays exactly like the baseline",
     "regression": "REGRESSION: weaker than the baseline",
     "inconclusive": "INCONCLUSIVE: not sure yet",
 }
 
 
+def _verdict_words(r: RegressResult) -> str:
+    if r.reason == "faults":
+        return "REGRESSION: the candidate faults more than the baseline"
+    return VERDICT_WORDS[r.verdict]
+
+
 def to_markdown(r: RegressResult, store: Path) -> str:
     """A summary for a CI job page (GitHub's ``$GITHUB_STEP_SUMMARY`` renders it)."""
-    mark = {"pass": "✅", "regression": "❌", "inconclusive": "⚠️"}[r.verdict]
+    mark = {"pass": "✅", "identical": "✅", "regression": "❌", "inconclusive": "⚠️"}[r.verdict]
     ci = f" (95% interval {_signed(r.ci95[0])} to {_signed(r.ci95[1])})" if r.ci95 else ""
     design = "1v3: the candidate in every seat of each deal, the baseline in its place" if r.design == "1v3" \
         else "2v2: C B C B, then B C B C on the same deals"
     rows = [
-        ("verdict", f"**{r.verdict}**: {r.reason}"),
+        ("verdict", f"**{r.verdict}** ({r.reason}): {r.detail}"),
+        *(("note", n) for n in r.notes),
         ("candidate", f"`{r.candidate}`"),
         ("baseline", f"`{r.baseline}`"),
         *((("field", f"`{r.field}`"),) if r.field else ()),
@@ -160,18 +208,48 @@ def to_markdown(r: RegressResult, store: Path) -> str:
         ("LLR", f"{r.llr:+.2f} (bounds {r.bounds[0]:.2f}, {r.bounds[1]:.2f})"),
         ("test", f"H0: weaker by ≥ {r.margin:g} points per hand; H1: not weaker; "
                  + f"alpha {r.alpha:g}, beta {r.beta:g}"),
-        ("faults", f"candidate {r.faults.get('candidate', 0)}, baseline {r.faults.get('baseline', 0)}"),
+        ("faults", f"candidate {r.faults.get('candidate', 0)} in {r.fault_hands.get('candidate', 0)} seat-hands, "
+                   f"baseline {r.faults.get('baseline', 0)} in {r.fault_hands.get('baseline', 0)}"),
+        ("identical play", f"{r.identical_groups} groups" + (f"; an answer differed in group {r.differed_at}"
+                                                             if r.differed_at else "")),
         ("seeds", f"{r.seeds[0]}..{r.seeds[1]}" if r.seeds else "-"),
         ("store", f"`{store}`"),
     ]
-    lines = [f"### {mark} mjref regress: {VERDICT_WORDS[r.verdict]}", "", "| | |", "|---|---|"]
+    lines = [f"### {mark} mjref regress: {_verdict_words(r)}", "", "| | |", "|---|---|"]
     lines += ["| " + k + " | " + v.replace("|", "\\|") + " |" for k, v in rows]
     return "\n".join(lines) + "\n"
+
+
+def print_plan(table: dict[str, Any], console: Console) -> None:
+    """The ``--plan`` table: per true difference, how runs end within the budget and the hands they take."""
+    tab = Table(title=f"mjref regress --plan: margin {table['margin']:g} points/hand, alpha {table['alpha']:g}, "
+                f"beta {table['beta']:g}, group SD {table['group_sd']:g}, {table['hands_per_group']} hands per group, "
+                f"budget {table['max_hands']} hands ({table['runs']} simulated runs per row)")
+    for col in ("true difference", "pass", "regression", "inconclusive", "expected hands", "hands for 95% decided"):
+        tab.add_column(col, justify="left" if col == "true difference" else "right")
+    for row in table["cases"]:
+        p95 = row["hands_for_95pct_decided"]
+        tab.add_row(f"{row['mean_diff']:+g} ({row['case']})", f"{100 * row['pass']:.1f}%",
+                    f"{100 * row['regression']:.1f}%", f"{100 * row['inconclusive']:.1f}%",
+                    str(row["expected_hands"]), str(p95) if p95 is not None else "-")
+    console.print(tab)
+    need = table["budget_for_95pct_decided"]
+    if need is not None:
+        console.print(f"a budget of --max-hands {need} ends 95% of runs decided in every case above")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
+        if args.sd is not None and not (args.sd > 0 and math.isfinite(args.sd)):
+            raise RegressError(f"--sd must be a positive number of points per hand, not {args.sd}")
+        if args.plan:
+            table = plan_table(settings, args.sd)
+            if args.json:
+                print(json.dumps(table))
+            else:
+                print_plan(table, Console(highlight=False))
+            return 0
         p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
     except (RulesError, RegressError, SprtError) as exc:
         return fail("regress", str(exc))
@@ -244,8 +322,10 @@ def run(args: argparse.Namespace) -> int:
         return result.exit_status
     if show and live is None and printed[0] != state.groups:
         console.print(status_line(state))
-    console.print(Text(VERDICT_WORDS[result.verdict], style=VERDICT_STYLE[result.verdict]))
-    console.print(f"  {result.reason}")
+    console.print(Text(_verdict_words(result), style=VERDICT_STYLE[result.verdict]))
+    console.print(f"  {result.detail}")
+    for note in result.notes:
+        console.print(f"  [cyan]note: {note}[/cyan]")
     ci = f" (95% interval {_signed(result.ci95[0])} to {_signed(result.ci95[1])})" if result.ci95 else ""
     console.print(f"  mean difference {_signed(result.mean_diff)} points per hand{ci} over {result.hands} hands "
                   f"({result.groups} groups); LLR {result.llr:+.2f} (bounds {result.bounds[0]:.2f}, "
@@ -253,6 +333,6 @@ def run(args: argparse.Namespace) -> int:
     faults = result.faults
     if faults.get("candidate") or faults.get("baseline"):
         console.print(f"  [yellow]faults: candidate {faults.get('candidate', 0)}, baseline "
-                      f"{faults.get('baseline', 0)} (a faulting bot's seat is played by the default dummy)[/yellow]")
+                      f"{faults.get('baseline', 0)} (a faulting bot's seat is played by its stand-in)[/yellow]")
     console.print(f"  {result.matches_played} matches played in {elapsed:.1f} s; results in {args.store}")
     return result.exit_status

@@ -1,9 +1,8 @@
 """``mjref regress`` end to end with built-in bots (small matches, small budgets), and its parts without bots.
 
 Expected verdicts: greedy against random passes; random against greedy is a regression; greedy against itself is
-*inconclusive* with zero variance: two identical deterministic bots play every wall identically, so every group's
-difference is exactly 0, which is no evidence for either hypothesis; the run uses its budget and says why (exit 3),
-never a false regression.
+*identical* (every answer alike on the first ``--identical-groups`` groups; exit 0) while a bot that differs in one
+rare decision is never called identical; a candidate that crashes in one hand in ten is a regression for faults.
 """
 
 from __future__ import annotations
@@ -78,12 +77,31 @@ def test_random_against_greedy_is_a_regression(tmp_path: Path, capsys: pytest.Ca
     assert r["llr"] <= r["bounds"][0] and r["ci95"][1] < -10
 
 
-def test_greedy_against_itself_is_not_a_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_greedy_against_itself_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    md = tmp_path / "summary.md"
+    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", *FAST, "--max-hands", "1600",
+                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2", "--markdown", str(md))
+    assert code == 0 and r["verdict"] == "identical" and r["reason"] == "identical"
+    assert r["groups"] == 2 and r["identical_groups"] == 2 and r["differed_at"] is None
+    assert r["matches_played"] <= 8  # within two groups' worth of matches
+    assert "answered every question as the baseline did" in r["detail"]
+    assert "IDENTICAL" in md.read_text() and "**identical** (identical)" in md.read_text()
+    # --identical-groups 0: the old behaviour, zero variance and no verdict until the budget runs out
     code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", *FAST, "--max-hands", "128",
+                       "--store", str(tmp_path / "t.sqlite"), "--identical-groups", "0")
+    assert code == 3 and r["verdict"] == "inconclusive" and r["reason"] == "budget"
+    assert r["zero_variance"] is True and r["llr"] == 0.0 and r["identical_groups"] == 8
+
+
+RARE = "greedy:chowness=0.9"  # greedy, but it eats a little less keenly: differs only in the rare close eat decision
+
+
+def test_a_bot_differing_in_one_rare_decision_is_not_identical(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code, r = run_json(capsys, "--candidate", RARE, "--baseline", "greedy", *FAST, "--max-hands", "160",
                        "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
-    assert code == 3 and r["verdict"] == "inconclusive"
-    assert r["zero_variance"] is True and r["llr"] == 0.0 and r["mean_diff"] == 0.0 and r["sd"] == 0.0
-    assert r["groups"] == 8 and "zero variance: the bots played identically" in r["reason"]  # past the burn-in
+    assert r["verdict"] != "identical" and r["differed_at"] is not None
+    assert r["identical_groups"] == r["differed_at"] - 1
 
 
 def test_2v2_design(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,13 +112,14 @@ def test_2v2_design(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_process_bot_plays_like_its_builtin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A bot TOML file (the process form of greedy) against the built-in greedy: the same choices on the same
-    walls, so zero variance; this also runs the process-bot path (matches in this trio process) and the logs."""
+    walls, answer for answer, so identical; this also runs the process-bot path (matches in this trio process) and the logs."""
     bot = tmp_path / "greedy-proc.toml"
     bot.write_text(f'cmd = [{json.dumps(sys.executable)}, "-m", "bots.greedy", "--keep-alive"]\n'
                    f'cwd = {json.dumps(str(ROOT))}\nkeep_alive = true\n')
     code, r = run_json(capsys, "--candidate", str(bot), "--baseline", "greedy", "--hands", "2", "--max-hands", "16",
                        "--store", str(tmp_path / "s.sqlite"), "--logs", str(tmp_path / "logs"), "--concurrency", "4")
-    assert code == 3 and r["zero_variance"] and r["groups"] == 2 and r["faults"] == {"candidate": 0, "baseline": 0}
+    assert code == 0 and r["verdict"] == "identical" and r["groups"] == 2
+    assert r["faults"] == {"candidate": 0, "baseline": 0}
     assert sorted(p.name for p in (tmp_path / "logs").glob("*.jsonl"))[:2] == ["s1-c0.jsonl", "s1-c1.jsonl"]
 
 
@@ -198,7 +217,7 @@ def test_markdown_summary_is_appended(tmp_path: Path, capsys: pytest.CaptureFixt
                        "--store", str(tmp_path / "s.sqlite"), "--markdown", str(md))
     text = md.read_text()
     assert code == 1 and text.startswith("# earlier step\n### ❌ mjref regress: REGRESSION")
-    assert "| verdict | **regression**: LLR reached the lower bound -2.94" in text
+    assert "| verdict | **regression** (llr): LLR reached the lower bound -2.94" in text
     assert "| baseline | `builtin:greedy` |" in text and "| mean difference | -" in text
     assert "REGRESSION: weaker than the baseline" in out and "LLR" in out
 
