@@ -66,6 +66,8 @@ def main() -> int:
         ask = msg.kind
         if MODE == "crash_mid" and questions >= 3:
             os._exit(1)
+        if MODE == "crash_tenth" and questions == 1 and sum(view.hand) % 10 == 0:
+            os._exit(1)  # about one hand in ten, decided by the dealt tiles (the same deal, the same crash)
         if MODE in ("hang", "ignore_sigterm") and ask == "throw":
             time.sleep(3600)
         if MODE == "slow" and ask == "throw":

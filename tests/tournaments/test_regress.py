@@ -112,7 +112,8 @@ def test_2v2_design(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_process_bot_plays_like_its_builtin(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A bot TOML file (the process form of greedy) against the built-in greedy: the same choices on the same
-    walls, answer for answer, so identical; this also runs the process-bot path (matches in this trio process) and the logs."""
+    walls, answer for answer, so identical; this also runs the process-bot path (matches in this trio process)
+    and the logs."""
     bot = tmp_path / "greedy-proc.toml"
     bot.write_text(f'cmd = [{json.dumps(sys.executable)}, "-m", "bots.greedy", "--keep-alive"]\n'
                    f'cwd = {json.dumps(str(ROOT))}\nkeep_alive = true\n')
@@ -289,3 +290,117 @@ def test_library_api(tmp_path: Path) -> None:
     assert plan_regress(s, tmp_path / "s.sqlite").state.finished
     with pytest.raises(RegressError, match="less than one group"):
         RegressSettings(builtin("greedy"), builtin("random"), max_hands=10)
+
+
+# ------------------------------------------------------------------------------------------------ faults
+@pytest.mark.slow
+def test_a_candidate_crashing_one_hand_in_ten_is_a_regression_for_faults(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """badbot plays like drawdiscard; in crash_tenth mode it dies in about one hand in ten (its stand-in finishes
+    the hand), so its points stay close to drawdiscard's, but its faults give it away before the SPRT could."""
+    bot = tmp_path / "crashy.toml"
+    bot.write_text(f'cmd = [{json.dumps(sys.executable)}, {json.dumps(str(ROOT / "tests/bots/badbot.py"))}, '
+                   f'"crash_tenth"]\n')
+    code, r = run_json(capsys, "--candidate", str(bot), "--baseline", "drawdiscard", "--field", "drawdiscard",
+                       *FAST, "--max-hands", "640", "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
+    assert code == 1 and r["verdict"] == "regression" and r["reason"] == "faults", r
+    assert r["faults"]["candidate"] >= 3 and r["faults"]["baseline"] == 0
+    assert r["groups"] < 8  # before the burn-in would have let the SPRT say anything
+    assert "faulted" in r["detail"]
+
+
+def _fake_group(state: RegressState, k: int, digests: dict[str, str | None],
+                faults: dict[str, tuple[int, int, int, int]] | None = None, diff: int = 0) -> None:
+    s = state.settings
+    for m, seating in zip(s.group(k), s.seatings):
+        totals = tuple((diff if i == seating.rotation else 0) for i in range(4))
+        state.played[m.id] = Played(m.id, totals, s.rules.hands, (faults or {}).get(seating.tag, (0, 0, 0, 0)),  # type: ignore[arg-type]
+                                    digests.get(seating.tag))
+    state.advance()
+
+
+def test_identical_needs_every_pair_alike_from_the_first_group() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 1}), max_hands=400,
+                        identical_groups=3)
+    alike = {f"c{r}": "d" for r in range(4)}
+    state = RegressState(s, Sprt(s.test))
+    _fake_group(state, 0, alike)
+    _fake_group(state, 1, alike)
+    assert state.stop is None and state.identical == 2
+    _fake_group(state, 2, alike)
+    assert state.stop == ("identical", "identical") and state.result().exit_status == 0
+    # one seating differing once, even with equal points, rules identical out for the rest of the run
+    state = RegressState(s, Sprt(s.test))
+    _fake_group(state, 0, alike)
+    _fake_group(state, 1, {**alike, "c2": "other"})
+    for k in range(2, 8):
+        _fake_group(state, k, alike)
+    assert state.stop is None and state.differed_at == 2 and state.identical == 1
+    # a match stored without a digest (an older store) is no evidence of identical play
+    state = RegressState(s, Sprt(s.test))
+    for k in range(4):
+        _fake_group(state, k, {**alike, "c0": None})
+    assert state.stop is None and state.differed_at == 1
+
+
+def test_identical_pairs_per_design() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), design="2v2", rules=make_ruleset({"hands": 1}))
+    assert s.pairs() == [("x0", "x1")]
+    s = RegressSettings(builtin("greedy"), builtin("drawdiscard"), builtin("random"), rules=make_ruleset({"hands": 1}))
+    assert s.pairs() == [("c0", "b0"), ("c1", "b1"), ("c2", "b2"), ("c3", "b3")]
+
+
+def test_faults_verdict_whatever_the_llr() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 4}), max_hands=4000)
+    state = RegressState(s, Sprt(s.test))
+    crash = {"c0": (2, 0, 0, 0), "c1": (0, 1, 0, 0), "c2": (0, 0, 2, 0), "c3": (0, 0, 0, 1)}  # 6 in 16 seat-hands
+    _fake_group(state, 0, {}, crash, diff=400)  # and the candidate far ahead on points
+    assert state.stop == ("regression", "faults")
+    r = state.result()
+    assert r.exit_status == 1 and r.reason == "faults" and r.faults == {"candidate": 6, "baseline": 0}
+    assert r.fault_hands == {"candidate": 16, "baseline": 48}
+    # the same faults spread evenly over both bots are no verdict
+    state = RegressState(s, Sprt(s.test))
+    even = {"c0": (1, 1, 1, 1), "c1": (1, 1, 1, 1)}
+    for k in range(4):
+        _fake_group(state, k, {}, even, diff=10 * (k % 2))
+    assert state.stop is None
+
+
+def test_burn_in_and_tail_holds_are_said(capsys: pytest.CaptureFixture[str]) -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 1}), max_hands=400,
+                        tail_loss=0)
+    state = RegressState(s, Sprt(s.test))
+    for k in range(3):
+        _fake_group(state, k, {}, diff=300 + 10 * k)
+    assert state.sprt.held == "burn-in"
+    assert "held by the burn-in (3/8 groups)" in command.status_line(state).plain
+    for k in range(3, 8):
+        _fake_group(state, k, {}, diff=300 + 10 * (k % 3))
+    r = state.result()
+    assert r.verdict == "pass" and any("burn-in" in n and "decided at group 8" in n for n in r.notes), r.notes
+    # the same stream under a tail guard of 2,560 points (640 per hand of a 4-seat-hand group) is held past it
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 1}), max_hands=400)
+    state = RegressState(s, Sprt(s.test))
+    for k in range(8):
+        _fake_group(state, k, {}, diff=300 + 10 * (k % 3))
+    assert state.sprt.held == "tail" and state.sprt.state is None
+    assert "held by the tail guard" in command.status_line(state).plain
+    assert "tail guard" in state.result().notes[0]
+
+
+def test_plan_prints_hands_without_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path / "never.sqlite"
+    code, out, err = cli(capsys, "--plan", "--margin", "20", "--json", "--store", str(store))
+    assert code == 0, err
+    plan = json.loads(out)
+    assert not store.exists()  # nothing played, nothing stored
+    assert plan["margin"] == 20 and plan["hands_per_group"] == 64 and plan["group_sd"] == 9.6
+    cases = {c["case"]: c for c in plan["cases"]}
+    assert cases["equal"]["expected_hands"] >= 8 * 64  # the burn-in is counted
+    assert cases["regression of the margin"]["regression"] > 0.9
+    assert plan["budget_for_95pct_decided"] >= max(c["expected_hands"] for c in plan["cases"])
+    code, out, _ = cli(capsys, "--plan", "--margin", "20", "--sd", "5")
+    assert code == 0 and "decided" in out and "a budget of --max-hands" in out
+    code, _, err = cli(capsys, "--plan", "--sd", "-1")
+    assert code == 2 and "--sd must be a positive number" in err

@@ -12,9 +12,12 @@ tests are deterministic; the bound says the seed was not picked to make them pas
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -23,8 +26,11 @@ from tournaments.sprt import (
     SprtError,
     SprtSettings,
     expected_groups,
+    fault_excess_p,
     llr,
+    normal_groups,
     pass_probability,
+    simulate,
     small_sample_factor,
     t_quantile,
 )
@@ -240,3 +246,98 @@ def test_bad_settings(kwargs: dict[str, float], message: str) -> None:
 def test_a_non_finite_difference_is_refused() -> None:
     with pytest.raises(SprtError, match="finite"):
         Sprt().add(math.inf)
+
+
+# ------------------------------------------------------------------------------------------------ heavy tails
+# The audit's heavy-tailed regressions, on 1v3 groups of 16-hand matches (64 candidate seat-hands, group SD 9.6):
+# a loss of 2,560 points in one seat-hand as a Poisson event, often enough to cost the margin; and a few groups
+# (here 10 %) losing 100 points per hand.  Each at the hypotheses' boundaries: mean -margin (a pass is false) and
+# mean 0 (a regression is false).  The tail guard's loss is the event's (2,560 in a seat-hand: 40 per hand of a
+# group; for the group model, the group's loss).
+SEAT_HANDS, GROUP_SD = 64, 9.6
+DATA = Path(__file__).resolve().parents[1] / "data" / "regress_groups.json"
+
+
+def _poisson(rng: random.Random, lam: float) -> int:
+    limit, k, p = math.exp(-lam), 0, rng.random()
+    while p > limit:
+        k += 1
+        p *= rng.random()
+    return k
+
+
+def poisson_model(mean: float, margin: float, event: float = 2560.0) -> Callable[[random.Random], float]:
+    w = event / SEAT_HANDS
+    lam = margin / w  # events per group: their mean loss is the margin
+    return lambda rng: rng.gauss(mean + margin, GROUP_SD) - w * _poisson(rng, lam)
+
+
+def group_model(mean: float, share: float, loss: float) -> Callable[[random.Random], float]:
+    rest = (mean + share * loss) / (1 - share)
+    return lambda rng: rng.gauss(-loss, GROUP_SD) if rng.random() < share else rng.gauss(rest, GROUP_SD)
+
+
+def empirical_model(mean: float) -> Callable[[random.Random], float]:
+    """The real group differences (bench/regress.py --save-groups: greedy:chowness=0.9 against greedy, 200 groups
+    of 16-hand matches), resampled and shifted to the given mean."""
+    diffs = json.loads(DATA.read_text())["differences"]
+    centre = sum(diffs) / len(diffs)
+    shifted = [d - centre + mean for d in diffs]
+    return lambda rng: rng.choice(shifted)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("margin", [10.0, 5.0])
+@pytest.mark.parametrize("model", ["poisson", "empirical"])
+def test_heavy_tails_stay_within_alpha_and_beta(margin: float, model: str) -> None:
+    settings = SprtSettings(margin=margin, tail=2560.0 / SEAT_HANDS)
+    make = {"poisson": lambda mean: poisson_model(mean, margin), "empirical": empirical_model}[model]
+    runs = 500
+    false_pass = simulate(settings, make(-margin), runs=runs, seed=11).passed
+    false_regression = simulate(settings, make(0.0), runs=runs, seed=12).failed
+    assert false_pass * runs <= binomial_upper(runs, settings.alpha), false_pass
+    assert false_regression * runs <= binomial_upper(runs, settings.beta), false_regression
+
+
+@pytest.mark.slow
+def test_rare_group_losses_need_the_tail_guard_at_their_size() -> None:
+    """10 % of groups losing 100 points per hand: the bare test passes such a regression far more often than
+    alpha; a tail guard of the group's loss (100 per hand) brings it back within alpha."""
+    margin, runs = 10.0, 400
+    bare = simulate(SprtSettings(margin=margin), group_model(-margin, 0.1, 100.0), runs=runs, seed=5)
+    assert bare.passed > 0.2
+    guarded = SprtSettings(margin=margin, tail=100.0)
+    assert simulate(guarded, group_model(-margin, 0.1, 100.0), runs=runs, seed=5).passed * runs \
+        <= binomial_upper(runs, 0.05)
+    assert simulate(guarded, group_model(0.0, 0.1, 100.0), runs=runs, seed=6).failed * runs \
+        <= binomial_upper(runs, 0.05)
+
+
+def test_the_tail_guard_only_delays_passes() -> None:
+    clear = [150.0, 140.0, 160.0, 155.0, 145.0, 150.0, 152.0, 148.0]
+    s = Sprt(SprtSettings(margin=10, tail=40.0))
+    for x in clear * 2:  # a clear pass survives one more loss of 40 a few groups after the burn-in
+        s.add(x)
+    assert s.state == "pass" and s.decided_at is not None and s.decided_at <= 12
+    s = Sprt(SprtSettings(margin=10, tail=40.0))
+    for x in [2.0, -1.0, 3.0, 0.5, 1.0, -2.0, 2.5, 1.5]:
+        s.add(x)
+    assert s.llr >= s.settings.bounds[1] and s.state is None and s.held == "tail" and s.tail_llr < s.llr
+    s = Sprt(SprtSettings(margin=10, tail=1000.0))
+    assert [s.add(-x) for x in clear][-1] == "regression"  # a regression is never held
+
+
+def test_fault_excess_p() -> None:
+    assert fault_excess_p(0, 64, 5, 192) == 1.0
+    assert fault_excess_p(6, 64, 0, 192) == pytest.approx(0.25 ** 6)
+    assert fault_excess_p(2, 64, 6, 192) > 0.3  # the candidate's fair share of the faults
+    assert fault_excess_p(3, 64, 0, 0) == 0.0
+
+
+def test_simulate_counts_burn_in_and_overshoot() -> None:
+    # a huge difference is decided at the burn-in, never before
+    r = simulate(SprtSettings(margin=10), normal_groups(100.0, 5.0), runs=50)
+    assert r.passed == 1.0 and r.mean_groups == 8 and r.p95_groups == 8
+    # an equal bot takes longer than the Brownian figure, which leaves burn-in and inflation out
+    s = SprtSettings(margin=10)
+    assert simulate(s, normal_groups(0.0, 9.6), runs=300).mean_groups > expected_groups(0.0, 9.6, s)
