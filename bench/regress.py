@@ -17,6 +17,13 @@ margin, for an unchanged bot (mean 0) and for the slowest case
 not played by ``mjref regress``), a plain group 8 (4 for the candidate, 4 for the baseline on other walls).
 
 Run from the repository root: ``python bench/regress.py [--groups 40] [--hands 16] [--workers N]``.
+
+``--tables`` plays nothing: it simulates the test itself (``tournaments.sprt.simulate``: burn-in, small-sample
+factor, tail guard and overshoot included) on 1v3 groups of 16-hand matches, at margins 10 and 5, under a light
+model (normal, SD 9.6 as measured), the real differences (``tests/data/regress_groups.json``, resampled), and the
+heavy-tailed models (Poisson losses of 2,560 points in a seat-hand; 10 %/5 % of groups losing 100/200 points per
+hand, with the tail guard at that loss).  It prints the false-pass and false-regression rates and the hands a run
+takes (mean, and the 95th percentile), one JSON object; ``--markdown`` prints the table of docs/regression.md.
 """
 
 from __future__ import annotations
@@ -27,11 +34,14 @@ import math
 import multiprocessing
 import os
 import platform
+import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -40,13 +50,74 @@ from referee.game.rules import make_ruleset
 from tournaments.regress import RegressSettings
 from tournaments.runner import MatchJob, run_job
 from tournaments.schedule import ScheduledMatch
-from tournaments.sprt import SprtSettings, expected_groups
+from tournaments.sprt import (
+    SprtSettings,
+    expected_groups,
+    normal_groups,
+    poisson_loss_groups,
+    rare_loss_groups,
+    simulate,
+)
 from wrappers.spec import BotSpec
 
 
 def hands_needed(mean: float, sd: float, sprt: SprtSettings, hands_per_group: int) -> int:
-    groups = max(float(sprt.min_groups), expected_groups(mean, sd, sprt))
-    return math.ceil(groups) * hands_per_group
+    """Hands to a verdict: the mean of simulated runs of the real test (burn-in, inflation, overshoot)."""
+    return math.ceil(simulate(sprt, normal_groups(mean, sd), runs=1000).mean_groups) * hands_per_group
+
+
+def tables(runs: int, markdown: bool) -> None:
+    seat_hands, sd, tail = 64, 9.6, 2560.0
+    data = Path(__file__).resolve().parent.parent / "tests" / "data" / "regress_groups.json"
+    diffs = json.loads(data.read_text())["differences"]
+    centre = statistics.fmean(diffs)
+
+    def empirical(mean: float) -> Callable[[random.Random], float]:
+        shifted = [d - centre + mean for d in diffs]
+        return lambda rng: rng.choice(shifted)
+
+    def poisson_at(margin: float, w: float) -> Callable[[float], Callable[[random.Random], float]]:
+        return lambda mean: poisson_loss_groups(mean, sd, w, margin / w)
+
+    rows: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    for margin in (10.0, 5.0):
+        w = tail / seat_hands
+        models: list[tuple[str, float, Callable[[float], Callable[[random.Random], float]]]] = [
+            ("light (normal, SD 9.6)", w, lambda mean: normal_groups(mean, sd)),
+            ("real differences, resampled", w, empirical),
+            ("Poisson losses of 2,560 in a seat-hand", w,
+             poisson_at(margin, w)),
+            ("bare test (no tail guard), same Poisson losses", 0.0,
+             poisson_at(margin, w)),
+            ("10% of groups lose 100/hand, guard 100", 100.0,
+             lambda mean: rare_loss_groups(mean, sd, 0.1, 100.0)),
+            ("5% of groups lose 200/hand, guard 200", 200.0,
+             lambda mean: rare_loss_groups(mean, sd, 0.05, 200.0)),
+        ]
+        for name, guard, model in models:
+            settings = SprtSettings(margin=margin, tail=guard)
+            at_h0 = simulate(settings, model(-margin), runs=runs, seed=1)
+            at_h1 = simulate(settings, model(0.0), runs=runs, seed=2)
+            rows.append({
+                "margin": margin, "model": name, "tail_guard_per_hand": round(guard, 2), "runs": runs,
+                "false_pass": round(at_h0.passed, 4), "false_regression": round(at_h1.failed, 4),
+                "hands_equal_mean": round(at_h1.mean_groups * seat_hands),
+                "hands_equal_p95": at_h1.p95_groups * seat_hands if at_h1.p95_groups else None,
+                "hands_regression_mean": round(at_h0.mean_groups * seat_hands),
+            })
+    if markdown:
+        print("| margin | model | false pass | false regression | hands, equal bot (mean / 95 %) "
+              "| hands, regression of the margin (mean) |")
+        print("|---|---|---|---|---|---|")
+        for r in rows:
+            print(f"| {r['margin']:g} | {r['model']} | {100 * r['false_pass']:.1f} % "
+                  f"| {100 * r['false_regression']:.1f} % | {r['hands_equal_mean']} / {r['hands_equal_p95']} "
+                  f"| {r['hands_regression_mean']} |")
+        return
+    print(json.dumps({"bench": "regress-tables", "alpha": 0.05, "beta": 0.05, "hands_per_group": seat_hands,
+                      "rows": rows, "seconds": round(time.perf_counter() - started, 1), "machine": machine(),
+                      "python": platform.python_version()}))
 
 
 def main() -> None:
@@ -56,9 +127,15 @@ def main() -> None:
     ap.add_argument("--groups", type=int, default=40)
     ap.add_argument("--hands", type=int, default=16)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--tables", action="store_true", help="simulate the test's error rates and hands; play nothing")
+    ap.add_argument("--runs", type=int, default=1000, help="--tables: simulated runs per row (default 1000)")
+    ap.add_argument("--markdown", action="store_true", help="--tables: print the Markdown table instead of JSON")
     ap.add_argument("--save-groups", type=Path, default=None, metavar="FILE",
                     help="also write the duplicate groups' differences to FILE (JSON), e.g. tests/data/")
     args = ap.parse_args()
+    if args.tables:
+        tables(args.runs, args.markdown)
+        return
     cand = BotSpec(name=args.candidate, builtin=args.candidate)
     base = BotSpec(name=args.baseline, builtin=args.baseline)
     settings = RegressSettings(cand, base, rules=make_ruleset({"hands": args.hands}))

@@ -24,7 +24,7 @@ and ``b = ln((1 − β) / α)``: at or below ``a`` the run is a regression, at o
 fishtest sees tens of thousands of game pairs; we stop after tens of groups, where a variance estimated from few
 groups is often too small by chance and the LLR leaps over a bound on no real evidence (measured with the bare
 formula: 6-8 % wrong verdicts at α = β = 5 % when a verdict takes 20-80 groups, even after an 8-group burn-in;
-12-14 % with no burn-in).  Three guards, calibrated by ``tests/test_sprt.py``:
+12-14 % with no burn-in).  Three guards, calibrated by ``tests/tournaments/test_sprt.py``:
 
 * **small-sample variance**: the unbiased sample variance is multiplied by ``(t(0.99, n−1) / z(0.99))²``
   (Student's t against the normal quantile: 1.66 at 8 groups, 1.12 at 30, → 1), so that few groups count as the
@@ -303,6 +303,27 @@ def normal_groups(mean: float, sd: float) -> Callable[[random.Random], float]:
     return lambda rng: rng.gauss(mean, sd)
 
 
+def _poisson(rng: random.Random, lam: float) -> int:
+    limit, k, p = math.exp(-lam), 0, rng.random()
+    while p > limit:
+        k += 1
+        p *= rng.random()
+    return k
+
+
+def poisson_loss_groups(mean: float, sd: float, event: float, rate: float) -> Callable[[random.Random], float]:
+    """A heavy-tailed model: normal groups, minus ``event`` (a group difference) once per Poisson event, ``rate``
+    events per group; the overall mean is ``mean``."""
+    return lambda rng: rng.gauss(mean + event * rate, sd) - event * _poisson(rng, rate)
+
+
+def rare_loss_groups(mean: float, sd: float, share: float, loss: float) -> Callable[[random.Random], float]:
+    """A heavy-tailed model: a ``share`` of the groups lose ``loss`` (their mean difference is ``-loss``), the
+    others make up the overall ``mean``."""
+    rest = (mean + share * loss) / (1 - share)
+    return lambda rng: rng.gauss(-loss, sd) if rng.random() < share else rng.gauss(rest, sd)
+
+
 def llr_drift(mean: float, sd: float, settings: SprtSettings) -> tuple[float, float]:
     """Drift and variance per observation of the LLR when the true mean is ``mean`` and the spread ``sd``
     (the Brownian approximation, as fishtest's ``LLR_drift_variance_alt2``)."""
@@ -352,6 +373,8 @@ __all__ = [
     "Simulated",
     "fault_excess_p",
     "normal_groups",
+    "poisson_loss_groups",
+    "rare_loss_groups",
     "simulate",
     "DEFAULT_ALPHA",
     "DEFAULT_BETA",

@@ -248,7 +248,8 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(table))
             else:
-                print_plan(table, Console(highlight=False))
+                out = Console(highlight=False)
+                print_plan(table, out if out.is_terminal else Console(highlight=False, width=160))
             return 0
         p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
     except (RulesError, RegressError, SprtError) as exc:

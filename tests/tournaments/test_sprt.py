@@ -30,6 +30,8 @@ from tournaments.sprt import (
     llr,
     normal_groups,
     pass_probability,
+    poisson_loss_groups,
+    rare_loss_groups,
     simulate,
     small_sample_factor,
     t_quantile,
@@ -258,23 +260,13 @@ SEAT_HANDS, GROUP_SD = 64, 9.6
 DATA = Path(__file__).resolve().parents[1] / "data" / "regress_groups.json"
 
 
-def _poisson(rng: random.Random, lam: float) -> int:
-    limit, k, p = math.exp(-lam), 0, rng.random()
-    while p > limit:
-        k += 1
-        p *= rng.random()
-    return k
-
-
 def poisson_model(mean: float, margin: float, event: float = 2560.0) -> Callable[[random.Random], float]:
     w = event / SEAT_HANDS
-    lam = margin / w  # events per group: their mean loss is the margin
-    return lambda rng: rng.gauss(mean + margin, GROUP_SD) - w * _poisson(rng, lam)
+    return poisson_loss_groups(mean, GROUP_SD, w, margin / w)  # events often enough to cost the margin
 
 
 def group_model(mean: float, share: float, loss: float) -> Callable[[random.Random], float]:
-    rest = (mean + share * loss) / (1 - share)
-    return lambda rng: rng.gauss(-loss, GROUP_SD) if rng.random() < share else rng.gauss(rest, GROUP_SD)
+    return rare_loss_groups(mean, GROUP_SD, share, loss)
 
 
 def empirical_model(mean: float) -> Callable[[random.Random], float]:
