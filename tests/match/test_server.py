@@ -413,3 +413,19 @@ def test_match_options_do_not_apply_to_a_served_tournament(tmp_path: Path,
     (tmp_path / "t.toml").write_text(TOURNAMENT)
     assert mjref(["serve", str(tmp_path / "t.toml"), "--hands", "3", "--listen", "127.0.0.1:0"]) == 2
     assert "--hands is for a match; a tournament file sets its own" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_slow_remote_bot_times_out_at_the_server(tmp_path: Path, procs: list[Proc]) -> None:
+    """The deadline is the server's: the bot's timeout plus network_grace; the stand-in plays on."""
+    slow = f"env BADBOT_DELAY=3 {sys.executable} {ROOT / 'tests/bots/badbot.py'} slow"
+    server, url = serve(procs, tmp_path, "remote:a", "--tokens", str(write_tokens(tmp_path)), "--hands", "1",
+                        "--timeout", "0.3", "--set", "network_grace=0.2", "--set", "start_grace=2", "--json",
+                        "--log", "m.jsonl")
+    wrapper = connect(procs, tmp_path, url, "a", slow)
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    faults = json.loads(out)["faults"]
+    assert faults and faults[0]["kind"] == "timeout", faults
+    assert wrapper.finish()[0] == 0
+    assert "fault reported by the server: timeout" in wrapper.stderr
