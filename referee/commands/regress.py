@@ -23,7 +23,8 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.commands import fail, stopped
-from referee.game.rules import RulesError, make_ruleset, parse_assignments
+from referee.errors import MjrefError
+from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
 from tournaments.config import check_concurrency
 from tournaments.regress import (
@@ -41,7 +42,7 @@ from tournaments.regress import (
     plan_table,
     run_regress,
 )
-from tournaments.sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_MARGIN, SprtError, SprtSettings
+from tournaments.sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_MARGIN, SprtSettings
 
 
 def register(sub: Any) -> None:
@@ -252,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
                 print_plan(table, out if out.is_terminal else Console(highlight=False, width=160))
             return 0
         p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
-    except (RulesError, RegressError, SprtError) as exc:
+    except MjrefError as exc:  # bad rules, bots, settings, store: one line, exit 2
         return fail("regress", str(exc))
     executor = None
     if args.dask:

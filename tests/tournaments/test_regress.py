@@ -183,14 +183,14 @@ def test_a_tournament_store_or_a_stray_file_is_refused(tmp_path: Path, capsys: p
      ("mjref regress: --candidate: bot 'nosuchbot': not a built-in (dead_hand, drawdiscard, greedy, random), "
       "a .toml file, or a runnable command")),
     (["--baseline", "greedy:foo=1"],
-     ("mjref regress: baseline: unknown parameter 'foo' for bot greedy (known: chowness, hiddenness, majorness, "
+     ("mjref regress: --baseline: unknown parameter 'foo' for bot greedy (known: chowness, hiddenness, majorness, "
      "suitness)")),
     (["--max-hands", "10"], "mjref regress: --max-hands 10 is less than one group (64 hands: 4 matches of 16)"),
     (["--max-hands", "0"], "mjref regress: --max-hands must be at least 1, not 0"),
     (["--margin", "0"], "mjref regress: the margin must be a positive number of points per hand, not 0.0"),
     (["--alpha", "0.7"], "mjref regress: alpha must be between 0 and 0.5 (exclusive), not 0.7"),
     (["--beta", "0"], "mjref regress: beta must be between 0 and 0.5 (exclusive), not 0.0"),
-    (["--concurrency", "0"], "mjref regress: --concurrency must be at least 1, not 0"),
+    (["--concurrency", "0"], "mjref regress: --concurrency must be from 1 to"),
     (["--seeds-from", "-1"], "mjref regress: the first seed must be 0 or more, not -1"),
     (["--hands", "0"], "mjref regress: rule option 'hands'"),
     (["--set", "nosuch=1"], "mjref regress: "),
