@@ -224,6 +224,7 @@ def test_a_rebuilt_bot_does_not_resume_old_results(tmp_path: Path) -> None:
 def test_every_winner_of_a_hand_is_stored(tmp_path: Path) -> None:
     """With multiple_winners, one throw can make two winners: the store keeps a wins row for each (the hands row
     names the first), and the seat rows count both."""
+    sys.path.insert(0, str(ROOT / "tests" / "game"))  # the engine tests' table builder (another floor's folder)
     from test_engine import HU, Answer, Table, _two_waiters, start
 
     from referee.game.rules import Ruleset
