@@ -90,7 +90,7 @@ def seat_filler(default_dummy: str) -> str:
 
     The ruleset's ``default_dummy`` does, as it always did, unless it is a stand-in only (``dead_hand``: a seat
     that never claims and never wins is no opponent to test a bot against); then ``DEFAULT_DUMMY`` (greedy) does.
-    ``ValueError`` for an unknown name.
+    ``BotError`` for an unknown name.
     """
     return DEFAULT_DUMMY if policy_class(parse_spec(default_dummy)[0]).STAND_IN_ONLY else default_dummy
 

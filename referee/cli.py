@@ -3,32 +3,48 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
 from .aio import is_interrupt, leaves
-from .commands import USAGE_ERROR
+from .commands import (
+    USAGE_ERROR,
+    check,
+    connect,
+    match,
+    refeed,
+    regress,
+    replay,
+    report,
+    schema,
+    score,
+    serve,
+    standings,
+    tournament,
+    transcript,
+    view,
+)
 from .errors import MjrefError
 
-# Subcommand modules, in the order ``mjref --help`` lists them.
+# Every subcommand, in the order ``mjref --help`` lists them: imported here, so that a missing or broken module
+# fails at once, loudly, instead of a command silently gone from the CLI.
 COMMANDS = (
-    "match",
-    "serve",
-    "connect",
-    "tournament",
-    "standings",
-    "regress",
-    "replay",
-    "transcript",
-    "refeed",
-    "check",
-    "view",
-    "report",
-    "score",
-    "schema",
+    match,
+    serve,
+    connect,
+    tournament,
+    standings,
+    regress,
+    replay,
+    transcript,
+    refeed,
+    check,
+    view,
+    report,
+    score,
+    schema,
 )
 
 
@@ -47,13 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mjref {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"referee.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"referee.commands.{name}":
-                continue
-            raise
+    for module in COMMANDS:
         module.register(sub)
     return parser
 

@@ -28,6 +28,7 @@ import trio
 
 from bots.base import make_policy
 from referee.aio import unwrap_single
+from referee.errors import InputError
 from referee.game.engine import Hand
 from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset
 from referee.game.types import (
@@ -492,7 +493,7 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, only: Sequence
     wanted = list(only) if only else list(ORDER)
     unknown = [n for n in wanted if n not in TARGETS]
     if unknown:
-        raise ValueError(f"unknown scenario {unknown[0]!r} (known: {', '.join(ORDER)})")
+        raise InputError(f"unknown scenario {unknown[0]!r} (known: {', '.join(ORDER)})")
     report = CheckReport(spec.describe(), "builtin" if spec.builtin else "process")
     started = time.perf_counter()
     results: dict[str, ScenarioResult] = {}

@@ -336,7 +336,7 @@ def event_from_json(data: dict[str, Any]) -> Event:
     kind = data["kind"]
     cls = EVENT_TYPES.get(kind)
     if cls is None:
-        raise ValueError(f"unknown event kind {kind!r}")
+        raise LogError(f"unknown event kind {kind!r}")
     kwargs = {}
     for name in EVENT_FIELDS[kind]:
         value = data[name]

@@ -221,7 +221,7 @@ async def run_match(
     check_specs(specs)
     try:
         make_policy(rules.default_dummy)
-    except ValueError as exc:
+    except BotError as exc:
         raise MatchError(f"rule option 'default_dummy': {exc}") from None
     for spec in specs:
         if spec.remote and remote is None:

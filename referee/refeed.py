@@ -33,7 +33,6 @@ from bots.base import make_policy
 from referee.aio import unwrap_single
 from referee.errors import InputError
 from referee.game.types import Answer, Meld, Question
-from referee.log import LogError
 from referee.replay import Divergence, FaultSeen, HandBegin, HandEnd, LogWalker, Step
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Reply, Seat
@@ -132,19 +131,13 @@ async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None
             stderr_path.open("ab").close()
         except OSError as exc:
             raise RefeedError(f"{stderr_path}: cannot write the bot's stderr there ({exc.strerror or exc})") from None
-    try:
-        walker = LogWalker(path, keep_before=seat)
-    except LogError as exc:
-        raise RefeedError(str(exc)) from None
+    walker = LogWalker(path, keep_before=seat)
     header, rules = walker.header, walker.rules
     if hand is not None and not 0 <= hand < header.hands:
         raise RefeedError(f"hand {hand + 1}: {path} plans {header.hands} hands")
     report = RefeedReport(walker.path, seat, spec.describe(), header.seed)
     if spec.builtin is not None:
-        try:
-            policy = make_policy(spec.builtin)
-        except ValueError as exc:
-            raise RefeedError(str(exc)) from None
+        policy = make_policy(spec.builtin)
     with unwrap_single():
         async with trio.open_nursery() as nursery:
             bot: Seat

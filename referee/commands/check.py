@@ -12,7 +12,7 @@ from rich.table import Table
 from referee.commands import fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
-from referee.match import MatchError, resolve_bots
+from referee.match import resolve_bots
 
 
 def register(sub: Any) -> None:
@@ -47,12 +47,9 @@ def run(args: argparse.Namespace) -> int:
         return fail("check", f"--timeout {args.timeout:g}: must be above 0 and at most 3600 seconds")
     if args.start_grace is not None and not 0 <= args.start_grace <= 3600:
         return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to 3600 seconds")
-    try:
-        spec = resolve_bots([args.bot])[0]
-        spec.check_runnable()
-        report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only)
-    except (MatchError, ValueError) as exc:
-        return fail("check", str(exc))
+    spec = resolve_bots([args.bot])[0]
+    spec.check_runnable()
+    report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:

@@ -16,10 +16,11 @@ from rich.table import Table
 
 from bots.base import seat_filler
 from referee.commands import fail
-from referee.game.rules import RulesError, make_ruleset, parse_assignments
+from referee.errors import BotError, InputError
+from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
-from referee.match import FaultInfo, HandSummary, MatchError, MatchResult, play_match, resolve_bots
+from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots
 from referee.userfiles import read_text
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 130 interrupted)
@@ -72,18 +73,17 @@ Player = Callable[..., MatchResult]
 def run(args: argparse.Namespace, *, command: str = "match", play: Player = play_match, live_table: bool = True) -> int:
     """Play the match the arguments describe with ``play`` (``play_match``; ``mjref serve`` seats remote bots and
     shows its own live view of who is logged in, so its hands come as lines: ``live_table`` False)."""
+    rules = parse_assignments(args.options)
+    if args.hands is not None:
+        rules = make_ruleset({"hands": args.hands}, rules)
+    if args.timeout is not None:
+        rules = make_ruleset({"move_timeout": args.timeout}, rules)
+    walls = _read_walls(args.wallfile, rules) if args.wallfile else None
     try:
-        rules = parse_assignments(args.options)
-        if args.hands is not None:
-            rules = make_ruleset({"hands": args.hands}, rules)
-        if args.timeout is not None:
-            rules = make_ruleset({"move_timeout": args.timeout}, rules)
-        walls = _read_walls(args.wallfile, rules) if args.wallfile else None
-        specs = resolve_bots(args.bots, seat_filler(rules.default_dummy))
-    except (RulesError, WallError, MatchError) as exc:
-        return fail(command, str(exc))
-    except ValueError as exc:  # seat_filler: an unknown default_dummy
-        return fail(command, f"rule option 'default_dummy': {exc}")
+        filler = seat_filler(rules.default_dummy)
+    except BotError as exc:
+        raise InputError(f"rule option 'default_dummy': {exc}") from None
+    specs = resolve_bots(args.bots, filler)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")  # not guessable
     log_path: Path | None
     if args.log is not None and str(args.log).lower() == "none":
@@ -126,18 +126,13 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = play
     try:
         result = play(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
                       timeout=args.timeout, on_hand=on_hand, on_fault=on_fault)
-    except MatchError as exc:
-        return fail(command, str(exc))
     finally:
         if live is not None:
             live.stop()
     if args.html is not None and log_path is not None:
-        from referee.viewer import ViewerError, write_viewer
+        from referee.viewer import write_viewer
 
-        try:
-            write_viewer(log_path, args.html)
-        except ViewerError as exc:
-            return fail(command, str(exc))
+        write_viewer(log_path, args.html)
     if args.json:
         out = result.to_json()
         if args.html is not None:

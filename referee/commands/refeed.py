@@ -16,8 +16,8 @@ from rich.markup import escape
 from referee.commands import fail
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
-from referee.match import MatchError, resolve_bots
-from referee.refeed import RefeedError, RefeedReport, run_refeed
+from referee.match import resolve_bots
+from referee.refeed import RefeedReport, run_refeed
 
 
 def register(sub: Any) -> None:
@@ -42,13 +42,10 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
         return fail("refeed", f"--hand {args.hand}: hands are counted from 1")
-    try:
-        spec = resolve_bots([args.bot])[0]
-        spec.check_runnable()
-        report = run_refeed(args.log, args.seat, spec, hand=None if args.hand is None else args.hand - 1,
-                            timeout=args.timeout, stderr_path=args.stderr)
-    except (MatchError, RefeedError, ValueError) as exc:
-        return fail("refeed", str(exc))
+    spec = resolve_bots([args.bot])[0]
+    spec.check_runnable()
+    report = run_refeed(args.log, args.seat, spec, hand=None if args.hand is None else args.hand - 1,
+                        timeout=args.timeout, stderr_path=args.stderr)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:

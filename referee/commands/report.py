@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import fail
-from tournaments.report import ReportError, make_report, matches_dir
+from tournaments.report import make_report, matches_dir
 
 
 def register(sub: Any) -> None:
@@ -34,10 +34,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output or args.store.with_suffix(".html")
     if out.resolve() == args.store.resolve():
         return fail("report", f"{out}: the output would overwrite the store; give another -o FILE")
-    try:
-        written = make_report(args.store, out, with_matches=args.with_matches)
-    except ReportError as exc:
-        return fail("report", str(exc))
+    written = make_report(args.store, out, with_matches=args.with_matches)
     if args.json:
         print(json.dumps({"store": str(args.store), "html": str(written.path), "bytes": written.path.stat().st_size,
                           "viewers": {k: str(v) for k, v in written.viewers.items()},

@@ -18,11 +18,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import fail
 from tournaments.stats import (
     BotStanding,
     Standings,
-    StoreError,
     compute_standings,
     fmt_faults,
     fmt_interval,
@@ -54,10 +52,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        standings = compute_standings(args.store, cluster_by=args.cluster)
-    except StoreError as exc:
-        return fail("standings", str(exc))
+    standings = compute_standings(args.store, cluster_by=args.cluster)
     if args.format == "json":
         data = to_json(standings)
         if not args.head_to_head:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import fail
-from referee.viewer import ViewerError, write_viewer
+from referee.viewer import write_viewer
 
 
 def register(sub: Any) -> None:
@@ -30,10 +30,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output or args.log.with_suffix(".html")
     if out.resolve() == args.log.resolve():
         return fail("view", f"{out}: the output would overwrite the log; give another -o FILE")
-    try:
-        written = write_viewer(args.log, out)
-    except ViewerError as exc:
-        return fail("view", str(exc))
+    written = write_viewer(args.log, out)
     size = written.stat().st_size
     if args.json:
         print(json.dumps({"log": str(args.log), "html": str(written), "bytes": size}))
