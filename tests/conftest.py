@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-    settings.load_profile("ci")
+# No test may fail for being slow (speed is measured by bench/, never asserted): hypothesis's per-example deadline
+# and its "too slow" health check are timings, and they trip on a loaded machine or under pytest-xdist.
+_untimed = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("dev", **_untimed)
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **_untimed)
+settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev")
