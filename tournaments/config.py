@@ -115,6 +115,21 @@ class TournamentConfig(BaseModel):
         return v
 
     @model_validator(mode="after")
+    def _hands_once(self) -> TournamentConfig:
+        """``hands`` and ``[rules] hands`` are one setting: either place may give it, both only with one value."""
+        if "hands" not in self.rules:
+            return self
+        hands = self.rules["hands"]
+        if "hands" in self.model_fields_set and hands != self.hands:
+            raise ValueError(f"hands = {self.hands} and [rules] hands = {hands!r} disagree; give the number of "
+                             "hands once")
+        if isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 1000:
+            raise ValueError(f"[rules] hands = {hands!r}: must be a whole number from 1 to 1000")
+        self.hands = hands
+        self.rules = {k: v for k, v in self.rules.items() if k != "hands"}
+        return self
+
+    @model_validator(mode="after")
     def _names(self) -> TournamentConfig:
         seen = set()
         for b in self.bots:
