@@ -18,6 +18,7 @@ records in the order they happened, then ``result``; finally ``final``.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
@@ -35,6 +36,7 @@ from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
 from referee.userfiles import loads_json, utf8_reason
 from wrappers.spec import BotSpec
+from wrappers.sandbox import hide_from_bots
 
 LOG_FORMAT = 1
 
@@ -355,12 +357,15 @@ class LogWriter:
 
     @classmethod
     def open(cls, path: Path) -> LogWriter:
-        """Create (or truncate) the log at ``path``; :class:`LogError` naming it when it cannot be written."""
+        """Create (or truncate) the log at ``path``: the file 0600 and new folders 0700 (a log holds the walls),
+        hidden from every sandboxed bot; :class:`LogError` naming it when it cannot be written."""
         if path.is_dir():
             raise LogError(f"{path}: is a directory; give the log a file name")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            return cls(open(path, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            hide_from_bots(path, path.parent)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            return cls(open(fd, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
         except OSError as exc:
             raise LogError(f"{path}: cannot write the log ({exc.strerror or exc})") from None
 

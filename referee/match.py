@@ -253,7 +253,7 @@ async def run_match(
                 else:
                     stderr_path = (stderr_dir / f"seat{p}-{_safe(names[p - 1])}.stderr") if stderr_dir else None
                     seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout,
-                                           block_ms=block_ms)
+                                           block_ms=block_ms, hands=hands_planned)
                 if on_seat is not None:
                     on_seat(seats[p])
             seat_infos = [seat_info(p, names[p - 1], spec, seed, rtt_ms=seats[p].rtt_ms if spec.remote else None)

@@ -37,17 +37,17 @@ from referee.errors import BotError, InputError
 from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.wall import check_seed
 from referee.userfiles import read_toml
-from wrappers.spec import BotSpec, SpecError, spec_from_mapping, validation_line
+from wrappers.spec import BotSpec, SandboxFields, SpecError, spec_from_mapping, validation_line
 
 
 class ConfigError(InputError):
     """A tournament file that cannot be used; the message names the file and field."""
 
 
-class BotEntry(BaseModel):
-    """One participant: a built-in bot (``builtin``) or a bot executable (``cmd``)."""
+class BotEntry(SandboxFields):
+    """One participant: a built-in bot (``builtin``) or a bot executable (``cmd``), with its sandbox fields."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=False)
 
     name: str = Field(..., min_length=1, max_length=64, pattern=r"^[^\s#]+$")
     builtin: str | None = None

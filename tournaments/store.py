@@ -29,6 +29,7 @@ Tables
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -40,6 +41,7 @@ from typing import Any
 
 from referee import __version__
 from referee.errors import StoreError as _StoreError
+from wrappers.sandbox import hide_from_bots
 
 SCHEMA_VERSION = 3  # 2: the wins table; 3: the plays table
 
@@ -171,7 +173,11 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         if readonly:
             con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # 0600 (SQLite gives its -wal and -shm files the same mode), and hidden from sandboxed bots: the
+            # store holds the wall salt.
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            hide_from_bots(path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal")))
             con = sqlite3.connect(path, isolation_level=None)
     except (sqlite3.Error, OSError) as exc:
         raise StoreError(f"{path}: cannot open the store ({exc})") from None

@@ -3,6 +3,9 @@
 Bots are untrusted: they crash, hang, print garbage, flood their output and fork.  Everything that can go wrong
 with a process is handled here, in one place, and comes back as a ``Fault`` value:
 
+* the process is started as ``wrappers.sandbox`` plans it (bubblewrap, resource limits, a reduced environment, a
+  private scratch folder, death with the referee); the seat only runs that plan and reads the limit a bot hit
+  back out of its end;
 * the process runs in its own session and process group (``start_new_session``), under ``trio.run_process`` in
   the match's nursery; ending a bot means ending its whole group (SIGTERM, then SIGKILL), so a forked child
   holding the pipe does not outlive it, and a cancelled match kills every group at once;
@@ -20,8 +23,10 @@ from __future__ import annotations
 
 import os
 import select
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -33,6 +38,7 @@ import trio
 
 from referee.game.types import Answer, Event, Question
 
+from . import sandbox
 from .codec import ProtocolError, cut, format_event, format_start, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
 from .spec import BotSpec
@@ -47,6 +53,7 @@ EXIT_GRACE = 1.0  # seconds a bot has to exit by itself after /exit
 # in its loop uses it, and matches sharing a loop (a tournament's process-bot matches) pass 0.
 BLOCK_MS = 250.0
 TERM_GRACE = 0.2  # seconds between SIGTERM and SIGKILL
+STDERR_TAIL = 512  # the last bytes of stderr kept in memory, to tell why a bot died (e.g. MemoryError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,17 +148,6 @@ async def _deliver_cancel(process: trio.Process) -> None:
     _kill_group(process.pid, signal.SIGKILL)
 
 
-def _describe_exit(code: int | None) -> str:
-    if code is None:
-        return "still running"
-    if code < 0:
-        try:
-            return f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exited with status {code}"
-
-
 class ProcessSeat(Seat):
     """One bot executable at one position."""
 
@@ -169,7 +165,11 @@ class ProcessSeat(Seat):
         exit_grace: float = EXIT_GRACE,
         timeout: float | None = None,
         block_ms: float = 0.0,
+        sandbox_mode: str | None = None,
+        hands: int | None = None,
     ) -> None:
+        """``sandbox_mode``: the run's ``--sandbox`` (overrides the spec's); ``hands``: the match's length, which a
+        ``keep_alive`` bot's CPU limit covers."""
         assert spec.cmd is not None
         self.spec = spec
         self.name = spec.name
@@ -181,6 +181,12 @@ class ProcessSeat(Seat):
         self._exit_grace = exit_grace
         self._timeout_override = timeout
         self._block_ms = max(0.0, block_ms)
+        self._sandbox_mode = sandbox_mode
+        self._hands = hands
+        self._scratch: Path | None = None  # the seat's private folder: working directory and HOME
+        self.launch: sandbox.Launch | None = None  # how the current (or last) process was started
+        self._stderr_tail = b""
+        self._sent_exit = False  # a keep_alive bot's process has been sent /exit (and should live on)
         self._extensions = frozenset(spec.extensions)
         self._proc: trio.Process | None = None
         self._io_scope: trio.CancelScope | None = None
@@ -215,17 +221,25 @@ class ProcessSeat(Seat):
 
     async def _start(self) -> Fault | None:
         spec = self.spec
-        env = {**os.environ, **spec.env} if spec.env else None
+        if self._scratch is None:
+            self._scratch = Path(tempfile.mkdtemp(prefix=f"mjref-seat{self.position}-"))
+        try:
+            launch = self.launch = sandbox.plan(spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
+            sandbox.prepare_scratch(self._scratch, launch)
+        except (sandbox.BotError, OSError) as exc:
+            return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc}")
+        self._stderr_tail = b""
+        self._sent_exit = False
         try:
             self._proc = await self._nursery.start(
                 partial(
                     trio.run_process,
-                    list(spec.cmd or ()),
+                    list(launch.argv),
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
-                    cwd=spec.cwd,
-                    env=env,
+                    cwd=launch.cwd,
+                    env=launch.env,
                     start_new_session=True,
                     check=False,
                     deliver_cancel=_deliver_cancel,
@@ -247,8 +261,10 @@ class ProcessSeat(Seat):
             self._poll.register(self._stderr_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._io_scope = trio.CancelScope()
         if self._stderr_path is not None and self._stderr_file is None:
-            self._stderr_path.parent.mkdir(parents=True, exist_ok=True)
-            self._stderr_file = open(self._stderr_path, "ab")  # noqa: SIM115 - closed in close()
+            self._stderr_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            sandbox.hide_from_bots(self._stderr_path.parent)
+            fd = os.open(self._stderr_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            self._stderr_file = open(fd, "ab")  # noqa: SIM115 - closed in close()
         self._nursery.start_soon(self._io, self._proc, self._io_scope)
         self._dead = None
         return None
@@ -339,8 +355,10 @@ class ProcessSeat(Seat):
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             return
 
-    def _keep_stderr(self, chunk: bytes) -> None:
-        """Append to the seat's stderr file up to its size limit; count the rest as dropped."""
+    def _keep_stderr(self, chunk: bytes | bytearray) -> None:
+        """Append to the seat's stderr file up to its size limit; count the rest as dropped.  The last bytes are
+        also kept in memory, to name the limit a bot that dies hit."""
+        self._stderr_tail = bytes(self._stderr_tail + chunk)[-STDERR_TAIL:]
         f = self._stderr_file
         if f is None:
             return
@@ -430,6 +448,12 @@ class ProcessSeat(Seat):
         self._start_grace = info.start_grace
         self._first_question = False  # the start grace is for a process that has just been started
         self._outbox.clear()
+        if self._sent_exit and self._proc is not None and self._proc.returncode is not None:
+            # A keep_alive bot that ended at /exit, as a per-hand bot should: a fault that says why.
+            gone = await self._exit_fault("crash", "before the hand")
+            await self._stop(grace=0)
+            self._dead = gone
+            return gone
         if self._proc is None or self._proc.returncode is not None:
             if self._proc is not None:
                 await self._stop(grace=0)
@@ -497,8 +521,28 @@ class ProcessSeat(Seat):
             with trio.move_on_after(0.05):
                 await proc.wait()
         if proc is not None and proc.returncode is not None:
-            return Fault("crash", f"{detail}: the bot {_describe_exit(proc.returncode)}")
+            self._drain_stderr_now()
+            ended = self.launch.describe_exit(proc.returncode, self._stderr_tail) if self.launch else "ended"
+            if self._sent_exit and self.spec.keep_alive:
+                return Fault("crash", f"{detail}: the bot {ended} after the last hand's /exit, but it is marked "
+                             "keep_alive (one process for the whole match): a bot that exits at /exit must not "
+                             "set keep_alive")
+            return Fault("crash", f"{detail}: the bot {ended}")
         return Fault(default_kind, detail)  # type: ignore[arg-type]
+
+    def _drain_stderr_now(self) -> None:
+        """Take what is left in a dead bot's stderr pipe (its last words name what killed it)."""
+        fd = self._stderr_fd
+        if fd is None:
+            return
+        for _ in range(16):
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self._keep_stderr(chunk)
 
     def _next_nowait(self) -> _Item | None:
         """The next line (or end) already received, without waiting; None if there is none yet."""
@@ -595,6 +639,7 @@ class ProcessSeat(Seat):
             written = self._write_now(data) if data else 0
         except trio.BrokenResourceError:
             return True  # as end_hand: a bot that closed its stdin is found out at its next question
+        self._sent_exit = True
         if written < len(data):
             self._unsent = data[written:]  # the pipe is full: end_hand sends the rest
             return False
@@ -609,6 +654,8 @@ class ProcessSeat(Seat):
             pass
         if not self.spec.keep_alive:
             await self._stop(grace=self._exit_grace)
+        else:
+            self._sent_exit = True
 
     async def abandon(self) -> None:
         """After a fault: ``/exit`` to the bot (best effort), then its process group is ended at once."""
@@ -625,6 +672,9 @@ class ProcessSeat(Seat):
         if self._stderr_file is not None:
             self._stderr_file.close()
             self._stderr_file = None
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
 
 
 __all__ = ["BLOCK_MS", "MAX_LINE", "ProcessSeat", "judge_line"]

@@ -5,8 +5,13 @@
 * a built-in name, optionally with parameters: ``greedy``, ``greedy:chowness=0.2,hiddenness=0.9``;
 * a command line in one string: ``"./mybot --fast"`` (split like a shell would, no shell is run);
 * a TOML file (``*.toml``) with ``name``, ``cmd`` (a list), ``cwd``, ``env``, ``timeout``, ``keep_alive``,
-  ``extensions``, ``identity``, ``identity_ignore`` (or ``builtin`` instead of ``cmd``, or ``remote = true``);
+  ``extensions``, ``identity``, ``identity_ignore`` (or ``builtin`` instead of ``cmd``, or ``remote = true``),
+  and the sandbox's ``sandbox``, ``network``, ``writable``, ``memory_mb``, ``max_procs``, ``cpu_seconds``,
+  ``file_mb`` (see ``wrappers.sandbox`` and docs/security.md);
 * ``remote:NAME``: a seat played by a wrapper that logs in to ``mjref serve`` as NAME (see docs/network.md).
+
+A bot without ``cwd`` runs in a private scratch folder of its seat, never in the folder of the file that names it
+(which may hold the store and the logs): relative paths in its command are made absolute when the spec is read.
 """
 
 from __future__ import annotations
@@ -36,7 +41,24 @@ class SpecError(BotError):
     """A bot specification that cannot be used; the message names the file, field or word."""
 
 
-class BotSpec(BaseModel):
+class SandboxFields(BaseModel):
+    """How a bot process is boxed and limited (``wrappers.sandbox``); shared by a bot spec and a tournament's bot
+    entry, so that a tournament file can set them per bot.  None: the default in ``wrappers.sandbox``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    sandbox: Literal["auto", "bwrap", "none"] | None = Field(
+        None, description="'auto' (default: bwrap where it works), 'bwrap' or 'none'; --sandbox overrides it.")
+    network: bool = Field(False, description="Let the sandboxed bot use the network.")
+    writable: bool = Field(False, description="The bot's folder is writable in the sandbox (else read-only).")
+    memory_mb: int | None = Field(None, ge=16, le=1 << 20, description="Address-space limit in MB (default 2048).")
+    max_procs: int | None = Field(None, ge=1, le=1 << 16, description="Processes and threads (default 128).")
+    cpu_seconds: int | None = Field(None, ge=1, le=1 << 20,
+                                    description="CPU seconds per hand (default 60; keep_alive: times the hands).")
+    file_mb: int | None = Field(None, ge=0, le=1 << 20, description="Largest file the bot may write, MB (default 64).")
+
+
+class BotSpec(SandboxFields):
     """How to run one bot.  Exactly one of ``builtin``, ``cmd`` and ``remote``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -107,14 +129,21 @@ class BotSpec(BaseModel):
         except IdentityError as exc:
             raise SpecError(f"bot {self.name!r}: {exc}") from None
 
-    def check_runnable(self) -> None:
-        """Raise :class:`SpecError` if a process bot cannot start at all (missing executable or directory)."""
+    def check_runnable(self, sandbox: str | None = None) -> None:
+        """Raise :class:`SpecError` if a process bot cannot start at all (missing executable or directory, or a
+        sandbox mode that cannot be had; ``sandbox``: the run's ``--sandbox``)."""
         if self.cmd is None:
             return
         if self.cwd and not Path(self.cwd).is_dir():
             raise SpecError(f"bot {self.name!r}: working directory {self.cwd!r} does not exist")
         if self.resolved_executable() is None:
             raise SpecError(f"bot {self.name!r}: cannot run {self.cmd[0]!r}: not found or not executable")
+        from .sandbox import check_available  # the sandbox reads specs: imported here, not at the top
+
+        try:
+            check_available(self, sandbox)
+        except BotError as exc:
+            raise SpecError(str(exc)) from None
 
     def describe(self) -> str:
         if self.remote:
@@ -136,17 +165,29 @@ def validation_line(exc: ValidationError, where: str) -> str:
 def spec_from_mapping(data: dict[str, Any], where: str, base_dir: Path | None = None) -> BotSpec:
     """Build a spec from a TOML table; relative ``cwd`` is taken from ``base_dir``."""
     data = dict(data)
+    if isinstance(data.get("cmd"), str):
+        data["cmd"] = shlex.split(data["cmd"])
     if base_dir is not None:
         if data.get("cwd") is not None:
             data["cwd"] = str((base_dir / str(data["cwd"])).resolve())
-        elif data.get("cmd") is not None:
-            data["cwd"] = str(base_dir.resolve())
-    if isinstance(data.get("cmd"), str):
-        data["cmd"] = shlex.split(data["cmd"])
+        elif isinstance(data.get("cmd"), list | tuple):
+            data["cmd"] = absolute_files(data["cmd"], base_dir)
     try:
         return BotSpec.model_validate(data)
     except ValidationError as exc:
         raise SpecError(validation_line(exc, where)) from None
+
+
+def absolute_files(argv: Any, base: Path) -> Any:
+    """``argv`` with each word that names an existing file or folder relative to ``base`` made absolute (the
+    executable too, when it is a path): a bot without ``cwd`` runs in its own scratch folder, not in ``base``."""
+    out = []
+    for i, word in enumerate(argv):
+        if isinstance(word, str) and word and not word.startswith("-") and not os.path.isabs(word) and (
+                i > 0 or os.sep in word) and (base / word).exists():
+            word = os.path.normpath(str(base.resolve() / word))
+        out.append(word)
+    return out
 
 
 def load_spec_file(path: Path) -> BotSpec:
@@ -175,7 +216,7 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
     except ValueError as exc:
         raise SpecError(f"bot {text!r}: {exc}") from None
     name = Path(argv[0]).name
-    spec = BotSpec(name=name, cmd=tuple(argv))
+    spec = BotSpec(name=name, cmd=tuple(absolute_files(argv, Path.cwd())))
     if spec.resolved_executable() is None:
         known = ", ".join(sorted(builtin_names))
         raise SpecError(f"bot {text!r}: not a built-in ({known}), a .toml file, or a runnable command")

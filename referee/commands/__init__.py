@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 from referee.aio import first_leaf, is_interrupt
+from wrappers.sandbox import MODE_ENV, MODES
 
 USAGE_ERROR = 2  # the exit status of bad usage or bad input
 
@@ -13,6 +18,23 @@ def fail(command: str, message: str) -> int:
     """Say why on one line, ``mjref COMMAND: message``, on stderr; return the exit status for bad usage or input."""
     print(f"mjref {command}: {message}", file=sys.stderr)
     return USAGE_ERROR
+
+
+class _SandboxAction(argparse.Action):
+    """``--sandbox MODE``: the mode for every bot process of the run, handed down (also to local workers) as
+    ``MJREF_SANDBOX``, which ``wrappers.sandbox`` reads; it wins over a bot's own ``sandbox``."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        os.environ[MODE_ENV] = str(values)
+        setattr(namespace, self.dest, values)
+
+
+def add_sandbox_option(p: argparse.ArgumentParser) -> None:
+    """The one ``--sandbox`` option of every command that starts bot processes."""
+    p.add_argument("--sandbox", choices=MODES, default=None, action=_SandboxAction,
+                   help="box every bot process: auto (default: bubblewrap where it works, else none with a "
+                   "warning), bwrap, or none; see docs/security.md")
 
 
 def stopped(command: str, exc: BaseException, recorded: str) -> int:

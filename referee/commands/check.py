@@ -9,7 +9,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from referee.commands import fail
+from referee.commands import add_sandbox_option, fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.match import resolve_bots
@@ -33,6 +33,7 @@ def register(sub: Any) -> None:
                    help="extra seconds for a hand's first question, for the process to start (default 10)")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    add_sandbox_option(p)
     p.set_defaults(func=run)
 
 

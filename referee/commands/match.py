@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 from collections.abc import Callable
+import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from rich.live import Live
 from rich.table import Table
 
 from bots.base import seat_filler
-from referee.commands import fail
+from referee.commands import add_sandbox_option, fail
 from referee.errors import BotError, InputError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
@@ -52,7 +53,7 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
                    help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
     p.add_argument("--log", type=Path, default=None,
-                   help="the JSON-lines log (default: mjref-logs/<time>-seed<seed>.jsonl; 'none' for no log)")
+                   help="the JSON-lines log (default: mjref-logs/<time>-<random>.jsonl; 'none' for no log)")
     p.add_argument("--stderr-dir", type=Path, default=None,
                    help="where bots' stderr files go (default: beside the log)")
     p.add_argument("--html", type=Path, default=None, metavar="FILE",
@@ -61,6 +62,7 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
                    help=f"exit {FAULTED} when a bot that is not built in faulted (for a CI job that tests one bot)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
+    add_sandbox_option(p)
 
 
 def _read_walls(path: Path, rules: Any) -> list[Wall]:
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = play
         log_path = args.log
     else:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        log_path = Path("mjref-logs") / f"{stamp}-seed{seed}.jsonl"
+        log_path = Path("mjref-logs") / f"{stamp}-{secrets.token_hex(3)}.jsonl"  # no seed in a name bots may see
     if args.html is not None and log_path is None:
         return fail(command, "--html needs the match's log: drop --log none")
     stderr_dir = args.stderr_dir or (log_path.parent if log_path else None)

@@ -15,7 +15,7 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.commands import fail, stopped
+from referee.commands import add_sandbox_option, fail, stopped
 from tournaments.config import ConfigError, check_concurrency, concurrency_warning, demo_config, load_config
 from tournaments.runner import Plan, TournamentError, execute, plan
 from tournaments.store import MatchRecord
@@ -41,6 +41,7 @@ def register(sub: Any) -> None:
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
+    add_sandbox_option(p)
     p.set_defaults(func=run)
 
 

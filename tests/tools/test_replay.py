@@ -294,7 +294,8 @@ def test_hand_out_of_range_exits_2(mixed_log: Path, capsys: pytest.CaptureFixtur
 def test_transcript_is_exactly_what_a_process_bot_read_and_wrote(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "lines.txt"
-    bot = BotSpec(name="rec", cmd=(sys.executable, str(RECORDER), str(record)), cwd=str(ROOT))
+    # The recorder writes its file in its own folder, which the sandbox must let it write.
+    bot = BotSpec(name="rec", cmd=(sys.executable, str(RECORDER), record.name), cwd=str(tmp_path), writable=True)
     log = tmp_path / "t.jsonl"
     play_match([resolve_bots(["greedy"])[0], bot, *resolve_bots(["random", "greedy"])[:2]], seed=5,
                rules=make_ruleset({"hands": 2}), log_path=log)

@@ -1,0 +1,468 @@
+"""How a bot process is boxed: the bubblewrap command line, the resource limits and the environment, as data.
+
+Bots are untrusted programs from other authors.  ``plan`` turns a bot spec into a ``Launch``: the exact argv,
+environment and working directory ``ProcessSeat`` starts, plus what it shows and hides, so that tests can read
+the box without starting anything.  Nothing above this floor knows how a bot is boxed.
+
+Modes (``sandbox`` in a bot's TOML; ``--sandbox`` or ``MJREF_SANDBOX`` for every bot of a run, which wins):
+
+* ``bwrap``: bubblewrap (Debian package ``bubblewrap``).  New PID, IPC, UTS, cgroup and network namespaces, and a
+  user namespace when not running as root (as root the bot is instead switched to an unprivileged uid of its own,
+  see ``_sandbox_uid``); ``--die-with-parent``; the system (``/usr``, ``/etc``, ...) read-only; the bot's folder
+  and the files its command names read-only (its folder read-write with ``writable``); a private ``/tmp``; a
+  fresh ``/proc`` that shows only the bot's own processes; no network unless ``network``.  Paths the referee
+  registered with ``hide_from_bots`` (logs, stores, stderr files) are covered over when they would be visible.
+* ``none``: no sandbox; only the limits, the reduced environment and the private working directory below.
+* ``auto`` (the default): ``bwrap`` where it works (probed once per process), else ``none`` with one warning line
+  that names what is not protected.
+
+In every mode: ``setrlimit`` limits (util-linux ``prlimit`` runs the command with them: no Python code runs
+between fork and exec); an environment reduced to ``ENV_ALLOW`` plus a private ``HOME`` and ``TMPDIR`` and the
+bot's own ``env``; only file descriptors 0-2; a private per-seat scratch folder as the working directory when the
+bot names no ``cwd``; and death with the referee (bwrap's ``--die-with-parent``, or util-linux ``setpriv
+--pdeathsig KILL`` in mode ``none``).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from referee.errors import BotError
+
+if TYPE_CHECKING:
+    from .spec import BotSpec
+
+Mode = Literal["auto", "bwrap", "none"]
+MODES: tuple[str, ...] = ("auto", "bwrap", "none")
+MODE_ENV = "MJREF_SANDBOX"  # set by ``--sandbox``: the mode for every bot of the run
+
+# Defaults of the per-bot limits (fields of the same names in a bot's TOML).
+MEMORY_MB = 2048  # address space (RLIMIT_AS): a bot allocating more gets an allocation failure
+MAX_PROCS = 128  # processes and threads (RLIMIT_NPROC), counted per bot in bwrap mode
+CPU_SECONDS = 60  # CPU seconds per hand (RLIMIT_CPU); a keep_alive bot gets this times the match's hands
+FILE_MB = 64  # largest file the bot may write (RLIMIT_FSIZE)
+HANDS_DEFAULT = 16  # a keep_alive bot's CPU budget when the number of hands is not known
+
+# The environment a bot gets from the referee (besides HOME, TMPDIR and its own ``env``).
+ENV_ALLOW = ("PATH", "LANG")
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+# The system, visible read-only inside the box (those that exist; symlinks such as merged-usr /bin stay links).
+SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+
+# As root, each sandboxed bot runs as its own unprivileged uid from this range, so that the kernel counts its
+# processes alone (RLIMIT_NPROC does not apply to uid 0) and file permissions protect the referee's 0600 files.
+UID_BASE = 1_900_000_000
+UID_SPAN = 1_000_000
+
+_uid_counter = itertools.count()
+_uids: dict[str, int] = {}  # scratch folder -> the uid its bot runs as
+_hidden: dict[str, None] = {}  # paths registered by the referee (insertion-ordered set)
+_warned: set[str] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The resource limits of one bot process (and everything it starts)."""
+
+    memory_mb: int = MEMORY_MB
+    max_procs: int = MAX_PROCS
+    cpu_seconds: int = CPU_SECONDS
+    file_mb: int = FILE_MB
+
+    def prlimit_args(self, *, hands: int, procs: bool) -> list[str]:
+        """util-linux ``prlimit`` options: soft and hard limits (the CPU hard limit one second above the soft
+        one, so a bot first gets SIGXCPU, then SIGKILL); no core files."""
+        cpu = self.cpu_seconds * max(1, hands)
+        mem = self.memory_mb << 20
+        out = [f"--as={mem}:{mem}", f"--cpu={cpu}:{cpu + 1}", f"--fsize={self.file_mb << 20}:{self.file_mb << 20}",
+               "--core=0:0"]
+        if procs:
+            out.append(f"--nproc={self.max_procs}:{self.max_procs}")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """How one bot process is started: what ``ProcessSeat`` runs, and what the box shows and hides."""
+
+    argv: tuple[str, ...]
+    env: dict[str, str]
+    cwd: str  # the host folder the process is started in (in bwrap mode the box changes to ``inner_cwd``)
+    inner_cwd: str
+    mode: Literal["bwrap", "none"]
+    limits: Limits
+    hands: int  # the CPU limit covers this many hands
+    uid: int | None  # the unprivileged uid the bot runs as (bwrap as root), else None
+    binds: tuple[tuple[str, bool], ...]  # host paths visible in the box, and whether writable
+    hidden: tuple[str, ...]  # registered paths covered over inside the box
+    unprotected: tuple[str, ...]  # what this launch does not protect against, in words
+
+    def describe_exit(self, code: int | None, stderr_tail: bytes = b"") -> str:
+        """The bot's end in words, naming the limit it hit when that is what ended it."""
+        if code is None:
+            return "still running"
+        sig: int | None = None
+        if code < 0:
+            sig = -code
+        elif self.mode == "bwrap" and code > 128 and code - 128 < signal.NSIG:
+            sig = code - 128  # bwrap passes on a signal death as 128 + the signal
+        tail = stderr_tail.decode("utf-8", "replace")
+        if sig is not None:
+            name = _signal_name(sig)
+            text = f"killed by {name}"
+            if sig == signal.SIGXCPU:
+                return f"{text}: CPU limit {self.limits.cpu_seconds * self.hands} s"
+            if sig == signal.SIGXFSZ:
+                return f"{text}: file size limit {self.limits.file_mb} MB"
+            if sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and _out_of_memory(tail):
+                return f"{text}: memory limit {self.limits.memory_mb} MB"
+            return text
+        text = f"exited with status {code}"
+        if code != 0 and _out_of_memory(tail):
+            return f"{text}: memory limit {self.limits.memory_mb} MB (an allocation failed)"
+        if self.mode == "bwrap" and code == 1 and "bwrap:" in tail:
+            line = next(ln for ln in tail.splitlines() if "bwrap:" in ln)
+            return f"{text}: the sandbox could not start it ({line.strip()[:200]})"
+        return text
+
+
+_OOM_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory")
+
+
+def _out_of_memory(tail: str) -> bool:
+    return any(mark in tail for mark in _OOM_MARKS)
+
+
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+# ---------------------------------------------------------------------------------------------------- hiding
+def hide_from_bots(*paths: Path | str) -> None:
+    """Register paths (a log, its folder, a store) that no sandboxed bot may see; a folder that holds what a bot
+    needs (its own folder, say) is not covered, but the registered files in it are."""
+    for p in paths:
+        _hidden[os.path.abspath(p)] = None
+
+
+def hidden_paths() -> tuple[str, ...]:
+    return tuple(_hidden)
+
+
+# ---------------------------------------------------------------------------------------------------- modes
+def requested_mode(spec: BotSpec, override: str | None = None) -> Mode:
+    """The mode a bot runs in before probing: ``override`` (``--sandbox``), ``MJREF_SANDBOX``, the spec's own
+    ``sandbox``, else ``auto``."""
+    for value, where in ((override, "--sandbox"), (os.environ.get(MODE_ENV) or None, MODE_ENV),
+                         (spec.sandbox, f"bot {spec.name!r}: sandbox")):
+        if value is not None:
+            if value not in MODES:
+                raise BotError(f"{where}: unknown sandbox mode {value!r} (known: {', '.join(MODES)})")
+            return value  # type: ignore[return-value]
+    return "auto"
+
+
+def _is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _namespace_args(*, network: bool) -> list[str]:
+    args = [] if _is_root() else ["--unshare-user"]
+    args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if not network:
+        args.append("--unshare-net")
+    return args + ["--die-with-parent", "--new-session"]
+
+
+@functools.cache
+def bwrap_problem() -> str | None:
+    """Why bubblewrap cannot box a bot on this machine (None: it can).  Probed once per process, with the same
+    namespaces a bot gets."""
+    exe = _which("bwrap")
+    if exe is None:
+        return "bwrap is not installed (Debian package bubblewrap)"
+    argv = [exe, *_namespace_args(network=False), *_system_args(), "--proc", "/proc", "--dev", "/dev",
+            "--", "/bin/true"]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap does not run: {exc}"
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bwrap fails here: {why[-1] if why else f'status {done.returncode}'}"
+    return None
+
+
+@functools.cache
+def _which(name: str) -> str | None:
+    for folder in ("/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"):
+        p = os.path.join(folder, name)
+        if os.access(p, os.X_OK):
+            return p
+    return None
+
+
+def resolve_mode(spec: BotSpec, override: str | None = None) -> Literal["bwrap", "none"]:
+    """The mode a bot actually runs in.  ``bwrap`` asked for but not working is an error; ``auto`` without a
+    working bwrap runs unsandboxed and warns once."""
+    mode = requested_mode(spec, override)
+    if mode == "none":
+        return "none"
+    problem = bwrap_problem()
+    if problem is None:
+        return "bwrap"
+    if mode == "bwrap":
+        raise BotError(f"bot {spec.name!r}: sandbox 'bwrap' asked for, but {problem}")
+    warn_once("auto", f"mjref: warning: bots run without a sandbox ({problem}): a bot can read the referee's "
+              "files and logs (and so the walls), see and signal other bots' processes, and use the network; "
+              "only resource limits, a private working folder and a reduced environment apply")
+    return "none"
+
+
+def warn_once(key: str, line: str) -> None:
+    """One warning line on stderr per ``key`` per process."""
+    if key not in _warned:
+        _warned.add(key)
+        print(line, file=sys.stderr, flush=True)
+
+
+def check_available(spec: BotSpec, override: str | None = None) -> None:
+    """Raise ``BotError`` before a match when the bot's sandbox mode cannot be had (or is not a mode)."""
+    if spec.cmd is not None:
+        resolve_mode(spec, override)
+        if _which("prlimit") is None:
+            raise BotError(f"bot {spec.name!r}: util-linux's prlimit is needed to limit a bot's resources")
+
+
+# ---------------------------------------------------------------------------------------------------- the plan
+def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | None = None) -> Launch:
+    """How to start ``spec``'s process: ``scratch`` is the seat's private folder (its working directory when the
+    bot names no ``cwd``, and its HOME); ``hands`` is the match length, which a ``keep_alive`` bot's CPU limit
+    covers (one hand for a bot started per hand)."""
+    assert spec.cmd is not None
+    actual = resolve_mode(spec, mode)
+    limits = Limits(spec.memory_mb or MEMORY_MB, spec.max_procs or MAX_PROCS, spec.cpu_seconds or CPU_SECONDS,
+                    spec.file_mb or FILE_MB)
+    cpu_hands = (hands or HANDS_DEFAULT) if spec.keep_alive else 1
+    cmd = list(spec.cmd)
+    exe = spec.resolved_executable() or cmd[0]
+    cmd[0] = exe
+    cwd = spec.cwd or str(scratch)
+    env = _environment(spec, home=str(scratch))
+    prlimit = _which("prlimit") or "prlimit"
+    if actual == "none":
+        setpriv = _which("setpriv")
+        argv = [prlimit, *limits.prlimit_args(hands=cpu_hands, procs=False), "--"]
+        unprotected = ["files the referee's user can read", "other processes of the same user", "the network",
+                       "max_procs (needs the sandbox)"]
+        if setpriv is not None:
+            argv += [setpriv, "--pdeathsig", "KILL", "--"]
+        else:
+            unprotected.append("death with the referee (util-linux setpriv is missing)")
+        unprotected.append("processes the bot starts outliving a referee killed by SIGKILL")
+        return Launch(tuple(argv + cmd), env, cwd, cwd, "none", limits, cpu_hands, None, (), (), tuple(unprotected))
+
+    binds = _binds(spec, exe)
+    uid = _sandbox_uid(spec, binds, scratch)
+    unprotected = []
+    if _is_root() and uid is None:
+        unprotected.append("max_procs (the bot runs as root: its folder is writable or not readable by others)")
+    if spec.network:
+        unprotected.append("the network (network = true)")
+    args = [_which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
+            "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+    for folder in _ancestors([b for b, _ in binds] + [str(scratch)]):
+        args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700: closed to an unprivileged uid
+    for path, writable in binds:
+        args += ["--bind" if writable else "--ro-bind", path, path]
+    args += ["--bind", str(scratch), str(scratch)]
+    hidden = _hidden_in(binds, cwd)
+    for h in hidden:
+        args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
+    args += ["--chdir", cwd]
+    if uid is not None:
+        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    args += ["--", prlimit, *limits.prlimit_args(hands=cpu_hands, procs=True), "--"]
+    if uid is not None:
+        args += [_which("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                 "--inh-caps=-all", "--no-new-privs", "--"]
+    return Launch(tuple(args + cmd), env, str(scratch), cwd, "bwrap", limits, cpu_hands, uid, tuple(binds),
+                  tuple(hidden), tuple(unprotected))
+
+
+def _environment(spec: BotSpec, home: str) -> dict[str, str]:
+    env = {k: os.environ[k] for k in ENV_ALLOW if k in os.environ}
+    env.setdefault("PATH", DEFAULT_PATH)
+    env["HOME"] = env["TMPDIR"] = home
+    env.update(spec.env)
+    return env
+
+
+def _system_args() -> list[str]:
+    args: list[str] = []
+    for p in SYSTEM_PATHS:
+        if os.path.islink(p):
+            args += ["--symlink", os.readlink(p), p]
+        elif os.path.isdir(p):
+            args += ["--ro-bind", p, p]
+    return args
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _is_system(path: str) -> bool:
+    real = os.path.realpath(path)
+    return any(_under(real, s) or _under(path, s) for s in SYSTEM_PATHS)
+
+
+def command_files(spec: BotSpec) -> list[str]:
+    """The absolute paths of the files and folders the bot's command names after the executable (relative ones
+    are taken from its ``cwd``, else from the referee's working folder)."""
+    assert spec.cmd is not None
+    base = spec.cwd or os.getcwd()
+    out = []
+    for arg in spec.cmd[1:]:
+        if arg.startswith("-") or not arg:
+            continue
+        p = os.path.abspath(os.path.join(base, arg))
+        if p != "/" and os.path.exists(p):
+            out.append(p)
+    return out
+
+
+def _binds(spec: BotSpec, exe: str) -> list[tuple[str, bool]]:
+    """The host paths a bot needs: its folder (``cwd``, else the folder of the first file its command names, else
+    its executable's folder), the folders of the other files its command names, and its interpreter's
+    installation."""
+    assert spec.cmd is not None
+    wanted: list[tuple[str, bool]] = [(f, False) for f in _interpreter_paths(exe)]
+    folders = []
+    for p in [*command_files(spec), exe]:
+        if _is_system(p):
+            continue
+        folders.append(p if os.path.isdir(p) else os.path.dirname(p))
+        real = os.path.realpath(p)
+        if real != p and not _is_system(real):
+            folders.append(os.path.dirname(real))
+    own = os.path.abspath(spec.cwd) if spec.cwd else (folders[0] if folders else None)
+    if own is not None:
+        wanted.append((own, spec.writable))
+    wanted += [(f, False) for f in folders]
+    return _minimal(wanted)
+
+
+def _interpreter_paths(exe: str) -> list[str]:
+    """What an interpreter needs besides the system: a virtual environment and the installation it is made from;
+    for the referee's own Python, also its import path (where mjref's own bots live)."""
+    out: list[str] = []
+    bin_dir = os.path.dirname(exe)
+    venv = os.path.dirname(bin_dir)
+    cfg = os.path.join(venv, "pyvenv.cfg")
+    if os.path.isfile(cfg):
+        out.append(venv)
+        try:
+            for line in Path(cfg).read_text(encoding="utf-8", errors="replace").splitlines():
+                key, _, value = line.partition("=")
+                if key.strip() == "home" and value.strip():
+                    out.append(os.path.dirname(value.strip()))
+        except OSError:
+            pass
+    real = os.path.realpath(exe)
+    if real != exe:
+        out.append(os.path.dirname(os.path.dirname(real)))
+    if real == os.path.realpath(sys.executable) or os.path.abspath(exe) == os.path.abspath(sys.executable):
+        out += [sys.prefix, sys.base_prefix, sys.exec_prefix, *_mjref_packages()]
+    return [p for p in out if os.path.isdir(p) and not _is_system(p) and p != "/"]
+
+
+@functools.cache
+def _mjref_packages() -> tuple[str, ...]:
+    """The folders of mjref's own packages (an editable install imports them from the source tree)."""
+    root = Path(__file__).resolve().parents[1]
+    return tuple(str(root / name) for name in ("bots", "referee", "wrappers", "tournaments"))
+
+
+def _ancestors(paths: Iterable[str]) -> list[str]:
+    """The folders above ``paths`` that the box must make (not the root, not /tmp, not a system folder)."""
+    out: set[str] = set()
+    for p in paths:
+        for q in Path(p).parents:
+            s = str(q)
+            if s not in ("/", "/tmp") and not _is_system(s):
+                out.add(s)
+    return sorted(out, key=lambda s: (s.count("/"), s))
+
+
+def _minimal(paths: Iterable[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Drop paths inside others (a writable one keeps its own entry inside a read-only parent)."""
+    seen: dict[str, bool] = {}
+    for p, w in paths:
+        seen[p] = seen.get(p, False) or w
+    out = []
+    for p, w in sorted(seen.items()):
+        if any(_under(p, q) and q != p and (seen[q] or not w) for q in seen):
+            continue
+        out.append((p, w))
+    return out
+
+
+def _hidden_in(binds: Sequence[tuple[str, bool]], cwd: str) -> list[str]:
+    """Registered paths that lie inside a bound folder, except those the bot needs (an ancestor of one of its
+    folders)."""
+    out = []
+    needed = [b for b, _ in binds] + [cwd]
+    for h in _hidden:
+        if not os.path.exists(h):
+            continue
+        if any(_under(n, h) for n in needed):
+            continue
+        if any(_under(h, b) for b, _ in binds):
+            out.append(h)
+    return out
+
+
+def _sandbox_uid(spec: BotSpec, binds: Sequence[tuple[str, bool]], scratch: Path) -> int | None:
+    """As root: an unprivileged uid for this seat (the same for each start, since it owns the seat's scratch
+    folder), if everything the bot needs is readable by others and nothing must be writable by it (else None: it
+    runs as root in the box)."""
+    if not _is_root() or spec.writable:
+        return None
+    for path, _ in binds:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            return None
+        if mode & 0o005 != 0o005:
+            return None
+    key = str(scratch)
+    if key not in _uids:
+        _uids[key] = UID_BASE + (os.getpid() * 64 + next(_uid_counter)) % UID_SPAN
+    return _uids[key]
+
+
+def prepare_scratch(scratch: Path, launch: Launch) -> None:
+    """Give the bot its scratch folder (as root, it runs as another uid that must own it)."""
+    if launch.uid is not None:
+        os.chown(scratch, launch.uid, launch.uid)
+    elif _is_root():
+        os.chown(scratch, 0, 0)
+
+
+__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "Launch", "Limits",
+           "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan", "prepare_scratch",
+           "requested_mode", "resolve_mode", "warn_once"]
