@@ -35,8 +35,8 @@ from referee.game.series import HandSetup
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
 from referee.userfiles import loads_json, utf8_reason
-from wrappers.spec import BotSpec
 from wrappers.sandbox import hide_from_bots
+from wrappers.spec import BotSpec
 
 LOG_FORMAT = 1
 

@@ -350,9 +350,13 @@ def _binds(spec: BotSpec, exe: str) -> list[tuple[str, bool]]:
     its executable's folder), the folders of the other files its command names, and its interpreter's
     installation."""
     assert spec.cmd is not None
-    wanted: list[tuple[str, bool]] = [(f, False) for f in _interpreter_paths(exe)]
+    files = command_files(spec)
+    wanted: list[tuple[str, bool]] = []
+    for p in [exe, *files]:  # an interpreter may come after a launcher: env VAR=1 python3 bot.py
+        if p == exe or (os.path.isfile(p) and os.access(p, os.X_OK)):
+            wanted += [(f, False) for f in _interpreter_paths(p)]
     folders = []
-    for p in [*command_files(spec), exe]:
+    for p in [*files, exe]:
         if _is_system(p):
             continue
         folders.append(p if os.path.isdir(p) else os.path.dirname(p))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from collections.abc import Callable
 import secrets
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
