@@ -544,8 +544,9 @@ def run_check(spec: BotSpec, *, timeout: float | None = None, start_grace: float
     """Synchronous wrapper.  ``timeout``: seconds per question; ``start_grace``: extra seconds for a hand's first
     question (defaults: the ruleset's 10 s and 10 s, as in a match)."""
     options: dict[str, float] = {}
-    if timeout is not None:
+    if timeout is not None:  # the command line over the bot file over the ruleset, as in a match
         options["move_timeout"] = timeout
+        spec = spec.model_copy(update={"timeout": timeout})
     if start_grace is not None:
         options["start_grace"] = start_grace
     rules = make_ruleset(options) if options else DEFAULT_RULES

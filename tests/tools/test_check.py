@@ -121,3 +121,16 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2
     code, out, _ = run_cmd(["greedy", "--list"], capsys)
     assert code == 0 and all(name in out for name in ORDER)
+
+
+def test_the_command_lines_timeout_wins_over_the_bot_files(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot file saying ``timeout = 5`` and ``--timeout 2``: the bot has 2 s, as in ``mjref match``."""
+    badbot = ROOT / "tests" / "bots" / "badbot.py"
+    toml = tmp_path / "slow.toml"
+    toml.write_text(f'name = "slow"\ncmd = [{json.dumps(sys.executable)}, {json.dumps(str(badbot))}, "slow"]\n'
+                    f'cwd = {json.dumps(str(ROOT))}\ntimeout = 5\n[env]\nBADBOT_DELAY = "3"\n')
+    code, out, _ = run_cmd([str(toml), "--timeout", "2", "--start-grace", "0", "--only", "throw_after_mo",
+                            "--json"], capsys)
+    data = json.loads(out)
+    assert code == 1 and "within 2 s" in json.dumps(data), data
