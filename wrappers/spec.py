@@ -21,6 +21,7 @@ import os
 import re
 import shlex
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -196,6 +197,31 @@ def load_spec_file(path: Path) -> BotSpec:
     return spec_from_mapping(data, str(path), path.parent)
 
 
+_INTERPRETER = re.compile(r"^(python|pypy|node|ruby|perl|php|lua|bash|sh|java|Rscript|julia)[0-9.]*(\.exe)?$")
+
+
+def command_name(argv: Sequence[str]) -> str:
+    """A bot's name from its command line: the script or executable, not its interpreter.  ``./mybot`` is
+    ``mybot``; ``python3 mybot.py --fast`` is ``mybot``; ``python -m bots.greedy`` is ``bots.greedy``; a bare
+    ``python3`` stays ``python3``."""
+    exe = Path(argv[0]).name
+    if not _INTERPRETER.match(exe):
+        return exe
+    args = list(argv[1:])
+    while args:
+        arg = args.pop(0)
+        if arg == "-m" and args:
+            return args[0]
+        if arg in ("-jar", "-cp", "-classpath") and args:
+            if arg == "-jar":
+                return Path(args[0]).stem
+            args.pop(0)
+            continue
+        if not arg.startswith("-"):
+            return Path(arg).stem or exe
+    return exe
+
+
 def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
     """Turn one BOT argument into a spec: a built-in name, a ``.toml`` file, or a command line."""
     text = text.strip()
@@ -215,8 +241,7 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
         argv = shlex.split(text)
     except ValueError as exc:
         raise SpecError(f"bot {text!r}: {exc}") from None
-    name = Path(argv[0]).name
-    spec = BotSpec(name=name, cmd=tuple(absolute_files(argv, Path.cwd())))
+    spec = BotSpec(name=command_name(argv), cmd=tuple(absolute_files(argv, Path.cwd())))
     if spec.resolved_executable() is None:
         known = ", ".join(sorted(builtin_names))
         raise SpecError(f"bot {text!r}: not a built-in ({known}), a .toml file, or a runnable command")

@@ -142,8 +142,7 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = play
         print(json.dumps(out))
         return _status(args, result, specs)
     if show_hands and live is None:
-        console.print()
-        console.print(_score_table([s.name for s in result.seats], result.hands))
+        console.print()  # every hand was printed once, as it ended; no second copy as a table
     console.print(_standings(result))
     if result.faults:
         console.print(_faults_table(result))
