@@ -27,6 +27,7 @@ from .commands import (
     view,
 )
 from .errors import MjrefError
+from .shutdown import Interrupted
 
 # Every subcommand, in the order ``mjref --help`` lists them: imported here, so that a missing or broken module
 # fails at once, loudly, instead of a command silently gone from the CLI.
@@ -80,8 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except BaseException as exc:  # a Ctrl-C or a user error may arrive wrapped in a trio exception group
         if is_interrupt(exc):
-            print("mjref: interrupted", file=sys.stderr)
-            return 130
+            stop = next((e for e in leaves(exc) if isinstance(e, Interrupted)), None)
+            print(f"mjref: interrupted{f' ({stop})' if stop is not None else ''}", file=sys.stderr)
+            return stop.exit_status if stop is not None else 130
         found = leaves(exc) or [exc]
         if all(isinstance(e, MjrefError) for e in found):  # bad input: one line, exit 2; anything else is a bug
             print(f"mjref {args.command}: {found[0]}", file=sys.stderr)

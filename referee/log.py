@@ -6,13 +6,14 @@ end of each hand.
 
 This module owns the format.  The pydantic models below define each record kind (``mjref schema log`` prints their
 JSON Schema); the builders beside them (``header_record``, ``hand_record``, ``event_line``, ``answer_line``,
-``fault_record``, ``result_record``, ``final_record``) are the only code that makes a record: the match writes with
-them and replay checks a log against what they give.  ``open_log`` is the only reader: it checks the header and the
-format version once, and hands out the lines (replay's fast path) or validated records (everything else).  Every
-way a file can fail to be a log raises :class:`LogError`, naming the file and line.
+``fault_record``, ``result_record``, ``final_record``, ``aborted_record``) are the only code that makes a record:
+the match writes with them and replay checks a log against what they give.  ``open_log`` is the only reader: it
+checks the header and the format version once, and hands out the lines (replay's fast path) or validated records
+(everything else).  Every way a file can fail to be a log raises :class:`LogError`, naming the file and line.
 
 Record kinds, in order: ``header``; per hand ``hand`` (setup and wall), then ``event`` / ``answer`` / ``fault``
-records in the order they happened, then ``result``; finally ``final``.
+records in the order they happened, then ``result``; finally ``final``, or ``aborted`` when a signal stopped the
+match (it may come in the middle of a hand: the log is true up to it, and ``mjref replay`` verifies it that far).
 """
 
 from __future__ import annotations
@@ -191,8 +192,20 @@ class FinalRecord(_Record):
     complete: bool = True
 
 
+class AbortedRecord(_Record):
+    """The last record of a match stopped by a signal (SIGINT, SIGTERM, SIGHUP): what stood when it stopped."""
+
+    type: Literal["aborted"] = "aborted"
+    signal: str  # the signal's name
+    hands: int  # hands finished (a hand under way has no result record)
+    totals: list[int]
+    faults: list[int]
+    finished: str
+
+
 LogRecord = Annotated[
-    HeaderRecord | HandRecord | EventRecord | AnswerRecord | FaultRecord | ResultRecord | FinalRecord,
+    HeaderRecord | HandRecord | EventRecord | AnswerRecord | FaultRecord | ResultRecord | FinalRecord
+    | AbortedRecord,
     Field(discriminator="type"),
 ]
 RECORD_ADAPTER: TypeAdapter[Any] = TypeAdapter(LogRecord)
@@ -253,9 +266,16 @@ def final_record(hands: int, totals: Sequence[int], faults: Sequence[int], *, fi
                        complete=complete)
 
 
-# Fields a reader cannot predict from the rules (when and by which mjref a log was written): replay does not
-# compare them.
-UNCHECKED_FIELDS: dict[str, frozenset[str]] = {"final": frozenset({"finished"}), "result": frozenset({"rtt_ms"})}
+def aborted_record(signal: str, hands: int, totals: Sequence[int], faults: Sequence[int], *,
+                   finished: str | None = None) -> AbortedRecord:
+    return AbortedRecord(signal=signal, hands=hands, totals=list(totals), faults=list(faults),
+                         finished=finished or _now())
+
+
+# Fields a reader cannot predict from the rules (when and by which mjref a log was written, which signal stopped
+# it): replay does not compare them.
+UNCHECKED_FIELDS: dict[str, frozenset[str]] = {"final": frozenset({"finished"}), "result": frozenset({"rtt_ms"}),
+                                               "aborted": frozenset({"finished", "signal"})}
 
 
 # ---------------------------------------------------------------------------------------------------- events

@@ -34,6 +34,7 @@ from referee.game.wall import Wall, check_seed, generate_wall
 from referee.log import (
     LogWriter,
     NullWriter,
+    aborted_record,
     answer_line,
     event_line,
     fault_record,
@@ -43,6 +44,7 @@ from referee.log import (
     result_record,
     seat_info,
 )
+from referee.shutdown import Shutdown, watching_signals
 from wrappers.process import BLOCK_MS, ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
@@ -117,6 +119,7 @@ class MatchResult:
     """A hash of how the match was played: every answer in order (seat, question, the answer line, by the bot or
     its stand-in) and every fault, hand by hand.  Two matches on the same walls with the same digest were played
     identically, answer for answer; ``mjref regress`` calls two bots identical on that evidence."""
+    aborted: str | None = None  # the signal that stopped the match before its end (its log ends ``aborted``)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -207,8 +210,13 @@ async def run_match(
     on_seat: Callable[[Seat], None] | None = None,
     block_ms: float = BLOCK_MS,
     remote: RemoteSeats | None = None,
+    shutdown: Shutdown | None = None,
 ) -> MatchResult:
     """Play one match of ``rules.hands`` hands (or one per given wall) and return its result.
+
+    ``shutdown``: when it stops (a signal, ``referee.shutdown``), the hands stop where they are, every seat is
+    closed as at a match's end (a bot under way gets ``/exit``), the log ends with an ``aborted`` record, and the
+    result comes back with ``aborted`` set (its hands are the finished ones).
 
     ``remote`` seats the ``remote:NAME`` bots (a match with one needs it: ``mjref serve``).
 
@@ -260,25 +268,29 @@ async def run_match(
                           for p, spec in enumerate(specs, start=1)]
             writer.write(header_record(seed, rules, seat_infos, hands_planned, walls_from_file=walls is not None))
             writer.flush()
+            playing = shutdown.scope() if shutdown is not None else trio.CancelScope()
             try:
-                series = Series(rules, hands_planned)
-                forfeited: set[int] = set()
-                while not series.is_over:
-                    setup = series.next_setup()
-                    assert setup is not None
-                    wall = walls[setup.index] if walls is not None else generate_wall(seed, setup.index, rules)
-                    summary = await _play_hand(seats, setup, wall, seed, rules, writer, result, on_fault, forfeited)
-                    series.record(summary.result, summary.penalties)
-                    summary.totals = (series.totals[0], series.totals[1], series.totals[2], series.totals[3])
-                    for i, s in enumerate(result.seats):
-                        s.total = series.totals[i]
-                    result.hands.append(summary)
-                    rtt = [seats[p].rtt_ms for p in (1, 2, 3, 4)] if remote is not None else None
-                    writer.write(result_record(summary.index, summary.result, summary.penalties, summary.totals,
-                                               len(summary.faults), rtt_ms=rtt))
-                    writer.flush()
-                    if on_hand is not None:
-                        on_hand(summary, result)
+                with playing:
+                    series = Series(rules, hands_planned)
+                    forfeited: set[int] = set()
+                    while not series.is_over:
+                        setup = series.next_setup()
+                        assert setup is not None
+                        wall = walls[setup.index] if walls is not None else generate_wall(seed, setup.index, rules)
+                        await trio.lowlevel.checkpoint()  # a match of built-in bots may never wait: a stop lands here
+                        summary = await _play_hand(seats, setup, wall, seed, rules, writer, result, on_fault,
+                                                   forfeited)
+                        series.record(summary.result, summary.penalties)
+                        summary.totals = (series.totals[0], series.totals[1], series.totals[2], series.totals[3])
+                        for i, s in enumerate(result.seats):
+                            s.total = series.totals[i]
+                        result.hands.append(summary)
+                        rtt = [seats[p].rtt_ms for p in (1, 2, 3, 4)] if remote is not None else None
+                        writer.write(result_record(summary.index, summary.result, summary.penalties, summary.totals,
+                                                   len(summary.faults), rtt_ms=rtt))
+                        writer.flush()
+                        if on_hand is not None:
+                            on_hand(summary, result)
             finally:
                 # Together: a kept-alive bot may use its whole exit grace, and four of them one after the other
                 # would add up.
@@ -287,8 +299,13 @@ async def run_match(
                         for seat in seats.values():
                             closing.start_soon(seat.close)
         result.seconds = time.perf_counter() - started
-        writer.write(final_record(len(result.hands), [s.total for s in result.seats],
-                                  [s.faults for s in result.seats]))
+        if playing.cancelled_caught and shutdown is not None and shutdown.reason is not None:
+            result.aborted = shutdown.reason
+            writer.write(aborted_record(shutdown.reason, len(result.hands), [s.total for s in result.seats],
+                                        [s.faults for s in result.seats]))
+        else:
+            writer.write(final_record(len(result.hands), [s.total for s in result.seats],
+                                      [s.faults for s in result.seats]))
     finally:
         writer.flush()
         writer.close()
@@ -468,9 +485,17 @@ async def _question_loop(
         journal.extend(events)
 
 
-def play_match(specs: Sequence[BotSpec], **kwargs: Any) -> MatchResult:
-    """Synchronous wrapper: ``trio.run(run_match, …)``."""
-    return trio.run(lambda: run_match(specs, **kwargs))
+def play_match(specs: Sequence[BotSpec], *, handle_signals: bool = False, **kwargs: Any) -> MatchResult:
+    """Synchronous wrapper: ``trio.run(run_match, …)``.  ``handle_signals``: SIGINT, SIGTERM and SIGHUP stop the
+    match in order (``referee.shutdown``; the result's ``aborted`` names the signal) instead of at once."""
+    if not handle_signals:
+        return trio.run(lambda: run_match(specs, **kwargs))
+
+    async def main() -> MatchResult:
+        async with watching_signals() as shutdown:
+            return await run_match(specs, shutdown=shutdown, **kwargs)
+
+    return trio.run(main)
 
 
 __all__ = ["FaultInfo", "HandSummary", "MatchError", "MatchResult", "SeatSummary", "play_match", "resolve_bots",

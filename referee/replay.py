@@ -22,7 +22,9 @@ too, and answers are parsed once per distinct text.
 Errors that mean "this is not a log this mjref can replay" (unreadable file, no header, a newer log format, a
 ruleset this version does not know) raise ``referee.log.LogError`` (from ``open_log``): the command exits 2.
 Everything after a valid header that does not match (a changed answer, a changed settlement, a missing or extra
-record, a truncated file) is a :class:`Divergence`: the command exits 1.
+record, a truncated file) is a :class:`Divergence`: the command exits 1.  A log that ends with an ``aborted`` record
+(a match stopped by a signal) is verified up to that record and is not a divergence; a log that just stops, without
+it, is.
 """
 
 from __future__ import annotations
@@ -45,12 +47,14 @@ from referee.game.types import Answer, Event, Meld, Question
 from referee.game.wall import Wall, WallError, check_wall, generate_wall
 from referee.log import (
     UNCHECKED_FIELDS,
+    AbortedRecord,
     AnswerRecord,
     FaultRecord,
     FinalRecord,
     HandRecord,
     HeaderRecord,
     ResultRecord,
+    aborted_record,
     event_from_json,
     event_line,
     event_record,
@@ -159,10 +163,14 @@ class HandEnd:
 
 @dataclass(slots=True)
 class MatchEnd:
+    """The ``final`` record, or an ``aborted`` one (``aborted``: the signal that stopped the match; the log is
+    verified up to it, the hand under way included as far as it went)."""
+
     line: int
     hands: int
     totals: tuple[int, ...]
     faults: tuple[int, ...]
+    aborted: str | None = None
 
 
 Item = HandBegin | FaultSeen | Step | HandEnd | MatchEnd
@@ -197,6 +205,8 @@ def _record_text(rec: dict[str, Any]) -> str:
         return "the hand's result"
     if kind == "final":
         return "the final record"
+    if kind == "aborted":
+        return "the aborted record"
     text = json.dumps(rec, separators=(",", ":"), ensure_ascii=False)
     return "`" + (text if len(text) <= 120 else text[:119] + "…") + "`"
 
@@ -357,7 +367,8 @@ class LogWalker:
                     raise Divergence(index, number, _record_text(rec),
                                      f"event `{event_text(pending[0])}`{self._after()}")
                 raise Divergence(index if hand else None, number, _record_text(rec), self._expecting(hand, ended))
-            if pending and not (kind == "fault" and not started and rec.get("question") is None):
+            if pending and not (kind == "fault" and not started and rec.get("question") is None) \
+                    and kind != "aborted":
                 raise Divergence(index, number, _record_text(rec),
                                  f"event `{event_text(pending[0])}` first{self._after()}")
             if kind in ("answer", "fault", "result") and (hand is None or rec.get("hand") != index):
@@ -411,6 +422,10 @@ class LogWalker:
                     raise Divergence(index, number, "the final record", self._expecting(hand, ended))
                 yield self._final(rec, number)
                 final_seen = True
+            elif kind == "aborted":  # a stop may come anywhere: the log is true up to it
+                yield self._aborted(rec, number)
+                final_seen = True
+                active = False
             else:
                 raise Divergence(index if hand is not None and not ended else None, number,
                                  f"a record of unknown type {kind!r}", self._expecting(hand, ended))
@@ -629,6 +644,20 @@ class LogWalker:
         t = self.series.totals
         return HandEnd(setup.index, number, setup, result, penalties, (t[0], t[1], t[2], t[3]), faults, first_line)
 
+    def _aborted(self, rec: dict[str, Any], number: int) -> MatchEnd:
+        played = len(self.series.results)
+        unchecked = UNCHECKED_FIELDS["aborted"]
+        expected = aborted_record("", played, self.series.totals, self.fault_counts).model_dump(exclude=set(unchecked))
+        got = {k: v for k, v in _with_defaults(AbortedRecord, rec).items() if k not in unchecked}
+        diff = _first_difference(got, expected, "aborted")
+        if diff is not None:
+            path, log, rules = diff
+            raise Divergence(None, number, f"{path} = {_short(log)}", _short(rules))
+        signal = rec.get("signal")
+        if not isinstance(signal, str):
+            raise Divergence(None, number, f"aborted.signal = {_short(signal)}", "the signal's name")
+        return MatchEnd(number, played, tuple(self.series.totals), tuple(self.fault_counts), signal)
+
     def _final(self, rec: dict[str, Any], number: int) -> MatchEnd:
         played = len(self.series.results)
         if played < self.series.planned:
@@ -673,6 +702,7 @@ class ReplayReport:
     records: int = 0
     faults: list[FaultSeen] = field(default_factory=list)
     detail: HandReport | None = None  # the hand asked for with ``detail``, when it was reached (even unfinished)
+    aborted: str | None = None  # the log ends with an ``aborted`` record: the signal that stopped the match
 
     @property
     def ok(self) -> bool:
@@ -719,6 +749,8 @@ def replay_log(path: Path | str, *, detail: int | None = None) -> ReplayReport:
                     current = None
                 else:
                     report.hands.append(HandReport(item))
+            elif isinstance(item, MatchEnd):
+                report.aborted = item.aborted
     except Divergence as d:
         report.divergence = d
     report.records = walker.records

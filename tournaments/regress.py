@@ -46,6 +46,7 @@ from bots.base import make_policy
 from referee.errors import InputError
 from referee.game.rules import Ruleset, make_ruleset
 from referee.game.wall import salted_seed
+from referee.shutdown import Shutdown, watching_signals
 from wrappers.spec import BotSpec, SpecError
 
 from .config import diff_identity
@@ -539,9 +540,12 @@ async def run_regress(
     player = MatchPlayer(workers, executor)
     store = Store(p.store_path)
 
-    async def worker(receive: trio.MemoryReceiveChannel[MatchJob], done: trio.CancelScope) -> None:
+    async def worker(receive: trio.MemoryReceiveChannel[MatchJob], done: trio.CancelScope,
+                     shutdown: Shutdown) -> None:
         async for job in receive:
-            rec = await player.play(job)
+            rec = await player.play_stoppable(job, shutdown)
+            if rec is None:  # stopped by a signal: nothing unfinished is recorded
+                return
             if store.record(rec):
                 state.matches_played += 1
             state.played[rec.id] = Played.of(rec)
@@ -553,18 +557,22 @@ async def run_regress(
             if state.finished:
                 done.cancel()
 
-    try:
-        with player:
-            async with trio.open_nursery() as nursery:
-                send, receive = trio.open_memory_channel[MatchJob](0)
-                async with send:
-                    for _ in range(workers):
-                        nursery.start_soon(worker, receive.clone(), nursery.cancel_scope)
-                    await receive.aclose()
-                    for job in jobs:  # in seed order: the next group is always the one being completed
-                        await send.send(job)
-    finally:
-        store.close()
+    # SIGINT, SIGTERM and SIGHUP stop the matches in order (referee.shutdown); then Interrupted.
+    async with watching_signals() as shutdown:
+        try:
+            with player:
+                async with trio.open_nursery() as nursery:
+                    send, receive = trio.open_memory_channel[MatchJob](0)
+                    async with send:
+                        for _ in range(workers):
+                            nursery.start_soon(worker, receive.clone(), nursery.cancel_scope, shutdown)
+                        await receive.aclose()
+                        with shutdown.scope():
+                            for job in jobs:  # in seed order: the next group is always the one being completed
+                                await send.send(job)
+        finally:
+            store.close()
+    shutdown.raise_if_stopped()
     return state.result()
 
 

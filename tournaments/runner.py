@@ -34,6 +34,7 @@ from referee.errors import InputError
 from referee.game.rules import Ruleset
 from referee.game.wall import salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
+from referee.shutdown import Shutdown, watching_signals
 from wrappers.spec import BotSpec, SpecError
 
 from .config import BotEntry, ConfigError, TournamentConfig, bot_specs, canonical, diff_identity, ruleset_of
@@ -155,11 +156,15 @@ RemoteSeating = Callable[[MatchJob], AbstractAsyncContextManager[tuple[RemoteSea
 async def run_job_async(job: MatchJob, *, shared_loop: bool = True, **extra: Any) -> MatchRecord:
     """Play one match in this trio loop; ``shared_loop``: other matches run in it too (no blocking waits);
     ``extra``: more ``run_match`` arguments (a served tournament's ``remote`` and ``on_fault``)."""
+    return _finish(job, await _run_job_here(job, shared_loop, **extra))
+
+
+async def _run_job_here(job: MatchJob, shared_loop: bool, shutdown: Shutdown | None = None,
+                        **extra: Any) -> MatchResult:
     kwargs = {**_job_kwargs(job), **extra}
     if shared_loop:
         kwargs["block_ms"] = 0.0
-    result = await run_match(list(job.specs), **kwargs)
-    return _finish(job, result)
+    return await run_match(list(job.specs), shutdown=shutdown, **kwargs)
 
 
 # trio 0.23 renamed ``cancellable`` to ``abandon_on_cancel``; accept both.
@@ -380,6 +385,21 @@ class MatchPlayer:
             return await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)  # type: ignore[no-any-return]
         return await run_job_async(job, shared_loop=self.workers > 1)
 
+    async def play_stoppable(self, job: MatchJob, shutdown: Shutdown) -> MatchRecord | None:
+        """As ``play``, but a stop (``referee.shutdown``) ends the match with no record (None): a match in a pool is
+        abandoned (the pool is stopped on exit), a match here is stopped in order (its bots get ``/exit``, its log
+        ends with ``aborted``).  Matches already recorded stay recorded; resuming plays the match again."""
+        if any(s.remote for s in job.specs) and self.remote is not None:
+            async with self.remote(job) as (seats, tell):
+                result = await _run_job_here(job, True, shutdown, remote=seats, on_fault=tell)
+        elif self.executor is not None or job.builtin_only or any(s.remote for s in job.specs):
+            with shutdown.scope():
+                return await self.play(job)
+            return None
+        else:
+            result = await _run_job_here(job, self.workers > 1, shutdown)
+        return None if result.aborted is not None else _finish(job, result)
+
     def __enter__(self) -> MatchPlayer:
         return self
 
@@ -429,23 +449,31 @@ async def execute(
                 if on_match is not None:
                     on_match(rec)
 
-            async def one(job: MatchJob) -> None:
+            async def one(job: MatchJob, shutdown: Shutdown) -> None:
                 try:
                     if on_start is not None:
                         on_start(job)
-                    record(await player.play(job))
+                    rec = await player.play_stoppable(job, shutdown)
+                    if rec is not None:
+                        record(rec)
                 finally:
                     slots.release()
 
-            with MatchPlayer(workers, executor, remote) as player:
-                async with trio.open_nursery() as nursery:
-                    for job in p.pending(store):
-                        await slots.acquire()
-                        nursery.start_soon(one, job)
+            # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
+            async with watching_signals() as shutdown:
+                with MatchPlayer(workers, executor, remote) as player:
+                    async with trio.open_nursery() as nursery:
+                        for job in p.pending(store):
+                            await slots.acquire()
+                            if shutdown.stopped:
+                                slots.release()
+                                break
+                            nursery.start_soon(one, job, shutdown)
         finally:
             store.close()
     finally:
         lock.release()
+    shutdown.raise_if_stopped()
     return recorded
 
 

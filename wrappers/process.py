@@ -179,6 +179,7 @@ class ProcessSeat(Seat):
         self._max_line = max_line
         self._stderr_limit = stderr_limit
         self._exit_grace = exit_grace
+        self._in_hand = False  # between begin_hand and the hand's /exit: a stop sends /exit first
         self._timeout_override = timeout
         self._block_ms = max(0.0, block_ms)
         self._sandbox_mode = sandbox_mode
@@ -463,6 +464,7 @@ class ProcessSeat(Seat):
                 self._dead = fault
                 return fault
         self._outbox.append(format_start(info.position, (self.spec.cmd or ("",))[0]))
+        self._in_hand = True
         return None
 
     def deliver(self, event: Event) -> None:
@@ -643,10 +645,12 @@ class ProcessSeat(Seat):
         if written < len(data):
             self._unsent = data[written:]  # the pipe is full: end_hand sends the rest
             return False
+        self._in_hand = False
         return True
 
     async def end_hand(self) -> None:
         """Send what is left (``/exit …``); a per-hand process then exits, or is ended after a short grace."""
+        self._in_hand = False
         try:
             with trio.move_on_after(1.0):
                 await self._flush()
@@ -659,15 +663,24 @@ class ProcessSeat(Seat):
 
     async def abandon(self) -> None:
         """After a fault: ``/exit`` to the bot (best effort), then its process group is ended at once."""
+        await self._send_exit()
+        await self._stop(grace=0.0)
+
+    async def _send_exit(self) -> None:
+        """A bare ``/exit`` in place of what was still to be sent (best effort: 0.1 s, a broken pipe is fine)."""
+        self._in_hand = False
         self._outbox.clear()
         try:
             with trio.move_on_after(0.1):
                 await self._flush("/exit")
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             pass
-        await self._stop(grace=0.0)
 
     async def close(self) -> None:
+        """The match is over, or was stopped: a bot in the middle of a hand (a stopped match) gets ``/exit`` first,
+        then end of input, its exit grace, SIGTERM and SIGKILL of its group (``_stop``)."""
+        if self._in_hand and self._dead is None and self._proc is not None:
+            await self._send_exit()
         await self._stop(grace=0.0 if self._dead else self._exit_grace)
         if self._stderr_file is not None:
             self._stderr_file.close()

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from referee.aio import first_leaf, is_interrupt
+from referee.aio import first_leaf, is_interrupt, leaves
+from referee.shutdown import Interrupted
 from wrappers.sandbox import MODE_ENV, MODES
 
 USAGE_ERROR = 2  # the exit status of bad usage or bad input
@@ -38,12 +39,15 @@ def add_sandbox_option(p: argparse.ArgumentParser) -> None:
 
 
 def stopped(command: str, exc: BaseException, recorded: str) -> int:
-    """A long run (tournament, regression) ended by ``exc``: a Ctrl-C (exit 130) or a failure such as a lost
+    """A long run (tournament, regression) ended by ``exc``: a Ctrl-C or another stop signal (exit 128 + its
+    number: 130, 143 SIGTERM, 129 SIGHUP) or a failure such as a lost
     worker (exit 2), said in one line with what is kept (``recorded``: "N matches are recorded in STORE") and how
     to go on.  Anything else (SystemExit, a cancellation) is raised again."""
     if is_interrupt(exc):
-        print(f"\nmjref {command}: stopped; {recorded}. Run the same command again to resume.", file=sys.stderr)
-        return 130
+        stop = next((e for e in leaves(exc) if isinstance(e, Interrupted)), None)
+        by = f" by {stop}" if stop is not None else ""
+        print(f"\nmjref {command}: stopped{by}; {recorded}. Run the same command again to resume.", file=sys.stderr)
+        return stop.exit_status if stop is not None else 130
     if not isinstance(exc, Exception):
         raise exc
     leaf = first_leaf(exc)

@@ -6,8 +6,11 @@ import argparse
 import json
 import os
 import secrets
+import signal
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +25,10 @@ from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots
+from referee.shutdown import Interrupted
 from referee.userfiles import read_text
 
-FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 130 interrupted)
+FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 128 + n stopped by signal n)
 
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
 
@@ -37,7 +41,8 @@ def register(sub: Any) -> None:
         "greedy:chowness=0.8), a command line in one quoted string, or a bot TOML file. Fewer than four BOTs: greedy "
         "fills the other seats, so `mjref match ./mybot` tests one bot against dummies.",
         epilog="exit status: 0 the match was played (whatever the bots did), 2 bad usage or input, 4 with "
-        "--fail-on-fault when a bot that is not built in faulted, 130 interrupted (Ctrl-C, SIGTERM, SIGHUP).",
+        "--fail-on-fault when a bot that is not built in faulted, 128 + the signal's number when stopped (130 "
+        "Ctrl-C, 143 SIGTERM, 129 SIGHUP: the bots get /exit and the log ends with an aborted record).",
     )
     p.add_argument("bots", nargs="*", metavar="BOT", help="up to four bots, seated 1..4 in order")
     add_match_options(p)
@@ -72,9 +77,14 @@ def _read_walls(path: Path, rules: Any) -> list[Wall]:
 Player = Callable[..., MatchResult]
 
 
-def run(args: argparse.Namespace, *, command: str = "match", play: Player = play_match, live_table: bool = True) -> int:
-    """Play the match the arguments describe with ``play`` (``play_match``; ``mjref serve`` seats remote bots and
-    shows its own live view of who is logged in, so its hands come as lines: ``live_table`` False)."""
+PLAY_STOPPABLE: Player = partial(play_match, handle_signals=True)  # SIGINT, SIGTERM, SIGHUP stop it in order
+
+
+def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY_STOPPABLE,
+        live_table: bool = True) -> int:
+    """Play the match the arguments describe with ``play`` (``play_match`` handling the stop signals; ``mjref serve``
+    seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
+    False).  A match stopped by a signal (``MatchResult.aborted``) exits 128 + the signal's number."""
     rules = parse_assignments(args.options)
     if args.hands is not None:
         rules = make_ruleset({"hands": args.hands}, rules)
@@ -131,6 +141,12 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = play
     finally:
         if live is not None:
             live.stop()
+    if result.aborted is not None:
+        # Stopped by a signal: the bots are ended and the log closed with its ``aborted`` record.
+        where = f"; log: {log_path}" if log_path is not None else ""
+        print(f"mjref {command}: stopped by {result.aborted} after {len(result.hands)} hands (seed {seed}){where}",
+              file=sys.stderr)
+        return Interrupted(signal.Signals[result.aborted]).exit_status
     if args.html is not None and log_path is not None:
         from referee.viewer import write_viewer
 

@@ -3,8 +3,8 @@ inconclusive; ``mjref regress --plan --margin M``: how many hands that takes, wi
 
 A thin face over :mod:`tournaments.regress` (duplicate groups, the store, resuming, identical play, faults) and
 :mod:`tournaments.sprt` (the test); see docs/regression.md.  Exit status: 0 pass or identical, 1 regression (the
-LLR, or faults), 3 inconclusive, 2 usage errors (one line on stderr), 130 interrupted (the store keeps every
-finished match: run the same command again to resume).
+LLR, or faults), 3 inconclusive, 2 usage errors (one line on stderr), 128 + the signal when stopped (130 Ctrl-C, 143
+SIGTERM, 129 SIGHUP: the store keeps every finished match; run the same command again to resume).
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """``mjref replay LOG``: verify a match log through the engine; show its hands, one hand move by move, or scoring.
 
-Exit status: 0 when every event, settlement and total matches the rules; 1 at the first divergence (the report
-names the hand, the log line, what the log says and what the rules give); 2 when the file is not a log this mjref
-can replay (unreadable, not a log, a newer log format).
+Exit status: 0 when every event, settlement and total matches the rules (also for a log that ends with an
+``aborted`` record: a match stopped by a signal, verified up to there, and said so); 1 at the first divergence
+(the report names the hand, the log line, what the log says and what the rules give); 2 when the file is not a log
+this mjref can replay (unreadable, not a log, a newer log format).
 """
 
 from __future__ import annotations
@@ -141,8 +142,12 @@ def verdict(report: ReplayReport) -> str:
     if report.ok:
         n = len(report.hands)
         totals = " ".join(str(x) for x in (report.hands[-1].end.totals if report.hands else (0, 0, 0, 0)))
-        return (f"[green]verified[/green]: {n} hand{'s' if n != 1 else ''}, {report.records} records; every event, "
+        text = (f"[green]verified[/green]: {n} hand{'s' if n != 1 else ''}, {report.records} records; every event, "
                 f"settlement and total matches the rules (totals {totals})")
+        if report.aborted is not None:
+            text += (f"\n[yellow]aborted[/yellow]: the match was stopped by {report.aborted} after {n} "
+                     f"hand{'s' if n != 1 else ''}; the log is verified up to where it stops")
+        return text
     d = report.divergence
     assert d is not None
     return f"[red bold]divergence[/red bold] at {escape(d.message)}"
@@ -283,6 +288,7 @@ def report_json(report: ReplayReport, *, explain: bool = False) -> dict[str, Any
         "hands": [hand_json(x) for x in report.hands],
         "totals": list(report.hands[-1].end.totals) if report.hands else [0, 0, 0, 0],
         "divergence": report.divergence.to_json() if report.divergence else None,
+        "aborted": report.aborted,
     }
     if report.detail is not None:
         out["moves"] = moves_json(report.detail)
