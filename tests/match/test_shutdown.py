@@ -18,7 +18,7 @@ import pytest
 import trio
 
 from referee.game.rules import make_ruleset
-from referee.log import read_log
+from referee.log import open_log
 from referee.match import HandSummary, MatchResult, resolve_bots, run_match
 from referee.replay import replay_log
 from referee.shutdown import Shutdown
@@ -78,7 +78,7 @@ def test_a_signal_ends_every_bot_and_the_log_says_aborted(signum: int, hung: str
     assert proc.returncode == 128 + signum, err
     assert f"stopped by {signal.Signals(signum).name}" in err
     assert not live_processes(marker), "no bot process is left behind"
-    records = [r.model_dump() for r in read_log(log)]
+    records = [r.model_dump() for _, r in open_log(log).records()]
     assert records[-1]["type"] == "aborted" and records[-1]["signal"] == signal.Signals(signum).name
     assert records[-1]["hands"] == 0 and records[-1]["totals"] == [0, 0, 0, 0]
     assert not any(r["type"] == "fault" for r in records), "a stop is not a fault"
