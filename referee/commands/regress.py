@@ -132,6 +132,8 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
             specs[role] = resolve_bots([text])[0]
         except MatchError as exc:
             raise RegressError(f"--{role}: {exc}") from None
+        if args.timeout is not None and specs[role].cmd is not None:  # the command line over the bot file
+            specs[role] = specs[role].model_copy(update={"timeout": args.timeout})
     if args.max_hands < 1:
         raise RegressError(f"--max-hands must be at least 1, not {args.max_hands}")
     check_concurrency(args.concurrency)

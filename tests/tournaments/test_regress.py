@@ -404,3 +404,19 @@ def test_plan_prints_hands_without_playing(tmp_path: Path, capsys: pytest.Captur
     assert code == 0 and "decided" in out and "a budget of --max-hands" in out
     code, _, err = cli(capsys, "--plan", "--sd", "-1")
     assert code == 2 and "--sd must be a positive number" in err
+
+
+def test_the_command_lines_timeout_wins_over_the_bot_files(tmp_path: Path) -> None:
+    """A bot file saying ``timeout = 5`` and ``--timeout 2``: the candidate has 2 s, as in ``mjref match``."""
+    toml = tmp_path / "bot.toml"
+    toml.write_text(f'name = "g"\ncmd = [{json.dumps(sys.executable)}, "-m", "bots.greedy"]\n'
+                    f"cwd = {json.dumps(str(ROOT))}\ntimeout = 5\n")
+    parser = argparse.ArgumentParser(prog="mjref")
+    command.register(parser.add_subparsers())
+    args = parser.parse_args(["regress", "--candidate", str(toml), "--baseline", "greedy", "--timeout", "2",
+                              "--store", str(tmp_path / "r.sqlite")])
+    settings = command.settings_from_args(args)
+    assert settings.candidate.timeout == 2 and settings.rules.move_timeout == 2
+    args = parser.parse_args(["regress", "--candidate", str(toml), "--baseline", "greedy",
+                              "--store", str(tmp_path / "r.sqlite")])
+    assert command.settings_from_args(args).candidate.timeout == 5
