@@ -41,7 +41,7 @@ from referee.game.types import Answer, Event, Question
 from . import sandbox
 from .codec import ProtocolError, cut, format_event, format_start, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
-from .spec import BotSpec
+from .spec import BotSpec, seat_timeout
 
 MAX_LINE = 4096
 STDERR_LIMIT = 1 << 20
@@ -445,7 +445,7 @@ class ProcessSeat(Seat):
 
     # -------------------------------------------------------------------------------------------- the protocol
     async def begin_hand(self, info: HandInfo) -> Fault | None:
-        self._timeout = self._timeout_override or self.spec.timeout or info.timeout
+        self._timeout = seat_timeout(self._timeout_override, self.spec, info.timeout)
         self._start_grace = info.start_grace
         self._first_question = False  # the start grace is for a process that has just been started
         self._outbox.clear()

@@ -29,7 +29,7 @@ from . import messages as m
 from .codec import cut, format_event
 from .process import judge_line
 from .seat import FAULT_KINDS, Fault, HandInfo, Reply, Seat
-from .spec import BotSpec
+from .spec import BotSpec, seat_timeout
 
 PING_INTERVAL = 5.0  # seconds between round-trip measurements of a logged-in wrapper
 PING_TIMEOUT = 10.0  # a ping unanswered this long ends the link (a silent, half-open connection)
@@ -226,7 +226,7 @@ class RemoteSeat(Seat):
         self._outbox.clear()
         self._playing = False
         self._fault = None
-        self._timeout = self._timeout_override or self.spec.timeout or info.timeout
+        self._timeout = seat_timeout(self._timeout_override, self.spec, info.timeout)
         self._start_grace = info.start_grace
         # A wrapper that dropped gets a start's worth of time to be back: reconnecting is its way of starting.
         link = self.slot.link if self.slot.connected else await self.slot.wait(info.start_grace)

@@ -154,6 +154,12 @@ class BotSpec(SandboxFields):
         return shlex.join(self.cmd or ())
 
 
+def seat_timeout(command_line: float | None, spec: BotSpec, move_timeout: float) -> float:
+    """A seat's seconds per question, for every command: the command line's ``--timeout`` over the bot file's
+    ``timeout`` over the ruleset's ``move_timeout``."""
+    return command_line or spec.timeout or move_timeout
+
+
 def validation_line(exc: ValidationError, where: str) -> str:
     """One line for the first error of a pydantic validation: the file (or place), the field, the reason."""
     err = exc.errors()[0]
