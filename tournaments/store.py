@@ -206,15 +206,29 @@ def check_integrity(con: sqlite3.Connection, path: Path) -> None:
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: a damaged results store ({exc}); use --restart to discard it") from None
     if problems != ["ok"]:
-        raise StoreError(f"{path}: a damaged results store ({problems[0]}); use --restart to discard it, or "
+        first = str(problems[0]).splitlines()[0] if problems and str(problems[0]).strip() else "quick_check failed"
+        raise StoreError(f"{path}: a damaged results store ({first}); use --restart to discard it, or "
                          f"another store")
 
 
 def discard(path: Path) -> None:
     """Remove a store (``--restart``) so that a new one starts there: only a store, an empty file or a damaged
     SQLite database, never a file of another kind; with its WAL and shared-memory files."""
-    if _inspect(path) == "foreign":
+    kind = _inspect(path)
+    if kind == "foreign":
         raise StoreError(f"{path}: not an mjref results store (not a SQLite database); not discarding it")
+    if kind == "sqlite":
+        try:
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        except sqlite3.Error:
+            con = None
+        if con is not None:
+            try:
+                _check_ours(con, path)  # another program's database is never discarded
+            except sqlite3.DatabaseError:
+                pass  # damaged: discarding it is what --restart is for
+            finally:
+                con.close()
     for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         try:
             p.unlink()
