@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import itertools
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -258,7 +259,7 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
                     spec.file_mb or FILE_MB)
     cpu_hands = (hands or HANDS_DEFAULT) if spec.keep_alive else 1
     cmd = list(spec.cmd)
-    exe = spec.resolved_executable() or cmd[0]
+    exe = real_interpreter(spec.resolved_executable() or cmd[0])
     cmd[0] = exe
     cwd = spec.cwd or str(scratch)
     env = _environment(spec, home=str(scratch))
@@ -370,6 +371,29 @@ def _binds(spec: BotSpec, exe: str) -> list[tuple[str, bool]]:
     return _minimal(wanted)
 
 
+_SCRIPT_PYTHON = re.compile(r"python[0-9.]*")
+
+
+@functools.cache
+def real_interpreter(exe: str) -> str:
+    """The Python that ``exe`` launches, when ``exe`` is a launcher script named like a Python (a pyenv or asdf
+    shim: a shell script that finds the real interpreter through its own tree and environment, neither of which a
+    boxed bot has); ``exe`` itself otherwise.  The launcher is asked once, outside any box, with the referee's
+    environment, so a bot started as ``python3 bot.py`` runs the interpreter the user's shell would run."""
+    if not _SCRIPT_PYTHON.fullmatch(os.path.basename(exe)):
+        return exe
+    try:
+        with open(exe, "rb") as f:
+            if f.read(2) != b"#!":
+                return exe  # a real binary (or a symlink to one)
+        out = subprocess.run([exe, "-c", "import sys; print(sys.executable)"], capture_output=True, timeout=20,
+                             stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return exe
+    real = out.stdout.decode("utf-8", "replace").strip()
+    return real if out.returncode == 0 and os.path.isabs(real) and os.access(real, os.X_OK) else exe
+
+
 def _interpreter_paths(exe: str) -> list[str]:
     """What an interpreter needs besides the system: a virtual environment and the installation it is made from;
     for the referee's own Python, also its import path (where mjref's own bots live)."""
@@ -387,7 +411,7 @@ def _interpreter_paths(exe: str) -> list[str]:
         except OSError:
             pass
     real = os.path.realpath(exe)
-    if real != exe:
+    if real != exe or _SCRIPT_PYTHON.fullmatch(os.path.basename(real)):  # an interpreter's installation (lib/)
         out.append(os.path.dirname(os.path.dirname(real)))
     if real == os.path.realpath(sys.executable) or os.path.abspath(exe) == os.path.abspath(sys.executable):
         out += [sys.prefix, sys.base_prefix, sys.exec_prefix, *_mjref_packages()]
