@@ -21,6 +21,7 @@ with a process is handled here, in one place, and comes back as a ``Fault`` valu
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import select
 import shutil
@@ -30,7 +31,6 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -143,9 +143,87 @@ async def _close_quietly(stream: trio.abc.AsyncResource | None) -> None:
                 pass
 
 
-async def _deliver_cancel(process: trio.Process) -> None:
-    """On cancellation (the match is cancelled or failed): the whole group goes at once."""
-    _kill_group(process.pid, signal.SIGKILL)
+# Bots are started from one thread that lives as long as the referee.  A bot dies with the referee through the
+# kernel's parent-death signal (bwrap --die-with-parent, or setpriv --pdeathsig), and that signal follows the
+# *thread* that forked it: trio's own run_process forks in a worker thread that its thread cache ends after 10 s
+# idle, which SIGKILLed every bot still running 10 s after it was started (a slow thinker, a kept-alive bot).
+_SPAWNER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="mjref-spawn")
+
+
+class BotProcess:
+    """A started bot: its pid, trio streams for its three pipes, and its exit status (None while it runs)."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream,
+                 stdout: trio.lowlevel.FdStream, stderr: trio.lowlevel.FdStream) -> None:
+        self._popen = popen
+        self.pid = popen.pid
+        self.stdin: trio.lowlevel.FdStream | None = stdin
+        self.stdout: trio.lowlevel.FdStream | None = stdout
+        self.stderr: trio.lowlevel.FdStream | None = stderr
+        self._pidfd: int | None = os.pidfd_open(popen.pid)
+        self._exited = trio.Event()
+
+    @property
+    def returncode(self) -> int | None:
+        return self._popen.poll()
+
+    async def wait(self) -> int:
+        """The exit status, once the process has ended (any number of tasks may wait)."""
+        await self._exited.wait()
+        code = self._popen.returncode
+        assert code is not None
+        return code
+
+    async def _reap(self) -> None:
+        """The one task that watches the pidfd (readable when the process ends) and reaps the process."""
+        try:
+            while self._popen.poll() is None:
+                assert self._pidfd is not None
+                await trio.lowlevel.wait_readable(self._pidfd)
+        finally:
+            if self._popen.returncode is not None:
+                self._close_pidfd()
+                self._exited.set()
+
+    def _close_pidfd(self) -> None:
+        if self._pidfd is not None:
+            fd, self._pidfd = self._pidfd, None
+            trio.lowlevel.notify_closing(fd)
+            os.close(fd)
+
+
+def _popen(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int, int, int]:
+    fds = [os.pipe(), os.pipe(), os.pipe()]  # (read, write) for stdin, stdout, stderr
+    child = (fds[0][0], fds[1][1], fds[2][1])
+    try:
+        popen = subprocess.Popen(argv, stdin=child[0], stdout=child[1], stderr=child[2], cwd=cwd, env=env,
+                                 start_new_session=True, close_fds=True)
+    except BaseException:
+        for r, w in fds:
+            os.close(r)
+            os.close(w)
+        raise
+    for fd in child:
+        os.close(fd)
+    return popen, fds[0][1], fds[1][0], fds[2][0]
+
+
+async def _run_bot(argv: list[str], cwd: str, env: dict[str, str],
+                   task_status: trio.TaskStatus[BotProcess] = trio.TASK_STATUS_IGNORED) -> None:
+    """Start the bot (from the spawner thread), hand it to the caller, and reap it; if this task is cancelled
+    (the match is cancelled or failed), the bot's whole group goes at once."""
+    future = _SPAWNER.submit(_popen, argv, cwd, env)
+    popen, w_in, r_out, r_err = await trio.to_thread.run_sync(future.result)
+    proc = BotProcess(popen, trio.lowlevel.FdStream(w_in), trio.lowlevel.FdStream(r_out),
+                      trio.lowlevel.FdStream(r_err))
+    task_status.started(proc)
+    try:
+        await proc._reap()
+    except trio.Cancelled:
+        _kill_group(proc.pid, signal.SIGKILL)
+        with trio.CancelScope(shield=True):
+            await proc._reap()
+        raise
 
 
 class ProcessSeat(Seat):
@@ -189,7 +267,7 @@ class ProcessSeat(Seat):
         self._stderr_tail = b""
         self._sent_exit = False  # a keep_alive bot's process has been sent /exit (and should live on)
         self._extensions = frozenset(spec.extensions)
-        self._proc: trio.Process | None = None
+        self._proc: BotProcess | None = None
         self._io_scope: trio.CancelScope | None = None
         self._pending: deque[_Item] = deque()
         self._buf = bytearray()
@@ -232,20 +310,7 @@ class ProcessSeat(Seat):
         self._stderr_tail = b""
         self._sent_exit = False
         try:
-            self._proc = await self._nursery.start(
-                partial(
-                    trio.run_process,
-                    list(launch.argv),
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE,
-                    cwd=launch.cwd,
-                    env=launch.env,
-                    start_new_session=True,
-                    check=False,
-                    deliver_cancel=_deliver_cancel,
-                )
-            )
+            self._proc = await self._nursery.start(_run_bot, list(launch.argv), launch.cwd, dict(launch.env))
         except OSError as exc:
             self._proc = None
             return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc.strerror or exc}")
@@ -270,7 +335,7 @@ class ProcessSeat(Seat):
         self._dead = None
         return None
 
-    async def _io(self, proc: trio.Process, scope: trio.CancelScope) -> None:
+    async def _io(self, proc: BotProcess, scope: trio.CancelScope) -> None:
         with scope:
             await self._drain_stderr(proc)
 
@@ -344,7 +409,7 @@ class ProcessSeat(Seat):
             self._read_available()
         return self._pending.popleft()
 
-    async def _drain_stderr(self, proc: trio.Process) -> None:
+    async def _drain_stderr(self, proc: BotProcess) -> None:
         stream = proc.stderr
         assert stream is not None
         try:

@@ -70,6 +70,8 @@ def main() -> int:
             os._exit(1)  # about one hand in ten, decided by the dealt tiles (the same deal, the same crash)
         if MODE in ("hang", "ignore_sigterm") and ask == "throw":
             time.sleep(3600)
+        if MODE == "slow_first" and questions == 1:  # one late answer (BADBOT_DELAY s), then at once
+            time.sleep(float(os.environ.get("BADBOT_DELAY", "1.5")))
         if MODE == "slow" and ask == "throw":
             time.sleep(float(os.environ.get("BADBOT_DELAY", "1.5")))
         if MODE == "garbage" and ask == "throw":

@@ -173,3 +173,15 @@ def test_a_missing_script_no_longer_ranks_first_and_fail_on_fault_says_so(tmp_pa
     clean = mjref("match", "drawdiscard", "--hands", "1", "--seed", "1", "--quiet", "--log", "none",
                   "--fail-on-fault", cwd=tmp_path)
     assert clean.returncode == 0, clean.stderr
+
+
+@pytest.mark.slow
+def test_a_bot_that_thinks_past_ten_seconds_is_not_killed(tmp_path: Path) -> None:
+    """A bot still running 10 s after its start lives on (it once got SIGKILL: its parent-death signal followed
+    trio's spawning worker thread, which trio's thread cache ends after 10 s idle).  Run as a real ``mjref match``
+    process, the first answer 11 s late but within the bot's timeout: no fault at all."""
+    slow = f"env BADBOT_DELAY=11 {sys.executable} {BADBOT} slow_first"
+    done = mjref("match", slow, "drawdiscard", "drawdiscard", "drawdiscard", "--hands", "1", "--seed", "2",
+                 "--timeout", "20", "--json", "--log", "none", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["seats"][0]["faults"] == 0, done.stdout
