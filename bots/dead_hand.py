@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 from bots.base import BasePolicy, pick
-from referee.game.options import throw_answer
+from bots.drawdiscard import throw_the_draw
 from referee.game.types import Answer
 from referee.game.view import SeatView
 
@@ -31,14 +31,7 @@ class DeadHand(BasePolicy):
     def decide(self, view: SeatView, ask: str, legal: Sequence[Answer]) -> Answer:
         if ask != "throw":
             return pick(legal, None)  # /pass: no claim, no gong, no win
-        t = view.last_draw
-        if t is None or t not in view.hand:
-            t = max(view.hand) if view.hand else None
-        if t is not None:
-            a = throw_answer(t)
-            if a in legal:
-                return a
-        return legal[-1]  # throws are listed ascending: the highest TID
+        return throw_the_draw(view, legal)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,18 @@ from referee.game.types import HU, Answer
 from referee.game.view import SeatView
 
 
+def throw_the_draw(view: SeatView, legal: Sequence[Answer]) -> Answer:
+    """The tile just drawn; without one in hand, the highest TID (also the stand-in ``dead_hand``'s throw)."""
+    t = view.last_draw
+    if t is None or t not in view.hand:
+        t = max(view.hand) if view.hand else None
+    if t is not None:
+        a = throw_answer(t)
+        if a in legal:
+            return a
+    return legal[-1]  # throws are listed ascending: the highest TID
+
+
 class DrawDiscard(BasePolicy):
     name = "drawdiscard"
 
@@ -28,14 +40,7 @@ class DrawDiscard(BasePolicy):
             return pick(legal, HU)
         if ask != "throw":
             return pick(legal, None)  # /pass
-        t = view.last_draw
-        if t is None or t not in view.hand:
-            t = max(view.hand) if view.hand else None
-        if t is not None:
-            a = throw_answer(t)
-            if a in legal:
-                return a
-        return legal[-1]  # throws are listed ascending: the highest TID
+        return throw_the_draw(view, legal)
 
 
 if __name__ == "__main__":
