@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -39,9 +40,12 @@ def main() -> int:
     args = ap.parse_args()
     cmd = args.cmd.split()
     spec = BotSpec(name="bench", cmd=tuple(cmd))
+    # The plans run the interpreter a launcher shim (pyenv, asdf) resolves to; the bare run must run the same one,
+    # or the shim's own start (about 100 ms) makes every sandboxed variant look cheaper than no sandbox at all.
+    bare = [sandbox.real_interpreter(shutil.which(cmd[0]) or cmd[0]), *cmd[1:]]
     with tempfile.TemporaryDirectory() as scratch:
         none = sandbox.plan(spec, Path(scratch), mode="none")
-        variants: dict[str, tuple[list[str], dict[str, str] | None]] = {"bare": (cmd, None),
+        variants: dict[str, tuple[list[str], dict[str, str] | None]] = {"bare": (bare, None),
                                                                         "none": (list(none.argv), none.env)}
         problem = sandbox.bwrap_problem()
         if problem is None:
@@ -49,9 +53,9 @@ def main() -> int:
             sandbox.prepare_scratch(Path(scratch), box)
             argv = list(box.argv)
             cut = argv.index("--")
-            bwrap_only = [a for a in argv[:cut] if a not in ("--cap-add", "CAP_SETUID", "CAP_SETGID")] + ["--", *cmd]
+            bwrap_only = [a for a in argv[:cut] if a not in ("--cap-add", "CAP_SETUID", "CAP_SETGID")] + ["--", *bare]
             prl = argv.index("--", cut + 1)
-            with_prlimit = argv[: prl + 1] + cmd
+            with_prlimit = argv[: prl + 1] + bare
             variants["bwrap_no_netns"] = ([a for a in bwrap_only if a != "--unshare-net"], box.env)
             variants["bwrap_alone"] = (bwrap_only, box.env)
             variants["bwrap_prlimit"] = (with_prlimit, box.env)
