@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .analysis import is_complete
 from .options import eat_options, meld_gong_option, pong_options, self_gong_options, throw_options, with_pass
-from .tiles import INDEX, WINDS_IN_ORDER
+from .tiles import INDEX, KIND_AT, WINDS_IN_ORDER
 from .types import (
     GONG_CONCEALED,
     GONG_MELDED,
@@ -135,6 +135,16 @@ class SeatView:
             if self.rivers[seat] and self.rivers[seat][-1] == source_tile:
                 self.rivers[seat].pop()
 
+    def _held_quad(self) -> tuple[int, ...]:
+        """The tiles of the one kind held four times, for an own concealed gong announced without its tiles (a
+        server other than mjref's may send the owner the others' ``/gong <pos> 0``); ``()`` when none or several
+        kinds are, so that the meld is still counted, tiles unknown."""
+        quads = [i for i, c in enumerate(self.counts) if c == 4]
+        if len(quads) != 1:
+            return ()
+        kind = KIND_AT[quads[0]]
+        return tuple(sorted(t for t in self.hand if t // 10 == kind))
+
     def apply(self, e: Event) -> None:
         """Fold one event this seat received into the view."""
         me = self.position
@@ -204,10 +214,11 @@ class SeatView:
                 self._resolve_pending()
                 self.wall_remaining -= 1  # the gong's replacement draw, made at once and unseen
                 self.melds[e.seat].append(Meld("concealed_gong", ()))
-            elif e.tiles:
-                for t in e.tiles:
+            else:
+                tiles = tuple(e.tiles) or self._held_quad()
+                for t in tiles:
                     self._remove(t)
-                self.melds[e.seat].append(Meld("concealed_gong", tuple(e.tiles)))
+                self.melds[e.seat].append(Meld("concealed_gong", tiles))
             self.claim_tile = self.claim_from = None
         elif e.mode == GONG_PROMOTED:
             t = e.tiles[0]
