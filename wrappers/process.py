@@ -351,7 +351,7 @@ class ProcessSeat(Seat):
             except OSError:
                 chunk = b""
             self._take_chunk(chunk)
-            if len(chunk) < 65536:
+            if len(chunk) < 65536 or self._pending:  # a bot flooding its stdout cannot keep the referee reading
                 return
 
     def _take_chunk(self, chunk: bytes) -> None:
@@ -662,13 +662,23 @@ class ProcessSeat(Seat):
                 self.trace.append(("r", b""))
             return judge_line(item, question.ask, seconds)
         if item is None:
-            return Reply(None, seconds, fault=Fault("timeout", f"no answer to {ask_line} within {timeout:g} s"))
+            return self._timed_out(ask_line, timeout, seconds)
         if isinstance(item, _TooLong):
             head = cut(item.head.decode("utf-8", "replace"))
             fault = Fault("line_too_long", f"a line longer than {self._max_line} bytes", head)
             return Reply(None, seconds, head, fault)
         fault = await self._exit_fault("closed", f"stdout closed before answering {ask_line}")
         return Reply(None, seconds, fault=fault)
+
+    def _timed_out(self, ask_line: str, timeout: float, seconds: float) -> Reply:
+        """A timeout; a line the bot began but never ended with ``\n`` (``\r`` line ends, a missing flush of
+        the newline) is named, since that is the usual reason an author's answer "never came"."""
+        detail = f"no answer to {ask_line} within {timeout:g} s"
+        if not self._buf:
+            return Reply(None, seconds, fault=Fault("timeout", detail))
+        shown = cut(bytes(self._buf[:200]).decode("utf-8", "replace"))
+        detail += f"; an unfinished line (no \\n after it): {shown!r}"
+        return Reply(None, seconds, shown, Fault("timeout", detail, shown))
 
     # -------------------------------------------------------------------------------------------- probing
     # Lower-level steps for a conformance check of the process itself (``mjref check``): send what is buffered

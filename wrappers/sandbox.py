@@ -29,6 +29,7 @@ import functools
 import itertools
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -52,6 +53,7 @@ MAX_PROCS = 128  # processes and threads (RLIMIT_NPROC), counted per bot in bwra
 CPU_SECONDS = 60  # CPU seconds per hand (RLIMIT_CPU); a keep_alive bot gets this times the match's hands
 FILE_MB = 64  # largest file the bot may write (RLIMIT_FSIZE)
 HANDS_DEFAULT = 16  # a keep_alive bot's CPU budget when the number of hands is not known
+MAX_FILES = 1024  # open file descriptors per process (RLIMIT_NOFILE), or the referee's own hard limit if lower
 
 # The environment a bot gets from the referee (besides HOME, TMPDIR and its own ``env``).
 ENV_ALLOW = ("PATH", "LANG")
@@ -82,11 +84,13 @@ class Limits:
 
     def prlimit_args(self, *, hands: int, procs: bool) -> list[str]:
         """util-linux ``prlimit`` options: soft and hard limits (the CPU hard limit one second above the soft
-        one, so a bot first gets SIGXCPU, then SIGKILL); no core files."""
+        one, so a bot first gets SIGXCPU, then SIGKILL); no core files; at most ``MAX_FILES`` open files (the
+        referee's own limit is often far higher, and a bot holding thousands of pipes holds kernel memory)."""
         cpu = self.cpu_seconds * max(1, hands)
         mem = self.memory_mb << 20
+        files = _max_files()
         out = [f"--as={mem}:{mem}", f"--cpu={cpu}:{cpu + 1}", f"--fsize={self.file_mb << 20}:{self.file_mb << 20}",
-               "--core=0:0"]
+               "--core=0:0", f"--nofile={files}:{files}"]
         if procs:
             out.append(f"--nproc={self.max_procs}:{self.max_procs}")
         return out
@@ -135,6 +139,12 @@ class Launch:
             line = next(ln for ln in tail.splitlines() if "bwrap:" in ln)
             return f"{text}: the sandbox could not start it ({line.strip()[:200]})"
         return text
+
+
+@functools.cache
+def _max_files() -> int:
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return MAX_FILES if hard == resource.RLIM_INFINITY else min(MAX_FILES, hard)
 
 
 _OOM_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory")
@@ -491,6 +501,6 @@ def prepare_scratch(scratch: Path, launch: Launch) -> None:
         os.chown(scratch, 0, 0)
 
 
-__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "Launch", "Limits",
-           "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan", "prepare_scratch",
-           "requested_mode", "resolve_mode", "warn_once"]
+__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "Launch",
+           "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan",
+           "prepare_scratch", "requested_mode", "resolve_mode", "warn_once"]

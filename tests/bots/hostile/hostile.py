@@ -14,11 +14,21 @@ match nothing.  Attacks:
 * ``allocate``: allocate and touch 8 GB;
 * ``forkbomb N``: start up to N processes (bounded, so a failed limit cannot take a shared machine down);
 * ``daemon MARKER``: leave a ``setsid`` daemon behind (a sleeping process whose command line holds MARKER);
-* ``sleep MARKER``: hang at the first question (for the tests that kill the referee).
+* ``sleep MARKER``: hang at the first question (for the tests that kill the referee);
+* ``procs``: every /proc entry of every other process it sees (environ, cmdline, maps, mem, fd targets and their
+  contents, status) and ``ptrace`` attach to each;
+* ``collude TAG``: two seats running it try to find each other: a file in /dev/shm, /tmp, HOME and /var/tmp, an
+  abstract unix socket, the other seats' scratch folders (``/tmp/mjref-seat*``), a System V message queue; each
+  reports which of the other's marks it found;
+* ``boxargs``: reads the box's own command line (``/proc/1/cmdline``, bubblewrap's argv), follows every path it
+  names (the covered log and stderr folders included), watches them with inotify while the match runs, and looks
+  for the seed in all of it.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import re
@@ -187,8 +197,133 @@ def daemon() -> None:
     report(attack="daemon", started=True)
 
 
+def procs() -> None:
+    me = os.getpid()
+    read: dict[str, int] = {}  # "/proc/<pid>/<what>" -> bytes read
+    seeds: set[str] = set()
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    traced = []
+    for pid in other_pids():
+        for what in ("environ", "cmdline", "maps", "status", "stack", "syscall", "io", "auxv", "mountinfo"):
+            data = _read(f"/proc/{pid}/{what}")
+            if data:
+                read[f"/proc/{pid}/{what}"] = len(data)
+                seeds.update(m.decode() for m in SEED.findall(data))
+        try:
+            maps = Path(f"/proc/{pid}/maps").read_text()
+            with open(f"/proc/{pid}/mem", "rb") as mem:
+                for line in maps.splitlines()[:50]:
+                    lo, hi = (int(x, 16) for x in line.split()[0].split("-"))
+                    try:
+                        mem.seek(lo)
+                        chunk = mem.read(min(hi - lo, 1 << 20))
+                    except OSError:
+                        continue
+                    read[f"/proc/{pid}/mem"] = read.get(f"/proc/{pid}/mem", 0) + len(chunk)
+                    seeds.update(m.decode() for m in SEED.findall(chunk))
+        except OSError:
+            pass
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                data = _read(f"/proc/{pid}/fd/{fd}", 65536)
+                if data:
+                    read[f"/proc/{pid}/fd/{fd}"] = len(data)
+        except OSError:
+            pass
+        if pid != me and libc.ptrace(16, pid, None, None) == 0:  # PTRACE_ATTACH
+            traced.append(pid)
+            libc.ptrace(17, pid, None, None)  # PTRACE_DETACH
+    report(attack="procs", me=me, visible=other_pids(), read=read, seeds=sorted(seeds), traced=traced)
+
+
+def collude(position: int) -> None:
+    tag = f"mjref-collude-{ARG}"
+    mark = f"{tag}-{position}"
+    places = ["/dev/shm", "/tmp", "/var/tmp", os.environ.get("HOME", "/tmp")]
+    for folder in places:
+        try:
+            Path(folder, mark).write_text(str(position))
+        except OSError:
+            pass
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind("\0" + mark)
+        server.listen()
+    except OSError:
+        pass
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    queue = libc.msgget(0x6D6A0000 + position, 0o1666)  # IPC_CREAT | 0666
+    found: list[str] = []
+    deadline = time.monotonic() + 1.5  # both seats are at their first question by then
+    while time.monotonic() < deadline and not found:
+        for other in range(1, 5):
+            if other == position:
+                continue
+            theirs = f"{tag}-{other}"
+            for folder in places:
+                if Path(folder, theirs).exists():
+                    found.append(f"file {folder}/{theirs}")
+            for scratch in Path("/tmp").glob("mjref-seat*"):
+                if (scratch / theirs).exists() or scratch != Path(os.environ.get("HOME", "")):
+                    found.append(f"scratch {scratch}")
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                try:
+                    s.connect("\0" + theirs)
+                    found.append(f"socket {theirs}")
+                except OSError:
+                    pass
+            if libc.msgget(0x6D6A0000 + other, 0o666) >= 0:
+                found.append(f"msg queue {other}")
+        time.sleep(0.1)
+    server.close()
+    if queue >= 0:
+        libc.msgctl(queue, 0, None)  # IPC_RMID
+    report(attack="collude", position=position, found=sorted(set(found)))
+
+
+def boxargs() -> None:
+    data = _read("/proc/1/cmdline") or b""
+    args = [a.decode("utf-8", "replace") for a in data.split(b"\0") if a]
+    paths = sorted({a for a in args if a.startswith("/") and a not in ("/", "/tmp", "/proc", "/dev")})
+    seeds = {m.decode() for m in SEED.findall(data)}
+    # what the box covers: ``--tmpfs FOLDER`` (but /tmp) and ``--ro-bind /dev/null FILE``
+    covered = sorted({b for a, b in zip(args, args[1:]) if (a == "--tmpfs" and b != "/tmp") or a == "/dev/null"})
+    readable: list[str] = []  # files that look like a log, a store or a stderr file, read
+    for p in paths:
+        if p.startswith(("/usr", "/bin", "/sbin", "/lib", "/etc", "/opt")):
+            continue
+        names = []
+        if os.path.isdir(p):
+            try:
+                names = [os.path.join(p, n) for n in os.listdir(p)]
+            except OSError:
+                pass
+        for q in [p, *names]:
+            if os.path.isfile(q) and q.endswith(INTERESTING):
+                got = _read(q)
+                if got:
+                    readable.append(q)
+                    seeds.update(m.decode() for m in SEED.findall(got))
+    events = 0
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    ino = libc.inotify_init1(os.O_NONBLOCK)
+    watched = []
+    if ino >= 0:
+        for p in covered:
+            if libc.inotify_add_watch(ino, p.encode(), 0xFFF) >= 0:
+                watched.append(p)
+        time.sleep(1.0)  # the other seats play meanwhile: a visible log would change
+        try:
+            events = len(os.read(ino, 65536))
+        except OSError:
+            events = 0
+        os.close(ino)
+    report(attack="boxargs", paths=paths, covered=covered, readable=readable, seeds=sorted(seeds), watched=watched,
+           event_bytes=events)
+
+
 ATTACKS = {"spy": spy, "poison": poison, "secrets": secrets, "connect": connect, "allocate": allocate,
-           "forkbomb": forkbomb, "daemon": daemon}
+           "forkbomb": forkbomb, "daemon": daemon, "procs": procs, "boxargs": boxargs}
 
 
 def out(line: str) -> None:
@@ -224,7 +359,9 @@ def main() -> int:
             attacked = True
             if ATTACK == "sleep":
                 time.sleep(600)
-            if ATTACK in ATTACKS:
+            if ATTACK == "collude":
+                collude(view.position)
+            elif ATTACK in ATTACKS:
                 ATTACKS[ATTACK]()
         out(answer(view, msg.kind))
     return 0
