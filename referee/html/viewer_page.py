@@ -132,6 +132,69 @@ table.sheet:not(.reveal):not(.over) tr.totals { visibility: hidden; }
 .meta { color: var(--muted); font-size: 12px; line-height: 1.5; }
 """
 
+SHARED_JS = r"""
+// Tile markup and a hand's result, shared by the match viewer and the play page (mjref play): one copy.
+const MJ = (function () {
+"use strict";
+let TILES = {}, ITEMS = {};
+const WINDS = ["E", "S", "W", "N"];
+const HOW = {self_draw: "by self-draw", throw: "on a throw", robbed_gong: "by robbing the gong",
+             flowers: "with eight flowers"};
+const SET_WORDS = {chow: "chow", pung: "pung", kong: "kong", pair: "pair"};
+const MELD_WORDS = {eat: "eat", pong: "pong", gong: "gong", concealed_gong: "concealed gong"};
+function init(tiles, items) { TILES = tiles || {}; ITEMS = items || {}; }
+function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
+}
+const kindOf = (t) => Math.floor(t / 10);
+function tileName(t) { const n = TILES[kindOf(t)]; return n ? n[0] + " " + n[1] : String(t); }
+function tileEn(t) { const n = TILES[kindOf(t)]; return n ? n[0] : String(t); }
+function tile(t, cls) {
+  const k = kindOf(t);
+  return '<span class="tile' + (cls ? " " + cls : "") + '" data-tid="' + t + '" data-kind="' + k + '" title="' +
+    esc(tileName(t)) + " (" + t + ')"><svg viewBox="0 0 30 40"><use href="#k-' + k + '"/></svg></span>';
+}
+const signed = (v) => (v > 0 ? "+" + v : String(v));
+const cls = (v) => (v > 0 ? "pos" : v < 0 ? "neg" : "");
+
+// One win of a result record (the log's ``wins[]``): heading, arrangement, tai items, payments.
+function winHtml(w, seatName) {
+  const from = w.thrower ? " from " + esc(seatName(w.thrower)) : "";
+  const with_ = w.tile ? " with " + esc(tileEn(w.tile)) : "";
+  let h = '<div class="win" data-seat="' + w.seat + '"><h3>' + esc(seatName(w.seat)) + " wins " +
+    esc(HOW[w.how] || w.how) + from + with_ + "</h3>";
+  if (Array.isArray(w.arrangement) && w.arrangement.length) {
+    h += '<div class="sets">' + w.arrangement.map((g) =>
+      '<span class="set set-' + esc(g.type) + " status-" + esc(g.status) + '" title="' + esc(g.status) + '">' +
+      '<span class="tiles">' + g.tiles.map((t) => tile(t, g.winning && t === w.tile ? "won" : "")).join("") +
+      '</span><span class="what">' + esc(SET_WORDS[g.type] || g.type) + (g.status !== "concealed" ? " · " +
+      esc(g.status) : "") + "</span></span>").join("") + "</div>";
+  }
+  h += '<ul class="tai">' + w.items.map((it) => {
+    const t = ITEMS[it.key] || [it.key.replace(/_/g, " "), ""];
+    return '<li class="tai-item" data-key="' + esc(it.key) + '" data-tai="' + it.tai + '" title="' + esc(t[1]) +
+      '"><span>' + esc(t[0]) + "</span><b>" + it.tai + "</b></li>";
+  }).join("") + '<li class="total"><span>Total</span><b class="tai-total">' + w.tai + " tai</b></li></ul>";
+  h += "<table class=pay><tr><th>seat</th><th>pays / gets</th></tr>" + w.payments.map((v, j) =>
+    '<tr class="payment" data-seat="' + (j + 1) + '" data-amount="' + v + '"><td>' + esc(seatName(j + 1)) +
+    '</td><td class="' + cls(v) + '">' + signed(v) + "</td></tr>").join("") + "</table></div>";
+  return h;
+}
+
+// A result record's settlement per seat: the hand's score, the fault penalty, the running total.
+function settleHtml(r, seatName) {
+  return "<table class=pay><tr><th>seat</th><th>hand</th><th>penalty</th><th>total</th></tr>" +
+    [0, 1, 2, 3].map((j) => '<tr class="settle" data-seat="' + (j + 1) + '"><td>' + esc(seatName(j + 1)) +
+      '</td><td class="' + cls(r.scores[j]) + '">' + signed(r.scores[j]) + '</td><td class="' + cls(-r.penalties[j]) +
+      '">' + signed(-r.penalties[j]) + "</td><td><b>" + r.totals[j] + "</b></td></tr>").join("") +
+    "</table>";
+}
+
+return {init, esc, kindOf, tileName, tileEn, tile, signed, cls, winHtml, settleHtml, WINDS, HOW, SET_WORDS,
+        MELD_WORDS};
+})();
+"""
+
 JS = r"""
 (function () {
 "use strict";
@@ -139,11 +202,9 @@ const DATA = JSON.parse(document.getElementById("match-data").textContent);
 const META = DATA.meta, HANDS = DATA.hands, TILES = DATA.tiles, ITEMS = DATA.items;
 const STATE = ["h", "t", "w", "c", "d", "m", "r", "f", "z"];
 const SEATWISE = new Set(["c", "m", "r", "f"]);
-const WINDS = ["E", "S", "W", "N"];
-const HOW = {self_draw: "by self-draw", throw: "on a throw", robbed_gong: "by robbing the gong",
-             flowers: "with eight flowers"};
-const SET_WORDS = {chow: "chow", pung: "pung", kong: "kong", pair: "pair"};
-const MELD_WORDS = {eat: "eat", pong: "pong", gong: "gong", concealed_gong: "concealed gong"};
+const WINDS = MJ.WINDS, MELD_WORDS = MJ.MELD_WORDS;
+const {esc, tileName, tile, signed, cls} = MJ;
+MJ.init(TILES, ITEMS);
 
 function expand(encoded) {
   const out = [];
@@ -166,20 +227,7 @@ const STEPS = expand(DATA.steps);
 window.MJREF = {meta: META, hands: HANDS, steps: STEPS, go: go};
 
 const $ = (id) => document.getElementById(id);
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
-}
-const kindOf = (t) => Math.floor(t / 10);
-function tileName(t) { const n = TILES[kindOf(t)]; return n ? n[0] + " " + n[1] : String(t); }
-function tileEn(t) { const n = TILES[kindOf(t)]; return n ? n[0] : String(t); }
-function tile(t, cls) {
-  const k = kindOf(t);
-  return '<span class="tile' + (cls ? " " + cls : "") + '" data-tid="' + t + '" data-kind="' + k + '" title="' +
-    esc(tileName(t)) + " (" + t + ')"><svg viewBox="0 0 30 40"><use href="#k-' + k + '"/></svg></span>';
-}
 const seatName = (p) => p + " " + META.seats[p - 1].name;
-const signed = (v) => (v > 0 ? "+" + v : String(v));
-const cls = (v) => (v > 0 ? "pos" : v < 0 ? "neg" : "");
 
 let cur = 0, timer = null;
 
@@ -261,35 +309,9 @@ function renderWinner(s, hand) {
   } else {
     panel.dataset.outcome = "win";
     h = "<h2>Hand " + (s.h + 1) + ": " + (r.wins.length > 1 ? r.wins.length + " winners" : "win") + "</h2>";
-    for (const w of r.wins) {
-      const from = w.thrower ? " from " + esc(seatName(w.thrower)) : "";
-      const with_ = w.tile ? " with " + esc(tileEn(w.tile)) : "";
-      h += '<div class="win" data-seat="' + w.seat + '"><h3>' + esc(seatName(w.seat)) + " wins " +
-        esc(HOW[w.how] || w.how) + from + with_ + "</h3>";
-      if (Array.isArray(w.arrangement) && w.arrangement.length) {
-        h += '<div class="sets">' + w.arrangement.map((g) =>
-          '<span class="set set-' + esc(g.type) + " status-" + esc(g.status) + '" title="' + esc(g.status) + '">' +
-          '<span class="tiles">' + g.tiles.map((t) => tile(t, g.winning && t === w.tile ? "won" : "")).join("") +
-          '</span><span class="what">' + esc(SET_WORDS[g.type] || g.type) + (g.status !== "concealed" ? " · " +
-          esc(g.status) : "") + "</span></span>").join("") + "</div>";
-      }
-      h += '<ul class="tai">' + w.items.map((it) => {
-        const t = ITEMS[it.key] || [it.key.replace(/_/g, " "), ""];
-        return '<li class="tai-item" data-key="' + esc(it.key) + '" data-tai="' + it.tai + '" title="' + esc(t[1]) +
-          '"><span>' + esc(t[0]) + "</span><b>" + it.tai + "</b></li>";
-      }).join("") + '<li class="total"><span>Total</span><b class="tai-total">' + w.tai + " tai</b></li></ul>";
-      h += "<table class=pay><tr><th>seat</th><th>pays / gets</th></tr>" + w.payments.map((v, j) =>
-        '<tr class="payment" data-seat="' + (j + 1) + '" data-amount="' + v + '"><td>' + esc(seatName(j + 1)) +
-        '</td><td class="' + cls(v) + '">' + signed(v) + "</td></tr>").join("") + "</table></div>";
-    }
+    for (const w of r.wins) h += MJ.winHtml(w, seatName);
   }
-  if (r) {
-    h += "<table class=pay><tr><th>seat</th><th>hand</th><th>penalty</th><th>total</th></tr>" +
-      [0, 1, 2, 3].map((j) => '<tr class="settle" data-seat="' + (j + 1) + '"><td>' + esc(seatName(j + 1)) +
-        '</td><td class="' + cls(r.scores[j]) + '">' + signed(r.scores[j]) + '</td><td class="' + cls(-r.penalties[j]) +
-        '">' + signed(-r.penalties[j]) + "</td><td><b>" + r.totals[j] + "</b></td></tr>").join("") +
-      "</table>";
-  }
+  if (r) h += MJ.settleHtml(r, seatName);
   if (hand.faults.length) {
     h += "<h2>Faults</h2>" + hand.faults.map((f) => '<p class="fault" data-seat="' + f.seat + '">' +
       esc(seatName(f.seat)) + ": <b>" + esc(f.kind) + "</b>: " + esc(f.detail) +
@@ -472,7 +494,7 @@ def render(*, title: str, data_json: str, symbols: str, seats: list[dict[str, st
         info = seat_info[p - 1] if len(seat_info) >= p else {}
         parts.append(_SEAT.format(pos=_POSITIONS[p], p=p, name=html.escape(info.get("name", f"seat {p}")),
                                   spec=html.escape(info.get("spec", "")), kind=html.escape(info.get("kind", ""))))
-    return fill(_PAGE, {"CSS": CSS, "JS": JS, "SYMBOLS": symbols, "SEATS": "\n    ".join(parts),
+    return fill(_PAGE, {"CSS": CSS, "JS": SHARED_JS + JS, "SYMBOLS": symbols, "SEATS": "\n    ".join(parts),
                         "TITLE": html.escape(title), "DATA": data_json})
 
 
