@@ -14,6 +14,7 @@ from .commands import (
     check,
     connect,
     match,
+    play,
     refeed,
     regress,
     replay,
@@ -33,6 +34,7 @@ from .shutdown import Interrupted
 # fails at once, loudly, instead of a command silently gone from the CLI.
 COMMANDS = (
     match,
+    play,
     serve,
     connect,
     tournament,

@@ -61,7 +61,7 @@ class _Record(BaseModel):
 class SeatInfo(_Record):
     position: int
     name: str
-    kind: Literal["builtin", "process", "remote"]
+    kind: Literal["builtin", "process", "remote", "human"]  # human: a person at the page (also remote)
     spec: str
     cmd: list[str] | None = None
     cwd: str | None = None
@@ -223,8 +223,9 @@ def _now() -> str:
 def seat_info(position: int, name: str, spec: BotSpec, seed: int, *, rtt_ms: float | None = None) -> SeatInfo:
     """What the header says about one seat: who played it and how it was run (``rtt_ms``: a remote seat's round
     trip measured at login)."""
+    kind = "human" if spec.human else "remote" if spec.remote else "builtin" if spec.builtin else "process"
     return SeatInfo(
-        position=position, name=name, kind="remote" if spec.remote else "builtin" if spec.builtin else "process",
+        position=position, name=name, kind=kind,
         spec=spec.describe(), cmd=list(spec.cmd) if spec.cmd else None, cwd=spec.cwd, hash=spec.executable_hash(),
         keep_alive=spec.keep_alive, extensions=list(spec.extensions), bot_seed=bot_seed(seed, position),
         rtt_ms=rtt_ms,

@@ -286,9 +286,14 @@ async def run_match(
                             s.total = series.totals[i]
                         result.hands.append(summary)
                         rtt = [seats[p].rtt_ms for p in (1, 2, 3, 4)] if remote is not None else None
-                        writer.write(result_record(summary.index, summary.result, summary.penalties, summary.totals,
-                                                   len(summary.faults), rtt_ms=rtt))
+                        record = result_record(summary.index, summary.result, summary.penalties, summary.totals,
+                                               len(summary.faults), rtt_ms=rtt)
+                        writer.write(record)
                         writer.flush()
+                        if remote is not None:  # a person's page shows the result (wrappers.human)
+                            shown = record.model_dump(mode="json")
+                            for p in (1, 2, 3, 4):
+                                await seats[p].hand_result(shown)
                         if on_hand is not None:
                             on_hand(summary, result)
             finally:

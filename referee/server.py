@@ -22,6 +22,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import trio
 from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSocketServer, serve_websocket
@@ -29,6 +30,7 @@ from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSock
 from referee.errors import InputError
 from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
 from wrappers import messages as m
+from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
 from wrappers.seat import Seat
 from wrappers.spec import REMOTE_NAME, BotSpec
@@ -144,6 +146,12 @@ class Server:
         shown = f"[{host}]" if ":" in host else host
         return f"{'wss' if ssl_context else 'ws'}://{shown}:{self.port}"
 
+    def page_link(self, page_url: str, name: str) -> str:
+        """The address a person opens to play ``name``'s seat: the page, with the name and token in the fragment
+        (a fragment is never sent to the server in a request, so the token stays out of request lines and logs)."""
+        token = quote(self._tokens[name].decode(), safe="")
+        return f"{page_url}/#name={quote(name, safe='')}&token={token}"
+
     def _refuse(self, peer: str, name: str | None, reason: str) -> None:
         self.refused.append(Attempt(peer, name, reason))
         self.say(f"refused {peer}{' as ' + repr(name) if name else ''}: {reason}")
@@ -239,10 +247,15 @@ class Server:
 
     # ------------------------------------------------------------------------------------------ matches
     def seat_factory(self, match: str, network_grace: float, timeout: float | None,
-                     seats: dict[int, Seat] | None = None) -> RemoteSeats:
+                     seats: dict[int, Seat] | None = None, names: Sequence[str] = ()) -> RemoteSeats:
         def make(spec: BotSpec, position: int) -> Seat:
-            seat = RemoteSeat(spec, position, self.slots[spec.name], match=match, network_grace=network_grace,
-                              timeout=timeout)
+            seat: RemoteSeat
+            if spec.human:  # a person at the page: the table as the seat sees it, the legal answers
+                seat = HumanSeat(spec, position, self.slots[spec.name], match=match, network_grace=network_grace,
+                                 names=names)
+            else:
+                seat = RemoteSeat(spec, position, self.slots[spec.name], match=match, network_grace=network_grace,
+                                  timeout=timeout)
             if seats is not None:
                 seats[position] = seat
             return seat
@@ -270,7 +283,7 @@ class Server:
             for n in names:  # in name order: two matches never hold each other's bots
                 await self._busy[n].acquire()
                 held.append(self._busy[n])
-            yield self.seat_factory(match, network_grace, timeout, seats), on_fault
+            yield self.seat_factory(match, network_grace, timeout, seats, [s.name for s in specs]), on_fault
         finally:
             for lock in reversed(held):
                 lock.release()
@@ -300,14 +313,29 @@ def remote_names(specs: Sequence[BotSpec]) -> list[str]:
 async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple[str, int],
                       ssl_context: ssl.SSLContext | None = None, wait: float | None = None,
                       on_listen: Callable[[str], None] | None = None, on_fault: Callable[[FaultInfo], None] | None,
-                      timeout: float | None = None, **match_kwargs: Any) -> MatchResult:
-    """Listen, wait for every remote bot's wrapper, play the match, tell the wrappers it is over."""
+                      timeout: float | None = None, page: tuple[str, int] | None = None,
+                      tls: tuple[Path, Path] | None = None, on_page: Callable[[str, str], None] | None = None,
+                      **match_kwargs: Any) -> MatchResult:
+    """Listen, wait for every remote bot's wrapper, play the match, tell the wrappers it is over.
+
+    With ``human:NAME`` seats the play page is served too, on ``page`` (HOST, PORT; default: the listening host, any
+    free port), over HTTPS with ``tls`` (certificate and key files); ``on_page(name, link)`` gets each person's
+    address (with its token)."""
     remote_names(specs)
     rules = match_kwargs["rules"]
+    humans = [s.name for s in specs if s.human]
     async with trio.open_nursery() as nursery:
         url = await server.start(nursery, listen[0], listen[1], ssl_context)
         if on_listen is not None:
             on_listen(url)
+        if humans:
+            from referee.pages import serve_pages
+
+            host, port = page if page is not None else (listen[0], 0)
+            page_url = await nursery.start(serve_pages, host, port, server.port, tls)
+            for name in humans:
+                if on_page is not None:
+                    on_page(name, server.page_link(page_url, name))
         await server.wait_for_all(wait)
         async with server.seating(specs, "1", rules.network_grace, timeout) as (factory, tell):
             def faulted(info: FaultInfo) -> None:

@@ -145,6 +145,73 @@ class Over(_Message):
 ServerMessage = Annotated[Welcome | Seat | Hand | Ask | EndHand | Abandon | Unseat | Over,
                           Field(discriminator="type")]
 
+
+# ------------------------------------------------------------------------------------------ server -> page
+# A person's page (``human:NAME``, ``wrappers.human``) logs in and answers with the wrapper's own messages
+# (``hello``, ``ready``, ``reply``) and gets ``welcome``, ``seat``, ``hand``, ``abandon``, ``unseat`` and ``over``
+# like a wrapper; instead of protocol lines (``ask``, ``end_hand``) it gets the table as its seat sees it.  A
+# wrapper is never sent these, so they do not change the wrapper's protocol version.
+class PageMeld(_Message):
+    """One exposed set (or concealed gong: ``tiles`` empty for another seat's) as the seat sees it."""
+
+    type: Literal["eat", "pong", "gong", "concealed_gong"]
+    tiles: list[int]
+    claimed: int | None = None  # the tile taken from ``source``
+    source: int | None = None
+    promoted: bool = False
+
+
+class PageSeat(_Message):
+    """What the page's seat sees of one seat (itself included): name, melds, throws not claimed, flowers."""
+
+    position: int = Field(..., ge=1, le=4)
+    name: str
+    melds: list[PageMeld]
+    river: list[int]
+    flowers: list[int]
+
+
+class PageAsk(_Message):
+    """A question to the person: ``legal`` is every answer the referee accepts (protocol lines), ``seconds`` the
+    deadline (``human_timeout``); the page answers with ``reply`` number ``q`` whose ``line`` is one of them."""
+
+    q: int
+    ask: AskKind
+    tile: int | None = None
+    legal: list[str]
+    seconds: float
+
+
+class Table(_Message):
+    """The table as the person's seat sees it (a ``SeatView``), sent with every question and at a hand's end."""
+
+    type: Literal["table"] = "table"
+    hand: int
+    position: int = Field(..., ge=1, le=4)
+    round_wind: str
+    hand_wind: str
+    dealer: int
+    wall: int  # tiles left in the wall (the dead wall included)
+    live: int  # tiles left to draw before the hand is drawn out
+    concealed: list[int]
+    drawn: int | None = None  # the tile just drawn (also in ``concealed``)
+    seats: list[PageSeat]
+    totals: list[int]
+    winners: list[int] = []
+    ask: PageAsk | None = None
+
+
+class HandOver(_Message):
+    """A hand is over: its ``result`` record exactly as the log holds it (wins with tai items and the winning
+    arrangement, scores, penalties, totals)."""
+
+    type: Literal["hand_over"] = "hand_over"
+    result: dict[str, Any]
+
+
+PageMessage = Annotated[Welcome | Seat | Hand | Table | HandOver | Abandon | Unseat | Over, Field(discriminator="type")]
+PAGE: TypeAdapter[Any] = TypeAdapter(PageMessage)
+
 CLIENT: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
@@ -156,6 +223,11 @@ class BadMessage(Exception):
 def read_client(frame: str | bytes) -> Hello | Ready | Reply:
     """Parse a wrapper's frame strictly; :class:`BadMessage` with a one-line reason otherwise."""
     return _read(CLIENT, frame)
+
+
+def read_page(frame: str | bytes) -> Welcome | Seat | Hand | Table | HandOver | Abandon | Unseat | Over:
+    """Parse a frame sent to a person's page strictly (tests read the page's traffic with it)."""
+    return _read(PAGE, frame)
 
 
 def read_server(frame: str | bytes) -> Welcome | Seat | Hand | Ask | EndHand | Abandon | Unseat | Over:
@@ -180,4 +252,5 @@ def write(message: _Message) -> str:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema of both directions (for ``docs/network.md`` and tools)."""
-    return {"wrapper_to_server": CLIENT.json_schema(), "server_to_wrapper": SERVER.json_schema()}
+    return {"wrapper_to_server": CLIENT.json_schema(), "server_to_wrapper": SERVER.json_schema(),
+            "server_to_page": PAGE.json_schema()}

@@ -75,8 +75,8 @@ class Link:
         self.rtt_ms = best
         return best
 
-    async def send(self, message: m.Welcome | m.Seat | m.Hand | m.Ask | m.EndHand | m.Abandon | m.Unseat | m.Over,
-                   ) -> bool:
+    async def send(self, message: m.Welcome | m.Seat | m.Hand | m.Ask | m.EndHand | m.Abandon | m.Unseat | m.Over
+                   | m.Table | m.HandOver) -> bool:
         """Send one message; False if the connection is gone."""
         if self.gone.is_set():
             return False
@@ -226,7 +226,7 @@ class RemoteSeat(Seat):
         self._outbox.clear()
         self._playing = False
         self._fault = None
-        self._timeout = seat_timeout(self._timeout_override, self.spec, info.timeout)
+        self._timeout = self._question_timeout(info)
         self._start_grace = info.start_grace
         # A wrapper that dropped gets a start's worth of time to be back: reconnecting is its way of starting.
         link = self.slot.link if self.slot.connected else await self.slot.wait(info.start_grace)
@@ -276,10 +276,9 @@ class RemoteSeat(Seat):
         if self._first_question:
             timeout += self._start_grace
             self._first_question = False
-        lines, self._outbox = self._outbox, []
         started = time.perf_counter()
         with trio.move_on_after(timeout):
-            if not await link.send(m.Ask(q=q, lines=lines, ask=question.ask)):
+            if not await link.send(self._ask_message(q, question)):
                 return Reply(None, time.perf_counter() - started, fault=self._gone(f"sending /ask {question.ask}"))
             while True:
                 message = await link.receive()
@@ -298,6 +297,15 @@ class RemoteSeat(Seat):
         return Reply(None, time.perf_counter() - started, fault=Fault(
             "timeout", f"no answer to /ask {question.ask} within {timeout:g} s "
                        f"(including {self.network_grace:g} s for the network)"))
+
+    def _question_timeout(self, info: HandInfo) -> float:
+        """Seconds per question, before the network's grace: the bot's timeout."""
+        return seat_timeout(self._timeout_override, self.spec, info.timeout)
+
+    def _ask_message(self, q: int, question: Question) -> m.Ask | m.Table:
+        """What goes to the other end with question ``q``: the lines the seat was told since, and ``/ask``."""
+        lines, self._outbox = self._outbox, []
+        return m.Ask(q=q, lines=lines, ask=question.ask)
 
     async def end_hand(self) -> None:
         if self._playing and self._link is not None:

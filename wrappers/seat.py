@@ -14,7 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from referee.game.types import Answer, Event, Question
 from referee.game.view import SeatView, new_view
@@ -86,11 +86,13 @@ class HandInfo:
     seven_pairs_and_pung: bool
     timeout: float
     start_grace: float
+    human_timeout: float = 60.0  # a person's seconds per question (the ruleset's ``human_timeout``)
 
     @classmethod
     def for_seat(cls, rules: Ruleset, match_seed: int, index: int, position: int) -> HandInfo:
         return cls(bot_seed(match_seed, position), index, position, rules.flowers, rules.dead_wall,
-                   rules.gong_from_previous_player, rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace)
+                   rules.gong_from_previous_player, rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace,
+                   rules.human_timeout)
 
 
 class Seat(ABC):
@@ -120,6 +122,10 @@ class Seat(ABC):
     def end_hand_nowait(self) -> bool:
         """``end_hand`` if it can be done at once without waiting (True), else nothing (False: await ``end_hand``)."""
         return False
+
+    async def hand_result(self, record: dict[str, Any]) -> None:
+        """The hand's result as the log records it (public once the hand is over), after the hand ended; only
+        seats that show it to someone (a person's page) use it."""
 
     async def abandon(self) -> None:
         """After a fault: send ``/exit`` and end the bot's processes at once.  The dummy takes over the hand."""

@@ -8,7 +8,8 @@
   ``extensions``, ``identity``, ``identity_ignore`` (or ``builtin`` instead of ``cmd``, or ``remote = true``),
   and the sandbox's ``sandbox``, ``network``, ``writable``, ``memory_mb``, ``max_procs``, ``cpu_seconds``,
   ``file_mb`` (see ``wrappers.sandbox`` and docs/security.md);
-* ``remote:NAME``: a seat played by a wrapper that logs in to ``mjref serve`` as NAME (see docs/network.md).
+* ``remote:NAME``: a seat played by a wrapper that logs in to ``mjref serve`` as NAME (see docs/network.md);
+* ``human:NAME``: a remote seat played by a person through the page of ``mjref serve``/``mjref play`` (docs/play.md).
 
 A bot without ``cwd`` runs in a private scratch folder of its seat, never in the folder of the file that names it
 (which may hold the store and the logs): relative paths in its command are made absolute when the spec is read.
@@ -34,6 +35,7 @@ from .identity import IdentityError, bot_identity
 
 KNOWN_EXTENSIONS = frozenset({"flower"})
 REMOTE_PREFIX = "remote:"
+HUMAN_PREFIX = "human:"  # a remote seat played by a person through the page (``wrappers.human``)
 # A remote seat's name is what its wrapper logs in as and the key of its token: plain, printable, short.
 REMOTE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
@@ -73,6 +75,7 @@ class BotSpec(SandboxFields):
     keep_alive: bool = Field(False, description="One process for the whole match instead of one per hand.")
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
     remote: bool = Field(False, description="Played by a wrapper that logs in to `mjref serve` under this name.")
+    human: bool = Field(False, description="A remote seat played by a person through the page (needs remote).")
     identity: Literal["files", "folder"] = Field(
         "files", description="What a resumed tournament checks is unchanged: 'files' (the executable and the "
         "files named in cmd) or 'folder' (also every file under cwd); see wrappers/identity.py.")
@@ -82,6 +85,8 @@ class BotSpec(SandboxFields):
     def _one_kind(self) -> BotSpec:
         if (self.builtin is not None) + (self.cmd is not None) + self.remote != 1:
             raise ValueError("give exactly one of 'builtin', 'cmd' and 'remote = true'")
+        if self.human and not self.remote:
+            raise ValueError("'human = true' is a remote seat: give 'remote = true' too")
         if self.remote and not REMOTE_NAME.fullmatch(self.name):
             raise ValueError(f"remote bot name {self.name!r}: use 1-64 letters, digits, '_', '.', '-'")
         if self.cmd is not None and not self.cmd:
@@ -148,7 +153,7 @@ class BotSpec(SandboxFields):
 
     def describe(self) -> str:
         if self.remote:
-            return f"{REMOTE_PREFIX}{self.name}"
+            return f"{HUMAN_PREFIX if self.human else REMOTE_PREFIX}{self.name}"
         if self.builtin is not None:
             return f"builtin:{self.builtin}"
         return shlex.join(self.cmd or ())
@@ -233,11 +238,12 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
     text = text.strip()
     if not text:
         raise SpecError("empty bot specification")
-    if text.startswith(REMOTE_PREFIX):
-        name = text[len(REMOTE_PREFIX):]
-        if not REMOTE_NAME.fullmatch(name):
-            raise SpecError(f"bot {text!r}: a remote seat's name is 1-64 letters, digits, '_', '.', '-'")
-        return BotSpec(name=name, remote=True)
+    for prefix in (REMOTE_PREFIX, HUMAN_PREFIX):
+        if text.startswith(prefix):
+            name = text[len(prefix):]
+            if not REMOTE_NAME.fullmatch(name):
+                raise SpecError(f"bot {text!r}: a remote seat's name is 1-64 letters, digits, '_', '.', '-'")
+            return BotSpec(name=name, remote=True, human=prefix == HUMAN_PREFIX)
     head = text.split(":", 1)[0]
     if head in builtin_names and " " not in text:
         return BotSpec(name=text, builtin=text)

@@ -81,6 +81,11 @@ class Ruleset(BaseModel):
     network_grace: float = Field(
         1.0, ge=0, le=60, description="Extra seconds per question for a remote seat (the network's round trip)."
     )
+    human_timeout: float = Field(
+        60.0, gt=0, le=3600,
+        description="Seconds a person (a human:NAME seat, `mjref play`) has to answer one question; a timeout is a "
+        "fault like a bot's.",
+    )
     fault_penalty: int | Literal["auto"] = Field(
         "auto",
         description="Points a seat pays for each hand in which its bot faulted (or had forfeited), split among the "

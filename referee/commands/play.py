@@ -1,0 +1,72 @@
+"""``mjref play [BOT BOT BOT]``: a person plays one seat against bots, in the browser.
+
+A thin face over ``mjref serve``'s library: a served match on 127.0.0.1 whose seat N is ``human:NAME``, with the
+play page's address (and its token) printed and opened in the default browser.  The match is logged like any
+other (``replay`` verifies it, ``view`` shows it); it takes ``mjref match``'s options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import webbrowser
+from typing import Any
+
+import trio
+
+from referee.commands import fail
+from referee.commands import match as match_command
+from referee.match import MatchResult
+from referee.server import Server, generate_tokens, serve_match
+from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, BotSpec
+
+DEFAULT_BOT = "greedy"
+HOST = "127.0.0.1"  # a local game: nothing listens beyond this machine (``mjref serve human:NAME`` for that)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a match yourself against up to three bots, in the browser",
+        description="Play one seat yourself against three bots (default: three greedy), in the browser: the page's "
+        "address is printed and opened. BOT is anything `mjref match` accepts. Your seconds per question are the "
+        "rule option human_timeout (default 60; --set human_timeout=120). See docs/play.md.",
+        epilog="exit status: 0 the match was played, 2 bad usage or input, 128 + the signal's number when stopped.",
+    )
+    p.add_argument("bots", nargs="*", metavar="BOT", help="up to three bots, seated in order around you")
+    p.add_argument("--seat", type=int, default=1, choices=(1, 2, 3, 4), help="your seat (default 1)")
+    p.add_argument("--port", type=int, default=0, metavar="P",
+                   help="the page's port on 127.0.0.1 (default 0: any free port, printed)")
+    p.add_argument("--name", default="you", help="your name at the table and in the log (default: you)")
+    p.add_argument("--no-browser", action="store_true", help="only print the page's address")
+    match_command.add_match_options(p)
+    p.set_defaults(func=run)
+
+
+def seat_bots(bots: list[str], seat: int, name: str) -> list[str]:
+    """The four BOT arguments: the bots in turn order around the person's seat, ``greedy`` for missing ones."""
+    others = list(bots) + [DEFAULT_BOT] * (3 - len(bots))
+    return others[:seat - 1] + [f"{HUMAN_PREFIX}{name}"] + others[seat - 1:]
+
+
+def run(args: argparse.Namespace) -> int:
+    if len(args.bots) > 3:
+        return fail("play", f"at most three bots (you are the fourth), got {len(args.bots)}")
+    if not 0 <= args.port <= 65535:
+        return fail("play", f"--port {args.port}: give 0-65535 (0: any free port)")
+    if not REMOTE_NAME.fullmatch(args.name):
+        return fail("play", f"--name {args.name!r}: use 1-64 letters, digits, '_', '.', '-'")
+    args.bots = seat_bots(args.bots, args.seat, args.name)
+
+    def show(name: str, link: str) -> None:
+        print(f"your seat ({name}, seat {args.seat}): {link}", flush=True)
+        if not args.no_browser:  # some browsers block until closed: never in the referee's loop
+            threading.Thread(target=webbrowser.open, args=(link,), daemon=True).start()
+
+    def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
+        server = Server(generate_tokens([args.name]), say=lambda text: print(text, file=sys.stderr, flush=True))
+        return trio.run(lambda: serve_match(specs, server, listen=(HOST, 0), page=(HOST, args.port), on_page=show,
+                                            **kwargs))
+
+    return match_command.run(args, command="play", play=play, live_table=False)

@@ -1,0 +1,259 @@
+"""A person's seat (``human:NAME``, ``wrappers.human``) end to end on 127.0.0.1, with a scripted page: the test logs
+in over the referee's WebSocket as the play page does and answers from the legal answers it is sent.
+
+Checked: the table and the legal answers the page gets, an answer outside them is a fault (the stand-in plays on),
+the person's own deadline (``human_timeout``), the information rule over every frame the page is sent, closing the
+page mid-hand (stand-in) and rejoining at the next hand, and that ``replay`` verifies the log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from trio_websocket import ConnectionClosed, open_websocket_url
+
+from referee.cli import main as mjref
+from referee.game.engine import Hand
+from referee.game.rules import Ruleset, make_ruleset
+from referee.game.tiles import ALL_TIDS
+from referee.game.wall import Wall
+from referee.match import MatchResult, resolve_bots
+from referee.server import Server, serve_match
+from wrappers import messages as m
+
+Policy = Callable[[m.Table, m.PageAsk], str | None]  # the line to answer, or None: say nothing
+
+
+def first_legal(table: m.Table, ask: m.PageAsk) -> str:
+    """A simple person: wins when it can, claims when it can, throws the drawn tile."""
+    for line in ask.legal:
+        if line == "/hu":
+            return line
+    if ask.ask == "throw":
+        if table.drawn is not None and f"/throw {table.drawn}" in ask.legal:
+            return f"/throw {table.drawn}"
+        return ask.legal[0]
+    claims = [x for x in ask.legal if x != "/pass"]
+    return claims[0] if claims else "/pass"
+
+
+class Page:
+    """A scripted play page: logs in, answers ``ready`` and each question, keeps every frame it was sent."""
+
+    def __init__(self, url: str, name: str, token: str, policy: Policy = first_legal) -> None:
+        self.url, self.name, self.token, self.policy = url, name, token, policy
+        self.frames: list[str] = []
+        self.tables: list[m.Table] = []
+        self.results: list[dict[str, Any]] = []
+        self.abandons: list[m.Abandon] = []
+        self.asked = 0
+        self.close_after: int | None = None  # close the connection after this many questions
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with open_websocket_url(self.url) as ws:
+            await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name=self.name, token=self.token)))
+            task_status.started()
+            try:
+                while True:
+                    frame = await ws.get_message()
+                    assert isinstance(frame, str)
+                    self.frames.append(frame)
+                    msg = m.read_page(frame)
+                    if isinstance(msg, m.Hand):
+                        await ws.send_message(m.write(m.Ready(hand=msg.hand)))
+                    elif isinstance(msg, m.Table):
+                        self.tables.append(msg)
+                        if msg.ask is not None:
+                            self.asked += 1
+                            if self.close_after is not None and self.asked >= self.close_after:
+                                self.close_after = None
+                                await ws.aclose()
+                                return
+                            line = self.policy(msg, msg.ask)
+                            if line is not None:
+                                await ws.send_message(m.write(m.Reply(q=msg.ask.q, line=line)))
+                    elif isinstance(msg, m.HandOver):
+                        self.results.append(msg.result)
+                    elif isinstance(msg, m.Abandon):
+                        self.abandons.append(msg)
+                    elif isinstance(msg, m.Over):
+                        return
+            except ConnectionClosed:
+                return
+
+
+async def _play(tmp_path: Path, rules: Ruleset, seed: int, pages: Callable[[str, str], list[Page]],
+                seat: int = 1) -> tuple[MatchResult, list[Page]]:
+    bots = ["greedy"] * 3
+    bots.insert(seat - 1, "human:ann")
+    specs = resolve_bots(bots)
+    server = Server({"ann": "t" * 24}, say=lambda _: None)
+    made: list[Page] = []
+    links: dict[str, str] = {}
+    result: list[MatchResult] = []
+    async with trio.open_nursery() as nursery:
+        ws_url: list[str] = []
+
+        async def match() -> None:
+            result.append(await serve_match(specs, server, listen=("127.0.0.1", 0), on_listen=ws_url.append,
+                                            on_page=links.__setitem__, on_fault=None, seed=seed, rules=rules,
+                                            log_path=tmp_path / "m.jsonl"))
+
+        nursery.start_soon(match)
+        while not ws_url or "ann" not in links:
+            await trio.sleep(0.01)
+        assert links["ann"].startswith("http://127.0.0.1:") and links["ann"].endswith("#name=ann&token=" + "t" * 24)
+        made.extend(pages(ws_url[0], "t" * 24))
+
+        async def people() -> None:
+            for page in made:  # one after the other: a closed tab, then the page opened again
+                await page.run()
+                await trio.sleep(0.3)
+
+        nursery.start_soon(people)
+    return result[0], made
+
+
+def test_a_person_plays_a_match_and_replay_verifies_it(tmp_path: Path) -> None:
+    rules = make_ruleset({"hands": 4})
+    result, (page,) = trio.run(_play, tmp_path, rules, 11, lambda url, token: [Page(url, "ann", token)])
+    assert len(result.hands) == 4 and not result.faults
+    assert page.asked > 20 and len(page.results) == 4
+    asked = [t for t in page.tables if t.ask is not None]
+    assert {t.ask.ask for t in asked if t.ask} >= {"throw"}
+    for t in asked:
+        assert t.ask is not None and t.ask.legal and t.ask.seconds == rules.human_timeout
+        if t.ask.ask == "throw":  # every throw offered is a tile the person holds
+            assert all(int(x.split()[1]) in t.concealed for x in t.ask.legal if x.startswith("/throw"))
+    assert [r["totals"] for r in page.results][-1] == list(result.totals)
+    header = json.loads((tmp_path / "m.jsonl").read_text().splitlines()[0])
+    assert header["seats"][0]["kind"] == "human" and header["seats"][0]["spec"] == "human:ann"
+    assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0
+
+
+def test_an_answer_outside_the_legal_ones_is_a_fault(tmp_path: Path) -> None:
+    def cheat(table: m.Table, ask: m.PageAsk) -> str:
+        if ask.ask == "throw":
+            held = set(table.concealed)
+            return f"/throw {next(t for t in sorted(ALL_TIDS) if t not in held)}"  # a real tile not held
+        return first_legal(table, ask)
+
+    rules = make_ruleset({"hands": 1})
+    result, (page,) = trio.run(_play, tmp_path, rules, 5, lambda url, token: [Page(url, "ann", token, cheat)])
+    kinds = {f.kind for f in result.faults}
+    assert kinds & {"illegal", "wrong_answer"} and all(f.position == 1 for f in result.faults)
+    assert page.abandons and page.results  # told of the fault, and shown the hand's result all the same
+    assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0
+
+
+def test_the_person_has_its_own_deadline(tmp_path: Path) -> None:
+    rules = make_ruleset({"hands": 1, "human_timeout": 0.3, "network_grace": 0.1, "move_timeout": 5})
+    result, (page,) = trio.run(_play, tmp_path, rules, 3, lambda url, token: [Page(url, "ann", token,
+                                                                                    lambda t, a: None)])
+    assert [f.kind for f in result.faults] == ["timeout"]
+    assert "0.4" in result.faults[0].detail
+    assert page.tables[0].ask is not None and page.tables[0].ask.seconds == pytest.approx(0.3)
+
+
+def test_closing_the_page_mid_hand_the_stand_in_plays_on_and_the_person_rejoins(tmp_path: Path) -> None:
+    rules = make_ruleset({"hands": 3, "start_grace": 5})
+    pages: list[Page] = []
+
+    def two(url: str, token: str) -> list[Page]:
+        first = Page(url, "ann", token)
+        first.close_after = 3  # the tab is closed at the third question
+        pages.extend([first, Page(url, "ann", token)])
+        return pages
+
+    result, (first, second) = trio.run(_play, tmp_path, rules, 8, two)
+    assert [f.kind for f in result.faults] == ["disconnected"] and result.faults[0].hand == 0
+    assert len(result.hands) == 3
+    assert not first.results  # gone before the first hand ended
+    hands_seen = sorted({t.hand for t in second.tables})
+    assert hands_seen and hands_seen[0] >= 1  # rejoined at a later hand, not mid-hand
+    assert len(second.results) >= 2
+    assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0
+
+
+def tids_of(value: Any) -> set[int]:
+    """Every tile ID named in a page frame: tile lists and fields of the table (a tile ID is 11..478)."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in ("position", "hand", "dealer", "wall", "live", "q", "seconds", "totals", "seat", "source",
+                     "thrower", "tai", "scores", "penalties", "payments", "rtt_ms", "faults", "v", "timeout",
+                     "start_grace", "seed", "dead_wall", "winners"):
+                continue
+            found |= tids_of(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= tids_of(v)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        found.add(value)
+    elif isinstance(value, str):
+        found |= {int(w) for w in value.split() if w.isdigit()}
+    return found
+
+
+@pytest.mark.parametrize("seat", [1, 3])
+def test_the_page_is_never_sent_a_hidden_tile(tmp_path: Path, seat: int) -> None:
+    """The information rule of tests/game/test_information.py, over the page's own traffic: every tile ID in a
+    frame sent before the hand's end must be the seat's own, exposed, thrown, or a flower, never in the undrawn
+    wall or another seat's concealed hand at that moment.  The engine is replayed alongside from the log."""
+    rules = make_ruleset({"hands": 3, "flowers": True})
+    seed = 21
+    result, (page,) = trio.run(_play, tmp_path, rules, seed,
+                               lambda url, token: [Page(url, "ann", token)], seat)
+    assert len(result.hands) == 3
+    records = [json.loads(x) for x in (tmp_path / "m.jsonl").read_text().splitlines()]
+    answers = [r for r in records if r["type"] == "answer"]
+    by_hand: dict[int, list[dict[str, Any]]] = {}
+    for a in answers:
+        by_hand.setdefault(a["hand"], []).append(a)
+    checked = 0
+    hand_records = {r["hand"]: r for r in records if r["type"] == "hand"}
+    for table in page.tables:
+        if table.ask is None:
+            continue  # the hand's last table: the hand is over, the winner's hand shown
+        h = table.hand
+        hr = hand_records[h]
+        # Rebuild the engine at the moment of this question: the answers of the hand before it, in order.
+        engine = Hand(Wall(tuple(hr["wall"])), rules, dealer=hr["dealer"], round_wind=hr["round_wind"],
+                      hand_wind=hr["hand_wind"], cont=hr.get("cont", 0), check=False)
+        engine.start()
+        from referee.game.types import Answer
+
+        mine = sum(1 for t in page.tables if t.ask is not None and t.hand == h and t.ask.q <= table.ask.q)
+        n_mine = 0
+        for a in by_hand[h]:
+            q = engine.question
+            assert q is not None
+            if q.seat == seat:
+                n_mine += 1
+                if n_mine == mine:
+                    break
+            parts = a["answer"].split()
+            kind = parts[0][1:]
+            nums = [int(x) for x in parts[1:]]
+            mode = nums.pop(0) if kind == "gong" else None
+            engine.apply(Answer(kind, tuple(sorted(nums)), mode))  # type: ignore[arg-type]
+        q = engine.question
+        assert q is not None and q.seat == seat and q.ask == table.ask.ask
+        assert [str(x) for x in q.legal] == table.ask.legal  # exactly the referee's legal answers
+        named = tids_of(json.loads(table.model_dump_json()))
+        undrawn = set(engine.undrawn())
+        others = set().union(*(set(engine.concealed(p)) for p in (1, 2, 3, 4) if p != seat))
+        assert not named & undrawn, f"hand {h}: the page was sent undrawn tiles {sorted(named & undrawn)}"
+        assert not named & others, f"hand {h}: the page was sent another seat's concealed tiles"
+        assert set(table.concealed) == set(engine.concealed(seat))
+        checked += 1
+    assert checked > 20
+    for frame in page.frames:  # and no frame carries the seed, the wall or a bot's lines
+        data = json.loads(frame)
+        assert data["type"] in ("welcome", "seat", "hand", "table", "hand_over", "over", "unseat")
+        assert "wall" not in data.get("result", {})

@@ -1,0 +1,90 @@
+"""``HumanSeat``: a person's seat, played through a page in a browser (``human:NAME``; ``mjref play``).
+
+It is a remote seat (``wrappers.remote``) whose other end is the page (``referee/html/play.js``) instead of a
+wrapper: the same login and token, the same deadline at the server, the same faults, stand-in and rejoin at the
+next hand.  Two things differ:
+
+* The page is not told protocol lines: the seat folds the events it may see into its own ``SeatView`` (exactly
+  what a built-in bot gets) and sends that view as a ``table`` message with every question.  Nothing else of the
+  table reaches the page, so it sees only what its seat may see.
+* Every question carries its legal answers, derived by the referee; the page offers only those, answers with one
+  of them as a protocol line, and the server judges that line like any bot's (anything else is a fault).
+
+A person's deadline is the ruleset's ``human_timeout`` (plus ``network_grace``), not a bot's ``move_timeout``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import trio
+
+from referee.game.types import Event, Question
+from referee.game.view import SeatView, new_view
+
+from . import messages as m
+from .remote import RemoteSeat, Slot
+from .seat import Fault, HandInfo
+from .spec import BotSpec
+
+
+class HumanSeat(RemoteSeat):
+    """One position for one match, played by the person whose page is logged in on ``slot``."""
+
+    kind = "human"
+
+    def __init__(self, spec: BotSpec, position: int, slot: Slot, *, match: str, network_grace: float,
+                 names: Sequence[str]) -> None:
+        super().__init__(spec, position, slot, match=match, network_grace=network_grace)
+        self.names = list(names)
+        self.view: SeatView = new_view(position)
+        self.totals = [0, 0, 0, 0]
+        self._hand = 0
+
+    def _question_timeout(self, info: HandInfo) -> float:
+        return info.human_timeout
+
+    async def begin_hand(self, info: HandInfo) -> Fault | None:
+        self._hand = info.index
+        self.view = new_view(self.position, flowers=info.flowers, dead_wall=info.dead_wall,
+                             gong_from_previous_player=info.gong_from_previous_player,
+                             seven_pairs_and_pung=info.seven_pairs_and_pung)
+        return await super().begin_hand(info)
+
+    def deliver(self, event: Event) -> None:
+        self.view.apply(event)
+
+    def table(self, ask: m.PageAsk | None = None) -> m.Table:
+        """The table as this seat sees it: its view, and nothing else."""
+        v = self.view
+        seats = [m.PageSeat(position=p, name=self.names[p - 1] if p <= len(self.names) else f"seat {p}",
+                            melds=[m.PageMeld(type=x.type, tiles=list(x.tiles), claimed=x.claimed, source=x.source,
+                                              promoted=x.promoted) for x in v.melds[p]],
+                            river=list(v.rivers[p]), flowers=list(v.flowers[p])) for p in (1, 2, 3, 4)]
+        return m.Table(hand=self._hand, position=self.position, round_wind=v.round_wind, hand_wind=v.hand_wind,
+                       dealer=v.dealer, wall=max(0, v.wall_remaining), live=max(0, v.wall_remaining - v.dead_wall),
+                       concealed=sorted(v.hand), drawn=v.last_draw, seats=seats, totals=list(self.totals),
+                       winners=list(v.winners), ask=ask)
+
+    def _ask_message(self, q: int, question: Question) -> m.Table:
+        return self.table(m.PageAsk(q=q, ask=question.ask, tile=question.tile,
+                                    legal=[str(a) for a in question.legal], seconds=self._timeout))
+
+    async def end_hand(self) -> None:
+        if self._playing and self._link is not None:
+            await self._link.send(self.table())  # the hand's last state: the win, the last throw
+        self._playing = False
+
+    async def hand_result(self, record: dict[str, Any]) -> None:
+        """The result record of the hand: shown to the person even when the stand-in finished the hand."""
+        totals = record.get("totals")
+        if isinstance(totals, list) and len(totals) == 4:
+            self.totals = [int(t) for t in totals]
+        link = self.slot.link if self.slot.connected else None
+        if link is not None and link is self._link:
+            with trio.move_on_after(1.0):  # a page that does not read holds up nobody
+                await link.send(m.HandOver(result=record))
+
+
+__all__ = ["HumanSeat"]
