@@ -43,7 +43,8 @@ def register(sub: Any) -> None:
         help="referee a match or tournament whose remote seats are played by wrappers logging in (mjref connect)",
         description="Referee a match whose seats may be remote: BOT is any bot `mjref match` accepts, or "
         "remote:NAME, a seat played by a wrapper (`mjref connect URL --token TOKEN --name NAME BOT`) on the "
-        "player's own machine. With a tournament FILE, its bots with `remote = true` are played by wrappers. "
+        "player's own machine, or human:NAME, a seat a person plays in the browser (see docs/play.md). "
+        "With a tournament FILE, its bots with `remote = true` are played by wrappers. "
         "See docs/network.md.",
     )
     p.add_argument("bots", nargs="*", metavar="BOT",
@@ -54,6 +55,9 @@ def register(sub: Any) -> None:
                    help='a TOML file of name = "token" per remote bot (default: new random tokens, printed)')
     p.add_argument("--cert", type=Path, default=None, metavar="FILE", help="TLS certificate chain (PEM): wss://")
     p.add_argument("--key", type=Path, default=None, metavar="FILE", help="TLS private key (PEM) for --cert")
+    p.add_argument("--page", default=None, metavar="HOST:PORT",
+                   help="where the play page of human:NAME seats is served (default: --listen's host, any free "
+                   "port); each person's address, with its token, is printed")
     p.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                    help="give up (exit 2) if the wrappers are not all logged in after this long (default: wait)")
     match_command.add_match_options(p)
@@ -114,10 +118,15 @@ def _tokens(args: argparse.Namespace, names: list[str], out: Console) -> dict[st
 def run(args: argparse.Namespace) -> int:
     try:
         listen = parse_listen(args.listen)
+        try:
+            page = parse_listen(args.page) if args.page is not None else None
+        except ServeError as exc:
+            raise ServeError(str(exc).replace("--listen", "--page", 1)) from None
         ssl_context = server_ssl_context(args.cert, args.key)
     except ServeError as exc:
         return fail("serve", str(exc))
     # Progress and the server's log go to stderr: stdout carries the tokens (unless --json) and the result.
+    tls = (args.cert, args.key) if args.cert is not None and args.key is not None else None
     err = Console(stderr=True, highlight=False)
     out = Console(highlight=False, stderr=args.json)
     if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
@@ -135,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
         server = Server(tokens, say=lobby.say, on_change=lobby.changed)
         lobby.server = server
 
+        def on_page(name: str, link: str) -> None:  # a person's address, with the token: like the tokens, stdout
+            out.print(f"{name} page: {link}", markup=False, highlight=False, soft_wrap=True)
+
         def on_listen(url: str) -> None:
             err.print(f"listening on {url}", markup=False, highlight=False)
             if not names:
@@ -150,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
                         lobby.stop()
                     nursery.start_soon(stop_lobby)
                     return await serve_match(specs, server, listen=listen, ssl_context=ssl_context, wait=args.wait,
-                                             on_listen=on_listen, **kwargs)
+                                             on_listen=on_listen, page=page, tls=tls, on_page=on_page, **kwargs)
             finally:
                 lobby.stop()
 

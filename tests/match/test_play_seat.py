@@ -9,6 +9,14 @@ page mid-hand (stand-in) and rejoining at the next hand, and that ``replay`` ver
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +34,7 @@ from referee.match import MatchResult, resolve_bots
 from referee.server import Server, serve_match
 from wrappers import messages as m
 
+ROOT = Path(__file__).resolve().parents[2]
 Policy = Callable[[m.Table, m.PageAsk], str | None]  # the line to answer, or None: say nothing
 
 
@@ -257,3 +266,92 @@ def test_the_page_is_never_sent_a_hidden_tile(tmp_path: Path, seat: int) -> None
         data = json.loads(frame)
         assert data["type"] in ("welcome", "seat", "hand", "table", "hand_over", "over", "unseat")
         assert "wall" not in data.get("result", {})
+
+
+def _wait_line(proc: subprocess.Popen[str], pattern: str, timeout: float = 60) -> re.Match[str]:
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        found = re.search(pattern, line)
+        if found:
+            return found
+    raise AssertionError(f"no line matching {pattern!r} in {seen!r}")
+
+
+def _get(url: str) -> tuple[int, dict[str, str], str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, {k.lower(): v for k, v in exc.headers.items()}, ""
+
+
+def test_mjref_play_serves_the_page_and_a_person_plays_through_it(tmp_path: Path) -> None:
+    """``mjref play --no-browser`` as a process: the printed address serves the page (and its script and style,
+    nothing else, with a strict Content-Security-Policy); the page's WebSocket port plays the match."""
+    log = tmp_path / "p.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "play", "--no-browser", "--seat", "2", "--hands",
+                             "2", "--seed", "4", "--log", str(log), "--name", "bea", "random"], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        found = _wait_line(proc, r"your seat \(bea, seat 2\): (http://127\.0\.0\.1:(\d+)/#name=bea&token=(\S+))")
+        base = f"http://127.0.0.1:{found.group(2)}"
+        status, headers, body = _get(base + "/")
+        assert status == 200 and headers["content-type"].startswith("text/html")
+        csp = headers["content-security-policy"]
+        assert "default-src 'none'" in csp and "script-src 'self'" in csp and "connect-src ws://127.0.0.1:" in csp
+        data = json.loads(re.search(r'<script type="application/json" id="play-data">(.*?)</script>', body,
+                                    re.S).group(1))  # type: ignore[union-attr]
+        assert f"ws://127.0.0.1:{data['ws_port']}" in csp
+        for asset, kind in (("/play.js", "text/javascript"), ("/play.css", "text/css")):
+            status, headers, text = _get(base + asset)
+            assert status == 200 and headers["content-type"].startswith(kind) and len(text) > 1000
+        assert _get(base + "/../etc/passwd")[0] == 404 and _get(base + "/favicon.ico")[0] == 404
+        page = Page(f"ws://127.0.0.1:{data['ws_port']}", "bea", urllib.parse.unquote(found.group(3)))
+        trio.run(page.run)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert len(page.results) == 2 and page.tables[0].position == 2
+    header = json.loads(log.read_text().splitlines()[0])
+    assert [s["spec"] for s in header["seats"]] == ["builtin:random", "human:bea", "builtin:greedy", "builtin:greedy"]
+    assert mjref(["replay", str(log)]) == 0
+
+
+def test_serve_prints_a_page_address_for_each_person(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "greedy", "human:cy", "--listen",
+                             "127.0.0.1:0", "--hands", "1", "--log", "none"], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        token = _wait_line(proc, r"^cy (\S+)$").group(1)
+        found = _wait_line(proc, r"^cy page: (http://127\.0\.0\.1:\d+)/#name=cy&token=(\S+)$")
+        assert urllib.parse.unquote(found.group(2)) == token
+        body = _get(found.group(1) + "/")[2]
+        ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', body).group(1))["ws_port"]  # type: ignore
+        page = Page(f"ws://127.0.0.1:{ws_port}", "cy", token)
+        trio.run(page.run)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0 and len(page.results) == 1
+
+
+def test_play_refuses_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert mjref(["play", "--no-browser", "greedy", "greedy", "greedy", "greedy"]) == 2
+    assert "at most three bots" in capsys.readouterr().err
+    assert mjref(["play", "--no-browser", "--name", "a b"]) == 2
+    assert "--name" in capsys.readouterr().err
+    assert mjref(["play", "--no-browser", "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err
