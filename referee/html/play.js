@@ -75,8 +75,7 @@ function handle(m) {
     case "hand":
       position = m.position;
       document.body.dataset.position = String(position);
-      placeSeats();
-      $("winner-panel").hidden = true;
+      placeSeats();  // the last hand's result stays up until this one ends: the next hand starts at once
       send({type: "ready", hand: m.hand, started: false});
       setState("waiting", "hand " + (m.hand + 1) + ": waiting for your turn…");
       break;

@@ -36,6 +36,7 @@ _PAGE = """<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>mjref: your seat</title>
 <link rel="stylesheet" href="/play.css">
+<link rel="icon" href="data:,">
 </head>
 <body data-state="connecting">
 @@SYMBOLS@@

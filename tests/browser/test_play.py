@@ -1,0 +1,195 @@
+"""The play page in headless Chromium: a person plays two crafted hands of ``mjref play`` by clicking and with the
+keyboard (throws, a pong, an eat, a self-drawn win and a win on a throw), sees the winning hand with its tai items,
+and the log verifies with ``mjref replay``.  The page's WebSocket traffic never names a tile that seat 1 may not
+know, and the page asks for nothing but its own server.  Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.cli import main as mjref
+from referee.game.engine import Hand
+from referee.game.rules import make_ruleset
+from referee.game.types import Answer
+from referee.game.wall import Wall, arrange_wall
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from chromium import chromium, screenshot
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = make_ruleset({"flowers": False, "dealer_continues": True})  # seat 1 deals both hands
+
+# Hand 1 (seat 1 deals): throw East; seat 4 throws a 1-tong: pong it; throw White; draw a 3-tiao: self-drawn win.
+HAND_1 = [110, 111, 112, 120, 130, 140, 150, 160, 170, 210, 220, 310, 311, 350, 351, 410, 470]
+DRAWS_1 = [420, 430, 312, 440, 450, 460, 230]
+# Hand 2 (seat 1 deals again): throw North; seat 4 throws a 3-tong: eat it; throw Red; seat 2 throws White: win.
+HAND_2 = [110, 111, 112, 150, 160, 170, 210, 220, 230, 340, 350, 380, 381, 382, 470, 440, 450]
+DRAWS_2 = [420, 430, 330, 471]
+
+
+def walls() -> list[Wall]:
+    return [arrange_wall({1: HAND_1}, RULES, dealer=1, draws=DRAWS_1, filler_seed=1),
+            arrange_wall({1: HAND_2}, RULES, dealer=1, draws=DRAWS_2, filler_seed=2)]
+
+
+def hidden_from_seat_1(log: Path) -> dict[int, set[int]]:
+    """Per hand, the tiles seat 1 may never see: the other seats' concealed tiles at the hand's end (they did not
+    win) and the wall's undrawn tiles; the engine replays the logged answers."""
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    out: dict[int, set[int]] = {}
+    for hr in (r for r in records if r["type"] == "hand"):
+        h = hr["hand"]
+        engine = Hand(Wall(tuple(hr["wall"])), RULES, dealer=hr["dealer"], round_wind=hr["round_wind"],
+                      hand_wind=hr["hand_wind"], cont=hr["cont"], check=False)
+        engine.start()
+        for a in (r for r in records if r["type"] == "answer" and r["hand"] == h):
+            parts = a["answer"].split()
+            nums = [int(x) for x in parts[1:]]
+            mode = nums.pop(0) if parts[0] == "/gong" else None
+            engine.apply(Answer(parts[0][1:], tuple(sorted(nums)), mode))  # type: ignore[arg-type]
+        assert engine.is_over
+        out[h] = set(engine.undrawn()).union(*(set(engine.concealed(p)) for p in (2, 3, 4)))
+    return out
+
+
+def frame_tids(frame: dict[str, Any]) -> set[int]:
+    """The tile IDs a page frame names (tables and questions; results name only the winner's revealed hand)."""
+    found: set[int] = set()
+
+    def walk(v: Any, key: str = "") -> None:
+        if key in ("position", "hand", "dealer", "wall", "live", "q", "seconds", "totals", "seat", "source",
+                   "thrower", "tai", "scores", "penalties", "payments", "rtt_ms", "faults", "v", "timeout",
+                   "start_grace", "seed", "dead_wall", "winners", "match"):
+            return
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x, key)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            found.add(v)
+        elif isinstance(v, str) and key in ("legal",):
+            found.update(int(w) for w in v.split() if w.isdigit())
+
+    walk(frame)
+    return found
+
+
+@pytest.mark.slow
+def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None:
+    wallfile = tmp_path / "walls.txt"
+    wallfile.write_text("".join(" ".join(map(str, w.tiles)) + "\n" for w in walls()))
+    log = tmp_path / "play.jsonl"
+    with chromium() as browser:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "2", "--wallfile", str(wallfile),
+             "--set", "flowers=false", "--set", "dealer_continues=true", "--seed", "9", "--log", str(log),
+             "--name", "tester",
+             "dead_hand", "dead_hand", "dead_hand"],
+            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            found = re.search(r"(http://127\.0\.0\.1:\d+)/#name=tester&token=\S+", line)
+            assert found, line + (proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+            origin = found.group(1)
+            context = browser.new_context(viewport={"width": 1400, "height": 960})
+            page = context.new_page()
+            requests: list[str] = []
+            errors: list[str] = []
+            frames: list[dict[str, Any]] = []
+            page.on("request", lambda r: requests.append(r.url))
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(json.loads(f))))
+            page.goto(found.group(0))
+
+            # ---- hand 1: throw by clicking, pong by button, throw, self-drawn win by key H
+            asked = "body[data-state=asked]"
+            page.wait_for_selector(asked + ' #hand-1 .tile.playable[data-tid="410"]')
+            assert page.locator("#seat-1").get_attribute("class").split().count("pos-bottom") == 1  # type: ignore
+            assert page.locator("#hand-1 .tile").count() == 17
+            assert page.locator("#countdown").get_attribute("data-seconds") is not None
+            screenshot(page, "play-first-throw.png")
+            page.click('#hand-1 .tile[data-tid="410"]')
+            pong = page.wait_for_selector('button.answer[data-kind="pong"]')
+            assert pong is not None
+            kinds = [b.get_attribute("data-kind") for b in page.query_selector_all("button.answer")]
+            assert kinds == ["pong", "pass"]  # exactly the legal answers
+            assert sorted(int(t.get_attribute("data-tid") or 0) for t in pong.query_selector_all(".tile")) == \
+                [310, 311, 312]
+            screenshot(page, "play-pong-offered.png")
+            pong.click()
+            page.wait_for_selector(asked + ' #hand-1 .tile.playable[data-tid="470"]')
+            assert page.locator("#melds-1 .meld[data-type=pong]").count() == 1
+            page.click('#hand-1 .tile[data-tid="470"]')
+            page.wait_for_selector('button.answer[data-kind="hu"]')
+            page.keyboard.press("h")
+            page.wait_for_selector("#winner-panel[data-outcome=win] .tai-item")
+            panel = page.locator("#winner-panel")
+            assert "1 tester" in panel.inner_text() and "self-draw" in panel.inner_text()
+            assert page.locator("#winner-panel .win[data-seat='1'] .tai-total").count() == 1
+            screenshot(page, "play-hand-1-won.png")
+
+            # ---- hand 2: throw with the keyboard, eat by key E, throw, win on a throw by clicking
+            page.wait_for_selector(asked + ' #hand-1 .tile.playable[data-tid="440"]')
+            page.keyboard.press("ArrowRight")  # choose tiles from the left to North, then Enter
+            tids = [int(t.get_attribute("data-tid") or 0) for t in page.query_selector_all("#hand-1 .tile")]
+            for _ in range(tids.index(440)):
+                page.keyboard.press("ArrowRight")
+            assert page.locator("#hand-1 .tile.chosen").get_attribute("data-tid") == "440"
+            page.keyboard.press("Enter")
+            eat = page.wait_for_selector('button.answer[data-kind="eat"]')
+            assert eat is not None
+            assert sorted(int(t.get_attribute("data-tid") or 0) for t in eat.query_selector_all(".tile")) == \
+                [330, 340, 350]
+            page.keyboard.press("e")
+            page.wait_for_selector(asked + ' #hand-1 .tile.playable[data-tid="450"]')
+            assert page.locator("#melds-1 .meld[data-type=eat]").count() == 1
+            page.click('#hand-1 .tile[data-tid="450"]')
+            page.wait_for_selector('button.answer[data-kind="hu"]')
+            screenshot(page, "play-win-offered.png")
+            page.click('button.answer[data-kind="hu"]')
+            page.wait_for_selector("body[data-state=over]")
+            assert "on a throw" in page.locator("#winner-panel").inner_text()
+            screenshot(page, "play-match-over.png")
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+            assert not errors, errors
+            assert all(u.startswith(origin + "/") for u in requests), requests  # nothing from elsewhere
+            context.close()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    mine = [(r["hand"], r["answer"]) for r in records if r["type"] == "answer" and r["seat"] == 1]
+    assert mine == [(0, "/throw 410"), (0, "/pong 310 311"), (0, "/throw 470"), (0, "/hu"),
+                    (1, "/throw 440"), (1, "/eat 340 350"), (1, "/throw 450"), (1, "/hu")]
+    assert not [r for r in records if r["type"] == "fault"]
+    results = [r for r in records if r["type"] == "result"]
+    assert [w["how"] for r in results for w in r["wins"]] == ["self_draw", "throw"]
+    assert mjref(["replay", str(log)]) == 0
+
+    # The information rule over the page's traffic: no frame names a tile seat 1 never may see.
+    hidden = hidden_from_seat_1(log)
+    hand = -1
+    for frame in frames:
+        if frame["type"] == "hand":
+            hand = frame["hand"]
+        if frame["type"] in ("table", "hand_over") and hand >= 0:
+            leaked = frame_tids(frame) & hidden[hand]
+            assert not leaked, f"hand {hand}: the page was sent hidden tiles {sorted(leaked)} in {frame['type']}"
+    assert sum(1 for f in frames if f["type"] == "table") >= 8
