@@ -1,4 +1,4 @@
-"""``mjref schema log|tournament``: print the JSON Schema of a file format."""
+"""``mjref schema log|tournament|rules|network``: print the JSON Schema of a file format."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ SCHEMAS = {
     "log": ("referee.log", "log_schema"),
     "tournament": ("tournaments.config", "tournament_schema"),
     "rules": ("referee.game.rules", "rules_schema"),
+    "network": ("wrappers.messages", "schema"),  # mjref serve's messages to wrappers and to the play page
 }
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("schema", help="print the JSON Schema of the log, tournament file or ruleset")
+    p = sub.add_parser("schema", help="print the JSON Schema of the log, tournament file, ruleset or network messages")
     p.add_argument("what", choices=sorted(SCHEMAS), help="which format")
     p.set_defaults(func=run)
 
