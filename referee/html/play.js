@@ -129,7 +129,7 @@ function render() {
   const winners = new Set(t.winners);
   for (const s of t.seats) {
     const p = s.position, el = $("seat-" + p);
-    el.querySelector(".name").textContent = p + " " + s.name + (p === position ? " (you)" : "");
+    el.querySelector(".name").textContent = p + " " + s.name + (p === position && s.name !== "you" ? " (you)" : "");
     el.querySelector(".wind").textContent = MJ.WINDS[(p - t.dealer + 4) % 4];
     el.classList.toggle("dealer", t.dealer === p);
     el.classList.toggle("winner", winners.has(p));

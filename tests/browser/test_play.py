@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,92 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
             leaked = frame_tids(frame) & hidden[hand]
             assert not leaked, f"hand {hand}: the page was sent hidden tiles {sorted(leaked)} in {frame['type']}"
     assert sum(1 for f in frames if f["type"] == "table") >= 8
+
+
+def _next_question(page: Any, last_q: int, stop: str = "over") -> dict[str, Any] | None:
+    """The page's next question (another ``q`` than ``last_q``), or None once its state is ``stop``; polled from
+    here, as the page's Content-Security-Policy forbids the eval of ``wait_for_function``."""
+    deadline = time.monotonic() + 30
+    while True:
+        state, ask = page.evaluate("[document.body.dataset.state, window.MJPLAY.state().ask]")
+        if state == stop:
+            return None
+        if ask is not None and ask["q"] != last_q:
+            return ask  # type: ignore[no-any-return]
+        assert time.monotonic() < deadline, f"no new question and no {stop!r} within 30 s (state {state})"
+        page.wait_for_timeout(20)
+
+
+def _answer(page: Any, ask: dict[str, Any]) -> None:
+    """A plain answer: hu when offered, pass to claims, throw the first tile offered (a click)."""
+    if "/hu" in ask["legal"]:
+        page.keyboard.press("h")
+    elif ask["ask"] != "throw":
+        page.keyboard.press("Escape")
+    else:
+        position = page.evaluate("window.MJPLAY.state().position")
+        page.click(f"#hand-{position} .tile.playable >> nth=0")
+
+
+def _answer_until_over(page: Any, limit: int = 400) -> int:
+    answered, last_q = 0, -1
+    while answered < limit:
+        ask = _next_question(page, last_q)
+        if ask is None:
+            return answered
+        last_q = ask["q"]
+        _answer(page, ask)
+        answered += 1
+    raise AssertionError(f"the match was not over after {limit} questions")
+
+
+@pytest.mark.slow
+def test_closing_the_tab_mid_hand_the_stand_in_plays_on_and_reopening_rejoins(tmp_path: Path) -> None:
+    log = tmp_path / "rejoin.jsonl"
+    with chromium() as browser:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "3", "--seed", "12", "--set",
+             "start_grace=30", "--log", str(log), "dead_hand", "dead_hand", "dead_hand"],
+            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
+            assert found
+            first = browser.new_context()
+            page = first.new_page()
+            page.goto(found.group(0))
+            last_q = -1
+            for _ in range(3):  # three answers, then the tab is closed with the hand under way
+                ask = _next_question(page, last_q)
+                assert ask is not None
+                last_q = ask["q"]
+                _answer(page, ask)
+            _next_question(page, last_q)  # the fourth question is asked: close the tab now
+            first.close()
+
+            again = browser.new_context(viewport={"width": 1400, "height": 960})
+            page = again.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(found.group(0))
+            page.wait_for_selector("body[data-state=asked]")
+            assert page.evaluate("window.MJPLAY.state().table.hand") == 1  # back from the next hand, not mid-hand
+            screenshot(page, "play-rejoined.png")
+            assert _answer_until_over(page) > 10
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+            assert not errors, errors
+            again.close()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    faults = [r for r in records if r["type"] == "fault"]
+    assert [(f["hand"], f["seat"], f["kind"]) for f in faults] == [(0, 1, "disconnected")]
+    seat1 = [r for r in records if r["type"] == "answer" and r["seat"] == 1]
+    assert [r["by"] for r in seat1 if r["hand"] == 0][:4] == ["bot", "bot", "bot", "dummy"]
+    assert {r["by"] for r in seat1 if r["hand"] == 0}.issuperset({"dummy"})  # the stand-in finished hand 1
+    assert {r["by"] for r in seat1 if r["hand"] >= 1} == {"bot"}  # and the person played hands 2 and 3
+    assert mjref(["replay", str(log)]) == 0
