@@ -19,11 +19,13 @@ not played by ``mjref regress``), a plain group 8 (4 for the candidate, 4 for th
 Run from the repository root: ``python bench/regress.py [--groups 40] [--hands 16] [--workers N]``.
 
 ``--tables`` plays nothing: it simulates the test itself (``tournaments.sprt.simulate``: burn-in, small-sample
-factor, tail guard and overshoot included) on 1v3 groups of 16-hand matches, at margins 10 and 5, under a light
-model (normal, SD 9.6 as measured), the real differences (``tests/data/regress_groups.json``, resampled), and the
-heavy-tailed models (Poisson losses of 2,560 points in a seat-hand; 10 %/5 % of groups losing 100/200 points per
-hand, with the tail guard at that loss).  It prints the false-pass and false-regression rates and the hands a run
-takes (mean, and the 95th percentile), one JSON object; ``--markdown`` prints the table of docs/regression.md.
+factor, the bounded betting test that gives a pass, overshoot) on 1v3 groups of 16-hand matches, at margins 10 and
+5, under a light model (normal, SD 9.6 as measured), the real differences (``tests/data/regress_groups.json``,
+resampled), and the heavy-tailed models (Poisson losses of 2,560 points in a seat-hand, with the default bound,
+one swing as the bound, and no bound; 10 %/5 % of groups losing 100/200 points per hand, with a bound above that
+loss).  It prints the false-pass and false-regression rates and the hands a run takes (mean, and the 95th
+percentile), one JSON object (each row also on stderr as it is done); ``--markdown`` prints the table of
+docs/regression.md.  Run it with ``nice``: it takes minutes of CPU.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import machine  # noqa: E402
 from referee.game.rules import make_ruleset
-from tournaments.regress import RegressSettings
+from tournaments.regress import DEFAULT_TAIL_LOSS, RegressSettings, resampled_groups
 from tournaments.runner import MatchJob, run_job
 from tournaments.schedule import ScheduledMatch
 from tournaments.sprt import (
@@ -66,52 +68,55 @@ def hands_needed(mean: float, sd: float, sprt: SprtSettings, hands_per_group: in
     return math.ceil(simulate(sprt, normal_groups(mean, sd), runs=1000).mean_groups) * hands_per_group
 
 
-def tables(runs: int, markdown: bool) -> None:
-    seat_hands, sd, tail = 64, 9.6, 2560.0
+def table_models(margin: float) -> list[tuple[str, float, Callable[[float], Callable[[random.Random], float]]]]:
+    """The rows of ``--tables`` at one margin: (name, the bound in points per hand of a group, the model at a given
+    true mean).  1v3 groups of 16-hand matches: 64 candidate seat-hands, SD 9.6 as measured."""
+    seat_hands, sd, swing = 64, 9.6, 2560.0
     data = Path(__file__).resolve().parent.parent / "tests" / "data" / "regress_groups.json"
     diffs = json.loads(data.read_text())["differences"]
-    centre = statistics.fmean(diffs)
+    default = DEFAULT_TAIL_LOSS / seat_hands
+    w = swing / seat_hands
 
-    def empirical(mean: float) -> Callable[[random.Random], float]:
-        shifted = [d - centre + mean for d in diffs]
-        return lambda rng: rng.choice(shifted)
+    def poisson(mean: float) -> Callable[[random.Random], float]:
+        return poisson_loss_groups(mean, sd, w, margin / w)  # events often enough to cost the margin
 
-    def poisson_at(margin: float, w: float) -> Callable[[float], Callable[[random.Random], float]]:
-        return lambda mean: poisson_loss_groups(mean, sd, w, margin / w)
+    return [
+        ("light (normal, SD 9.6)", default, lambda mean: normal_groups(mean, sd)),
+        ("real differences, resampled", default, lambda mean: resampled_groups(diffs, mean)),
+        ("Poisson losses of 2,560 in a seat-hand", default, poisson),
+        ("same, bound 2,560 (one swing: too small)", w, poisson),
+        ("same, no bound (--tail-loss 0: the LLR passes)", 0.0, poisson),
+        ("10% of groups lose 100/hand, bound 130/hand", 130.0,
+         lambda mean: rare_loss_groups(mean, sd, 0.1, 100.0)),
+        ("5% of groups lose 200/hand, bound 240/hand", 240.0,
+         lambda mean: rare_loss_groups(mean, sd, 0.05, 200.0)),
+        ("light, no bound (--tail-loss 0)", 0.0, lambda mean: normal_groups(mean, sd)),
+    ]
 
+
+def tables(runs: int, markdown: bool, margins: tuple[float, ...]) -> None:
+    seat_hands = 64
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
-    for margin in (10.0, 5.0):
-        w = tail / seat_hands
-        models: list[tuple[str, float, Callable[[float], Callable[[random.Random], float]]]] = [
-            ("light (normal, SD 9.6)", w, lambda mean: normal_groups(mean, sd)),
-            ("real differences, resampled", w, empirical),
-            ("Poisson losses of 2,560 in a seat-hand", w,
-             poisson_at(margin, w)),
-            ("bare test (no tail guard), same Poisson losses", 0.0,
-             poisson_at(margin, w)),
-            ("10% of groups lose 100/hand, guard 100", 100.0,
-             lambda mean: rare_loss_groups(mean, sd, 0.1, 100.0)),
-            ("5% of groups lose 200/hand, guard 200", 200.0,
-             lambda mean: rare_loss_groups(mean, sd, 0.05, 200.0)),
-        ]
-        for name, guard, model in models:
-            settings = SprtSettings(margin=margin, tail=guard)
+    for margin in margins:
+        for name, bound, model in table_models(margin):
+            settings = SprtSettings(margin=margin, tail=bound)
             at_h0 = simulate(settings, model(-margin), runs=runs, seed=1)
             at_h1 = simulate(settings, model(0.0), runs=runs, seed=2)
             rows.append({
-                "margin": margin, "model": name, "tail_guard_per_hand": round(guard, 2), "runs": runs,
+                "margin": margin, "model": name, "tail_loss": round(bound * seat_hands), "runs": runs,
                 "false_pass": round(at_h0.passed, 4), "false_regression": round(at_h1.failed, 4),
                 "hands_equal_mean": round(at_h1.mean_groups * seat_hands),
                 "hands_equal_p95": at_h1.p95_groups * seat_hands if at_h1.p95_groups else None,
                 "hands_regression_mean": round(at_h0.mean_groups * seat_hands),
             })
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # progress: a long run shows each row
     if markdown:
-        print("| margin | model | false pass | false regression | hands, equal bot (mean / 95 %) "
+        print("| margin | model | --tail-loss | false pass | false regression | hands, equal bot (mean / 95 %) "
               "| hands, regression of the margin (mean) |")
-        print("|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|")
         for r in rows:
-            print(f"| {r['margin']:g} | {r['model']} | {100 * r['false_pass']:.1f} % "
+            print(f"| {r['margin']:g} | {r['model']} | {r['tail_loss']} | {100 * r['false_pass']:.1f} % "
                   f"| {100 * r['false_regression']:.1f} % | {r['hands_equal_mean']} / {r['hands_equal_p95']} "
                   f"| {r['hands_regression_mean']} |")
         return
@@ -130,11 +135,12 @@ def main() -> None:
     ap.add_argument("--tables", action="store_true", help="simulate the test's error rates and hands; play nothing")
     ap.add_argument("--runs", type=int, default=1000, help="--tables: simulated runs per row (default 1000)")
     ap.add_argument("--markdown", action="store_true", help="--tables: print the Markdown table instead of JSON")
+    ap.add_argument("--margins", default="10,5", help="--tables: the margins, comma-separated (default 10,5)")
     ap.add_argument("--save-groups", type=Path, default=None, metavar="FILE",
                     help="also write the duplicate groups' differences to FILE (JSON), e.g. tests/data/")
     args = ap.parse_args()
     if args.tables:
-        tables(args.runs, args.markdown)
+        tables(args.runs, args.markdown, tuple(float(m) for m in args.margins.split(",")))
         return
     cand = BotSpec(name=args.candidate, builtin=args.candidate)
     base = BotSpec(name=args.baseline, builtin=args.baseline)

@@ -31,10 +31,13 @@ short resumes from its store; a store made with other bots or options is refused
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import random
 import sqlite3
-from collections.abc import Callable, Mapping
+import statistics
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from pathlib import Path
@@ -56,7 +59,7 @@ from .sprt import Simulated, Sprt, SprtSettings, fault_excess_p, normal_groups, 
 from .store import MatchRecord, Store, StoreError
 
 Verdict = Literal["pass", "regression", "inconclusive", "identical"]
-Reason = Literal["llr", "faults", "identical", "budget", "stopped"]
+Reason = Literal["llr", "betting", "faults", "identical", "budget", "stopped"]
 Design = Literal["1v3", "2v2"]
 DESIGNS: tuple[Design, ...] = ("1v3", "2v2")
 CANDIDATE, BASELINE, FIELD = "candidate", "baseline", "field"
@@ -65,9 +68,12 @@ DEFAULT_MAX_HANDS = 10_000
 DEFAULT_STORE = "mjref-regress.sqlite"
 DEFAULT_IDENTICAL_GROUPS = 2
 """Groups played answer for answer like the baseline (and nothing else so far) that end a run as ``identical``."""
-DEFAULT_TAIL_LOSS = 2560.0
-"""The tail guard's loss, in points in one seat-hand: a pass must survive one more (``SprtSettings.tail``).  2,560
-is the swing of one seat-hand when a 27-tai self-draw changes sides, 4 × (100 + 20 × 27) under the default scoring."""
+DEFAULT_TAIL_LOSS = 5120.0
+"""The largest loss of one group (points over the candidate's seat-hands of one deal, against the baseline's) that
+the pass's alpha covers: ``SprtSettings.tail`` is this over the seat-hands.  5,120 is two swings of 2,560, the
+swing of one seat-hand when a 27-tai self-draw changes sides, 4 × (100 + 20 × 27) under the default scoring: the
+audit's rare 2,560-point losses come two to a deal often enough that one swing is too small a bound (see
+docs/regression.md)."""
 FAULT_P = 0.001
 """The faults verdict: the candidate's share of all faults has a one-sided exact binomial p at most this ..."""
 FAULT_MIN = 3
@@ -103,7 +109,7 @@ class RegressSettings:
     seeds_from: int = 1
     wall_salt: str | None = None  # None: the store draws a secret salt; a value: walls shared with other stores
     identical_groups: int = DEFAULT_IDENTICAL_GROUPS  # 0: never stop for identical play
-    tail_loss: float = DEFAULT_TAIL_LOSS  # points in one seat-hand; 0: no tail guard
+    tail_loss: float = DEFAULT_TAIL_LOSS  # points in one group's seat-hands; 0: no bounded test, the LLR passes
 
     def __post_init__(self) -> None:
         if self.design not in DESIGNS:
@@ -122,6 +128,10 @@ class RegressSettings:
             raise RegressError(f"--identical-groups must be 0 or more, not {self.identical_groups}")
         if not (math.isfinite(self.tail_loss) and self.tail_loss >= 0):
             raise RegressError(f"--tail-loss must be a number of points, 0 or more, not {self.tail_loss}")
+        if 0 < self.tail_loss <= self.sprt.margin * self.seat_hands:
+            raise RegressError(f"--tail-loss {self.tail_loss:g} is no more than the margin over a group's "
+                               f"{self.seat_hands} seat-hands ({self.sprt.margin * self.seat_hands:g} points): "
+                               "it must exceed it, or be 0 (no bounded test)")
         if self.max_hands < self.hands_per_group:
             raise RegressError(f"--max-hands {self.max_hands} is less than one group "
                                f"({self.hands_per_group} hands: {len(self.seatings)} matches of {self.rules.hands})")
@@ -161,7 +171,7 @@ class RegressSettings:
 
     @property
     def test(self) -> SprtSettings:
-        """The SPRT's settings, the tail guard's loss converted to a group difference (points per hand)."""
+        """The SPRT's settings, the tail loss converted to a group difference (points per hand)."""
         return replace(self.sprt, tail=self.tail_loss / self.seat_hands)
 
     def pairs(self) -> list[tuple[str, str]]:
@@ -264,6 +274,8 @@ class RegressState:
     differences: list[float] = dc_field(default_factory=list)
     faults: dict[str, int] = dc_field(default_factory=dict)
     seat_hands: dict[str, int] = dc_field(default_factory=dict)  # hands played per role, seat by seat
+    field_faults: dict[str, int] = dc_field(default_factory=dict)  # --field seats' faults, by whose table
+    field_hands: dict[str, int] = dc_field(default_factory=dict)  # --field seat-hands, by whose table
     identical: int = 0  # groups played answer for answer alike, from the first (stops counting at a difference)
     differed_at: int | None = None  # the first group (1-based) where some answer differed
     stop: tuple[Verdict, Reason] | None = None  # identical, or a regression for faults
@@ -280,6 +292,12 @@ class RegressState:
     def fault_p(self) -> float:
         return fault_excess_p(self.faults.get(CANDIDATE, 0), self.seat_hands.get(CANDIDATE, 0),
                               self.faults.get(BASELINE, 0), self.seat_hands.get(BASELINE, 0))
+
+    def field_fault_p(self) -> float:
+        """The faults test applied to the field's seats: their faults at the candidate's tables against those at
+        the baseline's (reported, never a verdict: see docs/regression.md)."""
+        return fault_excess_p(self.field_faults.get(CANDIDATE, 0), self.field_hands.get(CANDIDATE, 0),
+                              self.field_faults.get(BASELINE, 0), self.field_hands.get(BASELINE, 0))
 
     def faults_excess(self) -> bool:
         """The faults verdict: the candidate faults more than the baseline beyond ``FAULT_P`` and ``FAULT_MIN``."""
@@ -301,9 +319,13 @@ class RegressState:
                 totals[seating.tag] = p.totals
                 digests[seating.tag] = p.digest
                 self.hands += p.hands
+                host = CANDIDATE if CANDIDATE in m.seats else BASELINE  # whose table (1v3 with a field)
                 for role, n in zip(m.seats, p.faults):
                     self.faults[role] = self.faults.get(role, 0) + n
                     self.seat_hands[role] = self.seat_hands.get(role, 0) + p.hands
+                    if role == FIELD:
+                        self.field_faults[host] = self.field_faults.get(host, 0) + n
+                        self.field_hands[host] = self.field_hands.get(host, 0) + p.hands
             d = s.difference(totals)
             self.differences.append(d)
             self.sprt.add(d)
@@ -333,7 +355,7 @@ class RegressState:
         if self.stop is not None:
             verdict, reason = self.stop
         elif sp.state is not None:
-            verdict, reason = sp.state, "llr"
+            verdict, reason = sp.state, "betting" if sp.state == "pass" and s.tail_loss > 0 else "llr"
         else:
             verdict = "inconclusive"
             reason = "budget" if self.groups >= s.max_groups else "stopped"
@@ -344,12 +366,16 @@ class RegressState:
         elif reason == "identical":
             detail = (f"the candidate answered every question as the baseline did, on {self.identical} duplicate "
                       f"groups ({self.hands} hands): the change did not alter play on these deals")
+        elif verdict == "pass" and s.tail_loss > 0:
+            detail = (f"the betting test's evidence reached ln(1/alpha) = {s.sprt.evidence_bound:.2f}: not weaker by "
+                      f"{s.sprt.margin:g} points per hand or more (alpha holds for any group losing at most "
+                      f"{s.tail_loss:g} points)")
         elif verdict == "pass":
             detail = f"LLR reached the upper bound {b:.2f}: not weaker by {s.sprt.margin:g} points per hand or more"
         elif verdict == "regression":
             detail = f"LLR reached the lower bound {a:.2f}: weaker by {s.sprt.margin:g} points per hand or more"
         elif reason == "budget":
-            detail = f"the hand budget ({s.max_hands} hands) ran out before the LLR reached a bound"
+            detail = f"the hand budget ({s.max_hands} hands) ran out before a verdict"
         else:
             detail = "stopped before a verdict"
         if sp.zero_variance and reason != "identical":
@@ -357,16 +383,22 @@ class RegressState:
         if sp.last_hold is not None:
             hold, since = sp.last_hold
             why = (f"the burn-in ({s.sprt.min_groups} groups) allows no verdict before" if hold == "burn-in"
-                   else f"the tail guard (a pass must survive one more loss of {s.tail_loss:g} points in a seat-hand)"
-                   " held it")
+                   else "the bounded betting test (what gives a pass with heavy tails; evidence "
+                   f"{sp.evidence:+.2f} of {s.sprt.evidence_bound:.2f}) held it")
             if sp.state is not None and sp.decided_at is not None:
                 notes.append(f"the LLR was past a bound from group {since}; {why}; decided at group {sp.decided_at}")
             elif sp.held is not None:
                 notes.append(f"the LLR is past a bound since group {since}, but {why}")
+        fc, fb = self.field_faults.get(CANDIDATE, 0), self.field_faults.get(BASELINE, 0)
+        if fc + fb and (fc - fb * self.field_hands.get(CANDIDATE, 0) / max(1, self.field_hands.get(BASELINE, 0))
+                        >= FAULT_MIN and self.field_fault_p() <= FAULT_P):
+            notes.append(f"the field faulted {fc} times at the candidate's tables and {fb} at the baseline's: the "
+                         "candidate's play provokes the field's faults (their penalties are in its points; no verdict)")
         ci = sp.ci95()
         return RegressResult(
             verdict=verdict, reason=reason, detail=detail, notes=tuple(notes), groups=self.groups, hands=self.hands,
-            llr=sp.llr, bounds=(a, b),
+            llr=sp.llr, bounds=(a, b), evidence=sp.evidence if s.tail_loss > 0 else None,
+            evidence_bound=s.sprt.evidence_bound,
             mean_diff=sp.mean if sp.n else None, sd=sp.sd if sp.n >= 2 else None, ci95=ci,
             zero_variance=sp.zero_variance, identical_groups=self.identical, differed_at=self.differed_at,
             design=s.design, margin=s.sprt.margin, alpha=s.sprt.alpha,
@@ -375,6 +407,8 @@ class RegressState:
             candidate=s.candidate.describe(), baseline=s.baseline.describe(),
             field=s.field.describe() if s.has_field and s.field else None,
             faults={CANDIDATE: cf, BASELINE: bf}, fault_hands={CANDIDATE: ch, BASELINE: bh},
+            field_faults={CANDIDATE: fc, BASELINE: fb} if s.has_field else None,
+            differences=tuple(self.differences),
             matches_played=self.matches_played, matches_resumed=self.matches_resumed,
         )
 
@@ -395,6 +429,8 @@ class RegressResult:
     hands: int
     llr: float
     bounds: tuple[float, float]
+    evidence: float | None  # the betting test's log-wealth (None: no bounded test, --tail-loss 0)
+    evidence_bound: float
     mean_diff: float | None
     sd: float | None
     ci95: tuple[float, float] | None
@@ -414,6 +450,8 @@ class RegressResult:
     field: str | None
     faults: dict[str, int]
     fault_hands: dict[str, int]
+    field_faults: dict[str, int] | None  # the --field seats' faults at the candidate's and the baseline's tables
+    differences: tuple[float, ...]  # the groups' differences in seed order (what --plan --resample reads)
     matches_played: int
     matches_resumed: int
 
@@ -430,6 +468,7 @@ class RegressResult:
             "verdict": self.verdict, "reason": self.reason, "detail": self.detail, "notes": list(self.notes),
             "hands": self.hands, "groups": self.groups,
             "llr": round(self.llr, 4), "bounds": [round(self.bounds[0], 4), round(self.bounds[1], 4)],
+            "evidence": r(self.evidence, 4), "evidence_bound": round(self.evidence_bound, 4),
             "mean_diff": r(self.mean_diff), "sd": r(self.sd),
             "ci95": [r(self.ci95[0]), r(self.ci95[1])] if self.ci95 else None,
             "zero_variance": self.zero_variance, "identical_groups": self.identical_groups,
@@ -437,7 +476,8 @@ class RegressResult:
             "alpha": self.alpha, "beta": self.beta, "max_hands": self.max_hands, "tail_loss": self.tail_loss,
             "hands_per_match": self.hands_per_match, "seeds": list(self.seeds) if self.seeds else None,
             "candidate": self.candidate, "baseline": self.baseline, "field": self.field, "faults": self.faults,
-            "fault_hands": self.fault_hands,
+            "fault_hands": self.fault_hands, "field_faults": self.field_faults,
+            "differences": [round(d, 6) for d in self.differences],
             "matches_played": self.matches_played, "matches_resumed": self.matches_resumed,
         }
 
@@ -588,12 +628,41 @@ def planning_sd(hands: int) -> float:
     return GROUP_SD_16 * math.sqrt(16 / hands)
 
 
+def resampled_groups(differences: Sequence[float], mean: float) -> Callable[[random.Random], float]:
+    """Group differences drawn from real ones (an earlier run's, or bench/regress.py --save-groups), shifted to
+    this mean: their shape, tails and spread, at the difference a plan asks about."""
+    if len(differences) < 2:
+        raise RegressError("resampling needs at least two group differences")
+    centre = math.fsum(differences) / len(differences)
+    shifted = [d - centre + mean for d in differences]
+    return lambda rng: rng.choice(shifted)
+
+
+def load_differences(path: Path) -> list[float]:
+    """The ``differences`` of a JSON file (bench/regress.py --save-groups writes one; so does ``--json`` of
+    ``mjref regress``, as ``differences``): a list of at least two finite numbers, or a clear error."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RegressError(f"{path}: cannot read ({exc.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RegressError(f"{path}: not JSON ({exc})") from None
+    diffs = data.get("differences") if isinstance(data, dict) else None
+    if not isinstance(diffs, list) or len(diffs) < 2:
+        raise RegressError(f"{path}: expected an object with \"differences\", a list of at least two numbers")
+    for i, d in enumerate(diffs):
+        if isinstance(d, bool) or not isinstance(d, int | float) or not math.isfinite(d):
+            raise RegressError(f"{path}: differences[{i}] is not a finite number: {d!r}")
+    return [float(d) for d in diffs]
+
+
 def simulate_run(settings: RegressSettings, mean: float, sd: float, *, runs: int = 1000, seed: int = 1,
-                 budget: bool = False) -> Simulated:
-    """Simulated runs of this test (the real ``Sprt``: burn-in, small-sample factor, tail guard, overshoot) on
-    normal group differences of this mean and SD; ``budget``: stop at the hand budget, else play to a verdict."""
-    max_groups = settings.max_groups if budget else 100_000
-    return simulate(settings.test, normal_groups(mean, sd), runs=runs, max_groups=max_groups, seed=seed)
+                 differences: Sequence[float] | None = None) -> Simulated:
+    """Simulated runs of this test (the real ``Sprt``: burn-in, small-sample factor, betting test, overshoot),
+    played to a verdict, on normal group differences of this mean and SD, or on ``differences`` resampled and
+    shifted to this mean; ``Simulated.within`` counts how they end within the hand budget."""
+    draw = resampled_groups(differences, mean) if differences is not None else normal_groups(mean, sd)
+    return simulate(settings.test, draw, runs=runs, max_groups=100_000, seed=seed, budget=settings.max_groups)
 
 
 def expected_hands(mean: float, sd: float, settings: RegressSettings, *, runs: int = 1000) -> float:
@@ -603,27 +672,32 @@ def expected_hands(mean: float, sd: float, settings: RegressSettings, *, runs: i
     return simulate_run(settings, mean, sd, runs=runs).mean_groups * settings.hands_per_group
 
 
-def plan_table(settings: RegressSettings, sd: float | None = None, *, runs: int = 1000) -> dict[str, Any]:
+def plan_table(settings: RegressSettings, sd: float | None = None, *, runs: int = 1000,
+               differences: Sequence[float] | None = None) -> dict[str, Any]:
     """What ``mjref regress --plan`` prints: per true mean difference, how runs end within the budget, the hands
-    they take on average, and the budget by which 95 % of runs end decided."""
+    they take on average, and the budget by which 95 % of runs end decided.  The groups are normal with the SD
+    ``sd`` (default: the measured one, scaled to the match length), or ``differences`` resampled."""
+    if differences is not None:
+        sd = statistics.stdev(differences)
     sd = planning_sd(settings.rules.hands) if sd is None else sd
     m = settings.sprt.margin
     rows: list[dict[str, Any]] = []
     for case, mean in (("better by the margin", m), ("equal", 0.0), ("halfway (the slowest)", -m / 2),
                        ("regression of the margin", -m)):
-        free = simulate_run(settings, mean, sd, runs=runs)
-        capped = simulate_run(settings, mean, sd, runs=runs, budget=True)
+        sim = simulate_run(settings, mean, sd, runs=runs, differences=differences)
         hpg = settings.hands_per_group
+        passed, failed = sim.within if sim.within is not None else (sim.passed, sim.failed)
         rows.append({
             "case": case, "mean_diff": mean,
-            "pass": round(capped.passed, 4), "regression": round(capped.failed, 4),
-            "inconclusive": round(capped.undecided, 4),
-            "expected_hands": round(free.mean_groups * hpg),
-            "hands_for_95pct_decided": free.p95_groups * hpg if free.p95_groups is not None else None,
+            "pass": round(passed, 4), "regression": round(failed, 4),
+            "inconclusive": round(1 - passed - failed, 4),
+            "expected_hands": round(sim.mean_groups * hpg),
+            "hands_for_95pct_decided": sim.p95_groups * hpg if sim.p95_groups is not None else None,
         })
     needed = [int(r["hands_for_95pct_decided"]) for r in rows if r["hands_for_95pct_decided"] is not None]
     return {
         "margin": m, "alpha": settings.sprt.alpha, "beta": settings.sprt.beta, "group_sd": round(sd, 3),
+        "groups": "resampled" if differences is not None else "normal",
         "hands_per_match": settings.rules.hands, "hands_per_group": settings.hands_per_group,
         "design": settings.design, "tail_loss": settings.tail_loss, "max_hands": settings.max_hands,
         "runs": runs, "cases": rows, "budget_for_95pct_decided": max(needed) if needed else None,
@@ -638,6 +712,8 @@ __all__ = [
     "FAULT_P",
     "Verdict",
     "plan_table",
+    "load_differences",
+    "resampled_groups",
     "planning_sd",
     "simulate_run",
     "DEFAULT_HANDS",

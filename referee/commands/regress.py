@@ -38,6 +38,7 @@ from tournaments.regress import (
     RegressResult,
     RegressSettings,
     RegressState,
+    load_differences,
     plan_regress,
     plan_table,
     run_regress,
@@ -76,14 +77,18 @@ def register(sub: Any) -> None:
                    help="stop with 'identical' (exit 0) once the candidate answered every question as the baseline "
                    f"did on the first N groups; 0: never (default {DEFAULT_IDENTICAL_GROUPS})")
     p.add_argument("--tail-loss", type=float, default=DEFAULT_TAIL_LOSS, metavar="POINTS",
-                   help="tail guard: a pass must survive one more loss of POINTS in one seat-hand; 0: off "
-                   f"(default {DEFAULT_TAIL_LOSS:g})")
+                   help="the largest loss of one group (points over the candidate's seat-hands of a deal) that the "
+                   "pass's alpha covers, whatever the distribution (a bounded betting test); 0: off, the normal "
+                   f"approximation passes (default {DEFAULT_TAIL_LOSS:g})")
     p.add_argument("--plan", action="store_true",
                    help="play nothing: print the expected hands and the budget for 95%% of runs to end decided "
                    "at this --margin (simulated)")
     p.add_argument("--sd", type=float, default=None, metavar="POINTS",
                    help="--plan: the SD of a group's difference (the 'sd' of an earlier run's JSON; default: the "
                    "one measured for greedy-like bots, scaled to --hands)")
+    p.add_argument("--resample", type=Path, default=None, metavar="FILE",
+                   help="--plan: resample real group differences instead of normal ones: a JSON object with "
+                   "\"differences\" (an earlier run's --json, or bench/regress.py --save-groups)")
     p.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS,
                    help=f"hand budget; no verdict by then is 'inconclusive' (default {DEFAULT_MAX_HANDS})")
     p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help=f"hands per match (default {DEFAULT_HANDS})")
@@ -169,8 +174,8 @@ def status_line(state: RegressState) -> Text:
         t.append(f"  past a bound, held by the burn-in ({sp.n}/{state.settings.sprt.min_groups} groups)",
                  style="cyan")
     elif sp.held == "tail":
-        t.append(f"  past the bound, held by the tail guard (LLR with one more tail loss {sp.tail_llr:+.2f})",
-                 style="cyan")
+        t.append(f"  LLR past the upper bound, held by the betting test (evidence {sp.evidence:+.2f} of "
+                 f"{state.settings.sprt.evidence_bound:.2f})", style="cyan")
     cf, bf = state.faults.get("candidate", 0), state.faults.get("baseline", 0)
     if cf or bf:
         t.append(f"  faults {cf} vs {bf}", style="red" if cf > bf else "")
@@ -210,10 +215,15 @@ def to_markdown(r: RegressResult, store: Path) -> str:
                   + f"budget {r.max_hands})"),
         ("mean difference", f"{_signed(r.mean_diff)} points per hand{ci}"),
         ("LLR", f"{r.llr:+.2f} (bounds {r.bounds[0]:.2f}, {r.bounds[1]:.2f})"),
+        *((("betting test", f"evidence {r.evidence:+.2f}, a pass at {r.evidence_bound:.2f} (alpha holds for any "
+                            f"group losing at most {r.tail_loss:g} points)"),) if r.evidence is not None else ()),
         ("test", f"H0: weaker by ≥ {r.margin:g} points per hand; H1: not weaker; "
                  + f"alpha {r.alpha:g}, beta {r.beta:g}"),
         ("faults", f"candidate {r.faults.get('candidate', 0)} in {r.fault_hands.get('candidate', 0)} seat-hands, "
                    f"baseline {r.faults.get('baseline', 0)} in {r.fault_hands.get('baseline', 0)}"),
+        *((("field faults", f"at the candidate's tables {r.field_faults.get('candidate', 0)}, at the baseline's "
+                            f"{r.field_faults.get('baseline', 0)} (reported, no verdict)"),)
+          if r.field_faults else ()),
         ("identical play", f"{r.identical_groups} groups" + (f"; an answer differed in group {r.differed_at}"
                                                              if r.differed_at else "")),
         ("seeds", f"{r.seeds[0]}..{r.seeds[1]}" if r.seeds else "-"),
@@ -227,7 +237,9 @@ def to_markdown(r: RegressResult, store: Path) -> str:
 def print_plan(table: dict[str, Any], console: Console) -> None:
     """The ``--plan`` table: per true difference, how runs end within the budget and the hands they take."""
     tab = Table(title=f"mjref regress --plan: margin {table['margin']:g} points/hand, alpha {table['alpha']:g}, "
-                f"beta {table['beta']:g}, group SD {table['group_sd']:g}, {table['hands_per_group']} hands per group, "
+                f"beta {table['beta']:g}, group SD {table['group_sd']:g}"
+                f"{' (real differences, resampled)' if table['groups'] == 'resampled' else ''}, "
+                f"{table['hands_per_group']} hands per group, "
                 f"budget {table['max_hands']} hands ({table['runs']} simulated runs per row)")
     for col in ("true difference", "pass", "regression", "inconclusive", "expected hands", "hands for 95% decided"):
         tab.add_column(col, justify="left" if col == "true difference" else "right")
@@ -245,10 +257,15 @@ def print_plan(table: dict[str, Any], console: Console) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
+        if args.resample is not None and not args.plan:
+            raise RegressError("--resample is for --plan")
         if args.sd is not None and not (args.sd > 0 and math.isfinite(args.sd)):
             raise RegressError(f"--sd must be a positive number of points per hand, not {args.sd}")
         if args.plan:
-            table = plan_table(settings, args.sd)
+            if args.resample is not None and args.sd is not None:
+                raise RegressError("--sd and --resample are two ways to say the spread: give one")
+            diffs = load_differences(args.resample) if args.resample is not None else None
+            table = plan_table(settings, args.sd, differences=diffs)
             if args.json:
                 print(json.dumps(table))
             else:
@@ -334,7 +351,9 @@ def run(args: argparse.Namespace) -> int:
     ci = f" (95% interval {_signed(result.ci95[0])} to {_signed(result.ci95[1])})" if result.ci95 else ""
     console.print(f"  mean difference {_signed(result.mean_diff)} points per hand{ci} over {result.hands} hands "
                   f"({result.groups} groups); LLR {result.llr:+.2f} (bounds {result.bounds[0]:.2f}, "
-                  f"{result.bounds[1]:.2f})")
+                  f"{result.bounds[1]:.2f})"
+                  + (f"; betting evidence {result.evidence:+.2f} (pass at {result.evidence_bound:.2f})"
+                     if result.evidence is not None else ""))
     faults = result.faults
     if faults.get("candidate") or faults.get("baseline"):
         console.print(f"  [yellow]faults: candidate {faults.get('candidate', 0)}, baseline "

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -61,8 +63,9 @@ def builtin(name: str) -> BotSpec:
 def test_greedy_against_random_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "400",
                        "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
-    assert code == 0 and r["verdict"] == "pass"
-    assert r["llr"] >= r["bounds"][1] and r["mean_diff"] > 0 and r["ci95"][0] > 0
+    assert code == 0 and r["verdict"] == "pass" and r["reason"] == "betting"
+    assert r["evidence"] >= r["evidence_bound"] == pytest.approx(math.log(20), abs=1e-4)
+    assert r["mean_diff"] > 0 and r["ci95"][0] > 0 and len(r["differences"]) == r["groups"]
     assert r["hands"] == r["groups"] * 16 and r["groups"] >= 8  # the burn-in
     for key in ("verdict", "hands", "llr", "bounds", "mean_diff", "ci95", "groups", "design", "margin", "alpha",
                 "beta"):
@@ -383,14 +386,15 @@ def test_burn_in_and_tail_holds_are_said(capsys: pytest.CaptureFixture[str]) -> 
         _fake_group(state, k, {}, diff=300 + 10 * (k % 3))
     r = state.result()
     assert r.verdict == "pass" and any("burn-in" in n and "decided at group 8" in n for n in r.notes), r.notes
-    # the same stream under a tail guard of 2,560 points (640 per hand of a 4-seat-hand group) is held past it
+    # the same stream under the default bounded test (5,120 points: 1,280 per hand of a 4-seat-hand group) is held
+    # past it: eight groups are too few to stake enough for a pass that no group loss up to the bound could fake
     s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 1}), max_hands=400)
     state = RegressState(s, Sprt(s.test))
     for k in range(8):
         _fake_group(state, k, {}, diff=300 + 10 * (k % 3))
     assert state.sprt.held == "tail" and state.sprt.state is None
-    assert "held by the tail guard" in command.status_line(state).plain
-    assert "tail guard" in state.result().notes[0]
+    assert "held by the betting test" in command.status_line(state).plain
+    assert "betting test" in state.result().notes[0]
 
 
 def test_plan_prints_hands_without_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -408,6 +412,62 @@ def test_plan_prints_hands_without_playing(tmp_path: Path, capsys: pytest.Captur
     assert code == 0 and "decided" in out and "a budget of --max-hands" in out
     code, _, err = cli(capsys, "--plan", "--sd", "-1")
     assert code == 2 and "--sd must be a positive number" in err
+
+
+def test_plan_resamples_real_differences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = ROOT / "tests" / "data" / "regress_groups.json"
+    code, out, err = cli(capsys, "--plan", "--margin", "20", "--resample", str(data), "--json")
+    assert code == 0, err
+    plan = json.loads(out)
+    real_sd = statistics.stdev(json.loads(data.read_text())["differences"])
+    assert plan["groups"] == "resampled" and plan["group_sd"] == pytest.approx(real_sd, abs=1e-3)
+    cases = {c["case"]: c for c in plan["cases"]}
+    assert cases["regression of the margin"]["regression"] > 0.9 and cases["equal"]["pass"] > 0.9
+    bad = tmp_path / "bad.json"
+    for text, message in [
+        ("[1, 2", "not JSON"),
+        ('{"differences": [1.0]}', 'expected an object with "differences", a list of at least two numbers'),
+        ('{"differences": [1.0, "x"]}', "differences[1] is not a finite number: 'x'"),
+        ('{"differences": [1.0, true]}', "differences[1] is not a finite number: True"),
+    ]:
+        bad.write_text(text)
+        code, _, err = cli(capsys, "--plan", "--resample", str(bad))
+        assert code == 2 and f"{bad}: {message}" in err, err
+    code, _, err = cli(capsys, "--plan", "--resample", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in err
+    code, _, err = cli(capsys, "--plan", "--resample", str(data), "--sd", "3")
+    assert code == 2 and "give one" in err
+    code, _, err = cli(capsys, "--candidate", "greedy", "--baseline", "random", "--resample", str(data),
+                       "--store", str(tmp_path / "s.sqlite"))
+    assert code == 2 and "--resample is for --plan" in err
+
+
+def test_a_tail_loss_within_the_margin_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(capsys, "--plan", "--tail-loss", "500")  # 64 seat-hands × margin 10 = 640
+    assert code == 2 and "--tail-loss 500 is no more than the margin over a group's 64 seat-hands (640 points)" in err
+
+
+def test_field_faults_are_reported_by_whose_table_never_a_verdict() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("drawdiscard"), builtin("random"), rules=make_ruleset({"hands": 4}),
+                        max_hands=4000)
+    state = RegressState(s, Sprt(s.test))
+    # the field faults twice in every match at the candidate's tables (seats other than the candidate's), never
+    # at the baseline's
+    provoked = {f"c{r}": tuple(0 if i == r else (2 if i == (r + 1) % 4 else 0) for i in range(4)) for r in range(4)}
+    for k in range(3):
+        _fake_group(state, k, {}, provoked)  # type: ignore[arg-type]
+    assert state.stop is None  # no verdict from the field's faults
+    r = state.result()
+    assert r.field_faults == {"candidate": 24, "baseline": 0} and r.faults == {"candidate": 0, "baseline": 0}
+    assert any("the field faulted 24 times at the candidate's tables and 0 at the baseline's" in n for n in r.notes)
+    assert r.to_json()["field_faults"] == {"candidate": 24, "baseline": 0}
+    assert "| field faults | at the candidate's tables 24, at the baseline's 0" in command.to_markdown(r, Path("s"))
+    # without a field, there is nothing to report
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 4}), max_hands=4000)
+    state = RegressState(s, Sprt(s.test))
+    _fake_group(state, 0, {})
+    assert state.result().field_faults is None and "field faults" not in command.to_markdown(state.result(),
+                                                                                                Path("s"))
 
 
 def test_the_command_lines_timeout_wins_over_the_bot_files(tmp_path: Path) -> None:
