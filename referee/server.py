@@ -8,7 +8,10 @@ tokens, and attaches the connection to the remote bot's ``Slot``; the match (``r
 Safety, for a port open to anyone: a connection must log in (``hello``) within ``AUTH_TIMEOUT`` seconds or it is
 closed; nothing of the table is sent before a good login (a refusal is a bare close code); frames over
 ``MAX_CLIENT_MESSAGE`` bytes close the connection (the WebSocket library refuses them); tokens are compared in
-constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged.
+constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged;
+at most ``MAX_PENDING`` connections beyond one per remote bot are open at once (more are closed as they are
+accepted), so a client opening thousands of connections, or trickling its handshake byte by byte, cannot take the
+file descriptors a match needs for its bots and its wrappers.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any
 from urllib.parse import quote
 
 import trio
-from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSocketServer, serve_websocket
+from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSocketServer
 
 from referee.errors import InputError
 from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
@@ -37,6 +40,7 @@ from wrappers.spec import REMOTE_NAME, BotSpec
 
 TOKEN_MIN = 16  # characters: a token shorter than this is refused in a tokens file
 TOKEN_MAX = 256
+MAX_PENDING = 32  # connections open at once beyond one per remote bot (logging in, or not wrappers at all)
 
 Say = Callable[[str], None]
 
@@ -106,6 +110,56 @@ def server_ssl_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | 
     return ctx
 
 
+_BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+def _socket_of(stream: trio.abc.Stream) -> Any:
+    """The trio socket under a TCP stream, plain or TLS."""
+    while isinstance(stream, trio.SSLStream):
+        stream = stream.transport_stream
+    return stream.socket if isinstance(stream, trio.SocketStream) else None
+
+
+class _Capped(trio.abc.Listener[trio.abc.Stream]):
+    """A listener (TCP, or TLS over TCP) that keeps at most ``limit()`` of its connections open: one accepted
+    beyond that is closed at once, and ``refused`` is told its peer.  A plain one first gets an HTTP 503 (before
+    any byte is read): a WebSocket client then fails at once, where a bare close leaves it waiting for its
+    handshake's timeout; a TLS one is closed before its handshake, which fails at once too."""
+
+    def __init__(self, inner: trio.abc.Listener[Any], limit: Callable[[], int],
+                 refused: Callable[[str], None]) -> None:
+        self.inner = inner
+        self._limit = limit
+        self._refused = refused
+        self._open: list[Any] = []  # the sockets of the connections handed out
+
+    async def accept(self) -> trio.abc.Stream:
+        while True:
+            stream = await self.inner.accept()
+            sock = _socket_of(stream)
+            self._open = [s for s in self._open if s.fileno() != -1]  # a closed socket's fileno is -1
+            if sock is None or len(self._open) < self._limit():
+                if sock is not None:
+                    self._open.append(sock)
+                return stream
+            try:
+                address = sock.getpeername()
+                peer = f"{address[0]}:{address[1]}"
+            except (OSError, IndexError, TypeError):
+                peer = "?"
+            if isinstance(stream, trio.SocketStream):
+                with trio.move_on_after(0.1):
+                    try:
+                        await stream.send_all(_BUSY)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        pass
+            await trio.aclose_forcefully(stream)
+            self._refused(peer)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 @dataclass(slots=True)
 class Attempt:
     """A login that was refused (for the server's log)."""
@@ -125,6 +179,7 @@ class Server:
         self.say = say
         self.on_change = on_change
         self.refused: list[Attempt] = []
+        self.too_many = 0  # connections closed at once for being one too many
         self.port = 0
         self._links: set[Link] = set()
         self._busy: dict[str, trio.Lock] = {name: trio.Lock() for name in tokens}
@@ -134,15 +189,31 @@ class Server:
     async def listen(self, host: str, port: int, ssl_context: ssl.SSLContext | None,
                      *, task_status: trio.TaskStatus[WebSocketServer] = trio.TASK_STATUS_IGNORED) -> None:
         try:
-            await serve_websocket(self._handle, host, port, ssl_context, max_message_size=m.MAX_CLIENT_MESSAGE,
-                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0, task_status=task_status)
+            tcp = await trio.open_tcp_listeners(port, host=host)
         except OSError as exc:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        self.port = tcp[0].socket.getsockname()[1]
+        inner: list[trio.abc.Listener[Any]] = list(tcp)
+        if ssl_context is not None:
+            inner = [trio.SSLListener(t, ssl_context, https_compatible=True) for t in tcp]
+        listeners: list[Any] = [_Capped(t, self._connection_limit, self._too_many) for t in inner]
+        server = WebSocketServer(self._handle, listeners, max_message_size=m.MAX_CLIENT_MESSAGE,
+                                 connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0)
+        await server.run(task_status=task_status)
+
+    def _connection_limit(self) -> int:
+        return len(self.slots) + MAX_PENDING
+
+    def _too_many(self, peer: str) -> None:
+        """One line for the first connection refused as one too many, then one per 100 (a flood is one event)."""
+        self.too_many += 1
+        if self.too_many % 100 == 1:
+            self._refuse(peer, None, f"more than {self._connection_limit()} connections at once "
+                         f"({self.too_many} refused so far)")
 
     async def start(self, nursery: trio.Nursery, host: str, port: int, ssl_context: ssl.SSLContext | None) -> str:
         """Listen in ``nursery``; the URL wrappers connect to."""
-        server: WebSocketServer = await nursery.start(self.listen, host, port, ssl_context)
-        self.port = server.port
+        await nursery.start(self.listen, host, port, ssl_context)
         shown = f"[{host}]" if ":" in host else host
         return f"{'wss' if ssl_context else 'ws'}://{shown}:{self.port}"
 

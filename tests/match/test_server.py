@@ -12,12 +12,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from trio_websocket import ConnectionClosed, open_websocket_url
+from trio_websocket import ConnectionClosed, ConnectionRejected, WebSocketConnection, open_websocket_url
 
 from referee.cli import main as mjref
 from referee.server import ServeError, load_tokens, parse_listen
@@ -429,3 +430,110 @@ def test_a_slow_remote_bot_times_out_at_the_server(tmp_path: Path, procs: list[P
     assert faults and faults[0]["kind"] == "timeout", faults
     assert wrapper.finish()[0] == 0
     assert "fault reported by the server: timeout" in wrapper.stderr
+
+
+# ------------------------------------------------------------------------------------------ hostile clients
+async def _attack_logged_in(url: str) -> dict[str, Any]:
+    """Clients that get past the door, or try to hold it.  First 300 idle connections at once, and a login while
+    they are open; then, together: ``b`` logs in with its own token and sends garbage at its first question, a
+    second login with ``a``'s token while ``a`` plays, and a handshake trickled a byte at a time (slowloris)."""
+    seen: dict[str, Any] = {}
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+
+    async def retrying(body: Callable[[WebSocketConnection], Awaitable[None]]) -> None:
+        """``body`` on a WebSocket once the door is free again (the idle connections' slots free within
+        AUTH_TIMEOUT)."""
+        for _ in range(40):
+            try:
+                async with open_websocket_url(url) as ws:
+                    await body(ws)
+                    return
+            except ConnectionRejected:
+                await trio.sleep(0.25)
+        raise AssertionError("the door stayed shut")
+
+    async def garbage_after_login(ws: WebSocketConnection) -> None:
+        await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="b", token=TOKENS["b"])))
+        try:
+            while True:
+                msg = m.read_server(await ws.get_message())
+                if isinstance(msg, m.Hand):
+                    await ws.send_message(m.write(m.Ready(hand=msg.hand, started=True)))
+                elif isinstance(msg, m.Ask):
+                    seen.setdefault("b_asked", msg.ask)
+                    await ws.send_message("/throw 111 for the referee, from seat b")
+        except ConnectionClosed as exc:
+            seen["b"] = exc.reason.code if exc.reason else None
+
+    async def second_login_as_a(ws: WebSocketConnection) -> None:
+        await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])))
+        try:
+            seen["a_twice"] = await ws.get_message()
+        except ConnectionClosed as exc:
+            seen["a_twice"] = exc.reason.code if exc.reason else None
+
+    async def slowloris() -> None:
+        stream = await trio.open_tcp_stream(host, int(port))
+        started = time.monotonic()
+        request = f"GET / HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n".encode()
+        try:
+            for i in range(len(request)):
+                await stream.send_all(request[i:i + 1])
+                await trio.sleep(0.25)
+            seen["slowloris"] = "never closed"
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            seen["slowloris"] = time.monotonic() - started
+        await stream.aclose()
+
+    streams = [await trio.open_tcp_stream(host, int(port)) for _ in range(300)]
+    closed = 0
+    for s in streams:
+        with trio.move_on_after(0.01):
+            try:
+                if await s.receive_some(4096):  # the 503 a connection beyond the limit gets
+                    closed += 1
+            except (trio.BrokenResourceError, OSError):
+                closed += 1
+    seen["closed_at_once"] = closed
+    try:
+        async with open_websocket_url(url):
+            seen["busy"] = "let in"
+    except ConnectionRejected as exc:
+        seen["busy"] = exc.status_code
+    for s in streams:
+        await trio.aclose_forcefully(s)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(retrying, garbage_after_login)
+        nursery.start_soon(retrying, second_login_as_a)
+        nursery.start_soon(slowloris)
+    return seen
+
+
+@pytest.mark.slow
+def test_hostile_clients_that_log_in_or_hold_the_door_fault_alone(tmp_path: Path, procs: list[Proc]) -> None:
+    slow = f"env BADBOT_DELAY=0.05 {sys.executable} {ROOT / 'tests/bots/badbot.py'} slow"
+    server, url = serve(procs, tmp_path, "remote:a", "remote:b", "--tokens", str(write_tokens(tmp_path)),
+                        "--hands", "2", "--seed", "2", "--set", "start_grace=2", "--json", "--log", "m.jsonl")
+    wrapper = connect(procs, tmp_path, url, "a", slow)
+    wrapper.wait_for(r"logged in")
+    seen = trio.run(_attack_logged_in, url)
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    result = json.loads(out)
+    assert seen["b"] == m.CLOSE_BAD_MESSAGE and "b_asked" in seen, seen
+    assert seen["a_twice"] == m.CLOSE_TAKEN, seen
+    assert isinstance(seen["slowloris"], float) and seen["slowloris"] < m.AUTH_TIMEOUT + 3, seen
+    # at most MAX_PENDING + one per remote bot open at once (a's wrapper holds one): the rest got a 503 at once
+    assert seen["closed_at_once"] >= 300 - 34, seen
+    assert seen["busy"] == 503, seen
+    faults = result["faults"]
+    assert faults and {f["position"] for f in faults} == {2}, faults
+    assert {f["kind"] for f in faults} <= {"disconnected", "forfeit"}, faults
+    totals = [s["total"] for s in result["seats"]]
+    assert all(totals[1] < t for i, t in enumerate(totals) if i != 1), totals
+    assert wrapper.finish()[0] == 0, wrapper.stderr
+    assert "more than 34 connections at once" in server.stderr
+    assert "already logged in on another connection" in server.stderr
+    replay = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "m.jsonl"], cwd=tmp_path, env=ENV,
+                            capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
