@@ -54,6 +54,7 @@ CPU_SECONDS = 60  # CPU seconds per hand (RLIMIT_CPU); a keep_alive bot gets thi
 FILE_MB = 64  # largest file the bot may write (RLIMIT_FSIZE)
 HANDS_DEFAULT = 16  # a keep_alive bot's CPU budget when the number of hands is not known
 MAX_FILES = 1024  # open file descriptors per process (RLIMIT_NOFILE), or the referee's own hard limit if lower
+TMP_MB = 256  # the box's private /tmp (a tmpfs, so memory outside RLIMIT_AS): bubblewrap's default is half the RAM
 
 # The environment a bot gets from the referee (besides HOME, TMPDIR and its own ``env``).
 ENV_ALLOW = ("PATH", "LANG")
@@ -226,6 +227,16 @@ def _which(name: str) -> str | None:
     return None
 
 
+@functools.cache
+def _bwrap_sizes_tmpfs() -> bool:
+    """Whether this bubblewrap has ``--size`` (0.5.0 and later) to bound a tmpfs."""
+    try:
+        done = subprocess.run([_which("bwrap") or "bwrap", "--help"], capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return b"--size" in done.stdout + done.stderr
+
+
 def resolve_mode(spec: BotSpec, override: str | None = None) -> Literal["bwrap", "none"]:
     """The mode a bot actually runs in.  ``bwrap`` asked for but not working is an error; ``auto`` without a
     working bwrap runs unsandboxed and warns once."""
@@ -294,7 +305,12 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     if spec.network:
         unprotected.append("the network (network = true)")
     args = [_which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
-            "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp"]
+            "--proc", "/proc", "--dev", "/dev", "--perms", "1777"]
+    if _bwrap_sizes_tmpfs():
+        args += ["--size", str(TMP_MB << 20)]
+    else:
+        unprotected.append("the size of /tmp (a tmpfs in memory: this bubblewrap has no --size)")
+    args += ["--tmpfs", "/tmp"]
     for folder in _ancestors([b for b, _ in binds] + [str(scratch)]):
         args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700: closed to an unprivileged uid
     for path, writable in binds:
@@ -501,6 +517,6 @@ def prepare_scratch(scratch: Path, launch: Launch) -> None:
         os.chown(scratch, 0, 0)
 
 
-__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "Launch",
-           "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan",
+__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "TMP_MB",
+           "Launch", "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan",
            "prepare_scratch", "requested_mode", "resolve_mode", "warn_once"]

@@ -194,6 +194,15 @@ def test_exhausting_file_descriptors_hits_the_bots_own_limit(mode: str, tmp_path
     assert int(line.split()[2]) <= sandbox.MAX_FILES, line
 
 
+def test_the_boxs_tmp_holds_tmp_mb_only(mode: str, tmp_path: Path) -> None:
+    """The box's private /tmp is a tmpfs: memory that RLIMIT_AS does not count.  bubblewrap makes it half the
+    RAM by default; mjref bounds it at TMP_MB, so a bot filling it gets ENOSPC (its own problem)."""
+    result = play(tmp_path, {1: attacker("tmpfill", timeout=5)}, hands=1)
+    assert not result.faults
+    line = next(x for x in stderr_of(tmp_path, 1).splitlines() if x.startswith("ATTACK tmpfill:"))
+    assert int(line.split()[2]) <= sandbox.TMP_MB and "No space left" in line, line
+
+
 # ---------------------------------------------------------------------------------------------------- protocol
 @pytest.mark.parametrize(("attack", "kind"), [
     ("badthrow", "illegal"),  # a tile it does not hold

@@ -16,7 +16,7 @@ limit), ``closeout`` (closes stdout, stays alive), ``stderrflood`` (stderr at fu
 Process: ``grandchild`` (a child in a new session keeps the pipes open; the bot exits), ``sigstop``, ``noterm``
 (ignores SIGTERM and hangs), ``doublefork`` (a daemon in a new session that outlives the bot, pipes closed),
 ``spin`` (four busy processes for the whole match, playing on), ``fds`` (opens files and pipes until refused),
-``argv`` (reads every /proc entry it can of the processes it sees; reports on stderr).
+``tmpfill`` (fills the box's /tmp, a tmpfs in memory, up to 1 GB; reports on stderr).
 
 Protocol: ``badthrow`` (a tile it does not hold), ``falsehu``, ``badgong`` (a concealed gong of tiles it does not
 hold), ``eat`` (``/eat`` in answer to a ``/ask pong``), ``late`` (answers after the deadline), ``variants``
@@ -133,6 +133,21 @@ def attack(view: SeatView, ask: str) -> bool:
         for _ in range(4):
             if os.fork() == 0:
                 spinner()
+    if MODE == "tmpfill":  # memory through the box's /tmp (a tmpfs), bounded at 1 GB
+        written = 0
+        try:
+            for i in range(16):
+                with open(f"/tmp/fill{i}", "wb") as f:
+                    for _ in range(16):
+                        f.write(b"x" * (4 << 20))
+                        written += 4
+        except OSError as exc:
+            sys.stderr.write(f"ATTACK tmpfill: {written} MB then {exc}\n")
+        for i in range(16):
+            try:
+                os.unlink(f"/tmp/fill{i}")
+            except OSError:
+                pass
     if MODE == "fds":
         held = []
         try:
