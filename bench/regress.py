@@ -90,6 +90,7 @@ def table_models(margin: float) -> list[tuple[str, float, Callable[[float], Call
          lambda mean: rare_loss_groups(mean, sd, 0.1, 100.0)),
         ("5% of groups lose 200/hand, bound 240/hand", 240.0,
          lambda mean: rare_loss_groups(mean, sd, 0.05, 200.0)),
+        ("light, bound 2,560", w, lambda mean: normal_groups(mean, sd)),
         ("light, no bound (--tail-loss 0)", 0.0, lambda mean: normal_groups(mean, sd)),
     ]
 

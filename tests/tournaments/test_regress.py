@@ -66,6 +66,10 @@ def test_greedy_against_random_passes(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0 and r["verdict"] == "pass" and r["reason"] == "betting"
     assert r["evidence"] >= r["evidence_bound"] == pytest.approx(math.log(20), abs=1e-4)
     assert r["mean_diff"] > 0 and r["ci95"][0] > 0 and len(r["differences"]) == r["groups"]
+    # the run's JSON is what --plan --resample reads
+    (tmp_path / "run.json").write_text(json.dumps(r))
+    code, out, err = cli(capsys, "--plan", "--hands", "4", "--resample", str(tmp_path / "run.json"), "--json")
+    assert code == 0 and json.loads(out)["groups"] == "resampled", err
     assert r["hands"] == r["groups"] * 16 and r["groups"] >= 8  # the burn-in
     for key in ("verdict", "hands", "llr", "bounds", "mean_diff", "ci95", "groups", "design", "margin", "alpha",
                 "beta"):
