@@ -27,7 +27,7 @@ from .commands import (
     transcript,
     view,
 )
-from .errors import MjrefError
+from .errors import MjrefError, printable
 from .shutdown import Interrupted
 
 # Every subcommand, in the order ``mjref --help`` lists them: imported here, so that a missing or broken module
@@ -56,7 +56,7 @@ class Parser(argparse.ArgumentParser):
     every other bad input, instead of the usage block and a second line."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(USAGE_ERROR, f"{self.prog}: {printable(message)} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return stop.exit_status if stop is not None else 130
         found = leaves(exc) or [exc]
         if all(isinstance(e, MjrefError) for e in found):  # bad input: one line, exit 2; anything else is a bug
-            print(f"mjref {args.command}: {found[0]}", file=sys.stderr)
+            print(f"mjref {args.command}: {printable(found[0])}", file=sys.stderr)
             return USAGE_ERROR
         raise
 

@@ -12,9 +12,30 @@ The subclasses say whose input was bad:
 
 ``InputError`` is also a ``ValueError`` so that pydantic validators may raise it and have it reported as a
 validation error of the field.
+
+``printable`` is the one escaping of text quoted in a message: ``referee.cli`` applies it to every error line it
+prints, so that control characters and ANSI escapes from a log, a bot or a TOML file never reach the terminal raw.
 """
 
 from __future__ import annotations
+
+
+def printable(text: object) -> str:
+    """``text`` safe to print on a terminal: every character that is not printable (a control character, an ANSI
+    escape's ESC, a newline, a bidi override, a lone surrogate) is shown escaped as in a Python literal (``\\x1b``,
+    ``\\n``, ``\\u202e``); printable Unicode (a Chinese file name) stays as it is.  Messages quote logs, bot
+    output, TOML files and network frames; this keeps them to one harmless line."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in s)
+
+
+def _escape(ch: str) -> str:
+    if ch in "\n\r\t":
+        return repr(ch)[1:-1]
+    o = ord(ch)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
 
 
 class MjrefError(Exception):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from referee.errors import InputError
+from referee.errors import InputError, printable
 from referee.log import (
     AnswerRecord,
     EventRecord,
@@ -190,6 +190,4 @@ def format_transcript(header: HeaderRecord, seat: int, hands: list[TranscriptHan
 
 def _visible(text: str) -> str:
     """A line for a terminal: control characters (a bot's ``\\r``, a tab) escaped, everything else as it is."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+    return printable(text)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.aio import first_leaf, is_interrupt, leaves
+from referee.errors import printable
 from referee.shutdown import Interrupted
 from wrappers.sandbox import MODE_ENV, MODES
 
@@ -16,8 +17,9 @@ USAGE_ERROR = 2  # the exit status of bad usage or bad input
 
 
 def fail(command: str, message: str) -> int:
-    """Say why on one line, ``mjref COMMAND: message``, on stderr; return the exit status for bad usage or input."""
-    print(f"mjref {command}: {message}", file=sys.stderr)
+    """Say why on one line, ``mjref COMMAND: message`` (escaped: ``printable``), on stderr; return the exit status
+    for bad usage or input."""
+    print(f"mjref {command}: {printable(message)}", file=sys.stderr)
     return USAGE_ERROR
 
 
@@ -51,6 +53,6 @@ def stopped(command: str, exc: BaseException, recorded: str) -> int:
     if not isinstance(exc, Exception):
         raise exc
     leaf = first_leaf(exc)
-    print(f"mjref {command}: {type(leaf).__name__}: {leaf}; {recorded}. Run the same command again to resume.",
-          file=sys.stderr)
+    print(f"mjref {command}: {type(leaf).__name__}: {printable(leaf)}; {recorded}. "
+          "Run the same command again to resume.", file=sys.stderr)
     return USAGE_ERROR

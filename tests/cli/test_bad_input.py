@@ -77,6 +77,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     con.commit()
     con.close()
     (d / "text.sqlite").write_text("hello, not a store")
+    # Control characters and ANSI escapes (clear the screen, ring the bell, a bidi override) in every kind of input
+    (d / "ansi.jsonl").write_bytes(b"\x1b[2J\x1b[31m\x07garbage\x1b]0;title\x07\n")
+    (d / "ansi.toml").write_text(_bot_toml("\\u001b[2Jgreedy\\u0007"))
+    (d / "ansi_key.toml").write_text('"\\u001b[31mkey\\u202e" = 1\n' + _bot_toml("greedy"))
+    (d / "ansi.json").write_text('{"concealed": "\\u001b[2J\\u0007"}')
+    (d / "ansi_key.json").write_text('{"\\u001b[2Jx": 1}')
     return d
 
 
@@ -171,6 +177,22 @@ CASES: list[tuple[str, str]] = [
     ("regress --candidate greedy --baseline random --store adir", "adir"),
     ("regress --candidate greedy --baseline random --hands 0", "hands"),
     ("schema nope", "nope"),
+    ("match \x1b[2J\x07bot", "x1b"),
+    ("match greedy:chowness=\x1b[31m", "chowness"),
+    ("match --set \x1b[2J=1", "x1b"),
+    ("replay ansi.jsonl", "ansi.jsonl"),
+    ("transcript ansi.jsonl --seat 1", "ansi.jsonl"),
+    ("tournament ansi.toml", "x1b"),
+    ("tournament ansi_key.toml", "x1b"),
+    ("score ansi.json", "concealed"),
+    ("score ansi_key.json", "ansi_key.json"),
+    ("check \x1b[2Jbot\u202e", "x1b"),
+    ("replay \x1b[2J\x1b[31mnosuch\x07.jsonl", "x1b[2J"),
+    ("view a\x07\u202e.jsonl -o out.html", "x07"),
+    ("standings \x1b]0;title\x07.sqlite", "x1b]0"),
+    ("score \x1b[2J.json", "x1b"),
+    ("tournament \x1b[2J.toml", "x1b"),
+    ("schema \x1b[2J", "x1b"),
     ("nope", "nope"),
 ]
 
@@ -189,6 +211,7 @@ def _one_line(rc: int, err: str, argv: list[str]) -> str:
     assert len(lines) == 1, f"mjref {' '.join(argv)}: {len(lines)} lines on stderr: {err!r}"
     assert "Traceback" not in err
     assert lines[0].startswith("mjref"), lines[0]
+    assert lines[0].isprintable(), f"a control character reached the terminal raw: {lines[0]!r}"
     return lines[0]
 
 
@@ -354,3 +377,11 @@ def test_the_installed_command_says_one_line(argv: list[str], content: bytes | N
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 2, proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_printable_escapes_what_a_terminal_would_obey() -> None:
+    from referee.errors import printable
+
+    assert printable("plain 對局.toml") == "plain 對局.toml"  # printable Unicode stays readable
+    assert printable("\x1b[2J\x07x\n\r\t\x7f\x85\u202e\udcff") == "\\x1b[2J\\x07x\\n\\r\\t\\x7f\\x85\\u202e\\udcff"
+    assert printable(ValueError("a\x1bb")) == "a\\x1bb"
