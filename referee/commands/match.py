@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.live import Live
+from rich.markup import escape
 from rich.table import Table
 
 from bots.base import seat_filler
@@ -132,8 +133,8 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
 
     def on_fault(f: FaultInfo) -> None:
         if show_hands and live is None:
-            console.print(f"  [red]fault[/red] seat {f.position} ({names[f.position - 1]}), hand {f.hand + 1}: "
-                          f"{f.kind}: {f.detail}")
+            console.print(f"  [red]fault[/red] seat {f.position} ({escape(names[f.position - 1])}), hand "
+                          f"{f.hand + 1}: {f.kind}: {escape(f.detail)}")  # a bot's words are never markup
 
     try:
         result = play(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
@@ -247,6 +248,6 @@ def _faults_table(result: MatchResult) -> Table:
     for col in ("hand", "seat", "kind", "question", "line", "detail"):
         t.add_column(col, overflow="fold")
     for f in result.faults:
-        t.add_row(str(f.hand + 1), f"{f.position} {result.seats[f.position - 1].name}", f.kind, f.question or "",
-                  f.line or "", f.detail)
+        t.add_row(str(f.hand + 1), f"{f.position} {escape(result.seats[f.position - 1].name)}", f.kind,
+                  f.question or "", escape(f.line or ""), escape(f.detail))
     return t

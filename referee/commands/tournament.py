@@ -12,6 +12,7 @@ from typing import Any
 import trio
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -72,7 +73,7 @@ class LiveView:
             self.matches[bot] = self.matches.get(bot, 0) + 1
         for f in rec.fault_rows:
             self.fault_count += 1
-            self.faults.append(f"{rec.id} hand {f['hand'] + 1}: {f['bot']} {f['kind']}: {f['detail']}")
+            self.faults.append(escape(f"{rec.id} hand {f['hand'] + 1}: {f['bot']} {f['kind']}: {f['detail']}"))
 
     def table(self) -> Table:
         t = Table(title="Live standings (this run)", expand=False)

@@ -185,3 +185,16 @@ def test_a_bot_that_thinks_past_ten_seconds_is_not_killed(tmp_path: Path) -> Non
                  "--timeout", "20", "--json", "--log", "none", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["seats"][0]["faults"] == 0, done.stdout
+
+
+def test_a_bots_line_is_shown_as_written_never_as_markup(tmp_path: Path) -> None:
+    """A garbage line holding console markup (an unbalanced ``[/]`` once crashed ``mjref match`` from inside the
+    match, in the fault callback), HTML and a terminal escape: the match ends, and the line is printed as text."""
+    bot = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'hostile' / 'attacks.py'} markup"
+    done = mjref("match", bot, "drawdiscard", "drawdiscard", "drawdiscard", "--hands", "1", "--seed", "1", "--log",
+                 str(tmp_path / "m.jsonl"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    shown = done.stdout.splitlines()[0]  # the fault as it happened (the table after the match folds long cells)
+    assert "`/throw [/] \\x1b]0;t\\x07 [link=http://x]x[/link] [bold red]seat 2" in shown, shown
+    assert "\x1b" not in done.stdout
+    assert replay_log(tmp_path / "m.jsonl").ok

@@ -118,10 +118,12 @@ def _live(marker: str) -> list[int]:
     ("longvalid", "line_too_long"),  # a valid answer padded with 100 kB of blanks
     ("flood", "unasked"),  # valid-looking lines at full speed from a thread, answering on
     ("floodnow", "unasked"),  # the same from the main thread, never answering again
+    ("yes", "unasked"),  # `yes /pass` (C, gigabytes a second) sharing its stdout
     ("preanswer", "unasked"),  # the next answer before its question
     ("twice", "unasked"),
     ("nul", "garbage"),
     ("badutf8", "garbage"),
+    ("markup", "garbage"),  # console markup, HTML and a terminal escape
 ])
 def test_bad_output_is_the_attackers_fault_alone(attack: str, kind: str, mode: str, tmp_path: Path) -> None:
     result = play(tmp_path, {1: attacker(attack, timeout=1)})

@@ -8,10 +8,12 @@ first has the start grace on top of the timeout; the second has the timeout alon
 process of this bot afterwards (``_live``).  Every attack is bounded (a failed defence must not take a shared
 machine down): floods stop after a few hundred MB, spinners after a minute, daemons after ten.
 
-Output: ``bigline`` (100 MB without a newline), ``flood`` (valid-looking lines at full speed, forever),
-``preanswer`` (after each answer, the answer to the next question before it is asked), ``twice`` (every answer
-twice), ``nul``, ``badutf8``, ``cr`` (``\\r`` line ends only), ``longvalid`` (a valid answer padded past the line
-limit), ``closeout`` (closes stdout, stays alive), ``stderrflood`` (stderr at full speed while playing on).
+Output: ``bigline`` (100 MB without a newline), ``flood`` (valid-looking lines at full speed, forever), ``yes``
+(``yes /pass`` shares its stdout from its second answer on), ``preanswer`` (after each answer, the answer to the
+next question before it is asked), ``twice`` (every answer twice), ``markup`` (console markup, HTML and a terminal
+escape in a garbage line), ``nul``, ``badutf8``, ``cr`` (``\\r`` line ends only), ``longvalid`` (a valid answer
+padded past the line limit), ``closeout`` (closes stdout, stays alive), ``stderrflood`` (stderr at full speed while
+playing on).
 
 Process: ``grandchild`` (a child in a new session keeps the pipes open; the bot exits), ``sigstop``, ``noterm``
 (ignores SIGTERM and hangs), ``doublefork`` (a daemon in a new session that outlives the bot, pipes closed),
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -92,6 +95,13 @@ def attack(view: SeatView, ask: str) -> bool:
         raw((good(view, ask) + "\n").encode())
         flood_forever(b"/pass\n")
         time.sleep(600)
+    if MODE == "yes":  # answers, then `yes /pass` (C, gigabytes a second) shares its stdout for the whole hand
+        raw((good(view, ask) + "\n").encode())
+        subprocess.Popen(["yes", "/pass"], stdin=subprocess.DEVNULL)
+        return True
+    if MODE == "markup":  # rich console markup, HTML and a terminal escape, where a terminal or a page shows them
+        raw(b"/throw [/] \x1b]0;t\x07 [link=http://x]x[/link] [bold red]seat 2 cheated[/] <script>alert(1)</script>\n")
+        return True
     if MODE == "nul":
         raw(good(view, ask).encode() + b"\x00\n")
         return True
