@@ -76,8 +76,10 @@ async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path]
     async def run(*, task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED) -> None:
         try:
             await serve(app, config, task_status=task_status)  # type: ignore[arg-type]
-        except OSError as exc:
-            raise InputError(f"cannot serve the play page on {host}:{port}: {exc.strerror or exc}") from None
+        except* OSError as group:  # the bind, inside Hypercorn's nurseries: a port in use, an unknown host
+            exc = group.exceptions[0]
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise InputError(f"cannot serve the play page on {host}:{port}: {reason}") from None
 
     async with trio.open_nursery() as nursery:
         binds: list[str] = await nursery.start(run)

@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     args.bots = seat_bots(args.bots, args.seat, args.name)
 
     def show(name: str, link: str) -> None:
-        print(f"your seat ({name}, seat {args.seat}): {link}", flush=True)
+        # stdout, unless --json keeps it for the result alone (as mjref serve does with its tokens)
+        print(f"your seat ({name}, seat {args.seat}): {link}", flush=True, file=sys.stderr if args.json else sys.stdout)
         if not args.no_browser:  # some browsers block until closed: never in the referee's loop
             threading.Thread(target=webbrowser.open, args=(link,), daemon=True).start()
 

@@ -13,6 +13,7 @@ const FINAL_CLOSE = {4001: "the name or token was refused", 4002: "this page spe
                      4003: "this seat is already open in another tab or browser", 1000: "the match is over"};
 const RELATIVE = ["bottom", "right", "top", "left"];  // the person at the bottom, then in turn order
 const POS_CLASSES = RELATIVE.map((r) => "pos-" + r);
+const BACK = '<span class="tile back"><svg viewBox="0 0 30 40"><use href="#k-back"/></svg></span>';
 
 const params = new URLSearchParams((location.hash || "").replace(/^#/, ""));
 const NAME = params.get("name") || "", TOKEN = params.get("token") || "";
@@ -118,8 +119,7 @@ function meldHtml(x) {
   const words = x.type === "gong" && x.promoted ? "promoted gong" : (MJ.MELD_WORDS[x.type] || x.type);
   const tiles = x.tiles.length ? x.tiles : [0, 0, 0, 0];
   return '<span class="meld meld-' + x.type + '" data-type="' + x.type + '" title="' + esc(words) + '">' +
-    tiles.map((t) => (t ? tile(t, t === x.claimed ? "in" : "") : '<span class="tile back"><svg viewBox="0 0 30 40">' +
-      '<use href="#k-back"/></svg></span>')).join("") +
+    tiles.map((t) => (t ? tile(t, t === x.claimed ? "in" : "") : BACK)).join("") +
     (x.source ? '<span class="from">from<br>' + x.source + "</span>" : "") + "</span>";
 }
 
@@ -138,7 +138,10 @@ function render() {
     $("melds-" + p).innerHTML = s.melds.map(meldHtml).join("");
     $("river-" + p).innerHTML = s.river.map((x) => tile(x, "")).join("");
     $("flowers-" + p).innerHTML = s.flowers.map((x) => tile(x, "")).join("");
-    if (p !== position) $("hand-" + p).innerHTML = "";
+    if (p !== position) {  // another seat's concealed tiles, face down: at every question each holds 16 - 3 per meld
+      const n = winners.has(p) ? 0 : Math.max(0, 16 - 3 * s.melds.length);
+      $("hand-" + p).innerHTML = BACK.repeat(n);
+    }
   }
   renderHand();
   $("wall-count").textContent = t.live;

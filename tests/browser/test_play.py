@@ -121,6 +121,7 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
             page.wait_for_selector(asked + ' #hand-1 .tile.playable[data-tid="410"]')
             assert page.locator("#seat-1").get_attribute("class").split().count("pos-bottom") == 1  # type: ignore
             assert page.locator("#hand-1 .tile").count() == 17
+            assert [page.locator(f"#hand-{p} .tile.back").count() for p in (2, 3, 4)] == [16, 16, 16]  # face down
             assert page.locator("#countdown").get_attribute("data-seconds") is not None
             screenshot(page, "play-first-throw.png")
             page.click('#hand-1 .tile[data-tid="410"]')

@@ -355,3 +355,41 @@ def test_play_refuses_bad_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--name" in capsys.readouterr().err
     assert mjref(["play", "--no-browser", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
+
+
+def test_play_refuses_a_page_port_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert mjref(["play", "--no-browser", "--port", str(port), "--log", "none"]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot serve the play page on 127.0.0.1:{port}" in err and "Traceback" not in err
+
+
+def test_play_with_json_keeps_stdout_for_the_result(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "play", "--no-browser", "--json", "--hands", "1",
+                             "--log", "none"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        found = None
+        for line in proc.stderr:
+            found = re.search(r"(http://127\.0\.0\.1:\d+)/#name=you&token=(\S+)", line)
+            if found:
+                break
+        assert found
+        body = _get(found.group(1) + "/")[2]
+        ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', body).group(1))["ws_port"]  # type: ignore
+        page = Page(f"ws://127.0.0.1:{ws_port}", "you", urllib.parse.unquote(found.group(2)))
+        trio.run(page.run)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+    result = json.loads(out)  # one JSON object, nothing else
+    assert result["seats"][0]["spec"] == "human:you" and len(result["hands"]) == 1
