@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .codec import cut
+
 PROTOCOL = 1
 
 AUTH_TIMEOUT = 5.0  # seconds a new connection has to send a valid ``hello``
@@ -243,7 +245,8 @@ def _read(adapter: TypeAdapter[Any], frame: str | bytes) -> Any:
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = ".".join(str(p) for p in err["loc"])
-        raise BadMessage(f"{loc + ': ' if loc else ''}{err['msg']}") from None
+        # the reason quotes the sender's keys and tags, and ends up in a log line: escaped and cut
+        raise BadMessage(cut(f"{loc + ': ' if loc else ''}{err['msg']}", 200)) from None
 
 
 def write(message: _Message) -> str:

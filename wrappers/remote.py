@@ -120,7 +120,8 @@ class Link:
                 frame = await self.ws.get_message()
             except ConnectionClosed as exc:
                 r = exc.reason
-                self._end(f"the connection closed ({r.code}{' ' + r.reason if r and r.reason else ''})"
+                # the reason is the wrapper's own text, shown in the server's log: escaped and cut
+                self._end(f"the connection closed ({r.code}{' ' + cut(r.reason) if r and r.reason else ''})"
                           if r else "the connection closed")
                 return
             try:

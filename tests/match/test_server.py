@@ -537,3 +537,12 @@ def test_hostile_clients_that_log_in_or_hold_the_door_fault_alone(tmp_path: Path
     replay = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "m.jsonl"], cwd=tmp_path, env=ENV,
                             capture_output=True, text=True, timeout=120)
     assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def test_a_bad_frames_reason_quotes_the_sender_escaped() -> None:
+    """The reason for refusing a frame quotes the sender's keys and tags and goes to the server's log: a terminal
+    escape in them is shown, never sent to the operator's terminal."""
+    for frame in ('{"type":"hello","v":1,"name":"a","token":"b","\\u001b]0;x\\u0007":1}', '{"type":"\\u001b[2J"}'):
+        with pytest.raises(m.BadMessage) as err:
+            m.read_client(frame)
+        assert "\x1b" not in str(err.value) and "\\x1b" in str(err.value), err.value
