@@ -32,6 +32,7 @@ from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSock
 
 from referee.errors import InputError
 from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
+from referee.shutdown import Shutdown
 from wrappers import messages as m
 from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
@@ -386,12 +387,13 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
                       on_listen: Callable[[str], None] | None = None, on_fault: Callable[[FaultInfo], None] | None,
                       timeout: float | None = None, page: tuple[str, int] | None = None,
                       tls: tuple[Path, Path] | None = None, on_page: Callable[[str, str], None] | None = None,
-                      **match_kwargs: Any) -> MatchResult:
+                      shutdown: Shutdown | None = None, **match_kwargs: Any) -> MatchResult:
     """Listen, wait for every remote bot's wrapper, play the match, tell the wrappers it is over.
 
     With ``human:NAME`` seats the play page is served too, on ``page`` (HOST, PORT; default: the listening host, any
     free port), over HTTPS with ``tls`` (certificate and key files); ``on_page(name, link)`` gets each person's
-    address (with its token)."""
+    address (with its token).  ``shutdown`` (``referee.shutdown``): a stop signal ends the wait for the players
+    (``Interrupted``) or stops the match in order (its log ends with an ``aborted`` record)."""
     remote_names(specs)
     rules = match_kwargs["rules"]
     humans = [s.name for s in specs if s.human]
@@ -407,7 +409,10 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
             for name in humans:
                 if on_page is not None:
                     on_page(name, server.page_link(page_url, name))
-        await server.wait_for_all(wait)
+        with shutdown.scope() if shutdown is not None else trio.CancelScope():
+            await server.wait_for_all(wait)  # a stop signal here ends the wait: nothing was played yet
+        if shutdown is not None:
+            shutdown.raise_if_stopped()
         async with server.seating(specs, "1", rules.network_grace, timeout) as (factory, tell):
             def faulted(info: FaultInfo) -> None:
                 tell(info)
@@ -415,6 +420,7 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
                     on_fault(info)
 
             result = await run_match(specs, remote=factory, on_fault=faulted, timeout=timeout, block_ms=0.0,
+                                     shutdown=shutdown,
                                      **match_kwargs)
         await server.over("the match is over")
         nursery.cancel_scope.cancel()

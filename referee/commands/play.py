@@ -19,6 +19,7 @@ from referee.commands import fail
 from referee.commands import match as match_command
 from referee.match import MatchResult
 from referee.server import Server, generate_tokens, serve_match
+from referee.shutdown import watching_signals
 from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, BotSpec
 
 DEFAULT_BOT = "greedy"
@@ -67,7 +68,11 @@ def run(args: argparse.Namespace) -> int:
 
     def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
         server = Server(generate_tokens([args.name]), say=lambda text: print(text, file=sys.stderr, flush=True))
-        return trio.run(lambda: serve_match(specs, server, listen=(HOST, 0), page=(HOST, args.port), on_page=show,
-                                            **kwargs))
+        async def main() -> MatchResult:  # Ctrl-C, SIGTERM, SIGHUP stop the match in order, as in mjref match
+            async with watching_signals() as shutdown:
+                return await serve_match(specs, server, listen=(HOST, 0), page=(HOST, args.port), on_page=show,
+                                         shutdown=shutdown, **kwargs)
+
+        return trio.run(main)
 
     return match_command.run(args, command="play", play=play, live_table=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -393,3 +394,49 @@ def test_play_with_json_keeps_stdout_for_the_result(tmp_path: Path) -> None:
     assert proc.returncode == 0
     result = json.loads(out)  # one JSON object, nothing else
     assert result["seats"][0]["spec"] == "human:you" and len(result["hands"]) == 1
+
+
+@pytest.mark.parametrize("when", ["waiting", "playing"])
+def test_a_stop_signal_ends_mjref_play_in_order(tmp_path: Path, when: str) -> None:
+    """SIGINT while waiting for the page: exit 130, nothing played; mid-match (the person thinking): the match
+    stops as ``mjref match`` does, exit 130, the log ends with its ``aborted`` record and replay verifies it."""
+    log = tmp_path / "stop.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "8", "--log",
+                             str(log)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        found = _wait_line(proc, r"(http://127\.0\.0\.1:\d+)/#name=you&token=(\S+)")
+        if when == "playing":
+            body = _get(found.group(1) + "/")[2]
+            ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', body).group(1))["ws_port"]  # type: ignore
+            thinking = trio.Event()
+
+            def slow(table: m.Table, ask: m.PageAsk) -> str | None:
+                if table.hand == 1:  # the second hand: the person thinks, and the referee is stopped
+                    thinking.set()
+                    return None
+                return first_legal(table, ask)
+
+            async def person() -> None:
+                page = Page(f"ws://127.0.0.1:{ws_port}", "you", urllib.parse.unquote(found.group(2)), slow)
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(page.run)
+                    await thinking.wait()
+                    proc.send_signal(signal.SIGINT)
+
+            trio.run(person)
+        else:
+            proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    if when == "playing":
+        last = json.loads(log.read_text().splitlines()[-1])
+        assert last["type"] == "aborted" and last["signal"] == "SIGINT" and last["hands"] == 1
+        assert mjref(["replay", str(log)]) == 0
+    else:
+        assert not log.exists()
