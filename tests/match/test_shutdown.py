@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from processes import live_processes
 
 from referee.game.rules import make_ruleset
 from referee.log import open_log
@@ -28,22 +29,6 @@ from tournaments.schedule import build_schedule
 ROOT = Path(__file__).resolve().parents[2]
 BADBOT = ROOT / "tests" / "bots" / "badbot.py"
 MJREF = [sys.executable, "-m", "referee.cli"]
-
-
-def live_processes(marker: str) -> list[int]:
-    """PIDs of live (non-zombie) processes whose command line contains ``marker``."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes()
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if marker.encode() in cmdline and ") Z" not in stat:
-            pids.append(int(entry.name))
-    return pids
 
 
 def wait_for(condition, what: str, seconds: float = 120) -> None:  # type: ignore[no-untyped-def]

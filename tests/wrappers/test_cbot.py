@@ -1,9 +1,9 @@
-"""A bot written the way the ICGA framework's bots were (C, stdin/stdout, flush, exit on /exit) runs unchanged."""
+"""A bot written the way the ICGA framework's bots were (C, stdin/stdout, flush, exit on /exit) runs unchanged.
+
+The ``cbot`` fixture (tests/conftest.py) compiles tests/bots/cbot.c, and skips where there is no C compiler."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,18 +11,6 @@ import pytest
 from referee.cli import main
 from referee.game.rules import make_ruleset
 from referee.match import play_match, resolve_bots
-
-ROOT = Path(__file__).resolve().parents[2]
-CC = shutil.which("cc") or shutil.which("gcc")
-pytestmark = pytest.mark.skipif(CC is None, reason="no C compiler on this machine")
-
-
-@pytest.fixture(scope="module")
-def cbot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    exe = tmp_path_factory.mktemp("cbot") / "cbot"
-    assert CC is not None
-    subprocess.run([CC, "-O2", "-Wall", "-o", str(exe), str(ROOT / "tests" / "bots" / "cbot.c")], check=True)
-    return exe
 
 
 def test_a_c_bot_passes_the_conformance_check(cbot: Path, capsys: pytest.CaptureFixture[str]) -> None:
