@@ -363,6 +363,7 @@ def test_seen_tiles_make_live_waits() -> None:
 # ------------------------------------------------------------------------------------ brute-force checks
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands_with_seen())
 def test_seen_against_brute_force(case: tuple[list[int], int, list[int]]) -> None:
@@ -385,6 +386,7 @@ def test_seen_against_brute_force(case: tuple[list[int], int, list[int]]) -> Non
         assert useful_tiles(counts, melds, seen=seen) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_hands())
 def test_against_brute_force(case: tuple[list[int], int]) -> None:
@@ -443,6 +445,7 @@ def test_full_size_hands_consistency() -> None:
                 assert (shanten(c) < s) == (KIND_AT[j] in useful)
 
 
+@pytest.mark.slow
 def test_seven_pairs_against_brute_force() -> None:
     rng = random.Random(3)
     pool = [k for k in range(9) for _ in range(4)] + [27] * 4 + [31] * 4

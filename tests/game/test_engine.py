@@ -1124,6 +1124,7 @@ def test_arrange_wall_can_fill_the_whole_undealt_wall() -> None:
     assert wall.tiles[-2:] == (reps[1], reps[0])
 
 
+@pytest.mark.slow
 def test_the_engines_win_check_agrees_with_is_complete_through_random_hands() -> None:
     """The engine keeps per-group states and updates them as tiles come and go; through 150 randomly played
     hands, its answer to "does this tile win for that seat?" is always ``is_complete`` of the hand plus it."""

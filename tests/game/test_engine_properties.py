@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -279,30 +280,35 @@ def property_args() -> dict[str, st.SearchStrategy]:
     }
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(**property_args())
 def test_random_play_default_rules(**kw: object) -> None:
     run_property(RULESETS["default"], **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(**property_args())
 def test_random_play_with_flowers(**kw: object) -> None:
     run_property(RULESETS["flowers"], **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(**property_args())
 def test_random_play_multiple_winners(**kw: object) -> None:
     run_property(RULESETS["multiple_winners"], **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(**property_args())
 def test_random_play_other_options(**kw: object) -> None:
     run_property(RULESETS["options"], **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_many_hands_cover_every_ending() -> None:
     """A fixed sweep (no hypothesis) that must reach every kind of ending, so that the properties above are
     not vacuous: draws, self-draws, wins on a throw, two winners, robbed gongs, gong-replacement and

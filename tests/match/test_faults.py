@@ -107,6 +107,7 @@ def test_replay_verifies_the_penalties_and_the_forfeit(crash_match: tuple[MatchR
     assert d is not None and d.hand == 0 and "no forfeit" in d.message
 
 
+@pytest.mark.slow
 def test_a_hung_bot_costs_at_most_max_faults_timeouts(tmp_path: Path) -> None:
     """16 hands with a bot that hangs at its first throw, 1 s to answer: three timeouts, then the forfeit."""
     marker = f"mjref-test-{uuid.uuid4().hex}"
@@ -156,6 +157,7 @@ def mjref(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
+@pytest.mark.slow
 def test_a_missing_script_no_longer_ranks_first_and_fail_on_fault_says_so(tmp_path: Path) -> None:
     """The issue's example: ``mjref match "python3 nosuch.py" --hands 4`` ranked the broken bot 1st, exit 0."""
     args = ["match", f"{sys.executable} nosuch.py", "--hands", "4", "--seed", "1", "--json", "--log",

@@ -59,6 +59,7 @@ def test_kept_alive_bots_exit_by_themselves_at_the_end_of_the_match(monkeypatch:
     assert sent.count(signal.SIGKILL) == 4  # the sweep of each group for stray children, as always
 
 
+@pytest.mark.slow
 def test_four_process_bots_play_a_full_match_and_repeat_exactly(tmp_path: Path) -> None:
     rules = make_ruleset({"hands": 16})
     specs = [bot_proc("greedy", keep_alive=True), bot_proc("random", keep_alive=True),

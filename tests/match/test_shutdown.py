@@ -42,6 +42,7 @@ def bot(mode: str, marker: str) -> str:
     return f"{sys.executable} {BADBOT} {mode} {marker}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("signum", "hung"), [(signal.SIGTERM, "hang"), (signal.SIGHUP, "ignore_sigterm")])
 def test_a_signal_ends_every_bot_and_the_log_says_aborted(signum: int, hung: str, tmp_path: Path) -> None:
     marker = f"mjref-test-{uuid.uuid4().hex}"
@@ -80,6 +81,7 @@ def test_a_signal_ends_every_bot_and_the_log_says_aborted(signum: int, hung: str
     assert "divergence" in replay.stdout
 
 
+@pytest.mark.slow
 def test_a_stopped_tournament_keeps_its_results_and_resumes(tmp_path: Path) -> None:
     marker = f"mjref-test-{uuid.uuid4().hex}"
     names = ("a", "b", "c", "d")

@@ -71,6 +71,7 @@ def log_body(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_dask_gives_the_same_results_as_the_local_runner(tmp_path: Path, cluster: Any) -> None:
     cfg = config()
     local = run_tournament(cfg, tmp_path / "local", concurrency=2)
@@ -101,6 +102,7 @@ def test_a_match_is_one_task_keyed_by_its_id(tmp_path: Path, cluster: Any) -> No
     assert namespace_of(config(hands=2).identity()) != namespace_of(cfg.identity())
 
 
+@pytest.mark.slow
 def test_a_killed_worker_loses_and_doubles_no_match(tmp_path: Path) -> None:
     cfg = config(hands=4)
     p = plan(cfg, tmp_path)
@@ -201,6 +203,7 @@ def test_an_unreachable_scheduler_is_refused_in_one_line(tmp_path: Path) -> None
         dask_executor("nonsense", p)
 
 
+@pytest.mark.slow
 def test_cli_runs_a_tournament_on_a_scheduler(tmp_path: Path, cluster: Any,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.toml"
@@ -224,6 +227,7 @@ def test_without_dask_the_import_says_how_to_install_it() -> None:
     assert "pip install 'mjref[dask]'" in out.stdout, out.stderr
 
 
+@pytest.mark.slow
 def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`mjref regress --dask local` plays the same walls (a shared --wall-salt) and decides exactly as locally.
     The tail guard is off: it holds a pass for more groups than this small budget has, and what is compared here

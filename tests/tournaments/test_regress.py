@@ -60,6 +60,7 @@ def builtin(name: str) -> BotSpec:
 
 
 # ------------------------------------------------------------------------------------------------ verdicts
+@pytest.mark.slow
 def test_greedy_against_random_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "400",
                        "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
@@ -77,6 +78,7 @@ def test_greedy_against_random_passes(tmp_path: Path, capsys: pytest.CaptureFixt
     assert (r["design"], r["margin"], r["alpha"], r["beta"]) == ("1v3", 10.0, 0.05, 0.05)
 
 
+@pytest.mark.slow
 def test_random_against_greedy_is_a_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, r = run_json(capsys, "--candidate", "random", "--baseline", "greedy", *FAST, "--max-hands", "400",
                        "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
@@ -84,6 +86,7 @@ def test_random_against_greedy_is_a_regression(tmp_path: Path, capsys: pytest.Ca
     assert r["llr"] <= r["bounds"][0] and r["ci95"][1] < -10
 
 
+@pytest.mark.slow
 def test_greedy_against_itself_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     md = tmp_path / "summary.md"
     code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", *FAST, "--max-hands", "1600",
@@ -103,6 +106,7 @@ def test_greedy_against_itself_is_identical(tmp_path: Path, capsys: pytest.Captu
 RARE = "greedy:chowness=0.9"  # greedy, but it eats a little less keenly: differs only in the rare close eat decision
 
 
+@pytest.mark.slow
 def test_a_bot_differing_in_one_rare_decision_is_not_identical(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     # fixed walls, so that the run does not depend on whether random deals happen to offer the rare decision early
@@ -112,6 +116,7 @@ def test_a_bot_differing_in_one_rare_decision_is_not_identical(tmp_path: Path,
     assert r["identical_groups"] == r["differed_at"] - 1
 
 
+@pytest.mark.slow
 def test_2v2_design(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "random", "--design", "2v2", *FAST,
                        "--max-hands", "200", "--store", str(tmp_path / "s.sqlite"), "--concurrency", "1")
@@ -133,6 +138,7 @@ def test_process_bot_plays_like_its_builtin(tmp_path: Path, capsys: pytest.Captu
 
 
 # ------------------------------------------------------------------------------------------------ store, resume
+@pytest.mark.slow
 def test_a_run_cut_short_resumes_with_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = str(tmp_path / "s.sqlite")
     args = ["--candidate", "greedy", "--baseline", "random", *FAST, "--wall-salt", "shared", "--store", store]
@@ -149,6 +155,7 @@ def test_a_run_cut_short_resumes_with_the_same_verdict(tmp_path: Path, capsys: p
     assert code == 0 and again["matches_played"] == 0 and again["llr"] == resumed["llr"]
 
 
+@pytest.mark.slow
 def test_another_run_in_the_store_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = str(tmp_path / "s.sqlite")
     assert cli(capsys, "--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "16", "--store",
@@ -219,6 +226,7 @@ def test_missing_candidate_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
 
 
 # ------------------------------------------------------------------------------------------------ output
+@pytest.mark.slow
 def test_markdown_summary_is_appended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     md = tmp_path / "summary.md"
     md.write_text("# earlier step\n")
@@ -290,6 +298,7 @@ def test_groups_are_consumed_in_seed_order(tmp_path: Path) -> None:
     assert seen == [10.0, 20.0, 30.0] and state.groups == 3 and state.hands == 12
 
 
+@pytest.mark.slow
 def test_library_api(tmp_path: Path) -> None:
     s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 4}), max_hands=400)
     groups: list[float] = []

@@ -278,6 +278,7 @@ REPS = 600
 TOL = 0.03
 
 
+@pytest.mark.slow
 def test_interval_covers_a_known_difference_95_percent_of_the_time() -> None:
     rng = random.Random(20240611)
     z = 1.959963984540054
@@ -297,6 +298,7 @@ def test_interval_covers_a_known_difference_95_percent_of_the_time() -> None:
     assert cover_z / REPS < 0.95 - TOL
 
 
+@pytest.mark.slow
 def test_interval_covers_with_unequal_groups() -> None:
     # An interrupted tournament leaves groups with 1..4 matches: the ratio estimator is then approximate,
     # so the same tolerance checks that the approximation is good at 10 groups.
