@@ -19,16 +19,19 @@ bot exits by itself after ``/exit``.  An in-process bot passes them by construct
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import trio
 
 from bots.base import make_policy
 from referee.aio import unwrap_single
-from referee.errors import InputError
+from referee.errors import InputError, printable
 from referee.game.engine import Hand
 from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset
 from referee.game.types import (
@@ -55,6 +58,7 @@ __all__ = ["SCENARIOS", "CheckReport", "ScenarioResult", "check", "run_check", "
 
 SILENCE_WINDOW = 0.5  # seconds the bot is watched for output after /start, /initGame, /initCard
 EXIT_WAIT = 2.0  # seconds a bot has to exit by itself after /exit
+STDERR_LINES = 10  # the last lines of a failing bot's stderr shown under the table
 
 
 # ---------------------------------------------------------------------------------------------------- tiles
@@ -207,6 +211,13 @@ class CheckReport:
     kind: str  # "process" or "builtin"
     results: list[ScenarioResult] = field(default_factory=list)
     seconds: float = 0.0
+    stderr_path: str | None = None  # where the bot's stderr was kept (None: it wrote nothing there)
+    stderr_tail: list[str] = field(default_factory=list)  # its last lines, escaped for a terminal
+    timeout: float = 0.0  # the seconds per question the bot had
+
+    @property
+    def timed_out(self) -> list[str]:
+        return [r.name for r in self.results if not r.passed and r.note.startswith("timeout:")]
 
     @property
     def ok(self) -> bool:
@@ -219,7 +230,8 @@ class CheckReport:
     def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "kind": self.kind, "ok": self.ok,
                 "passed": sum(r.passed for r in self.results), "failed": self.failed,
-                "seconds": round(self.seconds, 3), "scenarios": [r.to_json() for r in self.results]}
+                "seconds": round(self.seconds, 3), "timeout": self.timeout, "stderr_path": self.stderr_path,
+                "stderr_tail": self.stderr_tail, "scenarios": [r.to_json() for r in self.results]}
 
 
 @dataclass(slots=True)
@@ -239,11 +251,14 @@ class _RunFault:
     fault: Fault
     ms: float
     number: int  # the bot's n-th question in the hand (0: before any)
+    last: Event | None = None  # the last event the bot was sent before the question
 
 
 # ---------------------------------------------------------------------------------------------------- matching
-def _is_target(name: str, a: _Asked, bot: int) -> bool:
+def _is_target(name: str, a: _Asked | _RunFault, bot: int) -> bool:
     q, last = a.q, a.last
+    if q is None:
+        return False
     if name == "throw_after_mo":
         return q.ask == "throw" and isinstance(last, Mo) and last.seat == bot
     if name == "throw_after_eat":
@@ -294,7 +309,8 @@ def _results_for_run(run: Run, asked: list[_Asked], fault: _RunFault | None) -> 
                      else f"at {format_question(q)}, the bot's question {fault.number} in this hand")
             if hit is not None:
                 where += f" (the situation itself was answered `{hit.line}`)"
-            expected = t.expected if q is None else _legal_text(q)
+            # The scenario's answer, unless the bot failed at the situation itself: then the exact legal answers.
+            expected = _legal_text(q) if q is not None and _is_target(name, fault, run.bot) else t.expected
             out.append(ScenarioResult(name, t.title, False, expected, fault.fault.line or None,
                                       round(fault.ms, 3), f"{fault.fault.kind}: {fault.fault.detail} {where}",
                                       reached=hit is not None))
@@ -369,13 +385,14 @@ async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[
             ms = reply.seconds * 1000
             if reply.fault is not None:
                 await seat.abandon()
-                return asked, _RunFault(q, reply.fault, ms, len(asked) + 1)
+                return asked, _RunFault(q, reply.fault, ms, len(asked) + 1, last[0])
             a = reply.answer
             assert a is not None
             line = reply.line or str(a)
             if a not in q.legal:
                 await seat.abandon()
-                return asked, _RunFault(q, Fault("illegal", hand.explain_illegal(q, a), line), ms, len(asked) + 1)
+                return asked, _RunFault(q, Fault("illegal", hand.explain_illegal(q, a), line), ms, len(asked) + 1,
+                                        last[0])
             asked.append(_Asked(q, last[0], a, line, ms))
         else:
             a = scripter.answer(hand, q)
@@ -385,7 +402,7 @@ async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[
 
 
 # ---------------------------------------------------------------------------------------------------- process probe
-async def _probe(spec: BotSpec, rules: Ruleset) -> list[ScenarioResult]:
+async def _probe(spec: BotSpec, rules: Ruleset, stderr_path: Path | None) -> list[ScenarioResult]:
     """Start the bot bare: watch for output after /start, /initGame and /initCard; ask one throw; send /exit."""
     silent, exits = TARGETS["start_silent"], TARGETS["exit_after_exit"]
     pool = _Pool()
@@ -397,7 +414,7 @@ async def _probe(spec: BotSpec, rules: Ruleset) -> list[ScenarioResult]:
     results: list[ScenarioResult] = []
     with unwrap_single():
         async with trio.open_nursery() as nursery:
-            seat = ProcessSeat(spec, 1, nursery, timeout=spec.timeout)
+            seat = ProcessSeat(spec, 1, nursery, timeout=spec.timeout, stderr_path=stderr_path)
             try:
                 start_fault = await seat.begin_hand(HandInfo.for_seat(rules, 0, 0, 1))
                 if start_fault is not None:
@@ -488,13 +505,22 @@ def _pass_summary(all_asked: list[_Asked], any_fault: bool) -> ScenarioResult:
 
 
 async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, only: Sequence[str] | None = None,
-                on_result: Callable[[ScenarioResult], None] | None = None) -> CheckReport:
-    """Run the suite (or the scenarios named in ``only``) against one bot."""
+                on_result: Callable[[ScenarioResult], None] | None = None,
+                stderr_path: Path | None = None) -> CheckReport:
+    """Run the suite (or the scenarios named in ``only``) against one bot.  A process bot's stderr is appended to
+    ``stderr_path`` (default: a new file in the temporary folder, removed again if the bot wrote nothing); when a
+    scenario fails, the report carries its last lines and the file's place."""
     wanted = list(only) if only else list(ORDER)
     unknown = [n for n in wanted if n not in TARGETS]
     if unknown:
         raise InputError(f"unknown scenario {unknown[0]!r} (known: {', '.join(ORDER)})")
-    report = CheckReport(spec.describe(), "builtin" if spec.builtin else "process")
+    report = CheckReport(spec.describe(), "builtin" if spec.builtin else "process",
+                         timeout=spec.timeout if spec.timeout is not None else rules.move_timeout)
+    own_file = False
+    if spec.builtin is None and stderr_path is None:
+        fd, name = tempfile.mkstemp(prefix="mjref-check-", suffix=".stderr")
+        os.close(fd)
+        stderr_path, own_file = Path(name), True
     started = time.perf_counter()
     results: dict[str, ScenarioResult] = {}
 
@@ -514,11 +540,11 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, only: Sequence
             add([ScenarioResult(name, t.title, True, t.expected, None, None,
                                 "n/a: an in-process bot has no process or output of its own")])
     elif "start_silent" in wanted or "exit_after_exit" in wanted:
-        add(await _probe(spec, rules))
+        add(await _probe(spec, rules, stderr_path))
     with unwrap_single():
         async with trio.open_nursery() as nursery:
             seat: Seat = (BuiltinSeat(spec.name, 1, policy) if spec.builtin is not None
-                          else ProcessSeat(spec, 1, nursery, timeout=spec.timeout))
+                          else ProcessSeat(spec, 1, nursery, timeout=spec.timeout, stderr_path=stderr_path))
             try:
                 for i, run in enumerate(RUNS):
                     if not any(t in wanted for t in run.targets) and "pass" not in wanted:
@@ -535,12 +561,33 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, only: Sequence
         add([_pass_summary(all_asked, any_fault)])
     report.results = [results[n] for n in ORDER if n in results]
     report.seconds = time.perf_counter() - started
+    if stderr_path is not None:
+        _keep_stderr(report, stderr_path, remove_if_empty=own_file)
     return report
 
 
+def _keep_stderr(report: CheckReport, path: Path, *, remove_if_empty: bool) -> None:
+    """Name the bot's stderr file in the report, with its last lines when a scenario failed."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as f:
+            f.seek(max(0, size - 64 * STDERR_LINES * 8))
+            tail = f.read()
+    except OSError:
+        return
+    if size == 0:
+        if remove_if_empty:
+            path.unlink(missing_ok=True)
+        return
+    report.stderr_path = str(path)
+    if not report.ok:
+        lines = tail.decode("utf-8", "replace").rstrip("\n").split("\n")[-STDERR_LINES:]
+        report.stderr_tail = [printable(line.rstrip("\r"))[:300] for line in lines]
+
+
 def run_check(spec: BotSpec, *, timeout: float | None = None, start_grace: float | None = None,
-              only: Sequence[str] | None = None,
-              on_result: Callable[[ScenarioResult], None] | None = None) -> CheckReport:
+              only: Sequence[str] | None = None, on_result: Callable[[ScenarioResult], None] | None = None,
+              stderr_path: Path | None = None) -> CheckReport:
     """Synchronous wrapper.  ``timeout``: seconds per question; ``start_grace``: extra seconds for a hand's first
     question (defaults: the ruleset's 10 s and 10 s, as in a match)."""
     options: dict[str, float] = {}
@@ -550,4 +597,4 @@ def run_check(spec: BotSpec, *, timeout: float | None = None, start_grace: float
     if start_grace is not None:
         options["start_grace"] = start_grace
     rules = make_ruleset(options) if options else DEFAULT_RULES
-    return trio.run(lambda: check(spec, rules=rules, only=only, on_result=on_result))
+    return trio.run(lambda: check(spec, rules=rules, only=only, on_result=on_result, stderr_path=stderr_path))

@@ -372,8 +372,9 @@ class LogWriter:
     """Appends records as JSON lines.  Records are gathered in memory and written at ``flush()``, which the match
     calls at hand boundaries (and on the way out, whatever happened): a line is never written in two parts."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], name: str = "the log") -> None:
         self._f = stream
+        self._name = name
         self._lines: list[str] = []
 
     @classmethod
@@ -386,7 +387,7 @@ class LogWriter:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             hide_from_bots(path, path.parent)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            return cls(open(fd, "w", encoding="utf-8", buffering=1 << 16))  # noqa: SIM115 - closed by close()
+            return cls(open(fd, "w", encoding="utf-8", buffering=1 << 16), str(path))  # noqa: SIM115 - closed by close()
         except OSError as exc:
             raise LogError(f"{path}: cannot write the log ({exc.strerror or exc})") from None
 
@@ -400,11 +401,17 @@ class LogWriter:
         return self._lines.append
 
     def flush(self) -> None:
+        """Write the gathered records; :class:`LogError` naming the file when the place refuses them (a full
+        disk, a file such as ``/proc/version`` that opens but takes no writes)."""
         lines = self._lines
-        if lines:
-            self._f.write("\n".join(lines) + "\n")
+        try:
+            if lines:
+                self._f.write("\n".join(lines) + "\n")
+                lines.clear()
+            self._f.flush()
+        except OSError as exc:
             lines.clear()
-        self._f.flush()
+            raise LogError(f"{self._name}: cannot write the log ({exc.strerror or exc})") from None
 
     def close(self) -> None:
         try:

@@ -4,12 +4,17 @@ Every command reads some file it was given (a tournament or bot TOML file, a wal
 request, a log).  Each of them can be missing, a directory, unreadable, not UTF-8, or crafted to break the parser
 (JSON nested 100,000 levels deep makes ``json.loads`` recurse past Python's stack).  This module reads them all the
 same way and raises :class:`~referee.errors.InputError` (or the subclass the caller names) with the reason.
+
+It also checks the places a command will write (``--log``, ``--html``, ``--markdown``, ``--report``, ``-o``,
+``--store``, ``--stderr``, ``--logs DIR``) before any match starts: an hour of play must not end in "cannot write".
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -86,6 +91,57 @@ def parse_json(text: str, where: str, error: type[InputError] = InputError) -> A
         raise error(f"{where}: not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})") from None
 
 
+def check_output_file(path: Path | str, what: str, error: type[InputError] = InputError, *,
+                      make_parents: bool = True) -> None:
+    """Refuse, before any work, a file that a command will write but cannot: a directory, a FIFO or socket, a
+    parent that is not a folder (or is missing, unless ``make_parents`` lets the command create it), or a place
+    it may not write.  ``what`` names the option or field (``--markdown``); the file itself is left as it was."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:  # a symlink loop, a name too long, a parent that is a file
+        raise error(f"{what} {p}: cannot write there ({exc.strerror or exc})") from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise error(f"{what} {p}: is a directory; give a file name")
+        if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
+            raise error(f"{what} {p}: is not a regular file")
+        try:
+            os.close(os.open(p, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_NOCTTY))
+        except OSError as exc:
+            raise error(f"{what} {p}: cannot write ({exc.strerror or exc})") from None
+        return
+    check_output_dir(p.parent, what, error, make=make_parents, naming=p)
+    try:
+        os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as exc:
+        raise error(f"{what} {p}: cannot write ({exc.strerror or exc})") from None
+    p.unlink(missing_ok=True)
+
+
+def check_output_dir(path: Path | str, what: str, error: type[InputError] = InputError, *, make: bool = True,
+                     naming: Path | None = None) -> None:
+    """Refuse a folder a command will write files into: a file in its place, a folder it may not write, or a
+    missing one (created when ``make``).  ``naming``: the file the message is about (default: the folder)."""
+    d = Path(path) if str(path) else Path(".")
+    shown = naming if naming is not None else d
+    try:
+        if not d.exists() and make:
+            d.mkdir(parents=True, exist_ok=True)
+        st = d.stat()
+    except FileNotFoundError:
+        raise error(f"{what} {shown}: the folder {d} does not exist") from None
+    except OSError as exc:
+        raise error(f"{what} {shown}: cannot create the folder {d} ({exc.strerror or exc})") from None
+    if not stat.S_ISDIR(st.st_mode):
+        raise error(f"{what} {shown}: {d} is not a folder")
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise error(f"{what} {shown}: cannot write in the folder {d}")
+
+
 __all__ = [
-    "MAX_JSON_DEPTH", "check_depth", "loads_json", "parse_json", "read_bytes", "read_text", "read_toml", "utf8_reason",
+    "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file", "loads_json", "parse_json",
+    "read_bytes", "read_text", "read_toml", "utf8_reason",
 ]

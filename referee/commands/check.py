@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -13,6 +14,7 @@ from referee.commands import add_sandbox_option, fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.match import resolve_bots
+from referee.userfiles import check_output_file
 
 
 def register(sub: Any) -> None:
@@ -32,6 +34,9 @@ def register(sub: Any) -> None:
     p.add_argument("--start-grace", type=float, default=None, metavar="SECONDS",
                    help="extra seconds for a hand's first question, for the process to start (default 10)")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
+    p.add_argument("--stderr", type=Path, default=None, metavar="FILE",
+                   help="append the bot's stderr to FILE (default: a new file in the temporary folder, kept only if "
+                   "the bot wrote something; its last lines are shown when a scenario fails)")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
     add_sandbox_option(p)
     p.set_defaults(func=run)
@@ -50,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
         return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to 3600 seconds")
     spec = resolve_bots([args.bot])[0]
     spec.check_runnable()
-    report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only)
+    if args.stderr is not None:
+        check_output_file(args.stderr, "--stderr")
+    report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only,
+                       stderr_path=args.stderr)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:
@@ -78,3 +86,14 @@ def print_report(report: CheckReport) -> None:
                   f"({report.seconds:.1f} s)")
     else:
         out.print(f"[green]all {n} scenarios passed[/green] ({report.seconds:.1f} s)")
+    if report.timed_out:
+        out.print(f"[yellow]{len(report.timed_out)} timed out[/yellow] at {report.timeout:g} s per question: if "
+                  "the bot is only slow, give it more time with --timeout SECONDS (and --start-grace SECONDS for a "
+                  "slow start)")
+    if report.stderr_tail:
+        out.print(f"[bold]the bot's stderr[/bold] (last {len(report.stderr_tail)} lines of "
+                  f"{escape(report.stderr_path or '')}):")
+        for line in report.stderr_tail:
+            out.print(f"  [dim]│[/dim] {escape(line)}", highlight=False)
+    elif report.stderr_path is not None:
+        out.print(f"the bot's stderr: {escape(report.stderr_path)}")

@@ -18,6 +18,7 @@ from rich.console import Console
 
 from bots.base import BUILTIN_NAMES
 from referee.commands import fail
+from referee.userfiles import check_output_file
 from wrappers.relay import Refused, relay
 from wrappers.spec import REMOTE_NAME, SpecError, parse_bot
 
@@ -68,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"{time.strftime('%H:%M:%S')} {name}: {text}", markup=False, highlight=False)
 
     stderr_path = args.stderr or Path(f"{name}.stderr")
+    check_output_file(stderr_path, "--stderr")
     try:
         trio.run(lambda: relay(args.url, args.token, name, spec, say=say, ssl_context=context,
                                stderr_path=stderr_path, reconnect=not args.once))

@@ -27,7 +27,7 @@ from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots
 from referee.shutdown import Interrupted
-from referee.userfiles import read_text
+from referee.userfiles import check_output_dir, check_output_file, read_text
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 128 + n stopped by signal n)
 
@@ -111,6 +111,12 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     stderr_dir = args.stderr_dir or (log_path.parent if log_path else None)
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
+    if log_path is not None:  # every place the match will write, checked before it starts
+        check_output_file(log_path, "--log")
+    if args.html is not None:
+        check_output_file(args.html, "--html")
+    if args.stderr_dir is not None:
+        check_output_dir(args.stderr_dir, "--stderr-dir")
 
     console = Console(highlight=False)
     if not console.is_terminal:

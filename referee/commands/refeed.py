@@ -18,6 +18,7 @@ from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
 from referee.match import resolve_bots
 from referee.refeed import RefeedReport, run_refeed
+from referee.userfiles import check_output_file
 
 
 def register(sub: Any) -> None:
@@ -45,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("refeed", f"--hand {args.hand}: hands are counted from 1")
     spec = resolve_bots([args.bot])[0]
     spec.check_runnable()
+    if args.stderr is not None:
+        check_output_file(args.stderr, "--stderr")
     report = run_refeed(args.log, args.seat, spec, hand=None if args.hand is None else args.hand - 1,
                         timeout=args.timeout, stderr_path=args.stderr)
     if args.json:

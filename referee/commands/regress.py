@@ -26,6 +26,7 @@ from referee.commands import add_sandbox_option, fail, stopped
 from referee.errors import MjrefError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
+from referee.userfiles import check_output_dir, check_output_file
 from tournaments.config import check_concurrency
 from tournaments.regress import (
     DEFAULT_HANDS,
@@ -272,6 +273,11 @@ def run(args: argparse.Namespace) -> int:
                 out = Console(highlight=False)
                 print_plan(table, out if out.is_terminal else Console(highlight=False, width=160))
             return 0
+        check_output_file(args.store, "--store")
+        if args.markdown is not None:
+            check_output_file(args.markdown, "--markdown")
+        if args.logs is not None:
+            check_output_dir(args.logs, "--logs")
         p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
     except MjrefError as exc:  # bad rules, bots, settings, store: one line, exit 2
         return fail("regress", str(exc))

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import fail
+from referee.userfiles import check_output_file
 from tournaments.report import make_report, matches_dir
 
 
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output or args.store.with_suffix(".html")
     if out.resolve() == args.store.resolve():
         return fail("report", f"{out}: the output would overwrite the store; give another -o FILE")
+    check_output_file(out, "-o")
     written = make_report(args.store, out, with_matches=args.with_matches)
     if args.json:
         print(json.dumps({"store": str(args.store), "html": str(written.path), "bytes": written.path.stat().st_size,

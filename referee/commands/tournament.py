@@ -17,6 +17,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.commands import add_sandbox_option, fail, stopped
+from referee.errors import InputError
+from referee.userfiles import check_output_file
 from tournaments.config import ConfigError, check_concurrency, concurrency_warning, demo_config, load_config
 from tournaments.runner import Plan, TournamentError, execute, plan
 from tournaments.store import MatchRecord
@@ -107,8 +109,12 @@ def run(args: argparse.Namespace) -> int:
             config = load_config(args.file)
             base_dir = args.file.resolve().parent
             where = str(args.file)
+        if args.store is not None:
+            check_output_file(args.store, "--store")
+        if args.report is not None:
+            check_output_file(args.report, "--report")
         p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
-    except (ConfigError, TournamentError) as exc:
+    except (ConfigError, TournamentError, InputError) as exc:
         return fail("tournament", str(exc))
     if args.with_matches and args.report is None:
         return fail("tournament", "--with-matches needs --report FILE")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import fail
+from referee.userfiles import check_output_file
 from referee.viewer import write_viewer
 
 
@@ -30,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output or args.log.with_suffix(".html")
     if out.resolve() == args.log.resolve():
         return fail("view", f"{out}: the output would overwrite the log; give another -o FILE")
+    check_output_file(out, "-o")
     written = write_viewer(args.log, out)
     size = written.stat().st_size
     if args.json:

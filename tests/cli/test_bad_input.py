@@ -83,6 +83,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "ansi_key.toml").write_text('"\\u001b[31mkey\\u202e" = 1\n' + _bot_toml("greedy"))
     (d / "ansi.json").write_text('{"concealed": "\\u001b[2J\\u0007"}')
     (d / "ansi_key.json").write_text('{"\\u001b[2Jx": 1}')
+    os.mkfifo(d / "fifo")  # a writer opening it would wait for a reader for ever
+    (d / "loop1").symlink_to("loop2")
+    (d / "loop2").symlink_to("loop1")
     return d
 
 
@@ -177,6 +180,23 @@ CASES: list[tuple[str, str]] = [
     ("regress --candidate greedy --baseline random --store adir", "adir"),
     ("regress --candidate greedy --baseline random --hands 0", "hands"),
     ("schema nope", "nope"),
+    # Places a command would write, refused before any match starts
+    ("match --hands 1 --html adir", "--html adir: is a directory"),
+    ("match --hands 1 --log fifo", "--log fifo: is not a regular file"),
+    ("match --hands 1 --log loop1", "symbolic links"),
+    ("match --hands 1 --log tiny.toml/x.jsonl", "--log"),
+    ("match --hands 1 --log /proc/version", "/proc/version: cannot write"),
+    ("match --hands 1 --log none --stderr-dir /proc/version python3", "--stderr-dir /proc/version"),
+    ("regress --candidate greedy --baseline random --store r.sqlite --markdown adir", "--markdown adir"),
+    ("regress --candidate greedy --baseline random --store r.sqlite --markdown /proc/nope/x.md", "/proc/nope"),
+    ("regress --candidate greedy --baseline random --store r.sqlite --logs /proc/version", "--logs"),
+    ("regress --candidate greedy --baseline random --store fifo", "--store fifo"),
+    ("tournament tiny.toml --report adir", "--report adir"),
+    ("tournament tiny.toml --store fifo", "fifo"),
+    (f"view {G} -o /proc/nope/v.html", "-o /proc/nope"),
+    (f"view {G} -o fifo", "-o fifo"),
+    ("report tiny.sqlite -o adir", "-o adir"),
+    (f"refeed {G} --seat 1 greedy --stderr fifo", "--stderr fifo"),
     ("match \x1b[2J\x07bot", "x1b"),
     ("match greedy:chowness=\x1b[31m", "chowness"),
     ("match --set \x1b[2J=1", "x1b"),
@@ -385,3 +405,13 @@ def test_printable_escapes_what_a_terminal_would_obey() -> None:
     assert printable("plain 對局.toml") == "plain 對局.toml"  # printable Unicode stays readable
     assert printable("\x1b[2J\x07x\n\r\t\x7f\x85\u202e\udcff") == "\\x1b[2J\\x07x\\n\\r\\t\\x7f\\x85\\u202e\\udcff"
     assert printable(ValueError("a\x1bb")) == "a\\x1bb"
+
+
+def test_a_bad_output_place_is_refused_before_any_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``regress --markdown DIR`` used to play the whole regression and fail at the end; now nothing is played."""
+    (tmp_path / "md").mkdir()
+    store = tmp_path / "r.sqlite"
+    argv = ["regress", "--candidate", "greedy", "--baseline", "random", "--store", str(store), "--markdown",
+            str(tmp_path / "md"), "--quiet"]
+    line = _one_line(*_run(argv, capsys), argv)
+    assert "--markdown" in line and not store.exists()

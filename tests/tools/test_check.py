@@ -134,3 +134,51 @@ def test_the_command_lines_timeout_wins_over_the_bot_files(tmp_path: Path,
                             "--json"], capsys)
     data = json.loads(out)
     assert code == 1 and "within 2 s" in json.dumps(data), data
+
+
+BADBOT = ROOT / "tests" / "bots" / "badbot.py"
+
+
+def test_a_crashing_bot_shows_its_stderr_once_and_where_it_is(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot that dies at start: every row fails, its stderr's last lines and the file's place come once."""
+    code, out, _ = run_cmd([f"{sys.executable} {BADBOT} crash_start", "--timeout", "1", "--start-grace", "1"], capsys)
+    assert code == 1
+    assert out.count("the bot's stderr") == 1
+    path = Path(out.split("lines of ", 1)[1].split("):", 1)[0].replace("\n", ""))
+    assert path.is_file() and "badbot crash_start: started" in path.read_text()
+    assert "│ badbot crash_start: started" in out
+    path.unlink()
+
+
+def test_failed_rows_show_the_scenarios_expected_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stderr = tmp_path / "bot.stderr"
+    code, out, _ = run_cmd([f"{sys.executable} {BADBOT} crash_start", "--timeout", "1", "--start-grace", "1",
+                            "--stderr", str(stderr), "--json"], capsys)
+    data = json.loads(out)
+    by = {s["name"]: s for s in data["scenarios"]}
+    assert code == 1
+    # the bot died at its first question of each hand (a /ask throw, a /ask pong): the rows still say what each
+    # scenario wanted, and the exact legal answers only where it died at the situation itself
+    assert by["hu_robbed_gong"]["expected"] == "/hu or /pass"
+    assert "/ask throw" in by["hu_robbed_gong"]["note"]
+    assert by["throw_after_pong"]["expected"] == "/throw <a tile it holds>"
+    assert "/ask pong" in by["throw_after_pong"]["note"]
+    assert by["pong"]["expected"] == "one of /pong 451 452, /pass"
+    assert data["stderr_path"] == str(stderr) and "badbot crash_start: started" in data["stderr_tail"]
+
+
+def test_a_timeout_suggests_more_time(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cmd([f"{sys.executable} {CHECKBOT} hu_self_slow", "--only", "hu_self_draw", "--timeout", "1",
+                            "--start-grace", "1"], capsys)
+    assert code == 1
+    assert "1 timed out at 1 s per question" in out and "--timeout SECONDS" in out
+    code, out, _ = run_cmd([f"{sys.executable} {CHECKBOT} hu_self_slow", "--only", "hu_self_draw", "--timeout", "1",
+                            "--start-grace", "1", "--json"], capsys)
+    s = json.loads(out)["scenarios"][0]
+    assert s["expected"] == "one of /hu, /pass"  # it failed at the situation itself: the exact legal answers
+
+
+def test_a_quiet_bot_leaves_no_stderr_file(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cmd([f"{sys.executable} -m bots.greedy", "--only", "throw_after_mo", "--json"], capsys)
+    assert code == 0 and json.loads(out)["stderr_path"] is None
