@@ -158,13 +158,16 @@ def transcript(path: Path | str, seat: int, hand: int | None = None) -> tuple[He
 def format_transcript(header: HeaderRecord, seat: int, hands: list[TranscriptHand]) -> str:
     """Plain text: ``<  /initCard …`` for lines to the bot, ``>  /throw 112   (3.1 ms)`` for its answers."""
     info = _seat_info(header, seat)
-    what = f"process: {' '.join(info.cmd or [])}" if info.kind == "process" else f"built-in {info.spec}"
+    what = {"process": f"process: {' '.join(info.cmd or [])}", "remote": f"remote, through a wrapper: {info.spec}",
+            "human": f"a person at the play page: {info.spec}"}.get(info.kind, f"built-in {info.spec}")
     out: list[str] = []
     for h in hands:
         out.append(f"# hand {h.index + 1} ({h.round_wind} round, {h.hand_wind} hand, dealer {h.dealer}), "
                    f"seat {seat}: {info.name} ({what})")
         if info.kind == "builtin":
             out.append("# a built-in bot gets events, not lines: these are the lines a process in its place gets")
+        elif info.kind == "human":
+            out.append("# the page gets its seat's view, not lines: these are the lines a process in its place gets")
         dummy_noted = False
         for x in h.lines:
             if x.dir == ">" and not x.text:

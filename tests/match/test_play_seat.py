@@ -129,7 +129,7 @@ async def _play(tmp_path: Path, rules: Ruleset, seed: int, pages: Callable[[str,
     return result[0], made
 
 
-def test_a_person_plays_a_match_and_replay_verifies_it(tmp_path: Path) -> None:
+def test_a_person_plays_a_match_and_replay_verifies_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rules = make_ruleset({"hands": 4})
     result, (page,) = trio.run(_play, tmp_path, rules, 11, lambda url, token: [Page(url, "ann", token)])
     assert len(result.hands) == 4 and not result.faults
@@ -144,6 +144,9 @@ def test_a_person_plays_a_match_and_replay_verifies_it(tmp_path: Path) -> None:
     header = json.loads((tmp_path / "m.jsonl").read_text().splitlines()[0])
     assert header["seats"][0]["kind"] == "human" and header["seats"][0]["spec"] == "human:ann"
     assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0
+    capsys.readouterr()
+    assert mjref(["transcript", str(tmp_path / "m.jsonl"), "--seat", "1"]) == 0
+    assert "seat 1: ann (a person at the play page: human:ann)" in capsys.readouterr().out
 
 
 def test_an_answer_outside_the_legal_ones_is_a_fault(tmp_path: Path) -> None:
