@@ -200,7 +200,7 @@ def _h2h_table(st: dict[str, Any]) -> str:
     return f'<table id="h2h" class="grid"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
 
 
-def _faults_section(report: dict[str, Any], limit: int = 200) -> str:
+def _faults_section(report: dict[str, Any], limit: int = 100) -> str:
     st = report["standings"]
     kinds = sorted({k for b in st["bots"] for k in b["faults"]})
     head = "<tr><th class=l>bot</th><th>faults</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
@@ -211,18 +211,28 @@ def _faults_section(report: dict[str, Any], limit: int = 200) -> str:
         for b in st["bots"])
     out = f'<table id="fault-counts" class="grid"><thead>{head}</thead><tbody>{rows}</tbody></table>'
     faults = report["faults"]
-    if faults:
-        items = "".join(
-            f'<tr class="fault-row"><td class=l>{escape(f["match_id"])}</td><td>{f["hand"] + 1}</td>'
-            f'<td>{f["position"]}</td><td class=l>{escape(f["bot"])}</td><td class=l>{escape(f["kind"])}</td>'
-            f'<td class="l detail">{escape(f["detail"])}'
-            + (f' <code>{escape(f["line"])}</code>' if f.get("line") else "") + "</td></tr>"
-            for f in faults[:limit])
-        more = f"<p class=note>… and {len(faults) - limit} more (see the store's faults table).</p>" \
-            if len(faults) > limit else ""
-        out += (f'<table id="fault-list" class="grid"><thead><tr><th class=l>match</th><th>hand</th><th>seat</th>'
-                f'<th class=l>bot</th><th class=l>kind</th><th class=l>detail</th></tr></thead><tbody>{items}'
-                f"</tbody></table>{more}")
+    if faults:  # one row per bot and kind, with a count; the faults themselves fold out under it
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+        for f in faults:
+            groups[(f["bot"], f["kind"])].append(f)
+        items = []
+        for (bot, kind), fs in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
+            matches = len({f["match_id"] for f in fs})
+            rows = "".join(
+                f'<tr class="fault-row"><td class=l>{escape(f["match_id"])}</td><td>{f["hand"] + 1}</td>'
+                f'<td>{f["position"]}</td><td class="l detail">{escape(f["detail"])}'
+                + (f' <code>{escape(f["line"])}</code>' if f.get("line") else "") + "</td></tr>"
+                for f in fs[:limit])
+            more = f"<p class=note>… and {len(fs) - limit} more (see the store's faults table).</p>" \
+                if len(fs) > limit else ""
+            items.append(
+                f'<details class="fault-group" data-bot="{escape(bot)}" data-kind="{escape(kind)}" '
+                f'data-count="{len(fs)}"><summary><b>{len(fs)}×</b> {escape(bot)}: <b>{escape(kind)}</b> '
+                f'<span class=note>in {matches} match{"es" if matches != 1 else ""}; first: '
+                f'{escape(fs[0]["detail"][:120])}</span></summary>'
+                f'<table class="grid"><thead><tr><th class=l>match</th><th>hand</th><th>seat</th>'
+                f'<th class=l>detail</th></tr></thead><tbody>{rows}</tbody></table>{more}</details>')
+        out += f'<div id="fault-list">{"".join(items)}</div>'
     else:
         out += '<p class="note" id="no-faults">No faults: every bot answered every question legally and in time.</p>'
     return out

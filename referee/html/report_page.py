@@ -41,6 +41,13 @@ svg.chart { display: block; max-width: 100%; height: auto; margin-top: 6px; }
 .seats .seat { margin-right: 10px; } .seats .seat.first { font-weight: 700; }
 a.viewer { color: #1d4f91; font-weight: 600; }
 code { font-size: 12px; background: #f3f6f4; padding: 0 3px; border-radius: 3px; }
+details.fault-group { margin: 4px 0; }
+details.fault-group summary { cursor: pointer; white-space: normal; }
+@media (max-width: 600px) {
+  header { padding: 10px 12px; }
+  main { padding: 8px; gap: 10px; }
+  .card { padding: 10px; }
+}
 """
 
 _PAGE = """<!DOCTYPE html>

@@ -37,7 +37,7 @@ header.bar .sub { color: var(--muted); font-size: 12px; }
 .controls button.on { background: #8a6d12; border-color: var(--gold); }
 .controls input[type=range] { width: 180px; }
 .keys { color: var(--muted); font-size: 11px; }
-main.wrap { display: grid; grid-template-columns: minmax(900px, 1fr) 400px; gap: 12px; padding: 12px; }
+main.wrap { display: grid; grid-template-columns: minmax(0, 1fr) 400px; gap: 12px; padding: 12px; }
 .table { display: grid; grid-template-columns: minmax(330px, 1fr) 220px minmax(330px, 1fr);
   grid-template-areas: "top top top" "left center right" "bottom bottom bottom"; gap: 10px;
   background: radial-gradient(ellipse at center, #2a6a4d 0%, var(--felt) 60%, var(--felt-dark) 100%);
@@ -130,6 +130,34 @@ table.sheet:not(.reveal):not(.over) tr.totals { visibility: hidden; }
 #action-log li:last-child { color: var(--ink); font-weight: 600; }
 #action-log li.k-fault { color: #ffb4a8; }
 .meta { color: var(--muted); font-size: 12px; line-height: 1.5; }
+details.fault-group { margin: 3px 0; }
+details.fault-group summary { cursor: pointer; color: #ffb4a8; font-size: 12px; }
+details.fault-group .count { display: inline-block; min-width: 26px; text-align: center; background: #8c2f25;
+  color: var(--ink); border-radius: 4px; margin-right: 4px; font-variant-numeric: tabular-nums; }
+details.fault-group .fault { margin-left: 12px; }
+/* Narrower screens: the side panel goes under the table, then the table becomes one column (top, left, centre,
+   right, bottom), tiles shrink, and wide tables scroll inside their card instead of the page. */
+@media (max-width: 1340px) {
+  main.wrap { grid-template-columns: minmax(0, 1fr); }
+}
+@media (max-width: 1000px) {
+  main.wrap { padding: 6px; gap: 8px; }
+  .table { grid-template-columns: minmax(0, 1fr); grid-template-areas: "top" "left" "center" "right" "bottom";
+    min-height: 0; border-width: 4px; padding: 6px; gap: 6px; }
+  .pos-left .river, .pos-right .river, .pos-top .river, .pos-bottom .river { max-width: 100%; }
+  .seat.pos-bottom { flex-direction: column; }
+  .controls input[type=range] { width: 120px; }
+  .card { overflow-x: auto; }
+}
+@media (max-width: 520px) {
+  header.bar { padding: 6px 8px; }
+  .hand .tile { width: 24px; height: 32px; }
+  .melds .tile, .set .tile { width: 21px; height: 28px; }
+  .river .tile, .flowers .tile { width: 19px; height: 25px; }
+  .keys { display: none; }
+  .controls input[type=range] { width: 90px; }
+  table.sheet td.res { max-width: 90px; }
+}
 """
 
 SHARED_JS = r"""
@@ -312,11 +340,22 @@ function renderWinner(s, hand) {
     for (const w of r.wins) h += MJ.winHtml(w, seatName);
   }
   if (r) h += MJ.settleHtml(r, seatName);
-  if (hand.faults.length) {
-    h += "<h2>Faults</h2>" + hand.faults.map((f) => '<p class="fault" data-seat="' + f.seat + '">' +
-      esc(seatName(f.seat)) + ": <b>" + esc(f.kind) + "</b>: " + esc(f.detail) +
-      (f.line ? " (answered <code>" + esc(f.line) + "</code>" + (f.question ? " to <code>" + esc(f.question) +
-      "</code>" : "") + ")" : "") + "</p>").join("");
+  if (hand.faults.length) {  // grouped by seat and kind: a count per group, the faults themselves folded away
+    const groups = new Map();
+    for (const f of hand.faults) {
+      const key = f.seat + " " + f.kind;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(f);
+    }
+    h += "<h2>Faults</h2>";
+    for (const fs of groups.values()) {
+      const f0 = fs[0];
+      h += '<details class="fault-group" data-seat="' + f0.seat + '" data-kind="' + esc(f0.kind) + '" data-count="' +
+        fs.length + '"><summary><span class="count">' + fs.length + "×</span>" + esc(seatName(f0.seat)) + ": <b>" +
+        esc(f0.kind) + "</b></summary>" + fs.map((f) => '<p class="fault" data-seat="' + f.seat + '">' +
+        esc(f.detail) + (f.line ? " (answered <code>" + esc(f.line) + "</code>" + (f.question ? " to <code>" +
+        esc(f.question) + "</code>" : "") + ")" : "") + "</p>").join("") + "</details>";
+    }
   }
   panel.innerHTML = h;
 }

@@ -177,3 +177,25 @@ def test_report_in_the_browser(store: Path, tmp_path: Path) -> None:
         assert page.locator("#hand-1 .tile").count() > 0
         assert op.requests[before:] == [url]
         screenshot(page, "report-match-viewer.png")
+
+
+def test_report_on_a_narrow_screen_groups_faults(store: Path, tmp_path: Path) -> None:
+    """At 375 px nothing is wider than the window (wide tables scroll inside their card), and faults come as one
+    group per bot and kind, with a count, instead of one row each."""
+    r = build_report(store)
+    out = write_report(store, tmp_path / "narrow.html")
+    with chromium() as browser, open_page(browser, out, width=375, height=800) as op:
+        page = op.page
+        size = page.evaluate("() => ({scroll: document.documentElement.scrollWidth, inner: window.innerWidth})")
+        groups = page.evaluate("""() => [...document.querySelectorAll('#fault-list details.fault-group')].map(
+            (d) => [d.dataset.bot, d.dataset.kind, +d.dataset.count, d.querySelectorAll('tr.fault-row').length])""")
+        page.locator("#fault-list details.fault-group summary >> nth=0").click()
+        assert page.locator("#fault-list tr.fault-row >> nth=0").is_visible()
+        screenshot(page, "report-375px.png")
+        assert size["scroll"] <= size["inner"], size
+        assert op.errors == []
+    expected: dict[tuple[str, str], int] = {}
+    for f in r["faults"]:
+        expected[(f["bot"], f["kind"])] = expected.get((f["bot"], f["kind"]), 0) + 1
+    assert sorted((b, k, n) for b, k, n, _ in groups) == sorted((b, k, n) for (b, k), n in expected.items())
+    assert all(rows == min(n, 100) for _, _, n, rows in groups)

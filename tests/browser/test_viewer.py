@@ -399,8 +399,11 @@ def test_faults_draws_and_flowers_in_the_browser(browser: Any, logs: dict[str, P
         assert "1 fault" in page.inner_text("#seat-2 .badges")
         screenshot(page, "viewer-fault.png")
         page.keyboard.press("End")
-        assert page.locator("#winner-panel .fault").count() == 1
-        assert "illegal" in page.inner_text("#winner-panel .fault")
+        group = page.locator("#winner-panel details.fault-group")
+        assert group.count() == 1 and group.get_attribute("data-count") == "1"
+        assert "illegal" in page.inner_text("#winner-panel details.fault-group summary")
+        group.locator("summary").click()  # unfolds the faults of the group
+        assert page.locator("#winner-panel .fault").count() == 1 and page.locator("#winner-panel .fault").is_visible()
         assert op.errors == []
 
     d = build_match(logs["draw"])
@@ -429,3 +432,32 @@ def test_faults_draws_and_flowers_in_the_browser(browser: Any, logs: dict[str, P
         page.keyboard.press("End")
         screenshot(page, "viewer-flowers.png")
         assert op.errors == [] and op.foreign_requests() == []
+
+
+@pytest.mark.parametrize("width", [375, 800])
+def test_narrow_screens_do_not_overflow_and_faults_come_in_groups(browser: Any, logs: dict[str, Path],
+                                                                   tmp_path: Path, width: int) -> None:
+    """Below 800 px the page used to clip (a 900 px column); now nothing is wider than the window, and a hand's
+    faults come as one group per seat and kind with a count."""
+    log = tmp_path / "two-faulty.jsonl"
+    play(log, 11, 2, ["greedy", f"{sys.executable} {BADBOT} bad_throw", f"{sys.executable} {BADBOT} garbage"])
+    info = build_match(log)
+    html = write_viewer(log, tmp_path / "narrow.html")
+    with open_page(browser, html, width=width, height=800) as op:
+        page = op.page
+        page.wait_for_selector("body[data-ready='1']")
+        page.keyboard.press("End")
+        size = page.evaluate("() => ({scroll: document.documentElement.scrollWidth, inner: window.innerWidth,"
+                             " body: document.body.scrollWidth})")
+        screenshot(page, f"viewer-{width}px.png")
+        assert size["scroll"] <= size["inner"] and size["body"] <= size["inner"], size
+        wide = page.evaluate("""() => [...document.querySelectorAll('body *')].filter((e) => {
+            const r = e.getBoundingClientRect(); return r.width > 0 && (r.right > window.innerWidth + 1 || r.left < -1);
+          }).filter((e) => !e.closest('.card')).map((e) => e.tagName + '.' + e.className).slice(0, 5)""")
+        assert wide == [], wide
+        last = info["hands"][0]["faults"]  # End: the end of the first hand
+        groups = page.evaluate("""() => [...document.querySelectorAll('#winner-panel details.fault-group')].map(
+            (d) => [+d.dataset.seat, d.dataset.kind, +d.dataset.count])""")
+        expected: Counter[tuple[int, str]] = Counter((f["seat"], f["kind"]) for f in last)
+        assert sorted((s, k, n) for s, k, n in groups) == sorted((s, k, n) for (s, k), n in expected.items())
+        assert op.errors == []
