@@ -166,6 +166,8 @@ def status_line(state: RegressState) -> Text:
     t.append("  LLR ")
     t.append(f"{sp.llr:+.2f}", style=style)
     t.append(f" ({a:.2f}, {b:.2f})")
+    if state.settings.tail_loss > 0:
+        t.append(f"  betting {sp.evidence:+.2f}/{state.settings.sprt.evidence_bound:.2f}")
     if state.groups and state.differed_at is None:
         t.append(f"  identical play so far ({state.identical}/{state.settings.identical_groups} groups)",
                  style="yellow")

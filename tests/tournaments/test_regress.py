@@ -407,6 +407,7 @@ def test_burn_in_and_tail_holds_are_said(capsys: pytest.CaptureFixture[str]) -> 
         _fake_group(state, k, {}, diff=300 + 10 * (k % 3))
     assert state.sprt.held == "tail" and state.sprt.state is None
     assert "held by the betting test" in command.status_line(state).plain
+    assert f"betting {state.sprt.evidence:+.2f}/3.00" in command.status_line(state).plain
     assert "betting test" in state.result().notes[0]
 
 
