@@ -35,11 +35,14 @@ DRAWS_1 = [420, 430, 312, 440, 450, 460, 230]
 # Hand 2 (seat 1 deals again): throw North; seat 4 throws a 3-tong: eat it; throw Red; seat 2 throws White: win.
 HAND_2 = [110, 111, 112, 150, 160, 170, 210, 220, 230, 340, 350, 380, 381, 382, 470, 440, 450]
 DRAWS_2 = [420, 430, 330, 471]
+# Hand 3 (seat 1 deals a third time): four 1-wan in the deal: a concealed gong, then play on to the hand's end.
+HAND_3 = [110, 111, 112, 113, 150, 160, 170, 210, 230, 250, 270, 310, 330, 350, 370, 410, 430]
 
 
 def walls() -> list[Wall]:
     return [arrange_wall({1: HAND_1}, RULES, dealer=1, draws=DRAWS_1, filler_seed=1),
-            arrange_wall({1: HAND_2}, RULES, dealer=1, draws=DRAWS_2, filler_seed=2)]
+            arrange_wall({1: HAND_2}, RULES, dealer=1, draws=DRAWS_2, filler_seed=2),
+            arrange_wall({1: HAND_3}, RULES, dealer=1, filler_seed=3)]
 
 
 def hidden_from_seat_1(log: Path) -> dict[int, set[int]]:
@@ -93,7 +96,7 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
     log = tmp_path / "play.jsonl"
     with chromium() as browser:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "2", "--wallfile", str(wallfile),
+            [sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "3", "--wallfile", str(wallfile),
              "--set", "flowers=false", "--set", "dealer_continues=true", "--seed", "9", "--log", str(log),
              "--name", "tester",
              "dead_hand", "dead_hand", "dead_hand"],
@@ -162,9 +165,21 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
             page.click('#hand-1 .tile[data-tid="450"]')
             page.wait_for_selector('button.answer[data-kind="hu"]')
             screenshot(page, "play-win-offered.png")
+            last_q = page.evaluate("window.MJPLAY.state().ask.q")
             page.click('button.answer[data-kind="hu"]')
-            page.wait_for_selector("body[data-state=over]")
+            page.wait_for_selector("#winner-panel[data-outcome=win] .win[data-seat='1']")
             assert "on a throw" in page.locator("#winner-panel").inner_text()
+
+            # ---- hand 3: a concealed gong by its button, then plain answers to the hand's (and match's) end
+            ask = _next_question(page, last_q)
+            assert ask is not None and ask["ask"] == "gong"
+            gong = page.wait_for_selector('button.answer[data-kind="gong"]')
+            assert gong is not None and "concealed gong" in gong.inner_text()
+            assert sorted(int(t.get_attribute("data-tid") or 0) for t in gong.query_selector_all(".tile")) == \
+                [110, 111, 112, 113]
+            page.keyboard.press("g")
+            page.wait_for_selector("#melds-1 .meld[data-type=concealed_gong]")
+            assert _answer_until_over(page, last_q=ask["q"]) > 5
             screenshot(page, "play-match-over.png")
             out, err = proc.communicate(timeout=60)
             assert proc.returncode == 0, err
@@ -178,11 +193,12 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
 
     records = [json.loads(x) for x in log.read_text().splitlines()]
     mine = [(r["hand"], r["answer"]) for r in records if r["type"] == "answer" and r["seat"] == 1]
-    assert mine == [(0, "/throw 410"), (0, "/pong 310 311"), (0, "/throw 470"), (0, "/hu"),
-                    (1, "/throw 440"), (1, "/eat 340 350"), (1, "/throw 450"), (1, "/hu")]
+    assert mine[:9] == [(0, "/throw 410"), (0, "/pong 310 311"), (0, "/throw 470"), (0, "/hu"),
+                        (1, "/throw 440"), (1, "/eat 340 350"), (1, "/throw 450"), (1, "/hu"),
+                        (2, "/gong 0 110 111 112 113")]
     assert not [r for r in records if r["type"] == "fault"]
     results = [r for r in records if r["type"] == "result"]
-    assert [w["how"] for r in results for w in r["wins"]] == ["self_draw", "throw"]
+    assert [w["how"] for r in results for w in r["wins"]][:2] == ["self_draw", "throw"] and len(results) == 3
     assert mjref(["replay", str(log)]) == 0
 
     # The information rule over the page's traffic: no frame names a tile seat 1 never may see.
@@ -222,8 +238,8 @@ def _answer(page: Any, ask: dict[str, Any]) -> None:
         page.click(f"#hand-{position} .tile.playable >> nth=0")
 
 
-def _answer_until_over(page: Any, limit: int = 400) -> int:
-    answered, last_q = 0, -1
+def _answer_until_over(page: Any, limit: int = 400, last_q: int = -1) -> int:
+    answered = 0
     while answered < limit:
         ask = _next_question(page, last_q)
         if ask is None:
