@@ -383,8 +383,8 @@ class RegressState:
         if sp.last_hold is not None:
             hold, since = sp.last_hold
             why = (f"the burn-in ({s.sprt.min_groups} groups) allows no verdict before" if hold == "burn-in"
-                   else "the bounded betting test (what gives a pass with heavy tails; evidence "
-                   f"{sp.evidence:+.2f} of {s.sprt.evidence_bound:.2f}) held it")
+                   else "the pass waits for the betting test (what keeps alpha under heavy tails; its evidence "
+                   f"{'reached' if sp.state == 'pass' else 'is'} {sp.evidence:+.2f} of {s.sprt.evidence_bound:.2f})")
             if sp.state is not None and sp.decided_at is not None:
                 notes.append(f"the LLR was past a bound from group {since}; {why}; decided at group {sp.decided_at}")
             elif sp.held is not None:
