@@ -127,18 +127,18 @@ class _Capped(trio.abc.Listener[trio.abc.Stream]):
     any byte is read): a WebSocket client then fails at once, where a bare close leaves it waiting for its
     handshake's timeout; a TLS one is closed before its handshake, which fails at once too."""
 
-    def __init__(self, inner: trio.abc.Listener[Any], limit: Callable[[], int],
-                 refused: Callable[[str], None]) -> None:
+    def __init__(self, inner: trio.abc.Listener[Any], limit: Callable[[], int], refused: Callable[[str], None],
+                 handed_out: list[Any]) -> None:
         self.inner = inner
         self._limit = limit
         self._refused = refused
-        self._open: list[Any] = []  # the sockets of the connections handed out
+        self._open = handed_out  # the sockets of the connections handed out, shared by a server's listeners
 
     async def accept(self) -> trio.abc.Stream:
         while True:
             stream = await self.inner.accept()
             sock = _socket_of(stream)
-            self._open = [s for s in self._open if s.fileno() != -1]  # a closed socket's fileno is -1
+            self._open[:] = [s for s in self._open if s.fileno() != -1]  # a closed socket's fileno is -1
             if sock is None or len(self._open) < self._limit():
                 if sock is not None:
                     self._open.append(sock)
@@ -197,7 +197,8 @@ class Server:
         inner: list[trio.abc.Listener[Any]] = list(tcp)
         if ssl_context is not None:
             inner = [trio.SSLListener(t, ssl_context, https_compatible=True) for t in tcp]
-        listeners: list[Any] = [_Capped(t, self._connection_limit, self._too_many) for t in inner]
+        handed_out: list[Any] = []  # one count for all the listeners (localhost may be IPv4 and IPv6)
+        listeners: list[Any] = [_Capped(t, self._connection_limit, self._too_many, handed_out) for t in inner]
         server = WebSocketServer(self._handle, listeners, max_message_size=m.MAX_CLIENT_MESSAGE,
                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0)
         await server.run(task_status=task_status)
