@@ -40,6 +40,8 @@ from typing import TYPE_CHECKING, Literal
 
 from referee.errors import BotError
 
+from .codec import cut
+
 if TYPE_CHECKING:
     from .spec import BotSpec
 
@@ -138,7 +140,7 @@ class Launch:
             return f"{text}: memory limit {self.limits.memory_mb} MB (an allocation failed)"
         if self.mode == "bwrap" and code == 1 and "bwrap:" in tail:
             line = next(ln for ln in tail.splitlines() if "bwrap:" in ln)
-            return f"{text}: the sandbox could not start it ({line.strip()[:200]})"
+            return f"{text}: the sandbox could not start it ({cut(line.strip(), 200)})"  # the bot's own words
         return text
 
 

@@ -271,3 +271,12 @@ def test_a_keep_alive_bot_that_exits_at_exit_is_told_why(tmp_path: Path) -> None
                         rules=make_ruleset({"hands": 4}), log_path=tmp_path / "m.jsonl")
     assert result.faults, "a keep_alive bot that exits at /exit faults"
     assert all("keep_alive" in f.detail for f in result.faults), result.faults
+
+
+def test_a_bots_stderr_in_a_fault_detail_is_escaped(tmp_path: Path) -> None:
+    """A bot can print what looks like bubblewrap's complaint and exit 1: its words are quoted, escaped and cut."""
+    launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, str(HOSTILE))), tmp_path, mode="none")
+    boxed = sandbox.Launch(launch.argv, launch.env, launch.cwd, launch.inner_cwd, "bwrap", launch.limits,
+                           launch.hands, None, (), (), ())
+    detail = boxed.describe_exit(1, b"bwrap: \x1b]0;title\x07 " + b"x" * 500 + b"\n")
+    assert "\x1b" not in detail and "\\x1b]0;title\\x07" in detail and len(detail) < 300, detail
