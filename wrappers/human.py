@@ -20,7 +20,7 @@ from typing import Any
 
 import trio
 
-from referee.game.types import Event, Question
+from referee.game.types import Event, Hu, Question
 from referee.game.view import SeatView, new_view
 
 from . import messages as m
@@ -41,12 +41,14 @@ class HumanSeat(RemoteSeat):
         self.view: SeatView = new_view(position)
         self.totals = [0, 0, 0, 0]
         self._hand = 0
+        self._won_on: set[int] = set()  # the tiles won on this hand (``Hu`` events)
 
     def _question_timeout(self, info: HandInfo) -> float:
         return info.human_timeout
 
     async def begin_hand(self, info: HandInfo) -> Fault | None:
         self._hand = info.index
+        self._won_on = set()
         self.view = new_view(self.position, flowers=info.flowers, dead_wall=info.dead_wall,
                              gong_from_previous_player=info.gong_from_previous_player,
                              seven_pairs_and_pung=info.seven_pairs_and_pung)
@@ -54,6 +56,15 @@ class HumanSeat(RemoteSeat):
 
     def deliver(self, event: Event) -> None:
         self.view.apply(event)
+        if isinstance(event, Hu):
+            self._won_on.add(event.tile)
+
+    def _river(self, p: int) -> list[int]:
+        """Seat ``p``'s throws not claimed; a throw won on (``/hu`` on it) has left the river for the winner."""
+        river = list(self.view.rivers[p])
+        if river and self.view.throws and self.view.throws[-1] == (p, river[-1]) and river[-1] in self._won_on:
+            river.pop()
+        return river
 
     def table(self, ask: m.PageAsk | None = None) -> m.Table:
         """The table as this seat sees it: its view, and nothing else."""
@@ -61,7 +72,7 @@ class HumanSeat(RemoteSeat):
         seats = [m.PageSeat(position=p, name=self.names[p - 1] if p <= len(self.names) else f"seat {p}",
                             melds=[m.PageMeld(type=x.type, tiles=list(x.tiles), claimed=x.claimed, source=x.source,
                                               promoted=x.promoted) for x in v.melds[p]],
-                            river=list(v.rivers[p]), flowers=list(v.flowers[p])) for p in (1, 2, 3, 4)]
+                            river=self._river(p), flowers=list(v.flowers[p])) for p in (1, 2, 3, 4)]
         return m.Table(hand=self._hand, position=self.position, round_wind=v.round_wind, hand_wind=v.hand_wind,
                        dealer=v.dealer, wall=max(0, v.wall_remaining), live=max(0, v.wall_remaining - v.dead_wall),
                        concealed=sorted(v.hand), drawn=v.last_draw, seats=seats, totals=list(self.totals),

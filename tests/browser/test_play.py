@@ -211,6 +211,9 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
             leaked = frame_tids(frame) & hidden[hand]
             assert not leaked, f"hand {hand}: the page was sent hidden tiles {sorted(leaked)} in {frame['type']}"
     assert sum(1 for f in frames if f["type"] == "table") >= 8
+    last = [f for f in frames if f["type"] == "table" and f["hand"] == 1][-1]  # hand 2's end: won on 471
+    assert last["ask"] is None and last["winners"] == [1]
+    assert 471 not in last["seats"][1]["river"]  # the tile won on left seat 2's river
 
 
 def _next_question(page: Any, last_q: int, stop: str = "over") -> dict[str, Any] | None:
