@@ -126,7 +126,7 @@ def _live(marker: str) -> list[int]:
     ("markup", "garbage"),  # console markup, HTML and a terminal escape
 ])
 def test_bad_output_is_the_attackers_fault_alone(attack: str, kind: str, mode: str, tmp_path: Path) -> None:
-    result = play(tmp_path, {1: attacker(attack, timeout=1)})
+    result = play(tmp_path, {1: attacker(attack, timeout=3)})
     assert_gains_nothing(result)
     kinds = {f.kind for f in result.faults}
     # a line that arrives after the referee looked for lines nobody asked for is taken as the next answer: still
@@ -161,7 +161,7 @@ def test_a_stderr_flood_is_capped_and_costs_nothing(mode: str, tmp_path: Path) -
 # ---------------------------------------------------------------------------------------------------- processes
 def test_a_grandchild_holding_the_pipes_does_not_hang_the_referee(mode: str, tmp_path: Path) -> None:
     marker = f"mjref-attack-{uuid.uuid4().hex}"
-    result = play(tmp_path, {1: attacker("grandchild", marker, timeout=1)})
+    result = play(tmp_path, {1: attacker("grandchild", marker, timeout=3)})
     assert_gains_nothing(result)
     assert all(f.kind == "crash" for f in result.faults if f.position == 1), result.faults
     deadline = time.monotonic() + 5
@@ -172,7 +172,7 @@ def test_a_grandchild_holding_the_pipes_does_not_hang_the_referee(mode: str, tmp
 
 def test_a_double_forked_daemon_dies_with_its_box(mode: str, tmp_path: Path) -> None:
     marker = f"mjref-attack-{uuid.uuid4().hex}"
-    result = play(tmp_path, {1: attacker("doublefork", marker, timeout=2)}, hands=1)
+    result = play(tmp_path, {1: attacker("doublefork", marker, timeout=5)}, hands=1)
     assert not result.faults
     deadline = time.monotonic() + 5
     while _live(marker) and time.monotonic() < deadline:
@@ -214,7 +214,8 @@ def test_the_boxs_tmp_holds_tmp_mb_only(mode: str, tmp_path: Path) -> None:
     ("late", "timeout"),  # the answer 2 s late: never taken as the answer to a later question
 ])
 def test_protocol_cheats_are_faults(attack: str, kind: str, mode: str, tmp_path: Path) -> None:
-    result = play(tmp_path, {1: attacker(attack, timeout=1)})
+    # the honest answers before the cheat have 3 s (a loaded machine); the late one is 2 s late for its 1 s
+    result = play(tmp_path, {1: attacker(attack, timeout=1 if attack == "late" else 3)})
     assert_gains_nothing(result)
     assert {f.kind for f in result.faults if f.position == 1} <= {kind, "forfeit"}, result.faults
 
@@ -274,7 +275,7 @@ def test_unboxed_faults_still_never_pay(attack: str, kinds: set[str], tmp_path: 
     monkeypatch.setenv(sandbox.MODE_ENV, "none")
     marker = f"mjref-attack-{uuid.uuid4().hex}"
     try:
-        result = play(tmp_path, {1: attacker(attack, marker, timeout=1)})
+        result = play(tmp_path, {1: attacker(attack, marker, timeout=1 if "timeout" in kinds else 3)})
         assert_gains_nothing(result)
         assert {f.kind for f in result.faults} <= kinds, result.faults
     finally:
