@@ -11,6 +11,10 @@ Prints one JSON line.  ``python bench/tournament.py [--matches N] [--hands N] [-
 ``seeds = 1000000`` round-robin of four built-in bots (4 million matches) to its first recorded match, and the
 runner's RSS after 1,000, 10,000 and 100,000 one-hand matches (``--scale-marks``; the run stops at the last mark,
 and only the marks reached are reported: nothing is extrapolated).
+
+``--standings N`` builds a store of N synthetic one-hand matches (four bots in duplicate groups, a fault now and
+then) through the store's own ``record_many``, then times ``mjref standings`` on it (in this process, and as the
+command) and ``mjref report`` (its time and the page's size).  ``--store PATH`` keeps the store to reuse.
 """
 
 from __future__ import annotations
@@ -18,9 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +38,10 @@ import trio  # noqa: E402
 
 from bench.machine import machine  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
+from tournaments.report import make_report  # noqa: E402
 from tournaments.runner import execute, plan  # noqa: E402
+from tournaments.stats import compute_standings  # noqa: E402
+from tournaments.store import MatchRecord, Store, discard  # noqa: E402
 
 BUILTINS = [("greedy", "greedy"), ("chowy", "greedy:chowness=0.9"), ("random", "random"), ("dd", "drawdiscard"),
             ("hidden", "greedy:hiddenness=0.9")]
@@ -95,6 +105,8 @@ def scale(marks: list[int], concurrency: int) -> dict[str, Any]:
                 rss[str(count)] = rss_kib()
                 out["rss_kib_after"] = dict(rss)
                 out["seconds_to"] = {**out.get("seconds_to", {}), str(count): round(time.perf_counter() - t0, 1)}
+                print(json.dumps({"mark": count, "rss_kib": rss[str(count)], "seconds": out["seconds_to"][str(count)]}),
+                      file=sys.stderr, flush=True)  # a long run shows its marks as it reaches them
             if count >= last:
                 raise Done
 
@@ -114,6 +126,96 @@ def scale(marks: list[int], concurrency: int) -> dict[str, Any]:
     return out
 
 
+def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
+    """``n`` plausible one-hand matches of four bots in duplicate groups (4 seatings of each seed)."""
+    rng = random.Random(seed)
+    bots = ("alpha", "beta", "gamma", "delta")
+    for idx in range(n):
+        group_seed, rotation = divmod(idx, 4)
+        seats = tuple(bots[(i + rotation) % 4] for i in range(4))
+        winner = rng.randrange(5)  # 4: a drawn hand
+        scores = [0, 0, 0, 0]
+        wins: list[dict[str, Any]] = []
+        thrower = None
+        if winner < 4:
+            tai = rng.randint(1, 8)
+            if rng.random() < 0.3:
+                for i in range(4):
+                    scores[i] = 3 * (100 + 20 * tai) if i == winner else -(100 + 20 * tai)
+                how = "self_draw"
+            else:
+                thrower = rng.choice([i for i in range(4) if i != winner])
+                scores[winner], scores[thrower] = 100 + 20 * tai, -(100 + 20 * tai)
+                how = "throw"
+            wins.append({"hand": 0, "seat": winner + 1, "how": how, "thrower": None if thrower is None else
+                         thrower + 1, "tile": 11, "tai": tai})
+        faults = []
+        pens = [0, 0, 0, 0]
+        if idx % 997 == 0:
+            pens[idx % 4] = 100
+            faults.append({"hand": 0, "position": idx % 4 + 1, "bot": seats[idx % 4], "kind": "timeout",
+                           "detail": "no answer in 1 s", "line": None})
+        totals = tuple(scores[i] - pens[i] for i in range(4))
+        ranks = [sum(u > t for u in totals) + (sum(u == t for u in totals) + 1) / 2 for t in totals]
+        seat_rows = tuple({
+            "position": i + 1, "bot": seats[i], "points": totals[i], "rank": ranks[i], "hands": 1,
+            "wins": int(i == winner), "self_draws": int(i == winner and thrower is None),
+            "deal_ins": int(i == thrower), "faults": pens[i] // 100, "answers": 20, "answer_seconds": 0.004,
+            "max_answer_seconds": 0.001} for i in range(4))
+        hand_rows = ({"hand": 0, "dealer": 1, "outcome": "win" if wins else "draw",
+                      "winner": winner + 1 if wins else None, "how": wins[0]["how"] if wins else None,
+                      "thrower": wins[0]["thrower"] if wins else None, "tai": wins[0]["tai"] if wins else 0,
+                      **{f"s{i + 1}": scores[i] for i in range(4)}, **{f"p{i + 1}": pens[i] for i in range(4)}},)
+        yield MatchRecord(f"g0000-s{group_seed}-r{rotation:02d}", idx, f"g0000-s{group_seed}", group_seed,
+                          rotation, seats, 1, totals, None, None, 0.01, seat_rows, hand_rows, tuple(faults),
+                          tuple(wins))  # type: ignore[arg-type]
+
+
+def standings_bench(n: int, store: Path | None, runs: int = 3) -> dict[str, Any]:
+    """A store of ``n`` matches (built unless ``store`` already holds them), and how long standings and the report
+    take on it."""
+    out: dict[str, Any] = {"bench": "tournament --standings", "matches": n}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = store or Path(tmp) / "standings.sqlite"
+        have = 0
+        if path.exists():
+            with Store(path) as s:
+                have = s.count()
+        if have != n:
+            discard(path)
+            t0 = time.perf_counter()
+            with Store(path) as s:
+                s.initialise("standings bench", {"name": "standings bench"})
+                batch: list[MatchRecord] = []
+                for rec in synthetic_records(n):
+                    batch.append(rec)
+                    if len(batch) == 10_000:
+                        s.record_many(batch)
+                        batch.clear()
+                s.record_many(batch)
+            out["build_seconds"] = round(time.perf_counter() - t0, 1)
+        out["store_bytes"] = path.stat().st_size
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            st = compute_standings(path)
+            times.append(round(time.perf_counter() - t0, 3))
+        assert st.matches == n
+        out["standings_seconds"] = times
+        t0 = time.perf_counter()
+        cmd = subprocess.run([sys.executable, "-m", "referee.cli", "standings", str(path), "--format", "json"],
+                             cwd=ROOT, capture_output=True, text=True, check=True)
+        out["mjref_standings_command_seconds"] = round(time.perf_counter() - t0, 3)
+        out["standings_json_bytes"] = len(cmd.stdout)
+        t0 = time.perf_counter()
+        page = make_report(path, Path(tmp) / "report.html").path
+        out["report_seconds"] = round(time.perf_counter() - t0, 3)
+        out["report_page_bytes"] = page.stat().st_size
+    out["python"] = platform.python_version()
+    out["machine"] = machine()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scale", action="store_true", help="time to first match of seeds = 1000000, RSS at marks")
@@ -122,7 +224,12 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=4, help="seeds of the built-in round-robin (5 bots: 20 matches each)")
     ap.add_argument("--hands", type=int, default=4)
     ap.add_argument("--memory-matches", type=int, default=1000)
+    ap.add_argument("--standings", type=int, metavar="N", help="time standings and report on a store of N matches")
+    ap.add_argument("--store", type=Path, help="with --standings: the store to build (or reuse)")
     args = ap.parse_args()
+    if args.standings:
+        print(json.dumps(standings_bench(args.standings, args.store)))
+        return
     if args.scale:
         print(json.dumps(scale([int(x) for x in args.scale_marks.split(",")], args.concurrency)))
         return

@@ -43,8 +43,9 @@ from typing import Any, Literal
 
 from wrappers.identity import short_identity
 
+from . import totals as agg
 from .schedule import DUMMY_PREFIX
-from .store import StoreError, connect
+from .store import StoreError, connect, has_totals
 
 LEVEL = 0.95
 MIN_GROUPS = 5
@@ -446,8 +447,9 @@ def build_standings(
 
 
 # ------------------------------------------------------------------------------------------------ the store
-# SQLite sums the store: one pass for the bots' cluster moments, one for the pairs'.  Nothing grows in Python with
-# the number of matches, so a store of a million matches answers in seconds.
+# A store keeps its totals as it records each match (tournaments.totals): standings read one row per bot and per
+# pair, whatever the store's size.  A store of an older schema, not yet opened for writing by this mjref, is summed
+# by SQLite instead (one pass for the bots' cluster moments, one for the pairs'): the same numbers, slower.
 
 _BEST = "MAX(m.total1, m.total2, m.total3, m.total4)"
 _FIRST = (f"CASE WHEN s.points = {_BEST} THEN 1.0 / ((m.total1 = {_BEST}) + (m.total2 = {_BEST}) "
@@ -490,10 +492,41 @@ def _num0(x: Any) -> float:
     return float(x) if x is not None else 0.0
 
 
+def kept_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tuple[
+        list[BotTotals], list[PairTotals], int, int, int]:
+    """Bot and pair totals, matches, hands and clusters of a store, from the totals it keeps at commit (one row per
+    bot and pair; call inside a transaction).  The scaled sums (:mod:`tournaments.totals`) are scaled back here."""
+    rs, fs, ps = agg.RANK_SCALE, agg.FIRST_SCALE, agg.PAIR_SCALE
+    moments: dict[str, Any] = {str(r["bot"]): r for r in con.execute(
+        "SELECT * FROM agg_bot_moments WHERE kind = ?", (cluster_by,))}
+    bots = []
+    for t in con.execute("SELECT * FROM agg_bot ORDER BY bot"):
+        m = moments.get(str(t["bot"]))
+        if m is None:
+            raise StoreError(f"bot {t['bot']!r} has totals but no cluster moments")
+        bots.append(BotTotals(
+            str(t["bot"]), int(t["matches"]), int(t["hands"]), t["points"], int(t["wins"]), int(t["self_draws"]),
+            int(t["deal_ins"]), int(t["faults"]), int(t["answers"]), float(t["answer_seconds"]),
+            float(t["max_answer_seconds"]),
+            Moments(int(m["g"]), m["sy"], m["sn"], m["syy"], m["syn"], m["snn"]),
+            Moments(int(m["rg"]), m["ry"] / rs, m["rn"], m["ryy"] / rs**2, m["ryn"] / rs, m["rnn"]),
+            Moments(int(m["rg"]), m["fy"] / fs, m["rn"], m["fyy"] / fs**2, m["fyn"] / fs, m["rnn"]),
+        ))
+    pairs = []
+    for p in con.execute("SELECT * FROM agg_pair WHERE kind = ? ORDER BY a, b", (cluster_by,)):
+        for a, b, sign in ((p["a"], p["b"], 1), (p["b"], p["a"], -1)):
+            pairs.append(PairTotals(str(a), str(b), int(p["matches"]), int(p["hands"]), Moments(
+                int(p["g"]), sign * p["sy"] / ps, p["sn"], p["syy"] / ps**2, sign * p["syn"] / ps, p["snn"])))
+    row = con.execute("SELECT matches, hands, group_clusters, seed_clusters FROM agg_store").fetchone()
+    if row is None:
+        return bots, pairs, 0, 0, 0
+    return bots, pairs, int(row[0]), int(row[1]), int(row[2] if cluster_by == "group" else row[3])
+
+
 def read_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tuple[
         list[BotTotals], list[PairTotals], int, int, int]:
-    """Bot and pair totals, matches, hands and clusters of a store, summed by SQLite (one snapshot: call inside a
-    transaction)."""
+    """Bot and pair totals, matches, hands and clusters of a store, summed by SQLite over every match (one
+    snapshot: call inside a transaction).  For a store without totals, and to check them."""
     key = _KEYS[cluster_by]
     bots = []
     for r in con.execute(_BOTS_SQL.format(key=key)):
@@ -541,6 +574,17 @@ def _check_numbers(con: sqlite3.Connection, store_path: Path) -> None:
                              f"not a number; the store is damaged")
 
 
+def _check_total_numbers(con: sqlite3.Connection, store_path: Path) -> None:
+    """As :func:`_check_numbers`, for the totals standings read (a handful of rows)."""
+    for table, columns in agg.NUMBER_COLUMNS.items():
+        test = " OR ".join(f"typeof({c}) NOT IN ('integer', 'real')" for c in columns)
+        bad = con.execute(f"SELECT * FROM {table} WHERE {test} LIMIT 1").fetchone()  # noqa: S608 - fixed names
+        if bad is not None:
+            column = next(c for c in columns if not isinstance(bad[c], int | float))
+            raise StoreError(f"{store_path}: table {table}: column {column!r} holds {bad[column]!r}, not a number; "
+                             f"the store is damaged")
+
+
 def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> Standings:
     """Standings and head-to-head of the matches in a results store (raises ``StoreError`` naming the file)."""
     if cluster_by not in ("group", "seed"):
@@ -549,11 +593,16 @@ def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> S
     con = connect(store_path, readonly=True)
     try:
         con.execute("BEGIN")  # one snapshot, even while a tournament is writing
-        _check_numbers(con, store_path)
-        bots, pairs, matches, hands, groups = read_totals(con, cluster_by)
         faults: dict[str, dict[str, int]] = defaultdict(dict)
-        for bot, kind, n in con.execute("SELECT bot, kind, COUNT(*) FROM faults GROUP BY bot, kind"):
-            faults[str(bot)][str(kind)] = int(n)
+        if has_totals(con):
+            _check_total_numbers(con, store_path)
+            bots, pairs, matches, hands, groups = kept_totals(con, cluster_by)
+            faults.update(agg.fault_counts(con))
+        else:
+            _check_numbers(con, store_path)
+            bots, pairs, matches, hands, groups = read_totals(con, cluster_by)
+            for bot, kind, n in con.execute("SELECT bot, kind, COUNT(*) FROM faults GROUP BY bot, kind"):
+                faults[str(bot)][str(kind)] = int(n)
         meta = {str(k): v for k, v in con.execute("SELECT key, value FROM meta WHERE key IN ('name', 'identity')")}
         con.execute("ROLLBACK")
     except StoreError:
@@ -713,6 +762,7 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 __all__ = [
     "CSV_COLUMNS", "MIN_GROUPS", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
     "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
-    "BotTotals", "Moments", "PairTotals", "assemble", "ratio_estimate", "read_totals", "totals_from_rows",
+    "BotTotals", "Moments", "PairTotals", "assemble", "kept_totals", "ratio_estimate", "read_totals",
+    "totals_from_rows",
     "t_quantile", "to_csv", "to_json", "to_markdown",
 ]

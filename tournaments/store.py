@@ -24,6 +24,10 @@ Tables
 ``faults``    one row per fault: match_id, hand, position, bot, kind, detail, line.
 ``plays``     one row per match: match_id, digest (``MatchResult.play_digest``: equal digests on the same walls mean
               the same answers in the same order).  Stores written before this table existed have no rows in it.
+``agg_*``     totals kept at commit (:mod:`tournaments.totals`): what standings and the report read, so that
+              neither reads every match.  Added in schema 4; a store of an older schema gets them computed from its
+              matches the first time it is opened for writing (a resumed tournament), and until then standings
+              sum its matches instead.  A store of a newer schema than this mjref knows is refused.
 """
 
 from __future__ import annotations
@@ -43,7 +47,9 @@ from referee import __version__
 from referee.errors import StoreError as _StoreError
 from wrappers.sandbox import hide_from_bots
 
-SCHEMA_VERSION = 3  # 2: the wins table; 3: the plays table
+from . import totals as agg
+
+SCHEMA_VERSION = 4  # 2: the wins table; 3: the plays table; 4: the totals (tournaments.totals)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -109,6 +115,13 @@ class MatchRecord:
     win_rows: tuple[dict[str, Any], ...] = ()  # keys as the wins table, without match_id
     play_digest: str | None = None  # the plays table
 
+    def facts(self) -> agg.MatchFacts:
+        """What the store's totals need of this match."""
+        hand_points = [(self.seats[p - 1], int(h[f"s{p}"]) - int(h[f"p{p}"])) for h in self.hand_rows
+                       for p in (1, 2, 3, 4)]
+        return agg.MatchFacts(self.group, self.seed, self.hands, self.seat_rows, hand_points,
+                                 [(str(f["bot"]), str(f["kind"])) for f in self.fault_rows])
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "idx": self.idx, "group": self.group, "seed": self.seed, "rotation": self.rotation,
@@ -159,6 +172,35 @@ def _check_ours(con: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: a SQLite database but not an mjref results store (its tables: {shown})")
 
 
+def schema_of(con: sqlite3.Connection) -> int | None:
+    """The schema version a store was written with (None: not initialised, or older than the version's record)."""
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    if row is None:
+        return None
+    try:
+        return int(row[0])
+    except (TypeError, ValueError):
+        return -1  # not a number: counts as older, so the totals are rebuilt from the matches
+
+
+def _check_schema(con: sqlite3.Connection, path: Path) -> None:
+    version = schema_of(con)
+    if version is not None and version > SCHEMA_VERSION:
+        raise StoreError(f"{path}: written by a newer mjref (store schema {version}; this mjref {__version__} knows "
+                         f"up to {SCHEMA_VERSION}); use that mjref, or another store")
+
+
+def has_totals(con: sqlite3.Connection) -> bool:
+    """Whether the store's totals (``agg_*``) cover its matches: schema 4 or later, or nothing recorded yet."""
+    if con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agg_store'").fetchone() is None:
+        return False
+    version = schema_of(con)
+    return (version is not None and version >= 4) or con.execute("SELECT 1 FROM matches LIMIT 1").fetchone() is None
+
+
 def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     """Open a store; every problem (missing, empty, damaged, foreign, a directory) is one ``StoreError`` line."""
     kind = _inspect(path)
@@ -189,7 +231,8 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         else:
             con.execute("PRAGMA journal_mode=WAL")
             con.execute("PRAGMA synchronous=NORMAL")
-            con.executescript(_SCHEMA)
+            con.executescript(_SCHEMA + agg.SCHEMA)
+        _check_schema(con, path)
     except sqlite3.DatabaseError as exc:
         con.close()
         raise StoreError(f"{path}: not an mjref results store, or a damaged one ({exc})") from None
@@ -250,6 +293,28 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.con = connect(path)
+        try:
+            self._upgrade()
+        except BaseException:
+            self.con.close()
+            raise
+
+    def _upgrade(self) -> None:
+        """An older store gets the totals of its matches (schema 4), in one transaction, before anything is added."""
+        version = schema_of(self.con)
+        if version is not None and version >= 4:
+            return
+        with self._transaction():
+            if self.con.execute("SELECT 1 FROM matches LIMIT 1").fetchone() is None:
+                if version is not None:
+                    self.con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+                return
+            try:
+                agg.rebuild(self.con)
+            except (TypeError, ValueError, KeyError) as exc:  # a cell that is not a number, edited by hand
+                raise StoreError(f"{self.path}: a damaged results store: its matches cannot be totalled ({exc})") \
+                    from None
+            self.con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
 
     def close(self) -> None:
         self.con.close()
@@ -308,6 +373,7 @@ class Store:
         with self._transaction():
             for table in ("plays", "faults", "wins", "hands", "seats", "matches", "meta"):
                 self.con.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
+            agg.clear(self.con)
 
     # -------------------------------------------------------------------------------------------- matches
     def finished_ids(self) -> set[str]:
@@ -338,34 +404,43 @@ class Store:
     def record(self, m: MatchRecord) -> bool:
         """Record a finished match in one transaction.  A match already recorded is left alone (False)."""
         with self._transaction():
-            if self.con.execute("SELECT 1 FROM matches WHERE id = ?", (m.id,)).fetchone():
+            if not self._insert(m):
                 return False
-            self.con.execute(
-                "INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (m.id, m.idx, m.group, m.seed, m.rotation, *m.seats, m.hands, *m.totals, m.log, m.log_sha256,
-                 m.seconds, datetime.now(UTC).isoformat(timespec="seconds")),
-            )
-            self.con.executemany(
-                "INSERT INTO seats VALUES (:match_id,:position,:bot,:points,:rank,:hands,:wins,:self_draws,"
-                ":deal_ins,:faults,:answers,:answer_seconds,:max_answer_seconds)",
-                [{**r, "match_id": m.id} for r in m.seat_rows],
-            )
-            self.con.executemany(
-                "INSERT INTO hands VALUES (:match_id,:hand,:dealer,:outcome,:winner,:how,:thrower,:tai,"
-                ":s1,:s2,:s3,:s4,:p1,:p2,:p3,:p4)",
-                [{**r, "match_id": m.id} for r in m.hand_rows],
-            )
-            self.con.executemany(
-                "INSERT INTO wins VALUES (:match_id,:hand,:seat,:how,:thrower,:tile,:tai)",
-                [{**r, "match_id": m.id} for r in m.win_rows],
-            )
-            self.con.executemany(
-                "INSERT INTO faults VALUES (:match_id,:hand,:position,:bot,:kind,:detail,:line)",
-                [{**r, "match_id": m.id} for r in m.fault_rows],
-            )
-            if m.play_digest is not None:
-                self.con.execute("INSERT INTO plays VALUES (?, ?)", (m.id, m.play_digest))
-        return True
+            agg.add_matches(self.con, [m.facts()])
+            return True
 
     def record_many(self, records: Iterable[MatchRecord]) -> int:
-        return sum(1 for r in records if self.record(r))
+        """Record matches in one transaction (all or none); returns how many were new."""
+        with self._transaction():
+            new = [r.facts() for r in records if self._insert(r)]
+            return agg.add_matches(self.con, new)
+
+    def _insert(self, m: MatchRecord) -> bool:
+        if self.con.execute("SELECT 1 FROM matches WHERE id = ?", (m.id,)).fetchone():
+            return False
+        self.con.execute(
+            "INSERT INTO matches VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (m.id, m.idx, m.group, m.seed, m.rotation, *m.seats, m.hands, *m.totals, m.log, m.log_sha256,
+             m.seconds, datetime.now(UTC).isoformat(timespec="seconds")),
+        )
+        self.con.executemany(
+            "INSERT INTO seats VALUES (:match_id,:position,:bot,:points,:rank,:hands,:wins,:self_draws,"
+            ":deal_ins,:faults,:answers,:answer_seconds,:max_answer_seconds)",
+            [{**r, "match_id": m.id} for r in m.seat_rows],
+        )
+        self.con.executemany(
+            "INSERT INTO hands VALUES (:match_id,:hand,:dealer,:outcome,:winner,:how,:thrower,:tai,"
+            ":s1,:s2,:s3,:s4,:p1,:p2,:p3,:p4)",
+            [{**r, "match_id": m.id} for r in m.hand_rows],
+        )
+        self.con.executemany(
+            "INSERT INTO wins VALUES (:match_id,:hand,:seat,:how,:thrower,:tile,:tai)",
+            [{**r, "match_id": m.id} for r in m.win_rows],
+        )
+        self.con.executemany(
+            "INSERT INTO faults VALUES (:match_id,:hand,:position,:bot,:kind,:detail,:line)",
+            [{**r, "match_id": m.id} for r in m.fault_rows],
+        )
+        if m.play_digest is not None:
+            self.con.execute("INSERT INTO plays VALUES (?, ?)", (m.id, m.play_digest))
+        return True

@@ -74,6 +74,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(d / "tiny.sqlite", d / "cell.sqlite")
     con = sqlite3.connect(d / "cell.sqlite")
     con.execute("UPDATE seats SET points = 'abc'")
+    con.execute("UPDATE agg_bot SET points = 'abc'")  # what standings read: the totals kept at commit
     con.commit()
     con.close()
     (d / "text.sqlite").write_text("hello, not a store")
