@@ -26,8 +26,9 @@ from referee import __version__
 from referee.errors import InputError
 from referee.html import charts, report_page
 from referee.viewer import ViewerError, write_viewer
+from tournaments import totals as agg
 from tournaments.stats import compute_standings, to_json
-from tournaments.store import StoreError, connect
+from tournaments.store import StoreError, connect, has_totals
 
 __all__ = [
     "ReportError", "ReportWritten", "build_report", "make_report", "matches_dir", "render_report", "write_report",
@@ -44,32 +45,107 @@ def matches_dir(out_path: Path) -> Path:
 
 
 # ---------------------------------------------------------------------------------------------------- data
+MATCH_LIST = 200
+"""The most matches the page lists (and gives viewer pages): every match of a smaller store; of a larger one, the
+matches with the most faults (up to a quarter of the list) and the latest recorded."""
+FAULT_LIST = 200
+"""The most faults the page lists one by one (their counts by bot and kind are always complete)."""
+CURVE_POINTS = 400
+"""The most points of each bot's cumulative curve: a larger store is drawn in buckets of consecutive matches."""
+
+
+def _histograms(con: sqlite3.Connection) -> dict[str, list[list[int]]]:
+    """Per bot: ``[points in one hand, how many hands]``, from the totals (or summed, for an older store)."""
+    if has_totals(con):
+        return {bot: [[p, n] for p, n in pairs] for bot, pairs in agg.hand_points_histogram(con).items()}
+    counts: dict[tuple[str, int], int] = defaultdict(int)
+    for p in (1, 2, 3, 4):
+        for bot, pts, n in con.execute(
+                f"SELECT m.seat{p}, h.s{p} - h.p{p}, COUNT(*) FROM hands h JOIN matches m ON m.id = h.match_id "
+                f"GROUP BY 1, 2"):  # noqa: S608 - p is 1..4
+            counts[(str(bot), int(pts))] += int(n)
+    out: dict[str, list[list[int]]] = defaultdict(list)
+    for (bot, pts), n in sorted(counts.items()):
+        out[bot].append([pts, n])
+    return dict(out)
+
+
+def _curves(con: sqlite3.Connection, matches: int) -> dict[str, list[list[float]]]:
+    """Per bot: ``[matches so far, its cumulative points]`` in schedule order; at most ``CURVE_POINTS`` points, each
+    the end of a bucket of consecutive schedule indices (every match, for a small store).  One pass over the
+    matches table, whose rows name the seats and their totals."""
+    if not matches:
+        return {}
+    top = int(con.execute("SELECT MAX(idx) FROM matches").fetchone()[0]) + 1
+    step = max(1, -(-top // CURVE_POINTS))
+    per_bucket: dict[int, int] = {}
+    gained: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for bucket, *cols in con.execute(
+            "SELECT idx / ?, COUNT(*), seat1, SUM(total1), seat2, SUM(total2), seat3, SUM(total3), seat4, "
+            "SUM(total4) FROM matches GROUP BY 1, seat1, seat2, seat3, seat4", (step,)):
+        per_bucket[bucket] = per_bucket.get(bucket, 0) + int(cols[0])
+        for i in range(1, 9, 2):
+            gained[bucket][str(cols[i])] += cols[i + 1]
+    out: dict[str, list[list[float]]] = defaultdict(list)
+    running: dict[str, float] = defaultdict(float)
+    seen = 0
+    for bucket in sorted(per_bucket):
+        seen += per_bucket[bucket]
+        for bot, pts in gained[bucket].items():
+            running[bot] += pts
+            out[bot].append([seen, running[bot]])
+    return dict(out)
+
+
+def _listed_ids(con: sqlite3.Connection, matches: int) -> list[str]:
+    if matches <= MATCH_LIST:
+        return [str(r[0]) for r in con.execute("SELECT id FROM matches")]
+    notable = [str(r[0]) for r in con.execute(
+        "SELECT match_id FROM faults GROUP BY match_id ORDER BY COUNT(*) DESC, match_id LIMIT ?", (MATCH_LIST // 4,))]
+    latest = [str(r[0]) for r in con.execute("SELECT id FROM matches ORDER BY rowid DESC LIMIT ?", (MATCH_LIST,))]
+    return list(dict.fromkeys([*notable, *latest]))[:MATCH_LIST]
+
+
 def _read_tables(store_path: Path) -> dict[str, Any]:
+    """What the page shows beyond the standings, read in one snapshot; bounded whatever the store's size."""
     try:
         con = connect(store_path, readonly=True)
     except sqlite3.Error as exc:
         raise StoreError(f"{store_path}: not an mjref results store ({exc})") from None
     try:
         con.execute("BEGIN")
-        matches = [dict(r) for r in con.execute(
-            "SELECT id, idx, grp, seed, rotation, seat1, seat2, seat3, seat4, hands, total1, total2, total3, total4, "
-            "log, seconds, finished FROM matches ORDER BY idx, id")]
+        total = int(con.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+        ids = _listed_ids(con, total)
+        listed: list[dict[str, Any]] = []
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            listed += [dict(r) for r in con.execute(
+                "SELECT id, idx, grp, seed, rotation, seat1, seat2, seat3, seat4, hands, total1, total2, total3, "
+                f"total4, log, seconds, finished, (SELECT COUNT(*) FROM faults f WHERE f.match_id = m.id) AS faults "
+                f"FROM matches m WHERE id IN ({marks})", chunk)]  # noqa: S608 - placeholders only
+        listed.sort(key=lambda m: (m["idx"], m["id"]))
         seats: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
-        for r in con.execute("SELECT match_id, position, bot, points, rank, faults FROM seats"):
-            seats[r["match_id"]][r["position"]] = dict(r)
-        hands = [dict(r) for r in con.execute(
-            "SELECT h.match_id, h.hand, h.outcome, h.s1, h.s2, h.s3, h.s4, h.p1, h.p2, h.p3, h.p4 "
-            "FROM hands h JOIN matches m ON m.id = h.match_id ORDER BY m.idx, m.id, h.hand")]
+        for i in range(0, len(ids), 500):
+            chunk = ids[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            for r in con.execute(f"SELECT match_id, position, bot, points, rank, faults FROM seats "
+                                 f"WHERE match_id IN ({marks})", chunk):  # noqa: S608 - placeholders only
+                seats[r["match_id"]][r["position"]] = dict(r)
         faults = [dict(r) for r in con.execute(
             "SELECT f.match_id, f.hand, f.position, f.bot, f.kind, f.detail, f.line FROM faults f "
-            "JOIN matches m ON m.id = f.match_id ORDER BY m.idx, f.hand, f.position")]
+            "JOIN matches m ON m.id = f.match_id ORDER BY m.idx, f.hand, f.position LIMIT ?", (FAULT_LIST,))]
+        fault_total = int(con.execute("SELECT COUNT(*) FROM faults").fetchone()[0])
+        per_hand = _histograms(con)
+        cumulative = _curves(con, total)
         meta = {r["key"]: r["value"] for r in con.execute("SELECT key, value FROM meta")}
         con.execute("ROLLBACK")
     except sqlite3.Error as exc:
         raise StoreError(f"{store_path}: not an mjref results store ({exc})") from None
     finally:
         con.close()
-    return {"matches": matches, "seats": seats, "hands": hands, "faults": faults, "meta": meta}
+    return {"matches": listed, "matches_total": total, "seats": seats, "faults": faults,
+            "faults_total": fault_total, "per_hand": per_hand, "cumulative": cumulative, "meta": meta}
 
 
 def _seat_bot(tables: dict[str, Any], match: dict[str, Any], position: int) -> str:
@@ -78,7 +154,9 @@ def _seat_bot(tables: dict[str, Any], match: dict[str, Any], position: int) -> s
 
 
 def build_report(store_path: Path | str) -> dict[str, Any]:
-    """Everything the page shows, as plain data (``standings`` is :func:`tournaments.stats.to_json`)."""
+    """Everything the page shows, as plain data (``standings`` is :func:`tournaments.stats.to_json`).  Its size is
+    bounded: aggregates (standings, histograms as counts, curves of at most ``CURVE_POINTS`` points) and at most
+    ``MATCH_LIST`` matches and ``FAULT_LIST`` faults, with the totals (``matches_total``, ``faults_total``)."""
     path = Path(store_path)
     if path.is_dir():
         raise ReportError(f"{path}: is a directory, not a results store")
@@ -87,31 +165,14 @@ def build_report(store_path: Path | str) -> dict[str, Any]:
         tables = _read_tables(path)
     except StoreError as exc:
         raise ReportError(str(exc)) from None
-    by_id = {m["id"]: m for m in tables["matches"]}
-    per_hand: dict[str, list[int]] = defaultdict(list)
-    for h in tables["hands"]:
-        m = by_id[h["match_id"]]
-        for p in (1, 2, 3, 4):
-            per_hand[_seat_bot(tables, m, p)].append(int(h[f"s{p}"]) - int(h[f"p{p}"]))
-    cumulative: dict[str, list[list[float]]] = defaultdict(list)
-    running: dict[str, float] = defaultdict(float)
     match_rows = []
-    for n, m in enumerate(tables["matches"], start=1):
-        seats = []
-        for p in (1, 2, 3, 4):
-            bot = _seat_bot(tables, m, p)
-            seats.append({"position": p, "bot": bot, "total": m[f"total{p}"],
-                          "rank": tables["seats"].get(m["id"], {}).get(p, {}).get("rank")})
-        gained: dict[str, float] = defaultdict(float)
-        for s in seats:
-            gained[s["bot"]] += s["total"]
-        for bot, pts in gained.items():
-            running[bot] += pts
-            cumulative[bot].append([n, running[bot]])
+    for m in tables["matches"]:
+        seats = [{"position": p, "bot": _seat_bot(tables, m, p), "total": m[f"total{p}"],
+                  "rank": tables["seats"].get(m["id"], {}).get(p, {}).get("rank")} for p in (1, 2, 3, 4)]
         match_rows.append({
-            "n": n, "id": m["id"], "idx": m["idx"], "group": m["grp"], "seed": m["seed"], "rotation": m["rotation"],
-            "hands": m["hands"], "seats": seats, "log": m["log"], "seconds": m["seconds"],
-            "faults": sum(1 for f in tables["faults"] if f["match_id"] == m["id"]),
+            "n": m["idx"] + 1, "id": m["id"], "idx": m["idx"], "group": m["grp"], "seed": m["seed"],
+            "rotation": m["rotation"], "hands": m["hands"], "seats": seats, "log": m["log"], "seconds": m["seconds"],
+            "faults": m["faults"],
         })
     return {
         "store": str(path),
@@ -119,10 +180,12 @@ def build_report(store_path: Path | str) -> dict[str, Any]:
         "created": tables["meta"].get("created"),
         "generated": datetime.now(UTC).isoformat(timespec="seconds"),
         "standings": standings,
-        "per_hand": dict(per_hand),
-        "cumulative": dict(cumulative),
+        "per_hand": tables["per_hand"],
+        "cumulative": tables["cumulative"],
         "matches": match_rows,
+        "matches_total": tables["matches_total"],
         "faults": tables["faults"],
+        "faults_total": tables["faults_total"],
     }
 
 
@@ -211,25 +274,28 @@ def _faults_section(report: dict[str, Any], limit: int = 100) -> str:
         for b in st["bots"])
     out = f'<table id="fault-counts" class="grid"><thead>{head}</thead><tbody>{rows}</tbody></table>'
     faults = report["faults"]
-    if faults:  # one row per bot and kind, with a count; the faults themselves fold out under it
+    if faults:  # one row per bot and kind, with its full count; the faults listed fold out under it
         groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
         for f in faults:
             groups[(f["bot"], f["kind"])].append(f)
+        counts = {(b["name"], k): n for b in st["bots"] for k, n in b["faults"].items()}  # every fault, not listed
         items = []
-        for (bot, kind), fs in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
-            matches = len({f["match_id"] for f in fs})
+        for (bot, kind), n in sorted(counts.items(), key=lambda g: (-g[1], g[0])):
+            fs = groups.get((bot, kind), [])[:limit]
             rows = "".join(
                 f'<tr class="fault-row"><td class=l>{escape(f["match_id"])}</td><td>{f["hand"] + 1}</td>'
                 f'<td>{f["position"]}</td><td class="l detail">{escape(f["detail"])}'
                 + (f' <code>{escape(f["line"])}</code>' if f.get("line") else "") + "</td></tr>"
-                for f in fs[:limit])
-            more = f"<p class=note>… and {len(fs) - limit} more (see the store's faults table).</p>" \
-                if len(fs) > limit else ""
+                for f in fs)
+            more = f"<p class=note>… and {n - len(fs)} more (see the store's faults table).</p>" \
+                if n > len(fs) else ""
+            matches = len({f["match_id"] for f in fs})
+            where = (f'in {matches} match{"es" if matches != 1 else ""}; ' if n == len(fs) else "") + \
+                (f'first: {escape(fs[0]["detail"][:120])}' if fs else "")
             items.append(
                 f'<details class="fault-group" data-bot="{escape(bot)}" data-kind="{escape(kind)}" '
-                f'data-count="{len(fs)}"><summary><b>{len(fs)}×</b> {escape(bot)}: <b>{escape(kind)}</b> '
-                f'<span class=note>in {matches} match{"es" if matches != 1 else ""}; first: '
-                f'{escape(fs[0]["detail"][:120])}</span></summary>'
+                f'data-count="{n}"><summary><b>{n}×</b> {escape(bot)}: <b>{escape(kind)}</b> '
+                f'<span class=note>{where}</span></summary>'
                 f'<table class="grid"><thead><tr><th class=l>match</th><th>hand</th><th>seat</th>'
                 f'<th class=l>detail</th></tr></thead><tbody>{rows}</tbody></table>{more}</details>')
         out += f'<div id="fault-list">{"".join(items)}</div>'
@@ -258,6 +324,14 @@ def _matches_table(report: dict[str, Any], links: dict[str, str], problems: dict
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
+def _matches_heading(report: dict[str, Any]) -> str:
+    shown, total = len(report["matches"]), report.get("matches_total", len(report["matches"]))
+    if shown >= total:
+        return str(total)
+    return (f"{shown} of {total}: those with the most faults and the latest recorded; the standings above count "
+            f"every match")
+
+
 def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None,
                   problems: dict[str, str] | None = None) -> str:
     """The page.  ``links``: match id → relative URL of its viewer; ``problems``: match id → why it has none."""
@@ -270,7 +344,7 @@ def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None
     else:
         ci_rows = [{"name": b["name"], "mean": b["mean"], "lo": (b["ci95"] or [None, None])[0],
                     "hi": (b["ci95"] or [None, None])[1], "dummy": b["dummy"]} for b in bots]
-        hist = [{"name": b["name"], "values": report["per_hand"].get(b["name"], []), "dummy": b["dummy"]}
+        hist = [{"name": b["name"], "counts": report["per_hand"].get(b["name"], []), "dummy": b["dummy"]}
                 for b in bots]
         lines = [{"name": b["name"], "points": report["cumulative"].get(b["name"], []), "dummy": b["dummy"]}
                  for b in bots]
@@ -282,12 +356,12 @@ def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None
             "big bar at 0 is the hands others won without it; right, its wins; left, its deal-ins and the others' "
             "self-draws. The dashed line is its mean.</p>"), charts.histograms(hist), "</section>",
             '<section class="card"><h2>Cumulative points over the matches</h2>',
-            charts.line_chart(lines, matches=len(report["matches"])), "</section>",
+            charts.line_chart(lines, matches=report.get("matches_total", len(report["matches"]))), "</section>",
             ('<section class="card"><h2>Head to head</h2><p class="note">Row bot\'s points minus column bot\'s, per '
             "hand, over the matches where both sat, with its 95% interval; green or red when the interval excludes "
             "zero.</p>"), _h2h_table(st), "</section>",
             '<section class="card"><h2>Faults</h2>', _faults_section(report), "</section>",
-            f'<section class="card"><h2>Matches ({len(report["matches"])})</h2>',
+            f'<section class="card"><h2>Matches ({_matches_heading(report)})</h2>',
             _matches_table(report, links, problems), "</section>",
         ])
     subtitle = (f"{st['matches']} matches · {st['hands']} hands · {st['groups']} {escape(st['cluster_by'])}s · "

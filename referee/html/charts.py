@@ -106,8 +106,9 @@ def interval_chart(rows: Sequence[dict[str, object]], *, width: int = 720, unit:
 
 
 def histograms(series: Sequence[dict[str, object]], *, width: int = 720, bins: int = 24) -> str:
-    """Small multiples, one per bot, sharing bins: ``name``, ``values`` (points per hand), ``dummy``."""
-    all_values = [float(v) for s in series for v in s["values"]]  # type: ignore[attr-defined]
+    """Small multiples, one per bot, sharing bins: ``name``, ``counts`` (``(points in one hand, how many hands)``
+    pairs: a histogram's size does not grow with the hands), ``dummy``."""
+    all_values = [float(v) for s in series for v, _ in s["counts"]]  # type: ignore[attr-defined]
     label_w, pad, panel_h, gap, top = 150, 24, 58, 10, 8
     lo, hi = (min(all_values), max(all_values)) if all_values else (-1.0, 1.0)
     ticks = nice_ticks(lo, hi, 8)
@@ -125,18 +126,18 @@ def histograms(series: Sequence[dict[str, object]], *, width: int = 720, bins: i
     out.append(f'<text x="{(label_w + width - pad) / 2:.0f}" y="{bottom_all + 26}" font-size="11" '
                f'text-anchor="middle" fill="#333">points in one hand (share of the bot\'s hands per bin)</text>')
     for i, s in enumerate(series):
-        values = [float(v) for v in s["values"]]  # type: ignore[attr-defined]
+        pairs = [(float(v), int(k)) for v, k in s["counts"]]  # type: ignore[attr-defined]
         name = str(s["name"])
         c = colour(i, bool(s.get("dummy")))
         y0 = top + (panel_h + gap) * i
         base = y0 + panel_h
         counts = [0] * bins
-        for v in values:
+        for v, k in pairs:
             j = min(bins - 1, max(0, int((v - edges[0]) / step))) if step else 0
-            counts[j] += 1
-        n = len(values)
+            counts[j] += k
+        n = sum(k for _, k in pairs)
         peak = max([1, *counts])
-        mean = sum(values) / n if n else 0.0
+        mean = sum(v * k for v, k in pairs) / n if n else 0.0
         out.append(f'<g class="hist" data-bot="{escape(name)}" data-n="{n}">')
         out.append(f'<text x="{label_w - 8}" y="{y0 + panel_h / 2 + 4:.1f}" font-size="12" text-anchor="end" '
                    f'fill="#222">{escape(_short(name, 20))}</text>')

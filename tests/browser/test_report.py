@@ -44,8 +44,9 @@ def test_numbers_are_the_stats_modules_and_the_stores(store: Path) -> None:
     assert st == to_json(compute_standings(store))
     assert [b["name"] for b in st["bots"]][:1] and st["matches"] == len(r["matches"]) == 8
     for b in st["bots"]:
-        assert sum(r["per_hand"][b["name"]]) == b["points"]  # every hand's points add up to the standings
-        assert len(r["per_hand"][b["name"]]) == b["hands"]
+        counts = r["per_hand"][b["name"]]  # [points in one hand, how many hands]
+        assert sum(p * n for p, n in counts) == b["points"]  # every hand's points add up to the standings
+        assert sum(n for _, n in counts) == b["hands"]
         assert r["cumulative"][b["name"]][-1][1] == b["points"]
         xs = [n for n, _ in r["cumulative"][b["name"]]]
         assert xs == sorted(xs)

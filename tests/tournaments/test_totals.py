@@ -168,3 +168,33 @@ def test_a_damaged_total_is_refused_naming_the_column(records: dict[str, list[Ma
         con.execute("UPDATE agg_bot_moments SET syy = 'abc'")
     with pytest.raises(StoreError, match="agg_bot_moments: column 'syy' holds 'abc', not a number"):
         compute_standings(path)
+
+
+def test_the_report_is_bounded_whatever_the_store_holds(records: dict[str, list[MatchRecord]], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for 5 matches, 3 faults and 4 curve points, a 12-match store with faults: the page lists the
+    matches with the most faults and the latest, and its aggregates still count every match."""
+    from tournaments import report
+
+    recs = records["three"]
+    path = _fill(tmp_path / "s.sqlite", recs)
+    full = report.build_report(path)
+    monkeypatch.setattr(report, "MATCH_LIST", 5)
+    monkeypatch.setattr(report, "FAULT_LIST", 3)
+    monkeypatch.setattr(report, "CURVE_POINTS", 4)
+    r = report.build_report(path)
+    assert r["matches_total"] == len(recs) == len(full["matches"]) and len(r["matches"]) == 5
+    faulted = max(recs, key=lambda m: (len(m.fault_rows), m.id))
+    assert faulted.fault_rows and faulted.id in {m["id"] for m in r["matches"]}
+    assert recs[-1].id in {m["id"] for m in r["matches"]}  # the latest recorded
+    assert [m["idx"] for m in r["matches"]] == sorted(m["idx"] for m in r["matches"])
+    assert len(r["faults"]) == 3 and r["faults_total"] == sum(len(m.fault_rows) for m in recs) > 3
+    assert r["per_hand"] == full["per_hand"] and r["standings"] == full["standings"]
+    for b in r["standings"]["bots"]:
+        curve = r["cumulative"][b["name"]]
+        assert len(curve) <= 4 and curve[-1] == [len(recs), b["points"]]
+        assert curve[-1] == full["cumulative"][b["name"]][-1]
+    page = report.render_report(r)
+    assert "5 of 12: those with the most faults" in page and page.count('class="match"') == 5
+    assert page.count('class="fault-row"') == 3 and "more (see the store's faults table)" in page
+    assert f'data-count="{r["faults_total"]}"' in page or page.count('class="fault-group"') > 1  # full counts
