@@ -47,16 +47,18 @@ import trio
 
 from bots.base import make_policy
 from referee.errors import InputError
+from referee.errors import StoreError as BaseStoreError
 from referee.game.rules import Ruleset, make_ruleset
 from referee.game.wall import salted_seed
 from referee.shutdown import Shutdown, watching_signals
 from wrappers.spec import BotSpec, SpecError
 
 from .config import diff_identity
+from .lock import StoreLock
 from .runner import MatchJob, MatchPlayer
 from .schedule import ScheduledMatch
 from .sprt import Simulated, Sprt, SprtSettings, fault_excess_p, normal_groups, simulate
-from .store import MatchRecord, Store, StoreError
+from .store import MatchRecord, Store
 
 Verdict = Literal["pass", "regression", "inconclusive", "identical"]
 Reason = Literal["llr", "betting", "faults", "identical", "budget", "stopped"]
@@ -515,7 +517,7 @@ def plan_regress(settings: RegressSettings, store_path: Path, *, restart: bool =
             raise RegressError(f"{role}: {exc}") from None
     new = settings.identity()
     try:
-        with Store(store_path) as store:
+        with StoreLock(store_path), Store(store_path) as store:  # one writer per store, as a tournament
             old = store.identity()
             if old is not None and old != new and not restart:
                 diffs = diff_identity(old, new)
@@ -530,7 +532,7 @@ def plan_regress(settings: RegressSettings, store_path: Path, *, restart: bool =
                 store.initialise("regress", new, settings.wall_salt)
             played = _load_played(store)
             salt = store.wall_salt()
-    except StoreError as exc:
+    except BaseStoreError as exc:  # the store's, and its lock's (busy, unreadable)
         raise RegressError(str(exc)) from None
     except sqlite3.DatabaseError as exc:  # store.connect sets its pragmas before it checks the file
         raise RegressError(f"{store_path}: not an mjref results store ({exc})") from None
@@ -578,7 +580,15 @@ async def run_regress(
     if p.logs_dir is not None:
         p.logs_dir.mkdir(parents=True, exist_ok=True)
     player = MatchPlayer(workers, executor)
-    store = Store(p.store_path)
+    try:
+        lock = StoreLock(p.store_path).acquire()  # held for the run: a second regress on this store exits 2 at once
+    except BaseStoreError as exc:  # the store's, and its lock's (busy, unreadable)
+        raise RegressError(str(exc)) from None
+    try:
+        store = Store(p.store_path)
+    except BaseException:
+        lock.release()
+        raise
 
     async def worker(receive: trio.MemoryReceiveChannel[MatchJob], done: trio.CancelScope,
                      shutdown: Shutdown) -> None:
@@ -612,6 +622,7 @@ async def run_regress(
                                 await send.send(job)
         finally:
             store.close()
+            lock.release()
     shutdown.raise_if_stopped()
     return state.result()
 

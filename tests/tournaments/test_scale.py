@@ -241,3 +241,24 @@ def test_process_bots_leave_a_core_for_the_referee() -> None:
     warning = concurrency_warning(proc, 4, cores=8)
     assert warning is not None and "8 of this machine's 8 cores" in warning
     assert concurrency_warning(builtin, 64, cores=2) is None
+
+
+def test_regress_takes_the_store_lock(tmp_path: Path) -> None:
+    """regress writes a results store as a tournament does: while another holds the store, it is refused at once,
+    naming the holder, both when planning and when running."""
+    import trio
+
+    from referee.game.rules import make_ruleset
+    from tournaments.regress import RegressError, RegressSettings, plan_regress, run_regress
+    from wrappers.spec import BotSpec
+
+    settings = RegressSettings(BotSpec(name="greedy", builtin="greedy"), BotSpec(name="random", builtin="random"),
+                               rules=make_ruleset({"hands": 1}), max_hands=8)
+    store = tmp_path / "r.sqlite"
+    with StoreLock(store), pytest.raises(RegressError, match=rf"in use by another runner \(pid {os.getpid()}"):
+        plan_regress(settings, store)
+    p = plan_regress(settings, store)
+    with StoreLock(store), pytest.raises(RegressError, match=rf"in use by another runner \(pid {os.getpid()}"):
+        trio.run(lambda: run_regress(p, concurrency=1))
+    assert trio.run(lambda: run_regress(p, concurrency=1)).matches_played > 0
+    assert lock_path(store).read_text() == ""  # released at the end
