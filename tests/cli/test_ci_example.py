@@ -7,6 +7,7 @@ passes (each must be one ``mjref regress`` accepts).
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 
@@ -36,6 +37,6 @@ def test_the_workflow_passes_only_options_mjref_regress_accepts() -> None:
     step = _regress_step()
     options = re.findall(r"(--[a-z-]+)", step.split("status=$?")[0])
     parser = build_parser()
-    sub = next(a for a in parser._subparsers._group_actions if a.dest == "command")  # type: ignore[union-attr]
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     known = {opt for action in sub.choices["regress"]._actions for opt in action.option_strings}
     assert options and set(options) <= known, set(options) - known

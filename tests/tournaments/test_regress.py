@@ -12,6 +12,7 @@ import json
 import math
 import statistics
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -329,7 +330,7 @@ def test_a_candidate_crashing_one_hand_in_ten_is_a_regression_for_faults(
     assert "faulted" in r["detail"]
 
 
-def _fake_group(state: RegressState, k: int, digests: dict[str, str | None],
+def _fake_group(state: RegressState, k: int, digests: Mapping[str, str | None],
                 faults: dict[str, tuple[int, int, int, int]] | None = None, diff: int = 0) -> None:
     s = state.settings
     for m, seating in zip(s.group(k), s.seatings):
