@@ -175,6 +175,10 @@ ABANDON_ON_CANCEL = (
 )
 
 
+def worker_ready() -> None:
+    """A worker's first task: its completion says the pool can play matches."""
+
+
 def worker_init() -> None:
     # Ctrl-C is the coordinator's to handle: it stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -361,6 +365,7 @@ class MatchPlayer:
         self.remote = remote
         self._pool: Any = executor
         self._own = False
+        self._ready: Any = None  # a local process pool's first task: done once a worker has started
 
     def _local_pool(self) -> Any:
         if self._pool is None:
@@ -370,6 +375,7 @@ class MatchPlayer:
                 self._pool = ProcessPoolExecutor(max_workers=self.workers,
                                                  mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=worker_init)
+                self._ready = self._pool.submit(worker_ready)
             self._own = True
         return self._pool
 
@@ -380,6 +386,10 @@ class MatchPlayer:
                 raise TournamentError(f"bot {remote!r} is remote: run the tournament with `mjref serve FILE`")
             async with self.remote(job) as (seats, tell):
                 return await run_job_async(job, shared_loop=True, remote=seats, on_fault=tell)
+        if self.executor is None and job.builtin_only and self._starting():
+            # A spawned worker imports the referee before its first match: seconds on a loaded machine.  Until one
+            # is up, matches are played here, in a thread of this process, which has imported it already.
+            return await trio.to_thread.run_sync(run_job, job, **ABANDON_ON_CANCEL)  # type: ignore[no-any-return]
         if self.executor is not None or job.builtin_only:
             fut = self._local_pool().submit(run_job, job)
             return await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)  # type: ignore[no-any-return]
@@ -399,6 +409,11 @@ class MatchPlayer:
         else:
             result = await _run_job_here(job, self.workers > 1, shutdown)
         return None if result.aborted is not None else _finish(job, result)
+
+    def _starting(self) -> bool:
+        """Whether this player's local process pool is still starting its workers (starting it if need be)."""
+        self._local_pool()
+        return self._ready is not None and not self._ready.done()
 
     def __enter__(self) -> MatchPlayer:
         return self
