@@ -139,8 +139,22 @@ def _finish(job: MatchJob, result: MatchResult) -> MatchRecord:
     if job.log:
         part = part_path(job.log)
         if part.exists():
+            _kill_point(job, "before-rename")
             os.replace(part, job.log)
+            _kill_point(job, "after-rename")
     return to_record(job, result)
+
+
+KILL_POINT_ENV = "MJREF_TEST_KILL_AT"
+"""For the kill -9 tests only: ``<point>:<match id>`` (point ``before-rename`` or ``after-rename``) makes the
+process that finishes that match SIGKILL its whole process group there: a real kill at the exact moment a log is
+being renamed, which random kills rarely hit.  Unset, it costs one lookup per match."""
+
+
+def _kill_point(job: MatchJob, point: str) -> None:
+    wanted = os.environ.get(KILL_POINT_ENV)
+    if wanted and wanted == f"{point}:{job.match.id}":
+        os.killpg(os.getpgid(0), signal.SIGKILL)
 
 
 def run_job(job: MatchJob) -> MatchRecord:

@@ -201,6 +201,19 @@ def has_totals(con: sqlite3.Connection) -> bool:
     return (version is not None and version >= 4) or con.execute("SELECT 1 FROM matches LIMIT 1").fetchone() is None
 
 
+def _open_for_reading(path: Path) -> sqlite3.Connection:
+    """A connection that reads only.  Opened read-write with ``query_only`` when the file allows it: after a writer
+    was killed with ``kill -9``, SQLite recovers the WAL index before reading, which a ``mode=ro`` connection
+    cannot do (the kill tests saw "database disk image is malformed" from ``mode=ro`` readers of a freshly killed
+    runner's store); ``mode=ro`` only for a file this user may not write."""
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=rw", uri=True)
+    except sqlite3.OperationalError:
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True)  # a file we may only read
+    con.execute("PRAGMA query_only = ON")
+    return con
+
+
 def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     """Open a store; every problem (missing, empty, damaged, foreign, a directory) is one ``StoreError`` line."""
     kind = _inspect(path)
@@ -213,7 +226,7 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         raise StoreError(f"{path}: not an mjref results store (not a SQLite database)")
     try:
         if readonly:
-            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            con = _open_for_reading(path)
         else:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # 0600 (SQLite gives its -wal and -shm files the same mode), and hidden from sandboxed bots: the
