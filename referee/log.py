@@ -35,11 +35,12 @@ from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.series import HandSetup
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
-from referee.userfiles import loads_json, utf8_reason
+from referee.userfiles import loads_json, read_bytes, utf8_reason
 from wrappers.sandbox import hide_from_bots
 from wrappers.spec import BotSpec
 
 LOG_FORMAT = 1
+MAX_LOG_BYTES = 1 << 30  # a log read whole: a 16-hand match is about 200 KB, 10,000 hands some 150 MB
 
 # Each event kind's fields in the log, in order: those of its dataclass in ``referee.game.types`` (the audience is
 # written as ``to``).  The one table every writer and reader of event records uses.
@@ -510,12 +511,7 @@ def open_log(path: Path | str) -> LogFile:
     newer log format than this mjref reads, or names rules this mjref cannot build.
     """
     p = Path(path)
-    if p.is_dir():
-        raise LogError(f"{p}: is a directory, not a log")
-    try:
-        text = decode_log(p.read_bytes(), p)
-    except OSError as exc:
-        raise LogError(f"{p}: cannot read ({exc.strerror})") from None
+    text = decode_log(read_bytes(p, LogError, MAX_LOG_BYTES), p)
     lines = text.split("\n")
     last = lines.pop()
     cut = len(lines) + 1 if last else None

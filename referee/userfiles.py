@@ -21,6 +21,9 @@ from typing import Any
 
 from referee.errors import InputError
 
+MAX_FILE_BYTES = 64 << 20
+"""The largest TOML, JSON or wall file mjref reads (a real one is a few kilobytes): more is a mistake, not input."""
+
 MAX_JSON_DEPTH = 32
 """How deeply a JSON document mjref reads may nest (a log record nests at most five levels, a score request four)."""
 
@@ -52,15 +55,25 @@ def utf8_reason(data: bytes, exc: UnicodeDecodeError) -> str:
     return f"line {line}: not UTF-8 text (byte 0x{data[exc.start]:02x} at column {column})"
 
 
-def read_bytes(path: Path | str, error: type[InputError] = InputError) -> bytes:
-    """The bytes of ``path``; ``error`` naming it when it is missing, a directory or unreadable."""
+def read_bytes(path: Path | str, error: type[InputError] = InputError, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of ``path``; ``error`` naming it when it is missing, a directory, not a regular file (a FIFO or
+    ``/dev/zero`` would never end), larger than ``max_bytes``, a symlink loop or unreadable."""
     p = Path(path)
-    if p.is_dir():
-        raise error(f"{p}: is a directory, not a file")
     try:
-        return p.read_bytes()
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise error(f"{p}: is a directory, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"{p}: is not a regular file")
+        if st.st_size > max_bytes:
+            raise error(f"{p}: {st.st_size} bytes, more than the {max_bytes >> 20} MiB mjref reads from such a file")
+        with p.open("rb") as f:
+            data = f.read(max_bytes + 1)
     except OSError as exc:
         raise error(f"{p}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:  # it grew while being read
+        raise error(f"{p}: more than the {max_bytes >> 20} MiB mjref reads from such a file")
+    return data
 
 
 def read_text(path: Path | str, error: type[InputError] = InputError) -> str:
@@ -142,6 +155,6 @@ def check_output_dir(path: Path | str, what: str, error: type[InputError] = Inpu
 
 
 __all__ = [
-    "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file", "loads_json", "parse_json",
+    "MAX_FILE_BYTES", "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file", "loads_json", "parse_json",
     "read_bytes", "read_text", "read_toml", "utf8_reason",
 ]

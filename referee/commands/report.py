@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = args.output or args.store.with_suffix(".html")
-    if out.resolve() == args.store.resolve():
+    if os.path.realpath(out) == os.path.realpath(args.store):  # realpath: a symlink loop is no RuntimeError
         return fail("report", f"{out}: the output would overwrite the store; give another -o FILE")
     check_output_file(out, "-o")
     written = make_report(args.store, out, with_matches=args.with_matches)

@@ -16,7 +16,8 @@ from referee.commands import fail
 from referee.game import tiles
 from referee.game.rules import DEFAULT_RULES, RulesError, Ruleset, make_ruleset, parse_assignments
 from referee.game.scoring import ITEM_TITLES, ScoreError, score_request
-from referee.userfiles import loads_json
+from referee.errors import InputError
+from referee.userfiles import loads_json, read_text
 
 EPILOG = """\
 The request (every field but winning_tile, seat_wind and round_wind may be omitted):
@@ -78,8 +79,7 @@ def _rules(args: argparse.Namespace) -> Ruleset:
 def _read(path: str) -> tuple[str, str]:
     if path == "-":
         return "<stdin>", sys.stdin.read()
-    with open(path, encoding="utf-8") as handle:
-        return path, handle.read()
+    return path, read_text(path)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     where = "<stdin>" if args.file == "-" else args.file
     try:
         where, text = _read(args.file)
+    except InputError as exc:  # the file's own reason: missing, a directory, a FIFO, not UTF-8, too large
+        return fail("score", str(exc))
     except OSError as exc:
         return _fail(where, f"cannot read ({exc.strerror or exc})")
     except UnicodeDecodeError:

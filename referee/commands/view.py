@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = args.output or args.log.with_suffix(".html")
-    if out.resolve() == args.log.resolve():
+    if os.path.realpath(out) == os.path.realpath(args.log):  # realpath: a symlink loop is no RuntimeError
         return fail("view", f"{out}: the output would overwrite the log; give another -o FILE")
     check_output_file(out, "-o")
     written = write_viewer(args.log, out)
