@@ -13,10 +13,10 @@ import sys
 from typing import Any
 
 from referee.commands import fail
+from referee.errors import InputError
 from referee.game import tiles
 from referee.game.rules import DEFAULT_RULES, RulesError, Ruleset, make_ruleset, parse_assignments
 from referee.game.scoring import ITEM_TITLES, ScoreError, score_request
-from referee.errors import InputError
 from referee.userfiles import loads_json, read_text
 
 EPILOG = """\
