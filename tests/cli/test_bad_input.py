@@ -84,6 +84,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "ansi_key.toml").write_text('"\\u001b[31mkey\\u202e" = 1\n' + _bot_toml("greedy"))
     (d / "ansi.json").write_text('{"concealed": "\\u001b[2J\\u0007"}')
     (d / "ansi_key.json").write_text('{"\\u001b[2Jx": 1}')
+    bot = '[[bots]]\nname = "a"\nbuiltin = "greedy"\n'
+    (d / "seeds_nan.toml").write_text('name = "x"\nseeds = nan\n' + bot)
+    (d / "store_fifo.toml").write_text('name = "x"\nseeds = 1\nhands = 1\nstore = "fifo"\n' + bot)
+    (d / "logs_proc.toml").write_text('name = "x"\nseeds = 1\nhands = 1\nlogs = "/proc/version"\n' + bot)
+    (d / "timeout_inf.toml").write_text('name = "x"\nseeds = 1\nhands = 1\n[[bots]]\nname = "a"\n'
+                                        'cmd = ["python3"]\ntimeout = inf\n')
+    (d / "empty_cmd.toml").write_text('name = "x"\nseeds = 1\nhands = 1\n[[bots]]\nname = "a"\ncmd = []\n')
+    (d / "neg_timeout.toml").write_text('name = "x"\nseeds = 1\nhands = 1\n[rules]\nmove_timeout = -1\n' + bot)
     os.mkfifo(d / "fifo")  # a writer opening it would wait for a reader for ever
     (d / "loop1").symlink_to("loop2")
     (d / "loop2").symlink_to("loop1")
@@ -197,6 +205,23 @@ CASES: list[tuple[str, str]] = [
     ("match --wallfile /dev/zero", "not a regular file"),
     ("report loop1 -o r.html", "loop1"),
     ("check fifo", "fifo"),
+    ("tournament seeds_nan.toml", "seeds"),
+    ("tournament store_fifo.toml", "fifo"),
+    ("tournament logs_proc.toml", "/proc/version"),
+    ("tournament timeout_inf.toml", "timeout"),
+    ("tournament empty_cmd.toml", "cmd"),
+    ("tournament neg_timeout.toml", "move_timeout"),
+    ("match --hands nan --log none", "--hands"),
+    ("match --timeout inf --log none", "move_timeout"),
+    ("match --timeout nan --log none", "move_timeout"),
+    ("match --seed 1e3 --log none", "--seed"),
+    ("check greedy --start-grace -1", "--start-grace"),
+    ("check greedy --timeout inf", "--timeout"),
+    ("regress --plan --candidate greedy --baseline random --sd nan", "--sd"),
+    ("regress --plan --candidate greedy --baseline random --margin -1", "margin"),
+    (f"refeed {G} --seat 1 --hand -1 greedy", "--hand"),
+    (f"replay --hand nan {G}", "--hand"),
+    ("serve greedy --port 70000", "port"),
     # Places a command would write, refused before any match starts
     ("match --hands 1 --html adir", "--html adir: is a directory"),
     ("match --hands 1 --log fifo", "--log fifo: is not a regular file"),
