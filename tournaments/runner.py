@@ -182,7 +182,7 @@ async def _run_job_here(job: MatchJob, shared_loop: bool, shutdown: Shutdown | N
 
 
 # trio 0.23 renamed ``cancellable`` to ``abandon_on_cancel``; accept both.
-ABANDON_ON_CANCEL = (
+ABANDON_ON_CANCEL: dict[str, Any] = (
     {"abandon_on_cancel": True}
     if "abandon_on_cancel" in inspect.signature(trio.to_thread.run_sync).parameters
     else {"cancellable": True}
