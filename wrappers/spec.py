@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from referee.errors import BotError
+from referee.errors import BotError, printable
 from referee.userfiles import read_toml
 
 from .identity import IdentityError, bot_identity
@@ -91,6 +91,9 @@ class BotSpec(SandboxFields):
             raise ValueError(f"remote bot name {self.name!r}: use 1-64 letters, digits, '_', '.', '-'")
         if self.cmd is not None and not self.cmd:
             raise ValueError("'cmd' is empty")
+        if not self.name.isprintable() or not self.name.strip():  # it is shown in every table and message
+            raise ValueError(f"bot name '{printable(self.name)}': use printable characters (no control characters "
+                             "or escapes), not only blanks")
         unknown = set(self.extensions) - KNOWN_EXTENSIONS
         if unknown:
             raise ValueError(f"unknown extension {sorted(unknown)[0]!r} (known: {', '.join(sorted(KNOWN_EXTENSIONS))})")
@@ -215,6 +218,10 @@ def command_name(argv: Sequence[str]) -> str:
     """A bot's name from its command line: the script or executable, not its interpreter.  ``./mybot`` is
     ``mybot``; ``python3 mybot.py --fast`` is ``mybot``; ``python -m bots.greedy`` is ``bots.greedy``; a bare
     ``python3`` stays ``python3``."""
+    return printable(_command_name(argv))  # a script named with a control character still gives a safe name
+
+
+def _command_name(argv: Sequence[str]) -> str:
     exe = Path(argv[0]).name
     if not _INTERPRETER.match(exe):
         return exe
@@ -246,7 +253,7 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
             return BotSpec(name=name, remote=True, human=prefix == HUMAN_PREFIX)
     head = text.split(":", 1)[0]
     if head in builtin_names and " " not in text:
-        return BotSpec(name=text, builtin=text)
+        return BotSpec(name=printable(text), builtin=text)  # its parameters are checked where it is made
     if text.endswith(".toml"):
         return load_spec_file(Path(text))
     try:

@@ -92,6 +92,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                         'cmd = ["python3"]\ntimeout = inf\n')
     (d / "empty_cmd.toml").write_text('name = "x"\nseeds = 1\nhands = 1\n[[bots]]\nname = "a"\ncmd = []\n')
     (d / "neg_timeout.toml").write_text('name = "x"\nseeds = 1\nhands = 1\n[rules]\nmove_timeout = -1\n' + bot)
+    (d / "ansi_bot.toml").write_text('name = "\\u001b[2Jevil"\ncmd = ["python3"]\n')
+    (d / "ansi_name.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "\\u001b[31mred"\nbuiltin = "greedy"\n')
+    (d / "blank_name.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "   "\nbuiltin = "greedy"\n')
     os.mkfifo(d / "fifo")  # a writer opening it would wait for a reader for ever
     (d / "loop1").symlink_to("loop2")
     (d / "loop2").symlink_to("loop1")
@@ -205,6 +208,10 @@ CASES: list[tuple[str, str]] = [
     ("match --wallfile /dev/zero", "not a regular file"),
     ("report loop1 -o r.html", "loop1"),
     ("check fifo", "fifo"),
+    ("match ansi_bot.toml --log none", "bot name '\\x1b[2Jevil'"),
+    ("check ansi_bot.toml", "bot name"),
+    ("tournament ansi_name.toml", "x1b[31mred"),
+    ("tournament blank_name.toml", "name"),
     ("tournament seeds_nan.toml", "seeds"),
     ("tournament store_fifo.toml", "fifo"),
     ("tournament logs_proc.toml", "/proc/version"),
