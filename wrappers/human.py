@@ -49,9 +49,7 @@ class HumanSeat(RemoteSeat):
     async def begin_hand(self, info: HandInfo) -> Fault | None:
         self._hand = info.index
         self._won_on = set()
-        self.view = new_view(self.position, flowers=info.flowers, dead_wall=info.dead_wall,
-                             gong_from_previous_player=info.gong_from_previous_player,
-                             seven_pairs_and_pung=info.seven_pairs_and_pung)
+        self.view = info.new_view()
         return await super().begin_hand(info)
 
     def deliver(self, event: Event) -> None:

@@ -88,6 +88,12 @@ class HandInfo:
     start_grace: float
     human_timeout: float = 60.0  # a person's seconds per question (the ruleset's ``human_timeout``)
 
+    def new_view(self) -> SeatView:
+        """A fresh view of this seat for the hand (built-in bots and a person's page fold their events into it)."""
+        return new_view(self.position, flowers=self.flowers, dead_wall=self.dead_wall,
+                        gong_from_previous_player=self.gong_from_previous_player,
+                        seven_pairs_and_pung=self.seven_pairs_and_pung)
+
     @classmethod
     def for_seat(cls, rules: Ruleset, match_seed: int, index: int, position: int) -> HandInfo:
         return cls(bot_seed(match_seed, position), index, position, rules.flowers, rules.dead_wall,
@@ -152,13 +158,7 @@ class BuiltinSeat(Seat):
 
     def start(self, info: HandInfo) -> None:
         """A fresh view for the hand, and the policy reseeded with this seat's bot seed."""
-        self.view = new_view(
-            self.position,
-            flowers=info.flowers,
-            dead_wall=info.dead_wall,
-            gong_from_previous_player=info.gong_from_previous_player,
-            seven_pairs_and_pung=info.seven_pairs_and_pung,
-        )
+        self.view = info.new_view()
         self.policy.start_hand(info.seed, info.index, self.position)
 
     def deliver(self, event: Event) -> None:
