@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 import trio  # noqa: E402
 
 from bench.machine import machine  # noqa: E402
+from referee.results import SeatResult  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
 from tournaments.report import make_report  # noqa: E402
 from tournaments.runner import execute, plan  # noqa: E402
@@ -157,11 +158,10 @@ def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
                            "detail": "no answer in 1 s", "line": None})
         totals = tuple(scores[i] - pens[i] for i in range(4))
         ranks = [sum(u > t for u in totals) + (sum(u == t for u in totals) + 1) / 2 for t in totals]
-        seat_rows = tuple({
-            "position": i + 1, "bot": seats[i], "points": totals[i], "rank": ranks[i], "hands": 1,
-            "wins": int(i == winner), "self_draws": int(i == winner and thrower is None),
-            "deal_ins": int(i == thrower), "faults": pens[i] // 100, "answers": 20, "answer_seconds": 0.004,
-            "max_answer_seconds": 0.001} for i in range(4))
+        seat_rows = tuple(SeatResult(
+            i + 1, seats[i], totals[i], ranks[i], 1, wins=int(i == winner),
+            self_draws=int(i == winner and thrower is None), deal_ins=int(i == thrower), faults=pens[i] // 100,
+            answers=20, answer_seconds=0.004, max_answer_seconds=0.001) for i in range(4))
         hand_rows = ({"hand": 0, "dealer": 1, "outcome": "win" if wins else "draw",
                       "winner": winner + 1 if wins else None, "how": wins[0]["how"] if wins else None,
                       "thrower": wins[0]["thrower"] if wins else None, "tai": wins[0]["tai"] if wins else 0,

@@ -44,6 +44,7 @@ from referee.log import (
     result_record,
     seat_info,
 )
+from referee.results import SeatResult, rank_places
 from referee.shutdown import Shutdown, watching_signals
 from wrappers.process import BLOCK_MS, ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
@@ -96,21 +97,9 @@ class HandSummary:
 
 
 @dataclass(slots=True)
-class SeatSummary:
-    position: int
-    name: str
-    spec: str
-    total: int = 0
-    faults: int = 0
-    answers: int = 0
-    answer_seconds: float = 0.0
-    max_answer_seconds: float = 0.0
-
-
-@dataclass(slots=True)
 class MatchResult:
     seed: int
-    seats: list[SeatSummary]
+    seats: list[SeatResult]
     hands: list[HandSummary] = field(default_factory=list)
     faults: list[FaultInfo] = field(default_factory=list)
     log_path: Path | None = None
@@ -123,25 +112,39 @@ class MatchResult:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return tuple(s.total for s in self.seats)
+        return tuple(int(s.points) for s in self.seats)
+
+    def __post_init__(self) -> None:
+        for s, rank in zip(self.seats, rank_places(self.totals), strict=True):
+            s.rank = rank
 
     def ranks(self) -> list[float]:
         """Rank per seat, 1 = most points; ties share the mean of their places."""
-        totals = self.totals
-        out = []
-        for t in totals:
-            better = sum(1 for u in totals if u > t)
-            equal = sum(1 for u in totals if u == t)
-            out.append(better + (equal + 1) / 2)
-        return out
+        return [s.rank for s in self.seats]
+
+    def add_hand(self, summary: HandSummary) -> None:
+        """Count a finished hand into the seats' results: totals, ranks so far, wins, self-draws, deal-ins."""
+        self.hands.append(summary)
+        wins = summary.result.wins
+        for s, total in zip(self.seats, summary.totals, strict=True):
+            s.points = total
+            s.hands += 1
+        for w in wins:
+            seat = self.seats[w.seat - 1]
+            seat.wins += 1
+            if w.how in ("self_draw", "flowers"):
+                seat.self_draws += 1
+        for thrower in {w.thrower for w in wins if w.thrower is not None}:  # one deal-in per throw
+            self.seats[thrower - 1].deal_ins += 1
+        for s, rank in zip(self.seats, rank_places(summary.totals), strict=True):
+            s.rank = rank
 
     def to_json(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
             "seats": [
-                {"position": s.position, "name": s.name, "spec": s.spec, "total": s.total, "faults": s.faults,
-                 "mean_answer_ms": round(1000 * s.answer_seconds / s.answers, 3) if s.answers else 0.0,
-                 "max_answer_ms": round(1000 * s.max_answer_seconds, 3)}
+                {"position": s.position, "name": s.bot, "spec": s.spec, "total": s.points, "faults": s.faults,
+                 "mean_answer_ms": s.mean_answer_ms, "max_answer_ms": round(1000 * s.max_answer_seconds, 3)}
                 for s in self.seats
             ],
             "hands": [h.to_json() for h in self.hands],
@@ -240,7 +243,7 @@ async def run_match(
             raise MatchError(str(exc)) from None
     hands_planned = min(rules.hands, len(walls)) if walls is not None else rules.hands
     names = _unique_names(specs)
-    result = MatchResult(seed, [SeatSummary(p, names[p - 1], specs[p - 1].describe()) for p in (1, 2, 3, 4)],
+    result = MatchResult(seed, [SeatResult(p, names[p - 1], spec=specs[p - 1].describe()) for p in (1, 2, 3, 4)],
                          log_path=log_path)
     if stderr_dir is not None and any(s.cmd for s in specs):
         try:
@@ -282,9 +285,7 @@ async def run_match(
                                                    forfeited)
                         series.record(summary.result, summary.penalties)
                         summary.totals = (series.totals[0], series.totals[1], series.totals[2], series.totals[3])
-                        for i, s in enumerate(result.seats):
-                            s.total = series.totals[i]
-                        result.hands.append(summary)
+                        result.add_hand(summary)
                         rtt = [seats[p].rtt_ms for p in (1, 2, 3, 4)] if remote is not None else None
                         record = result_record(summary.index, summary.result, summary.penalties, summary.totals,
                                                len(summary.faults), rtt_ms=rtt)
@@ -306,10 +307,10 @@ async def run_match(
         result.seconds = time.perf_counter() - started
         if playing.cancelled_caught and shutdown is not None and shutdown.reason is not None:
             result.aborted = shutdown.reason
-            writer.write(aborted_record(shutdown.reason, len(result.hands), [s.total for s in result.seats],
+            writer.write(aborted_record(shutdown.reason, len(result.hands), list(result.totals),
                                         [s.faults for s in result.seats]))
         else:
-            writer.write(final_record(len(result.hands), [s.total for s in result.seats],
+            writer.write(final_record(len(result.hands), list(result.totals),
                                       [s.faults for s in result.seats]))
     finally:
         writer.flush()
@@ -503,5 +504,5 @@ def play_match(specs: Sequence[BotSpec], *, handle_signals: bool = False, **kwar
     return trio.run(main)
 
 
-__all__ = ["FaultInfo", "HandSummary", "MatchError", "MatchResult", "SeatSummary", "play_match", "resolve_bots",
+__all__ = ["FaultInfo", "HandSummary", "MatchError", "MatchResult", "SeatResult", "play_match", "resolve_bots",
            "run_match"]

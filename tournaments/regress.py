@@ -258,8 +258,8 @@ class Played:
     @classmethod
     def of(cls, rec: MatchRecord) -> Played:
         faults = [0, 0, 0, 0]
-        for row in rec.seat_rows:
-            faults[row["position"] - 1] = row["faults"]
+        for seat in rec.seat_results:
+            faults[seat.position - 1] = seat.faults
         return cls(rec.id, rec.totals, rec.hands, (faults[0], faults[1], faults[2], faults[3]), rec.play_digest)
 
 

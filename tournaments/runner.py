@@ -23,7 +23,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +72,8 @@ def file_sha256(path: Path) -> str:
 
 
 def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
-    """The store's view of a finished match."""
+    """The store's view of a finished match: its seats' results under the tournament's names for the bots."""
     m = job.match
-    ranks = result.ranks()
-    wins = [0, 0, 0, 0]
-    self_draws = [0, 0, 0, 0]
-    deal_ins = [0, 0, 0, 0]
     hand_rows = []
     win_rows = []
     for h in result.hands:
@@ -85,11 +81,6 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
         for w in r.wins:
             win_rows.append({"hand": h.index, "seat": w.seat, "how": w.how, "thrower": w.thrower, "tile": w.tile,
                              "tai": w.score.tai})
-            wins[w.seat - 1] += 1
-            if w.how in ("self_draw", "flowers"):
-                self_draws[w.seat - 1] += 1
-        for thrower in {w.thrower for w in r.wins if w.thrower is not None}:  # one deal-in per throw
-            deal_ins[thrower - 1] += 1
         first = r.wins[0] if r.wins else None
         hand_rows.append({
             "hand": h.index, "dealer": h.setup.dealer, "outcome": r.outcome,
@@ -98,24 +89,18 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
             "s1": r.scores[0], "s2": r.scores[1], "s3": r.scores[2], "s4": r.scores[3],
             "p1": h.penalties[0], "p2": h.penalties[1], "p3": h.penalties[2], "p4": h.penalties[3],
         })
-    seat_rows = []
-    for i, s in enumerate(result.seats):
-        seat_rows.append({
-            "position": i + 1, "bot": m.seats[i], "points": s.total, "rank": ranks[i], "hands": len(result.hands),
-            "wins": wins[i], "self_draws": self_draws[i], "deal_ins": deal_ins[i], "faults": s.faults,
-            "answers": s.answers, "answer_seconds": s.answer_seconds, "max_answer_seconds": s.max_answer_seconds,
-        })
+    seats = tuple(replace(s, bot=m.seats[i]) for i, s in enumerate(result.seats))
     fault_rows = [
         {"hand": f.hand, "position": f.position, "bot": m.seats[f.position - 1], "kind": f.kind,
          "detail": f.detail, "line": f.line}
         for f in result.faults
     ]
     log = Path(job.log) if job.log else None
+    t = result.totals
     return MatchRecord(
-        m.id, m.index, m.group, m.seed, m.rotation, m.seats, len(result.hands),
-        (result.seats[0].total, result.seats[1].total, result.seats[2].total, result.seats[3].total),
+        m.id, m.index, m.group, m.seed, m.rotation, m.seats, len(result.hands), (t[0], t[1], t[2], t[3]),
         job.log, file_sha256(log) if log and log.exists() else None, result.seconds,
-        tuple(seat_rows), tuple(hand_rows), tuple(fault_rows), tuple(win_rows), result.play_digest or None,
+        seats, tuple(hand_rows), tuple(fault_rows), tuple(win_rows), result.play_digest or None,
     )
 
 

@@ -21,8 +21,9 @@ The t quantile is computed here without scipy (:func:`t_quantile`): exactly, for
 inverting the closed-form t distribution (Abramowitz & Stegun 26.7.3-4); for very large degrees of freedom by the
 Cornish-Fisher expansion (A&S 26.7.5).
 
-Everything is a pure function of rows: :func:`compute_standings` reads the store (read-only, in one transaction)
-into :class:`SeatRow` s and calls :func:`build_standings`, which tests and simulations can call directly.  The
+Everything is a pure function of totals: :func:`compute_standings` has SQLite sum the store (read-only, in one
+transaction); :func:`build_standings` sums :class:`SeatRow` s (a seat's :class:`referee.results.SeatResult` and its
+match), for tests and simulations.  The
 renderers (:func:`to_json`, :func:`to_csv`, :func:`to_markdown`) are plain text; the rich table lives with the
 ``mjref standings`` command.  See docs/statistics.md for what each number means.
 """
@@ -35,17 +36,18 @@ import json
 import math
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Literal
 
+from referee.results import SeatResult
 from wrappers.identity import short_identity
 
 from . import totals as agg
 from .schedule import DUMMY_PREFIX
-from .store import StoreError, connect, has_totals
+from .store import MatchRecord, StoreError, connect, has_totals
 
 LEVEL = 0.95
 MIN_GROUPS = 5
@@ -172,7 +174,7 @@ class Moments:
     snn: float
 
     @classmethod
-    def of(cls, clusters: Iterable[tuple[float, float]]) -> Moments:
+    def of(cls, clusters: Iterable[Sequence[float]]) -> Moments:
         pairs = [(float(y), float(n)) for y, n in clusters if n]
         return cls(len(pairs), math.fsum(y for y, _ in pairs), math.fsum(n for _, n in pairs),
                    math.fsum(y * y for y, _ in pairs), math.fsum(y * n for y, n in pairs),
@@ -210,23 +212,20 @@ def cluster_ratio(clusters: Iterable[tuple[float, float]], level: float = LEVEL,
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """One seat of one match, as the store's ``seats`` table joined with its match's group and seed."""
+    """One seat's result (:class:`referee.results.SeatResult`, as the store keeps it) and where it was played: its
+    match, duplicate group and seed, which decide how it is clustered."""
 
     match_id: str
     group: str
     seed: int
-    position: int
-    bot: str
-    points: float
-    rank: float
-    hands: int
-    wins: int = 0
-    self_draws: int = 0
-    deal_ins: int = 0
-    faults: int = 0
-    answers: int = 0
-    answer_seconds: float = 0.0
-    max_answer_seconds: float = 0.0
+    seat: SeatResult
+
+    @classmethod
+    def of(cls, records: Iterable[MatchRecord]) -> Iterator[SeatRow]:
+        """The rows of finished matches (every seat of each)."""
+        for rec in records:
+            for seat in rec.seat_results:
+                yield cls(rec.id, rec.group, rec.seed, seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,49 +341,65 @@ class PairTotals:
     diff: Moments  # clusters (A's mean points minus B's, per match, summed; hands)
 
 
-def totals_from_rows(rows: Iterable[SeatRow], cluster_by: ClusterBy = "group") -> tuple[
-        list[BotTotals], list[PairTotals], int, int, int]:
-    """Bot and pair totals from seat rows (tests and simulations); the store's are summed by SQLite instead."""
-    by_match: dict[str, list[SeatRow]] = defaultdict(list)
-    for row in rows:
-        by_match[row.match_id].append(row)
+@dataclass(slots=True)
+class _Sums:
+    """A bot's running sums over seat rows, and its clusters' ``[y, n]`` for the mean, the rank and first place."""
 
-    def key(row: SeatRow) -> str:
-        return row.group if cluster_by == "group" else str(row.seed)
+    matches: set[str] = field(default_factory=set)
+    hands: int = 0
+    points: float = 0
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0
+    faults: int = 0
+    answers: int = 0
+    answer_seconds: float = 0.0
+    max_answer_seconds: float = 0.0
+    mean: dict[str, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0.0, 0.0]))
+    rank: dict[str, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0.0, 0.0]))
+    first: dict[str, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0.0, 0.0]))
 
-    match_hands = {m: max(r.hands for r in rs) for m, rs in by_match.items()}
-    clusters_all = {key(rs[0]) for rs in by_match.values()}
-    acc: dict[str, dict[str, Any]] = {}
-    for match_id, rs in by_match.items():
-        totals = [r.points for r in rs]
+    def add(self, row: SeatRow, cluster: str, first_credit: float) -> None:
+        r = row.seat
+        self.matches.add(row.match_id)
+        self.hands += r.hands
+        self.points += r.points
+        self.wins += r.wins
+        self.self_draws += r.self_draws
+        self.deal_ins += r.deal_ins
+        self.faults += r.faults
+        self.answers += r.answers
+        self.answer_seconds += r.answer_seconds
+        self.max_answer_seconds = max(self.max_answer_seconds, r.max_answer_seconds)
+        for sums, y, n in ((self.mean, r.points, r.hands), (self.rank, r.rank, 1), (self.first, first_credit, 1)):
+            sums[cluster][0] += y
+            sums[cluster][1] += n
+
+    def totals(self, bot: str) -> BotTotals:
+        return BotTotals(bot, len(self.matches), self.hands, self.points, self.wins, self.self_draws, self.deal_ins,
+                         self.faults, self.answers, self.answer_seconds, self.max_answer_seconds,
+                         Moments.of(self.mean.values()), Moments.of(self.rank.values()),
+                         Moments.of(self.first.values()))
+
+
+def _bot_totals(by_match: Mapping[str, list[SeatRow]], key: Callable[[SeatRow], str]) -> list[BotTotals]:
+    sums: dict[str, _Sums] = {}
+    for rs in by_match.values():
+        points = [r.seat.points for r in rs]
         for r in rs:
-            a = acc.setdefault(r.bot, {
-                "matches": set(), "hands": 0, "points": 0, "wins": 0, "self_draws": 0, "deal_ins": 0,
-                "faults": 0, "answers": 0, "answer_seconds": 0.0, "max_answer_seconds": 0.0,
-                "pts": defaultdict(lambda: [0.0, 0.0]), "rank": defaultdict(lambda: [0.0, 0.0]),
-                "first": defaultdict(lambda: [0.0, 0.0]),
-            })
-            a["matches"].add(match_id)
-            for f in ("hands", "points", "wins", "self_draws", "deal_ins", "faults", "answers", "answer_seconds"):
-                a[f] += getattr(r, f)
-            a["max_answer_seconds"] = max(a["max_answer_seconds"], r.max_answer_seconds)
-            k = key(r)
-            a["pts"][k][0] += r.points
-            a["pts"][k][1] += r.hands
-            a["rank"][k][0] += r.rank
-            a["rank"][k][1] += 1
-            a["first"][k][0] += _first_credit(totals, r.points)
-            a["first"][k][1] += 1
-    bots = [BotTotals(bot, len(a["matches"]), a["hands"], a["points"], a["wins"], a["self_draws"], a["deal_ins"],
-                      a["faults"], a["answers"], a["answer_seconds"], a["max_answer_seconds"],
-                      Moments.of(a["pts"].values()), Moments.of(a["rank"].values()), Moments.of(a["first"].values()))
-            for bot, a in acc.items()]
-    # Head-to-head: per match, each bot's mean points over its seats there (one seat, unless a dummy fills two).
-    pair: dict[tuple[str, str], dict[str, Any]] = {}
+            sums.setdefault(r.seat.bot, _Sums()).add(r, key(r), _first_credit(points, r.seat.points))
+    return [s.totals(bot) for bot, s in sums.items()]
+
+
+def _pair_totals(by_match: Mapping[str, list[SeatRow]], key: Callable[[SeatRow], str],
+                 match_hands: Mapping[str, int]) -> list[PairTotals]:
+    """Head-to-head: per match, each bot's mean points over its seats there (one seat, unless a dummy fills two)."""
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # matches, hands
+    clusters: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
     for match_id, rs in by_match.items():
         seat_points: dict[str, list[float]] = defaultdict(list)
         for r in rs:
-            seat_points[r.bot].append(r.points)
+            seat_points[r.seat.bot].append(r.seat.points)
         mean_points = {b: math.fsum(p) / len(p) for b, p in seat_points.items()}
         hands = match_hands[match_id]
         k = key(rs[0])
@@ -392,14 +407,30 @@ def totals_from_rows(rows: Iterable[SeatRow], cluster_by: ClusterBy = "group") -
             for b_name, b_pts in mean_points.items():
                 if a_name == b_name:
                     continue
-                h = pair.setdefault((a_name, b_name), {"matches": 0, "hands": 0,
-                                                        "cl": defaultdict(lambda: [0.0, 0.0])})
-                h["matches"] += 1
-                h["hands"] += hands
-                h["cl"][k][0] += a_pts - b_pts
-                h["cl"][k][1] += hands
-    pairs = [PairTotals(a, b, h["matches"], h["hands"], Moments.of(h["cl"].values())) for (a, b), h in pair.items()]
-    return bots, pairs, len(by_match), sum(match_hands.values()), len(clusters_all)
+                count = counts[a_name, b_name]
+                count[0] += 1
+                count[1] += hands
+                cluster = clusters[a_name, b_name][k]
+                cluster[0] += a_pts - b_pts
+                cluster[1] += hands
+    return [PairTotals(a, b, c[0], c[1], Moments.of(clusters[a, b].values())) for (a, b), c in counts.items()]
+
+
+def totals_from_rows(rows: Iterable[SeatRow], cluster_by: ClusterBy = "group") -> tuple[
+        list[BotTotals], list[PairTotals], int, int, int]:
+    """Bot and pair totals, matches, hands and clusters from seat rows (tests and simulations); the store's are
+    summed by SQLite instead (:func:`read_totals`)."""
+    by_match: dict[str, list[SeatRow]] = defaultdict(list)
+    for row in rows:
+        by_match[row.match_id].append(row)
+
+    def key(row: SeatRow) -> str:
+        return row.group if cluster_by == "group" else str(row.seed)
+
+    match_hands = {m: max(r.seat.hands for r in rs) for m, rs in by_match.items()}
+    clusters_all = {key(rs[0]) for rs in by_match.values()}
+    return (_bot_totals(by_match, key), _pair_totals(by_match, key, match_hands), len(by_match),
+            sum(match_hands.values()), len(clusters_all))
 
 
 def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals], matches: int, hands: int,

@@ -45,6 +45,7 @@ from typing import Any
 
 from referee import __version__
 from referee.errors import StoreError as _StoreError
+from referee.results import STORE_COLUMNS, SeatResult
 from wrappers.sandbox import hide_from_bots
 
 from . import totals as agg
@@ -90,6 +91,10 @@ CREATE INDEX IF NOT EXISTS faults_match ON faults(match_id);
 """
 
 
+_INSERT_SEAT = (f"INSERT INTO seats (match_id, {', '.join(STORE_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * (len(STORE_COLUMNS) + 1))})")
+
+
 class StoreError(_StoreError):
     """A store that cannot be used (not a store, another tournament's store); the message says which."""
 
@@ -109,7 +114,7 @@ class MatchRecord:
     log: str | None
     log_sha256: str | None
     seconds: float
-    seat_rows: tuple[dict[str, Any], ...]  # keys as the seats table, without match_id
+    seat_results: tuple[SeatResult, ...]  # the seats table (``bot``: the tournament's name for the bot)
     hand_rows: tuple[dict[str, Any], ...]  # keys as the hands table, without match_id
     fault_rows: tuple[dict[str, Any], ...]  # keys as the faults table, without match_id
     win_rows: tuple[dict[str, Any], ...] = ()  # keys as the wins table, without match_id
@@ -119,14 +124,15 @@ class MatchRecord:
         """What the store's totals need of this match."""
         hand_points = [(self.seats[p - 1], int(h[f"s{p}"]) - int(h[f"p{p}"])) for h in self.hand_rows
                        for p in (1, 2, 3, 4)]
-        return agg.MatchFacts(self.group, self.seed, self.hands, self.seat_rows, hand_points,
+        return agg.MatchFacts(self.group, self.seed, self.hands, [r.to_json() for r in self.seat_results], hand_points,
                                  [(str(f["bot"]), str(f["kind"])) for f in self.fault_rows])
 
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "idx": self.idx, "group": self.group, "seed": self.seed, "rotation": self.rotation,
             "seats": list(self.seats), "hands": self.hands, "totals": list(self.totals), "log": self.log,
-            "log_sha256": self.log_sha256, "seconds": self.seconds, "seat_rows": list(self.seat_rows),
+            "log_sha256": self.log_sha256, "seconds": self.seconds,
+            "seat_results": [r.to_json() for r in self.seat_results],
             "hand_rows": list(self.hand_rows), "fault_rows": list(self.fault_rows), "win_rows": list(self.win_rows),
             "play_digest": self.play_digest,
         }
@@ -134,7 +140,8 @@ class MatchRecord:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> MatchRecord:
         return cls(d["id"], d["idx"], d["group"], d["seed"], d["rotation"], tuple(d["seats"]), d["hands"],
-                   tuple(d["totals"]), d["log"], d["log_sha256"], d["seconds"], tuple(d["seat_rows"]),
+                   tuple(d["totals"]), d["log"], d["log_sha256"], d["seconds"],
+                   tuple(SeatResult.from_json(r) for r in d["seat_results"]),
                    tuple(d["hand_rows"]), tuple(d["fault_rows"]), tuple(d.get("win_rows", ())),
                    d.get("play_digest"))
 
@@ -436,11 +443,7 @@ class Store:
             (m.id, m.idx, m.group, m.seed, m.rotation, *m.seats, m.hands, *m.totals, m.log, m.log_sha256,
              m.seconds, datetime.now(UTC).isoformat(timespec="seconds")),
         )
-        self.con.executemany(
-            "INSERT INTO seats VALUES (:match_id,:position,:bot,:points,:rank,:hands,:wins,:self_draws,"
-            ":deal_ins,:faults,:answers,:answer_seconds,:max_answer_seconds)",
-            [{**r, "match_id": m.id} for r in m.seat_rows],
-        )
+        self.con.executemany(_INSERT_SEAT, [(m.id, *r.row()) for r in m.seat_results])
         self.con.executemany(
             "INSERT INTO hands VALUES (:match_id,:hand,:dealer,:outcome,:winner,:how,:thrower,:tai,"
             ":s1,:s2,:s3,:s4,:p1,:p2,:p3,:p4)",

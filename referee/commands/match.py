@@ -133,9 +133,9 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
         if not show_hands:
             return
         if live is not None:
-            live.update(_score_table([s.name for s in result.seats], result.hands))
+            live.update(_score_table([s.bot for s in result.seats], result.hands))
         else:
-            console.print(_hand_line(summary, [s.name for s in result.seats]))
+            console.print(_hand_line(summary, [s.bot for s in result.seats]))
 
     def on_fault(f: FaultInfo) -> None:
         if show_hands and live is None:
@@ -235,17 +235,9 @@ def _standings(result: MatchResult) -> Table:
     for col, just in (("rank", "right"), ("seat", "right"), ("bot", "left"), ("points", "right"), ("wins", "right"),
                       ("faults", "right"), ("mean answer", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
-    ranks = result.ranks()
-    wins = [0, 0, 0, 0]
-    for h in result.hands:
-        for w in h.result.wins:
-            wins[w.seat - 1] += 1
-    order = sorted(range(4), key=lambda i: (ranks[i], i))
-    for i in order:
-        s = result.seats[i]
-        mean = f"{1000 * s.answer_seconds / s.answers:.2f} ms" if s.answers else "-"
-        rank = f"{ranks[i]:g}"
-        t.add_row(rank, str(s.position), s.name, str(s.total), str(wins[i]), str(s.faults), mean)
+    for s in sorted(result.seats, key=lambda s: (s.rank, s.position)):
+        mean = f"{s.mean_answer_ms:.2f} ms" if s.answers else "-"
+        t.add_row(f"{s.rank:g}", str(s.position), s.bot, str(s.points), str(s.wins), str(s.faults), mean)
     return t
 
 
@@ -254,6 +246,6 @@ def _faults_table(result: MatchResult) -> Table:
     for col in ("hand", "seat", "kind", "question", "line", "detail"):
         t.add_column(col, overflow="fold")
     for f in result.faults:
-        t.add_row(str(f.hand + 1), f"{f.position} {escape(result.seats[f.position - 1].name)}", f.kind,
+        t.add_row(str(f.hand + 1), f"{f.position} {escape(result.seats[f.position - 1].bot)}", f.kind,
                   f.question or "", escape(f.line or ""), escape(f.detail))
     return t

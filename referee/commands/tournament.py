@@ -68,10 +68,10 @@ class LiveView:
     def add(self, rec: MatchRecord) -> None:
         self.recorded += 1
         self.progress.advance(self.task)
-        for row in rec.seat_rows:
-            bot = row["bot"]
-            self.points[bot] = self.points.get(bot, 0) + row["points"]
-            self.hands[bot] = self.hands.get(bot, 0) + row["hands"]
+        for seat in rec.seat_results:
+            bot = seat.bot
+            self.points[bot] = self.points.get(bot, 0) + int(seat.points)
+            self.hands[bot] = self.hands.get(bot, 0) + seat.hands
             self.matches[bot] = self.matches.get(bot, 0) + 1
         for f in rec.fault_rows:
             self.fault_count += 1

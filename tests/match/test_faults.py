@@ -58,8 +58,8 @@ def crash_match(tmp_path_factory: pytest.TempPathFactory) -> tuple[MatchResult, 
 def test_a_bot_that_crashes_every_hand_ends_below_three_drawdiscards(crash_match: tuple[MatchResult, Path]) -> None:
     result, _ = crash_match
     assert len(result.hands) == 16
-    bad = result.seats[1].total
-    assert all(bad < s.total for i, s in enumerate(result.seats) if i != 1), result.totals
+    bad = result.seats[1].points
+    assert all(bad < s.points for i, s in enumerate(result.seats) if i != 1), result.totals
     assert result.ranks()[1] == 4
     assert_zero_sum(result)
     # max_faults = 3: three crashes, then one forfeit, and no more faults (the bot is not started again)

@@ -180,7 +180,7 @@ def test_fault_penalty_is_charged(tmp_path: Path) -> None:
     assert result.faults
     h = result.hands[0]
     assert h.penalties[0] == 50 * len(h.faults)
-    assert result.seats[0].total == h.result.scores[0] - h.penalties[0]
+    assert result.seats[0].points == h.result.scores[0] - h.penalties[0]
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ import io
 import json
 import math
 import random
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from referee.cli import main
+from referee.results import SeatResult
 from tournaments.config import parse_config
 from tournaments.runner import plan, run_job
 from tournaments.stats import (
@@ -113,11 +115,8 @@ def record(match_id: str, group: str, seed: int, hands: int, seats: list[tuple[s
     extra = extra or {}
     seat_rows = []
     for i, (name, pts) in enumerate(seats):
-        row = {"position": i + 1, "bot": name, "points": pts, "rank": rk[i], "hands": hands, "wins": 0,
-               "self_draws": 0, "deal_ins": 0, "faults": 0, "answers": 10, "answer_seconds": 0.02,
-               "max_answer_seconds": 0.004}
-        row.update(extra.get(name, {}))
-        seat_rows.append(row)
+        row = SeatResult(i + 1, name, pts, rk[i], hands, answers=10, answer_seconds=0.02, max_answer_seconds=0.004)
+        seat_rows.append(replace(row, **extra.get(name, {})))
     fault_rows = [{"hand": 0, "position": pos, "bot": names[pos - 1], "kind": kind, "detail": "x", "line": None}
                   for _, pos, kind in faults]
     return MatchRecord(match_id, 0, group, seed, 0, (names[0], names[1], names[2], names[3]), hands,
@@ -267,7 +266,7 @@ def simulate(rng: random.Random, groups: int, sigma_u: float, sigma_e: float, ha
             pts = [hands * (MU[n] + luck[n] + rng.gauss(0, sigma_e)) for n in seats]
             rk = ranks(pts)  # type: ignore[arg-type]
             for i, n in enumerate(seats):
-                rows.append(SeatRow(f"g{g}-m{m}", f"g{g}", g, i + 1, n, pts[i], rk[i], hands))
+                rows.append(SeatRow(f"g{g}-m{m}", f"g{g}", g, SeatResult(i + 1, n, pts[i], rk[i], hands)))
     return rows
 
 
@@ -329,7 +328,7 @@ def test_clustering_gives_the_right_se_when_rows_in_a_group_are_correlated() -> 
         estimates.append(a.mean.value)
         clustered.append(a.mean.se**2)
         # what treating every match as independent would say
-        se_naive = cluster_ratio([(r.points, r.hands) for r in rows if r.bot == "A"]).se
+        se_naive = cluster_ratio([(r.seat.points, r.seat.hands) for r in rows if r.seat.bot == "A"]).se
         assert se_naive is not None
         naive.append(se_naive**2)
     mean = sum(estimates) / REPS
@@ -383,7 +382,7 @@ def test_markdown_table(store: Path) -> None:
 
 
 def test_markdown_escapes_pipes() -> None:
-    rows = [SeatRow("m", "g", 1, i + 1, n, p, r, 4) for i, (n, p, r) in
+    rows = [SeatRow("m", "g", 1, SeatResult(i + 1, n, p, r, 4)) for i, (n, p, r) in
             enumerate([("a|b", 4, 1), ("c", 0, 2.5), ("d", 0, 2.5), ("e", -4, 4)])]
     assert "a\\|b" in to_markdown(build_standings(rows))
 

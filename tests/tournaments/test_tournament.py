@@ -229,7 +229,7 @@ def test_every_winner_of_a_hand_is_stored(tmp_path: Path) -> None:
 
     from referee.game.rules import Ruleset
     from referee.game.series import HandSetup
-    from referee.match import HandSummary, MatchResult, SeatSummary
+    from referee.match import HandSummary, MatchResult, SeatResult
     from tournaments.runner import MatchJob, to_record
     from tournaments.schedule import ScheduledMatch
     from tournaments.store import MatchRecord, Store
@@ -243,8 +243,8 @@ def test_every_winner_of_a_hand_is_stored(tmp_path: Path) -> None:
     hand.apply(HU)
     assert hand.result is not None and len(hand.result.wins) == 2
     names = ("a", "b", "c", "d")
-    result = MatchResult(7, [SeatSummary(p, names[p - 1], names[p - 1]) for p in (1, 2, 3, 4)])
-    result.hands.append(HandSummary(0, HandSetup(0, "EAST", "EAST", 1, 0), hand.result, (0, 0, 0, 0),
+    result = MatchResult(7, [SeatResult(p, names[p - 1]) for p in (1, 2, 3, 4)])
+    result.add_hand(HandSummary(0, HandSetup(0, "EAST", "EAST", 1, 0), hand.result, (0, 0, 0, 0),
                                     hand.result.scores, []))
     match = ScheduledMatch("m1", 0, "g", 7, 0, names)
     record = to_record(MatchJob(match, (None,) * 4, {}, None, None, 7), result)  # type: ignore[arg-type]
