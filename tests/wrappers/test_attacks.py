@@ -86,7 +86,7 @@ def assert_gains_nothing(result: MatchResult, bad: int = 1) -> None:
     assert any(f.position == bad for f in result.faults), "the attack was caught"
     for s in result.seats:
         if s.position != bad:
-            assert result.seats[bad - 1].total < s.total, result.totals
+            assert result.seats[bad - 1].points < s.points, result.totals
 
 
 def stderr_of(tmp: Path, position: int) -> str:
