@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,12 @@ from wrappers.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKBOT = ROOT / "tests" / "bots" / "checkbots" / "checkbot.py"
+
+
+@pytest.fixture(autouse=True)
+def _stderr_files_in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing bot's stderr file is kept for its author; here it goes to the test's own folder."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def run_cmd(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -147,8 +154,8 @@ def test_a_crashing_bot_shows_its_stderr_once_and_where_it_is(tmp_path: Path,
     assert out.count("the bot's stderr") == 1
     path = Path(out.split("lines of ", 1)[1].split("):", 1)[0].replace("\n", ""))
     assert path.is_file() and "badbot crash_start: started" in path.read_text()
+    assert path.parent == tmp_path and path.name.startswith("mjref-check-")
     assert "│ badbot crash_start: started" in out
-    path.unlink()
 
 
 def test_failed_rows_show_the_scenarios_expected_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
