@@ -46,10 +46,9 @@ from typing import Any, Literal
 import trio
 
 from bots.base import make_policy
-from referee.errors import InputError
+from referee.errors import BotError, InputError
 from referee.errors import StoreError as BaseStoreError
 from referee.game.rules import Ruleset, make_ruleset
-from referee.game.wall import salted_seed
 from referee.shutdown import Shutdown, watching_signals
 from wrappers.spec import BotSpec, SpecError
 
@@ -124,7 +123,7 @@ class RegressSettings:
             if spec.builtin is not None:
                 try:
                     make_policy(spec.builtin)
-                except ValueError as exc:
+                except BotError as exc:
                     raise RegressError(f"{role}: {exc}") from None
         if self.identical_groups < 0:
             raise RegressError(f"--identical-groups must be 0 or more, not {self.identical_groups}")
@@ -551,12 +550,7 @@ def pending_jobs(p: RegressPlan) -> list[MatchJob]:
         for m in s.group(k):
             if m.id in p.state.played:
                 continue
-            seat_specs = tuple(specs[role] for role in m.seats)
-            has_process = any(x.builtin is None for x in seat_specs)
-            log = str(p.logs_dir / f"{m.id}.jsonl") if p.logs_dir else None
-            err = str(p.logs_dir / f"{m.id}.stderr") if p.logs_dir and has_process else None
-            jobs.append(MatchJob(m, seat_specs, rules, log, err,  # type: ignore[arg-type]
-                                 salted_seed(p.wall_salt, m.seed)))
+            jobs.append(MatchJob.make(m, specs, rules, p.logs_dir, p.wall_salt))
     return jobs
 
 

@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import signal
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
@@ -30,7 +30,7 @@ from typing import Any
 import trio
 
 from bots.base import seat_filler
-from referee.errors import InputError
+from referee.errors import BotError, InputError
 from referee.game.rules import Ruleset
 from referee.game.wall import salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
@@ -61,6 +61,18 @@ class MatchJob:
     @property
     def builtin_only(self) -> bool:
         return all(s.builtin is not None for s in self.specs)
+
+    @classmethod
+    def make(cls, match: ScheduledMatch, specs: Mapping[str, BotSpec], rules: dict[str, Any], logs_dir: Path | None,
+             wall_salt: str) -> MatchJob:
+        """The one way a job is made (tournaments and regressions): seat ``i`` gets ``specs[match.seats[i]]``; with
+        ``logs_dir`` the log is ``<id>.jsonl`` there, and the bots' stderr ``<id>.stderr`` when a seat is a process;
+        the walls are ``wall.salted_seed(wall_salt, match.seed)``."""
+        seat_specs = tuple(specs[name] for name in match.seats)
+        has_process = any(s.builtin is None for s in seat_specs)
+        log = str(logs_dir / f"{match.id}.jsonl") if logs_dir is not None else None
+        err = str(logs_dir / f"{match.id}.stderr") if logs_dir is not None and has_process else None
+        return cls(match, seat_specs, rules, log, err, salted_seed(wall_salt, match.seed))  # type: ignore[arg-type]
 
 
 def file_sha256(path: Path) -> str:
@@ -251,11 +263,7 @@ class Plan:
         return any(s.cmd is not None for s in self.specs.values())
 
     def job(self, m: ScheduledMatch) -> MatchJob:
-        seat_specs = tuple(self.specs[n] for n in m.seats)
-        has_process = any(s.builtin is None for s in seat_specs)
-        return MatchJob(m, seat_specs, self.rules_json, str(self.logs_dir / f"{m.id}.jsonl"),  # type: ignore[arg-type]
-                        str(self.logs_dir / f"{m.id}.stderr") if has_process else None,
-                        salted_seed(self.wall_salt, m.seed))
+        return MatchJob.make(m, self.specs, self.rules_json, self.logs_dir, self.wall_salt)
 
     def pending(self, store: Store | None = None) -> Iterator[MatchJob]:
         """The jobs of the matches the store does not hold, in schedule order, one at a time.  The store is asked
@@ -315,7 +323,7 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     by_name: dict[str, BotSpec] = {s.name: s for s in specs}
     try:
         dummy = seat_filler(rules.default_dummy)
-    except ValueError as exc:
+    except BotError as exc:
         raise TournamentError(f"{where}: rule option 'default_dummy': {exc}") from None
     by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
     store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
