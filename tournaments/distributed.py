@@ -304,10 +304,14 @@ def namespace_of(identity: dict[str, Any]) -> str:
 
 def _precheck_tcp(address: str, timeout: float) -> None:
     """Fail fast with the operating system's reason (refused, unknown host) instead of Dask's generic timeout."""
-    scheme, loc = parse_address(address)
-    if scheme not in ("tcp", "tls"):
-        return
-    host, port = parse_host_port(loc)
+    try:  # Dask's parsers say ValueError for an address they cannot read; only that is caught here
+        scheme, loc = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            return
+        host, port = parse_host_port(loc)
+    except ValueError as exc:
+        raise DaskError(f"{address}: not a Dask scheduler address ({exc}); e.g. tcp://host:8786, or 'local'") \
+            from None
     try:
         with socket.create_connection((host, port), timeout=timeout):
             pass
@@ -330,13 +334,7 @@ def _connect(address: str, workers: int | None, timeout: float) -> tuple[Client,
             raise DaskError(f"local: cannot start a Dask cluster of {n} workers ({type(exc).__name__}: {exc})") \
                 from None
         return Client(cluster, set_as_default=False), cluster
-    try:
-        _precheck_tcp(address, timeout)
-    except ValueError as exc:
-        if isinstance(exc, DaskError):
-            raise
-        raise DaskError(f"{address}: not a Dask scheduler address ({exc}); e.g. tcp://host:8786, or 'local'") \
-            from None
+    _precheck_tcp(address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except (OSError, ValueError) as exc:
