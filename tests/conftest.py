@@ -29,6 +29,14 @@ settings.register_profile("ci", derandomize=True, database=None, print_blob=True
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """xdist's ``load`` schedule first hands each worker a quarter of its share of the collection in one piece,
+    which would give every slow test to the first worker; one test at a time (``--maxschedchunk 1``, unless given)
+    keeps every worker two tests ahead, so the slow ones spread over the workers as they come free."""
+    if getattr(config.option, "maxschedchunk", False) is None:
+        config.option.maxschedchunk = 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Slow tests first, each group in its collected order (a stable sort: every xdist worker collects the same
     order, as it must)."""
