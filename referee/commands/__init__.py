@@ -8,12 +8,24 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Console
+
 from referee.aio import first_leaf, is_interrupt, leaves
 from referee.errors import printable
 from referee.shutdown import Interrupted
 from wrappers.sandbox import MODE_ENV, MODES
 
 USAGE_ERROR = 2  # the exit status of bad usage or bad input
+PIPE_WIDTH = 160  # the width of tables written to a file or a pipe (a terminal's own width otherwise)
+
+
+def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH) -> Console:
+    """The one rich console of a command: a terminal's own width, or ``width`` when the output is a file or a
+    pipe (rich would fold tables at 80 columns there)."""
+    console = Console(highlight=False, stderr=stderr)
+    if not console.is_terminal:
+        console = Console(highlight=False, stderr=stderr, width=width)
+    return console
 
 
 def fail(command: str, message: str) -> int:

@@ -14,13 +14,12 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
 
 from bots.base import seat_filler
-from referee.commands import add_sandbox_option, fail
+from referee.commands import add_sandbox_option, fail, make_console
 from referee.errors import BotError, InputError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
@@ -118,9 +117,7 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     if args.stderr_dir is not None:
         check_output_dir(args.stderr_dir, "--stderr-dir")
 
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=150)
+    console = make_console(width=150)
     show_hands = not (args.quiet or args.json)
     table = _score_table([s.name for s in specs], [])
     live: Live | None = None

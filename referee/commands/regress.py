@@ -22,7 +22,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_sandbox_option, fail, stopped
+from referee.commands import add_sandbox_option, fail, make_console, stopped
 from referee.errors import MjrefError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
@@ -272,8 +272,7 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps(table))
             else:
-                out = Console(highlight=False)
-                print_plan(table, out if out.is_terminal else Console(highlight=False, width=160))
+                print_plan(table, make_console())
             return 0
         check_output_file(args.store, "--store")
         if args.markdown is not None:
@@ -294,9 +293,7 @@ def run(args: argparse.Namespace) -> int:
                                           namespace=namespace_of(settings.identity()), workers=args.concurrency)
         except DaskError as exc:
             return fail("regress", str(exc))
-    console = Console(highlight=False, stderr=args.json)
-    if not console.is_terminal:
-        console = Console(highlight=False, stderr=args.json, width=160)
+    console = make_console(stderr=args.json)
     show = not (args.quiet or args.json)
     state = p.state
     if show:

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from referee.commands import fail
+from referee.commands import fail, make_console
 from referee.game.engine import WinRecord
 from referee.game.rules import DEFAULT_RULES
 from referee.game.scoring import ITEM_TITLES
@@ -46,10 +46,7 @@ def register(sub: Any) -> None:
 
 
 def console() -> Console:
-    c = Console(highlight=False)
-    if not c.is_terminal:
-        c = Console(highlight=False, width=140)
-    return c
+    return make_console(width=140)
 
 
 def run(args: argparse.Namespace) -> int:

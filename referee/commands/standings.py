@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from referee.commands import make_console
 from tournaments.stats import (
     BotStanding,
     Standings,
@@ -63,9 +64,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         sys.stdout.write(to_markdown(standings, head_to_head=args.head_to_head))
     else:
-        console = Console(highlight=False)
-        if not console.is_terminal:
-            console = Console(highlight=False, width=170)
+        console = make_console(width=170)
         render_standings(standings, console, head_to_head=args.head_to_head)
     return 0
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from rich.console import Console, Group
+from rich.console import Group
 from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.commands import add_sandbox_option, fail, stopped
+from referee.commands import add_sandbox_option, fail, make_console, stopped
 from referee.errors import InputError
 from referee.userfiles import check_output_file
 from tournaments.config import ConfigError, check_concurrency, concurrency_warning, demo_config, load_config
@@ -129,9 +129,7 @@ def run(args: argparse.Namespace) -> int:
             executor = dask_executor(dask_address, p, workers=args.concurrency)
         except DaskError as exc:
             return fail("tournament", str(exc))
-    console = Console(highlight=False, stderr=args.json)
-    if not console.is_terminal:
-        console = Console(highlight=False, stderr=args.json, width=160)
+    console = make_console(stderr=args.json)
     at_once = args.concurrency or (executor.slots if executor is not None else config.workers())
     for note in p.notes:
         console.print(f"note: {note}", style="yellow")
