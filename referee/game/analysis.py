@@ -330,20 +330,6 @@ def _arrangement_key(a: tuple[Group, ...]) -> tuple[tuple[int, str], ...]:
 # ------------------------------------------------------------------------------------------------ waits
 
 
-def _candidates(counts: Sequence[int]) -> list[int]:
-    """Dense indices that could complete the hand: held kinds and suit kinds within two ranks of a held one."""
-    near = [False] * 34
-    for lo in _SUIT_STARTS:
-        for r in range(9):
-            if counts[lo + r]:
-                for d in range(max(0, r - 2), min(8, r + 2) + 1):
-                    near[lo + d] = True
-    for j in range(27, 34):
-        if counts[j]:
-            near[j] = True
-    return [j for j in range(34) if near[j]]
-
-
 def meld_counts(melds: Iterable[Meld]) -> list[int]:
     """The 34-vector of the copies in ``melds`` (a seat's exposed sets and concealed gongs), for ``seen``."""
     c = [0] * 34
@@ -367,6 +353,102 @@ def _with_seen(counts: Sequence[int], seen: Sequence[int] | None, what: str) -> 
     return have
 
 
+_PART_STATES: dict[tuple[int, ...], int] = {}
+
+
+def _part_state(t: tuple[int, ...]) -> int:
+    """``4 * (count mod 3) + state + 1`` of one group's counts (9 of a suit, or the 7 honours), ``state`` as in
+    :func:`group_states` (-1, 0 or 1): 1 for 3k tiles that split into sets, 10 for 3k+2 tiles that split into
+    sets and a pair."""
+    state = _honour_state(t) if len(t) == 7 else _SUIT_STATE.get(t, UNKNOWN)
+    if state == UNKNOWN:
+        state = _suit_state(t)
+    code = 4 * (sum(t) % 3) + state + 1
+    if len(_PART_STATES) > _CACHE_LIMIT:
+        _PART_STATES.clear()
+    _PART_STATES[t] = code
+    return code
+
+
+_PART_WINS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _part_wins(t: tuple[int, ...], lo: int) -> tuple[int, ...]:
+    """The dense indices (``lo`` + offset) whose tile completes the group ``t`` (to sets and a pair when it
+    holds 3k+1 tiles, to sets only with 3k+2), never a fifth copy.  Cached per group: asked only of a group that
+    must take the tile, after the other groups passed."""
+    hit = _PART_WINS.get(t)
+    if hit is None:
+        honours = len(t) == 7
+        part = list(t)
+        wins: list[int] = []
+        for r in range(len(t)):
+            near = part[r] if honours else any(part[max(0, r - 2) : r + 3])
+            if not near or part[r] >= 4:
+                continue
+            part[r] += 1
+            grown = tuple(part)
+            part[r] -= 1
+            st = _honour_state(grown) if honours else _SUIT_STATE.get(grown, UNKNOWN)
+            if st == UNKNOWN:
+                st = _suit_state(grown)
+            if st >= 0:
+                wins.append(r)
+        hit = tuple(wins)
+        if len(_PART_WINS) > _CACHE_LIMIT:
+            _PART_WINS.clear()
+        _PART_WINS[t] = hit
+    return tuple([lo + r for r in hit]) if lo else hit
+
+
+def _standard_waits(counts: Sequence[int]) -> tuple[int, ...]:
+    """The dense indices (ascending) whose tile makes ``counts`` (3k+1 tiles) a complete standard hand (sets and
+    one pair).  A tile changes one group only, so it is decided group by group: a group of 3k tiles must split
+    into sets as it is; then either the one group of 3k+1 tiles takes the tile, or one of two groups of 3k+2
+    does while the other holds the pair."""
+    get = _PART_STATES.get
+    parts = (
+        tuple(counts[0:9]),
+        tuple(counts[9:18]),
+        tuple(counts[18:27]),
+        tuple(counts[27:34]),
+    )
+    one = -1
+    twos: list[int] = []
+    codes = [0, 0, 0, 0]
+    for g in (0, 1, 2, 3):
+        t = parts[g]
+        code = get(t)
+        if code is None:
+            code = _part_state(t)
+        codes[g] = code
+        if code < 4:  # 3k tiles
+            if code != 1:
+                return ()
+        elif code < 8:  # 3k+1 tiles
+            if one >= 0 or twos:
+                return ()
+            one = g
+        else:
+            if one >= 0 or len(twos) == 2:
+                return ()
+            twos.append(g)
+    if one >= 0:
+        return _part_wins(parts[one], _PART_STARTS[one])
+    if len(twos) != 2:
+        return ()
+    a, b = twos
+    out: tuple[int, ...] = ()
+    if codes[b] == 10:  # a takes the tile and becomes sets only, b keeps its sets and pair
+        out = _part_wins(parts[a], _PART_STARTS[a])
+    if codes[a] == 10:
+        out += _part_wins(parts[b], _PART_STARTS[b])
+    return out
+
+
+_PART_STARTS = (0, 9, 18, 27)
+
+
 def waits(
     counts: Sequence[int], *, seven_pairs_and_pung: bool = False, seen: Sequence[int] | None = None
 ) -> list[int]:
@@ -378,41 +460,22 @@ def waits(
     n = sum(counts)
     if n % 3 != 1:
         raise ValueError(f"waits: a waiting hand has 3k+1 tiles, not {n}")
-    c = list(counts)
-    have = _with_seen(c, seen, "waits")
-    seven = seven_pairs_and_pung and n == 16
-    # A tile changes one group only.  By the tile counts mod 3 alone: a group of 3k+1 tiles must take it, and
-    # the groups may end with only one of 3k+2 (the pair); most hands are rejected here without any search.
-    rem = [sum(c[0:9]) % 3, sum(c[9:18]) % 3, sum(c[18:27]) % 3, sum(c[27:34]) % 3]
-    ones = rem.count(1)
-    twos = rem.count(2)
-    if not ((ones == 1 and twos == 0) or (ones == 0 and twos == 2)):
-        if not seven:
-            return []
-        broken = [0, 1]  # no standard win: only the seven-pairs shape is tried
-        states = [UNKNOWN] * 4
-    else:
-        # with two groups that cannot complete, no tile wins a standard hand; with one, only its kinds can
-        states = group_states(c)
-        broken = [g for g in range(4) if states[g] < 0]
-    out: list[int] = []
-    candidates = _candidates(c)
-    if not seven:
-        takers = [g for g in range(4) if rem[g] == 1] or [g for g in range(4) if rem[g] == 2]
-        candidates = [j for j in candidates if GROUP_OF[j] in takers]
-    for j in candidates:
-        if have[j] >= 4:
-            continue
-        if len(broken) > 1 or (broken and GROUP_OF[j] != broken[0]) or not completes_with(c, states, j):
-            if not seven:
-                continue
-            c[j] += 1
-            wins = is_seven_pairs_and_pung(c)
-            c[j] -= 1
-            if not wins:
-                continue
-        out.append(KIND_AT[j])
-    return out
+    have = _with_seen(counts, seen, "waits")
+    found = list(_standard_waits(counts))
+    if seen is not None:
+        found = [j for j in found if have[j] < 4]
+    if seven_pairs_and_pung and n == 16:
+        c = list(counts)
+        extra = []
+        for j in range(34):
+            if c[j] and have[j] < 4 and j not in found:  # a tile of a kind not held makes a single
+                c[j] += 1
+                if is_seven_pairs_and_pung(c):
+                    extra.append(j)
+                c[j] -= 1
+        if extra:
+            found = sorted(found + extra)
+    return [KIND_AT[j] for j in found]
 
 
 # ---------------------------------------------------------------------------------------------- shanten
@@ -448,20 +511,6 @@ def _conv(a: Sequence[int], b: Sequence[int], need: int = SETS_NEEDED) -> _Table
         out[s] = b0
         out[s + 6] = b1
     return tuple(out)
-
-
-_CONVS: dict[tuple[_Table, _Table, int], _Table] = {}
-
-
-def _conv_cached(a: _Table, b: _Table, need: int) -> _Table:
-    """:func:`_conv` through a cache: random hands have only a few hundred distinct suit tables."""
-    key = (a, b, need)
-    hit = _CONVS.get(key)
-    if hit is None:
-        if len(_CONVS) > _CACHE_LIMIT:
-            _CONVS.clear()
-        hit = _CONVS[key] = _conv(a, b, need)
-    return hit
 
 
 def _single_kind_table(c: int, cap: int = 4) -> _Table:
@@ -548,6 +597,8 @@ _FULL_CAPS = (4,) * 9
 def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) -> _Table:
     """Exact table of one suit (the four-copy limit respected), by dynamic programming over target hands.
 
+    ``t`` may also be a stretch of a suit (a component with the empty ranks a chow can reach around it).
+
     Ranks are visited in order; the state is (chows started one rank back, chows started at this rank, sets,
     pairs).  At each rank the target holds ``T`` = pending chows + new chows + 3 per pung + 2 per pair <= the
     copies there are (``caps``: 4 less the seen ones) tiles, of which ``min(T, held)`` are hand tiles used.
@@ -556,11 +607,12 @@ def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) ->
     the three ranks they cover.  That keeps the programme small on the sparse suits of real hands.
     """
     states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
-    for i in range(9):
+    last_chow = len(t) - 3
+    for i in range(len(t)):
         held = t[i]
         cap = caps[i]
         groups = (0, 1) if held else (0,)
-        chow_room = max(t[i : i + 3]) if i <= 6 else 0
+        chow_room = max(t[i : i + 3]) if i <= last_chow else 0
         new: dict[tuple[int, int, int, int], int] = {}
         for (x, y, s, p), used in states.items():
             pending = x + y
@@ -591,9 +643,10 @@ def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) ->
     return tuple(best)
 
 
-def _components(t: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Split suit counts where two or more empty ranks separate tiles (no block spans such a gap)."""
-    parts: list[tuple[int, ...]] = []
+def _components(t: tuple[int, ...]) -> list[tuple[int, int]]:
+    """``(start, end)`` (end exclusive) of each run of suit counts between two or more empty ranks: no group
+    that uses a hand tile spans such a gap, so each run is a part of its own."""
+    parts: list[tuple[int, int]] = []
     start = -1
     last = -10
     for r in range(9):
@@ -601,91 +654,158 @@ def _components(t: tuple[int, ...]) -> list[tuple[int, ...]]:
             if start < 0:
                 start = r
             elif r - last > 2:
-                parts.append(t[start : last + 1])
+                parts.append((start, last + 1))
                 start = r
             last = r
     if start >= 0:
-        parts.append(t[start : last + 1])
+        parts.append((start, last + 1))
     return parts
 
 
-_SUIT_TABLES: dict[tuple[int, ...], _Table] = {}
+_EXACT_PARTS: dict[tuple[int, ...], _Table] = {}
+
+
+def _exact_part_table(t: tuple[int, ...], start: int, end: int) -> _Table:
+    """The exact table of the run ``t[start:end]`` (it holds four of a kind): the programme runs over the run and
+    the (up to two) empty ranks on either side that its chows can reach, not over the whole suit."""
+    lo = max(0, start - 2)
+    key = t[lo : min(9, end + 2)]  # the run between its reach's empty ranks (as many as the suit's edges allow)
+    hit = _EXACT_PARTS.get(key)
+    if hit is None:
+        if len(_EXACT_PARTS) > _CACHE_LIMIT:
+            _EXACT_PARTS.clear()
+        hit = _EXACT_PARTS[key] = _exact_suit_table(key, (4,) * len(key))
+    return hit
+
+
+# Interned tables: every distinct table gets a small int id, so that the caches that combine tables (two parts
+# into one, four parts into a shanten) are keyed by ints instead of by tuples of twelve.  There are only a few
+# thousand distinct tables (each entry is at most 17), so the id space stays small and is never cleared.
+_ID_OF: dict[_Table, int] = {}
+_TABLE_AT: list[_Table] = []
+
+
+def _intern(table: _Table) -> int:
+    i = _ID_OF.get(table)
+    if i is None:
+        i = _ID_OF[table] = len(_TABLE_AT)
+        _TABLE_AT.append(table)
+    return i
+
+
+_ZERO_ID = _intern(_ZERO)
+_LONE_ID = _intern(_SINGLE_KIND[1])
+_CONV_IDS: dict[tuple[int, int, int], int] = {}
+
+
+def _conv_id(a: int, b: int, need: int) -> int:
+    """:func:`_conv` of two interned tables, interned, through a cache."""
+    key = (a, b, need)
+    hit = _CONV_IDS.get(key)
+    if hit is None:
+        if len(_CONV_IDS) > _CACHE_LIMIT:
+            _CONV_IDS.clear()
+        hit = _CONV_IDS[key] = _intern(_conv(_TABLE_AT[a], _TABLE_AT[b], need))
+    return hit
+
+
+_SUIT_IDS: dict[tuple[int, ...], int] = {}  # 9 suit counts -> the id of their table (no copies seen)
+
+
+def _suit_id(t: tuple[int, ...]) -> int:
+    """The interned table of the 9 counts ``t`` of one suit: its runs' tables combined.  A run without four of a
+    kind takes the unlimited-supply block table, one with four of a kind the exact programme over its reach."""
+    shifted = None
+    if 4 not in t:  # then the table does not depend on where the tiles sit: one entry for all shifts of them
+        shifted = _strip(t)
+        i = _SHIFTED_IDS.get(shifted)
+        if i is not None:
+            _SUIT_IDS[t] = i
+            return i
+    i = _ZERO_ID
+    for start, end in _components(t):
+        part = t[start:end]
+        table = _exact_part_table(t, start, end) if 4 in part else _block_table(part)
+        i = _conv_id(i, _intern(table), SETS_NEEDED)
+    if len(_SUIT_IDS) > _CACHE_LIMIT:
+        _SUIT_IDS.clear()
+        _SHIFTED_IDS.clear()
+    _SUIT_IDS[t] = i
+    if shifted is not None:
+        _SHIFTED_IDS[shifted] = i
+    return i
+
+
+_SHIFTED_IDS: dict[tuple[int, ...], int] = {}  # suit counts without 4, empty ranks at the ends stripped -> id
 
 
 def _suit_table(t: tuple[int, ...]) -> _Table:
-    hit = _SUIT_TABLES.get(t)
-    if hit is not None:
-        return hit
-    if 4 in t:
-        table = _exact_suit_table(t)
-    else:
-        table = _ZERO
-        for part in _components(t):
-            table = _conv(table, _block_table(part))
-    if len(_SUIT_TABLES) > _CACHE_LIMIT:
-        _SUIT_TABLES.clear()
-    _SUIT_TABLES[t] = table
-    return table
+    """The table of one suit's 9 counts (no copies seen); the tests pin it to :func:`_exact_suit_table`."""
+    hit = _SUIT_IDS.get(t)
+    return _TABLE_AT[_suit_id(t) if hit is None else hit]
 
 
-_HONOUR_TABLES: dict[tuple[int, ...], _Table] = {(): _ZERO}
+_HONOUR_IDS: dict[tuple[int, ...], int] = {}  # 7 honour counts -> the id of their table (no copies seen)
 
 
-def _honour_table(counts: Sequence[int], seen: Sequence[int] | None = None) -> _Table:
+def _honour_id(honours: tuple[int, ...], seen: Sequence[int] | None = None) -> int:
+    """The interned table of the 7 honour counts: one group per kind at most, so the kinds' own tables combined
+    (a kind with copies seen may lack the copies for a pung or a pair)."""
     if seen is not None and any(seen[27:34]):
-        capped = tuple(sorted((c, 4 - x) for c, x in zip(counts[27:34], seen[27:34]) if c))
+        capped = tuple(sorted((c, 4 - x) for c, x in zip(honours, seen[27:34]) if c))
         hit = _CAPPED_HONOURS.get(capped)
         if hit is None:
-            hit = _ZERO
+            hit = _ZERO_ID
             for c, cap in capped:
-                hit = _conv(hit, _single_kind_table(c, cap))
+                hit = _conv_id(hit, _intern(_single_kind_table(c, cap)), SETS_NEEDED)
             _CAPPED_HONOURS[capped] = hit  # at most a few thousand keys
         return hit
-    key = tuple(sorted(c for c in counts[27:34] if c))
-    hit = _HONOUR_TABLES.get(key)
-    if hit is not None:
-        return hit
-    table = _ZERO
-    for c in key:
-        table = _conv(table, _SINGLE_KIND[c])
-    _HONOUR_TABLES[key] = table  # at most a few hundred keys
-    return table
+    hit = _HONOUR_IDS.get(honours)
+    if hit is None:
+        hit = _ZERO_ID
+        for c in sorted(c for c in honours if c):
+            hit = _conv_id(hit, _intern(_SINGLE_KIND[c]), SETS_NEEDED)
+        _HONOUR_IDS[honours] = hit  # at most 5**7 keys, a few hundred in practice
+    return hit
 
 
-_CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], _Table] = {}
-_CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Table] = {}
+_CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], int] = {}
+_CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
 
 
-def _capped_suit_table(t: tuple[int, ...], seen: Sequence[int]) -> _Table:
-    """The exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach.
+def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
+    """The interned exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach.
 
     A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
     near uses no hand tile, so a target can drop it.  Suits whose seen copies are all that far use the fast
     tables."""
     caps = tuple(4 - x if x and any(t[max(0, i - 2) : i + 3]) else 4 for i, x in enumerate(seen))
     if caps == _FULL_CAPS:
-        hit = _SUIT_TABLES.get(t)
-        return hit if hit is not None else _suit_table(t)
+        hit = _SUIT_IDS.get(t)
+        return hit if hit is not None else _suit_id(t)
     key = (t, caps)
     hit = _CAPPED_SUITS.get(key)
     if hit is None:
         if len(_CAPPED_SUITS) > _CACHE_LIMIT:
             _CAPPED_SUITS.clear()
-        hit = _CAPPED_SUITS[key] = _exact_suit_table(t, caps)
+        hit = _CAPPED_SUITS[key] = _intern(_exact_suit_table(t, caps))
     return hit
 
 
-def _tables(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[_Table]:
-    out: list[_Table] = []
-    get = _SUIT_TABLES.get
+def _part_ids(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
+    """The interned tables of the four parts (wan, tiao, tong, honours)."""
+    get = _SUIT_IDS.get
+    out: list[int] = []
     for lo in _SUIT_STARTS:
         t = tuple(counts[lo : lo + 9])
         if seen is not None and any(seen[lo : lo + 9]):
-            out.append(_capped_suit_table(t, seen[lo : lo + 9]))
-            continue
-        table = get(t)
-        out.append(table if table is not None else _suit_table(t))
-    out.append(_honour_table(counts, seen))
+            out.append(_capped_suit_id(t, seen[lo : lo + 9]))
+        else:
+            i = get(t)
+            out.append(_suit_id(t) if i is None else i)
+    h = tuple(counts[27:34])
+    i = _HONOUR_IDS.get(h) if seen is None else None
+    out.append(_honour_id(h, seen) if i is None else i)
     return out
 
 
@@ -703,11 +823,23 @@ def _final(a: Sequence[int], b: Sequence[int], need: int) -> int:
     return best
 
 
-_FINALS: dict[tuple[_Table, _Table, int], int] = {}
+_FINALS: dict[tuple[int, int, int], int] = {}
 
 
-def _max_used(tables: Sequence[_Table], need: int) -> int:
-    return _final(_conv_cached(tables[0], tables[1], need), _conv_cached(tables[2], tables[3], need), need)
+def _final_id(a: int, b: int, need: int) -> int:
+    """:func:`_final` of two interned tables, through a cache."""
+    key = (a, b, need)
+    hit = _FINALS.get(key)
+    if hit is None:
+        if len(_FINALS) > _CACHE_LIMIT:
+            _FINALS.clear()
+        hit = _FINALS[key] = _final(_TABLE_AT[a], _TABLE_AT[b], need)
+    return hit
+
+
+def _max_used(ids: Sequence[int], need: int) -> int:
+    """The most hand tiles that ``need`` sets and a pair can use, the four parts' tables given by id."""
+    return _final_id(_conv_id(ids[0], ids[1], need), _conv_id(ids[2], ids[3], need), need)
 
 
 def _seven_pairs_used(counts: Sequence[int], seen: Sequence[int] | None = None) -> int:
@@ -754,7 +886,7 @@ def shanten(
     need = _check_size(sum(counts), melds, "shanten")
     if seen is not None:
         _with_seen(counts, seen, "shanten")
-    result = 3 * need + 1 - _max_used(_tables(counts, seen), need)
+    result = 3 * need + 1 - _max_used(_part_ids(counts, seen), need)
     if seven_pairs_and_pung and melds == 0:
         result = min(result, 16 - _seven_pairs_used(counts, seen))
     return result
@@ -781,17 +913,15 @@ def useful_tiles(
                     out.append(KIND_AT[j])
                 c[j] -= 1
         return out
-    tables = _tables(c, seen)
-    used = _max_used(tables, need)
-    lone = _SINGLE_KIND[1]
-    finals = _FINALS
+    ids = _part_ids(c, seen)
+    used = _max_used(ids, need)
     out = []
     for part, lo in enumerate((0, 9, 18, 27)):
-        others = [tables[k] for k in range(4) if k != part]
-        rest = _conv_cached(_conv_cached(others[0], others[1], need), others[2], need)
+        others = [ids[k] for k in range(4) if k != part]
+        rest = _conv_id(_conv_id(others[0], others[1], need), others[2], need)
         # A tile with no held tile within two ranks (or an honour not held) adds an isolated single to its part:
-        # one answer for all of them.  (Suits with four of a kind are computed tile by tile: exact tables.)
-        # With ``seen`` copies in the part, tile by tile too: the lone tiles' caps may differ.
+        # one answer for all of them.  With ``seen`` copies in the part, tile by tile: the lone tiles' caps may
+        # differ.
         lone_useful: bool | None = None
         near = 0
         part_seen = seen is not None and any(seen[lo : lo + 9 if lo < 27 else 34])
@@ -800,31 +930,26 @@ def useful_tiles(
             for r in range(9):
                 if c[lo + r]:
                     held |= 1 << r
-            capped = part_seen or 4 in c[lo : lo + 9]
-            near = 0x1FF if capped else held | held << 1 | held << 2 | held >> 1 | held >> 2
+            near = 0x1FF if part_seen else held | held << 1 | held << 2 | held >> 1 | held >> 2
         for j in range(lo, lo + 9 if lo < 27 else 34):
             if have[j] >= 4:
                 continue
             if (c[j] == 0 and not part_seen) if lo == 27 else not (near >> (j - lo)) & 1:
                 if lone_useful is None:
-                    lone_useful = _final(rest, _conv_cached(tables[part], lone, need), need) > used
+                    lone_useful = _final_id(rest, _conv_id(ids[part], _LONE_ID, need), need) > used
                 if lone_useful:
                     out.append(KIND_AT[j])
                 continue
             c[j] += 1
             if lo == 27:
-                table = _honour_table(c, seen)
+                table = _honour_id(tuple(c[27:34]), seen)
             elif part_seen:
-                table = _capped_suit_table(tuple(c[lo : lo + 9]), seen[lo : lo + 9])  # type: ignore[index]
+                table = _capped_suit_id(tuple(c[lo : lo + 9]), seen[lo : lo + 9])  # type: ignore[index]
             else:
-                table = _suit_table(tuple(c[lo : lo + 9]))
+                t = tuple(c[lo : lo + 9])
+                hit = _SUIT_IDS.get(t)
+                table = _suit_id(t) if hit is None else hit
             c[j] -= 1
-            key = (rest, table, need)
-            best = finals.get(key)
-            if best is None:
-                if len(finals) > _CACHE_LIMIT:
-                    finals.clear()
-                best = finals[key] = _final(rest, table, need)
-            if best > used:
+            if _final_id(rest, table, need) > used:
                 out.append(KIND_AT[j])
     return out

@@ -20,7 +20,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .analysis import GROUP_OF, UNKNOWN, completes_with, group_states, is_complete, is_seven_pairs_and_pung
+from .analysis import is_complete, waits
 from .options import (
     eat_broadcast,
     eat_options,
@@ -116,20 +116,19 @@ class _Seat:
     flowers: list[int] = field(default_factory=list)
     river: list[int] = field(default_factory=list)  # thrown tiles not claimed
     draws: int = 0
-    # analysis.group_states(counts), each group's entry forgotten when a tile of it comes or goes
-    states: list[int] = field(default_factory=lambda: [UNKNOWN] * 4)
+    # The kinds that complete the hand (analysis.waits), worked out when first needed and forgotten when a tile
+    # comes or goes: a hand is asked about the throws of the three other seats between two changes of its own.
+    wins: frozenset[int] | None = None
 
     def add(self, t: int) -> None:
-        i = INDEX[t // 10]
         self.concealed.append(t)
-        self.counts[i] += 1
-        self.states[GROUP_OF[i]] = UNKNOWN
+        self.counts[INDEX[t // 10]] += 1
+        self.wins = None
 
     def remove(self, t: int) -> None:
-        i = INDEX[t // 10]
         self.concealed.remove(t)
-        self.counts[i] -= 1
-        self.states[GROUP_OF[i]] = UNKNOWN
+        self.counts[INDEX[t // 10]] -= 1
+        self.wins = None
 
 
 class Hand:
@@ -267,21 +266,12 @@ class Hand:
         return self._back - self._front > self.rules.dead_wall
 
     def _can_win_on(self, seat: int, tile: int) -> bool:
+        """Whether ``tile`` completes ``seat``'s hand (3k+1 concealed tiles: the seat is not in its own turn)."""
         s = self._seats[seat]
-        c = s.counts
-        states = s.states
-        if UNKNOWN in states:  # after a change of the hand: one group to look up again
-            group_states(c, states)
-        i = INDEX[tile // 10]
-        if completes_with(c, states, i):
-            return True
-        if not self.rules.seven_pairs_and_pung:
-            return False
-        c[i] += 1
-        try:
-            return is_seven_pairs_and_pung(c)
-        finally:
-            c[i] -= 1
+        w = s.wins
+        if w is None:
+            w = s.wins = frozenset(waits(s.counts, seven_pairs_and_pung=self.rules.seven_pairs_and_pung))
+        return tile // 10 in w
 
     @staticmethod
     def _chow_possible(c: list[int], i: int) -> bool:
@@ -359,7 +349,7 @@ class Hand:
                         return False
                 replacement = True
                 continue
-            self._draw_wins = self._can_win_on(p, t)  # the seat's group states are usually known already
+            self._draw_wins = self._can_win_on(p, t)  # usually known already: the seat's hand has not changed
             s.add(t)
             s.draws += 1
             self._last_drawn[p] = t
