@@ -8,6 +8,9 @@ decision (greedy's first ``shanten`` calls included).  Beside it, in the same ru
 anchor: ``python -c pass`` from exec to exit, which no bot can beat.  Each figure is the median of ``--runs``
 starts (minimum and maximum given too): on a shared machine single starts are noisy.
 
+``--anchor REV`` also times the same bots as they were at git revision ``REV`` (exported with ``git archive`` into a
+temporary directory), interleaved with ours, and gives the ratio of the medians.
+
 ``--imports`` adds the ten slowest imports of the bot's start (``python -X importtime``, cumulative µs).
 Run from the repository root: ``python bench/start.py [--bots greedy,drawdiscard,random] [--runs 20]``.
 """
@@ -21,6 +24,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -43,12 +47,17 @@ OPENING = "\n".join(
 )
 
 
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(REPO)}
+def _env(tree: Path = REPO) -> dict[str, str]:
+    """The bots' environment: ours, the tree on ``PYTHONPATH``, and bytecode caches allowed.  An installed package
+    has its ``.pyc`` files; with ``PYTHONDONTWRITEBYTECODE`` set (some shells and CI set it) every start would
+    compile every module from source, which measures the compiler, not the start."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
-def time_first_answer(bot: str) -> float:
-    """Seconds from exec of ``python -m bots.BOT`` to reading its answer to the first ``/ask throw``."""
+def time_first_answer(bot: str, tree: Path = REPO) -> float:
+    """Seconds from exec of ``python -m bots.BOT`` (from ``tree``) to reading its answer to the first ``/ask throw``."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", f"bots.{bot}"],
@@ -56,8 +65,8 @@ def time_first_answer(bot: str) -> float:
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
-        cwd=REPO,
-        env=_env(),
+        cwd=tree,
+        env=_env(tree),
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(OPENING)
@@ -99,6 +108,34 @@ def slowest_imports(bot: str, n: int = 10) -> list[dict[str, Any]]:
     return [{"module": module, "cumulative_us": us} for us, module in rows[:n]]
 
 
+def export(rev: str, into: Path) -> Path:
+    """The tree of git revision ``rev``, exported (``git archive``) under ``into``."""
+    archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"bench/start.py: --anchor {rev}: {archive.stderr.decode(errors='replace').strip()}")
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
+def interleaved(bots: list[str], runs: int, anchor: Path | None) -> dict[str, list[float]]:
+    """``runs`` rounds of: ``python -c pass``, each bot, and each bot of the ``anchor`` tree (if any)."""
+    times: dict[str, list[float]] = {"python -c pass": [], **{b: [] for b in bots}}
+    if anchor is not None:
+        times.update({f"anchor {b}": [] for b in bots})
+    time_pass()  # one start to warm the page cache
+    for b in bots:  # and one of each bot, which also writes its bytecode caches (see _env)
+        time_first_answer(b)
+        if anchor is not None:
+            time_first_answer(b, anchor)
+    for _ in range(runs):  # interleaved, so that a noisy neighbour hits all of them alike
+        times["python -c pass"].append(time_pass())
+        for b in bots:
+            times[b].append(time_first_answer(b))
+            if anchor is not None:
+                times[f"anchor {b}"].append(time_first_answer(b, anchor))
+    return times
+
+
 def summary(seconds: list[float]) -> dict[str, float]:
     ms = [s * 1000 for s in seconds]
     return {"median_ms": round(statistics.median(ms), 1), "min_ms": round(min(ms), 1), "max_ms": round(max(ms), 1)}
@@ -109,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", default="greedy,drawdiscard,random", help="comma-separated built-in bots")
     parser.add_argument("--runs", type=int, default=20, help="starts of each (default 20)")
     parser.add_argument("--imports", action="store_true", help="add each bot's ten slowest imports")
+    parser.add_argument("--anchor", metavar="REV", help="also time the bots of git revision REV, interleaved")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -119,12 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not bots:
         known = ', '.join(sorted(BUILTIN_NAMES))
         parser.error(f"--bots: unknown bot {unknown[0] if unknown else ''!r} (known: {known})")
-    times: dict[str, list[float]] = {"python -c pass": [], **{b: [] for b in bots}}
-    time_pass()  # one start to warm the page cache
-    for _ in range(args.runs):  # interleaved, so that a noisy neighbour hits all of them alike
-        times["python -c pass"].append(time_pass())
-        for b in bots:
-            times[b].append(time_first_answer(b))
+    with tempfile.TemporaryDirectory(prefix="mjref-start-anchor-") as tmp:
+        anchor = export(args.anchor, Path(tmp)) if args.anchor else None
+        times = interleaved(bots, args.runs, anchor)
     floor = statistics.median(times["python -c pass"])
     result: dict[str, Any] = {
         "bench": "start",
@@ -134,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             b: {
                 **summary(times[b]),
                 "above_python_ms": round((statistics.median(times[b]) - floor) * 1000, 1),
+                "times_python": round(statistics.median(times[b]) / floor, 2),
             }
             for b in bots
         },
@@ -141,6 +177,16 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine(),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
     }
+    if anchor is not None:
+        result["anchor"] = args.anchor
+        result["anchor_bots"] = {
+            b: {
+                **summary(times[f"anchor {b}"]),
+                "times_python": round(statistics.median(times[f"anchor {b}"]) / floor, 2),
+                "ours_over_anchor": round(statistics.median(times[b]) / statistics.median(times[f"anchor {b}"]), 2),
+            }
+            for b in bots
+        }
     if args.imports:
         result["slowest_imports"] = {b: slowest_imports(b) for b in bots}
     print(json.dumps(result))

@@ -19,13 +19,25 @@ import importlib
 import math
 import random as _stdlib_random
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.errors import BotError
 from referee.game.types import Answer
 from referee.game.view import SeatView
 from referee.game.wall import hand_rng
-from wrappers.seat import Policy  # the one interface; re-exported for bot authors
+
+if TYPE_CHECKING:
+    from wrappers.seat import Policy  # the one interface; re-exported for bot authors (below, on first use)
+
+
+def __getattr__(name: str) -> Any:
+    """``bots.base.Policy``, imported only when asked for: ``wrappers.seat`` (seats, faults, replies) is no part
+    of a bot process's start."""
+    if name == "Policy":
+        from wrappers.seat import Policy
+
+        return Policy
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def policy_rng(seed: int, hand: int, name: str, position: int) -> _stdlib_random.Random:

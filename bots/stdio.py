@@ -25,10 +25,9 @@ policy in-process (``mjref refeed`` relies on it), whether it lives for one hand
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bots.base import BasePolicy, make_policy, pick, policy_class
 from referee.game.tiles import WINDS_IN_ORDER
@@ -36,14 +35,24 @@ from referee.game.types import PASS, Event, Exit, InitGame
 from referee.game.view import SeatView, new_view
 from wrappers.codec import Ask, ProtocolError, Start, format_answer, parse_server_line
 
+if TYPE_CHECKING:
+    import argparse
+
+DEFAULT_SEED = 0  # --seed when not given
+
+
 
 def build_parser(name: str) -> argparse.ArgumentParser:
+    import argparse  # only when options are given: a bot started without any does not pay for it (see main)
+
     cls = policy_class(name)
     parser = argparse.ArgumentParser(
         prog=f"python -m bots.{name}",
         description=f"The built-in '{name}' bot as an ICGA protocol executable (stdin/stdout).",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed for the bot's choices (default 0)")
+    parser.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"seed for the bot's choices (default {DEFAULT_SEED})"
+    )
     parser.add_argument(
         "--keep-alive", action="store_true", help="stay up after /exit and play the next hand's /start"
     )
@@ -172,18 +181,24 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    """``python -m bots.<name>``: parse the options, run the protocol loop until ``/exit`` or end of input."""
-    parser = build_parser(name)
-    args = parser.parse_args(argv)
-    params = {k: getattr(args, k) for k in policy_class(name).PARAMS if getattr(args, k) is not None}
-    spec = name + (":" + ",".join(f"{k}={v!r}" for k, v in params.items()) if params else "")
-    try:
-        policy = make_policy(spec)
-    except ValueError as exc:
-        parser.error(str(exc))
-    runner = Runner(
-        policy, seed=args.seed, keep_alive=args.keep_alive, out=stdout or sys.stdout, err=stderr or sys.stderr
-    )
+    """``python -m bots.<name>``: parse the options, run the protocol loop until ``/exit`` or end of input.
+
+    Without any option (the usual start of a per-hand bot) the parser is not even built: every option is at its
+    default, and ``argparse`` is a noticeable part of a bot process's start."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args:
+        parser = build_parser(name)
+        options = parser.parse_args(args)
+        params = {k: getattr(options, k) for k in policy_class(name).PARAMS if getattr(options, k) is not None}
+        spec = name + (":" + ",".join(f"{k}={v!r}" for k, v in params.items()) if params else "")
+        try:
+            policy = make_policy(spec)
+        except ValueError as exc:
+            parser.error(str(exc))
+        seed, keep_alive = options.seed, options.keep_alive
+    else:
+        policy, seed, keep_alive = make_policy(name), DEFAULT_SEED, False
+    runner = Runner(policy, seed=seed, keep_alive=keep_alive, out=stdout or sys.stdout, err=stderr or sys.stderr)
     try:
         return runner.run(stdin or sys.stdin)
     except KeyboardInterrupt:

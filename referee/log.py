@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal
@@ -42,10 +42,10 @@ from wrappers.spec import BotSpec
 LOG_FORMAT = 1
 MAX_LOG_BYTES = 1 << 30  # a log read whole: a 16-hand match is about 200 KB, 10,000 hands some 150 MB
 
-# Each event kind's fields in the log, in order: those of its dataclass in ``referee.game.types`` (the audience is
-# written as ``to``).  The one table every writer and reader of event records uses.
+# Each event kind's fields in the log, in order: those of its record (``FIELDS``) in ``referee.game.types`` (the
+# audience is written as ``to``).  The one table every writer and reader of event records uses.
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
-    kind: tuple(f.name for f in fields(cls) if f.name != "audience") for kind, cls in EVENT_TYPES.items()
+    kind: tuple(name for name in cls.FIELDS if name != "audience") for kind, cls in EVENT_TYPES.items()
 }
 
 
@@ -105,7 +105,7 @@ class HandRecord(_Record):
 
 
 class EventRecord(_Record):
-    """One engine event with its audience; its fields are those of the event dataclass (``EVENT_FIELDS[kind]``)."""
+    """One engine event with its audience; its fields are those of the event record (``EVENT_FIELDS[kind]``)."""
 
     model_config = ConfigDict(extra="allow")
     type: Literal["event"] = "event"

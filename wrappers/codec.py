@@ -31,7 +31,6 @@ Formatting is plain string building, no regular expressions: the referee formats
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final, TypeAlias, cast
 
 from referee.errors import InputError
@@ -56,6 +55,7 @@ from referee.game.types import (
     Mo,
     Pong,
     Question,
+    Record,
     Throw,
 )
 
@@ -97,19 +97,28 @@ class ProtocolError(InputError):
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
+class Start(Record):
     """``/start MJ <position> <AIPath>``: the first line of a hand; ``position`` is the bot's seat 1..4."""
 
+    __slots__ = ("position", "ai_path")
+    __match_args__ = FIELDS = ("position", "ai_path")
     position: int
-    ai_path: str = ""
+    ai_path: str
+
+    def __init__(self, position: int, ai_path: str = "") -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "ai_path", ai_path)
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
+class Ask(Record):
     """``/ask <kind>``: the referee asks the bot a question; the bot must answer with one line."""
 
+    __slots__ = ("kind",)
+    __match_args__ = FIELDS = ("kind",)
     kind: AskKind
+
+    def __init__(self, kind: AskKind) -> None:
+        object.__setattr__(self, "kind", kind)
 
 
 ServerMessage: TypeAlias = Start | Ask | Event

@@ -1,14 +1,20 @@
 """The small typed objects the engine speaks in: melds, questions, answers and events.
 
 Names follow the ICGA protocol (``throw``, ``mo``, ``eat``, ``pong``, ``gong``, ``hu``, ``pass``), so that a reader
-of the protocol page finds them here.  Every object is a frozen dataclass: cheap to build in the engine's inner
+of the protocol page finds them here.  Every object is a frozen record: cheap to build in the engine's inner
 loop, hashable (legal answers are compared as a set), and easy to turn into JSON for logs.
+
+The records are plain classes with ``__slots__`` rather than frozen dataclasses, written out once here: every
+``python -m bots.NAME`` imports this module at its start (64 starts a match with per-hand processes), and building
+fourteen dataclasses (``exec`` of their generated methods, and the ``dataclasses`` module itself) was the largest
+cost of that start.  They behave as the dataclasses did: positional and keyword construction, keyword
+``audience`` on events, equality and hash by type and every field, ``repr``, ``match`` patterns, pickling, and an
+``AttributeError`` on assignment.  ``FIELDS`` names every field in order; ``replace(**changes)`` makes a copy.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 ALL_SEATS: frozenset[int] = frozenset((1, 2, 3, 4))
 
@@ -35,15 +41,81 @@ def seats_after(p: int) -> tuple[int, int, int]:
     return _AFTER[p]
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
+def _rebuild(cls: type[Record], values: tuple[Any, ...]) -> Record:
+    """Unpickle a record: its fields in ``FIELDS`` order, set past the frozen ``__setattr__``."""
+    obj = object.__new__(cls)
+    for name, value in zip(cls.FIELDS, values):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+class Record:
+    """The frozen-record behaviour shared by everything below (see the module docstring), and by the few other
+    records on a bot's import path (``wrappers.codec``, ``referee.game.wall``)."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()  # every field in order: what equality, hash, repr and pickling use
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__qualname__}({inner})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is frozen")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self._values()))
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with some fields changed (what ``dataclasses.replace`` did); ``TypeError`` for an unknown field."""
+        unknown = set(changes) - set(self.FIELDS)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
+        values = tuple(changes.get(name, value) for name, value in zip(self.FIELDS, self._values()))
+        return _rebuild(type(self), values)
+
+
+_set = object.__setattr__
+
+
+class Meld(Record):
     """An exposed set, or a concealed gong.  ``tiles`` ascending; ``claimed`` is the TID taken from ``source``."""
 
+    __slots__ = ("type", "tiles", "claimed", "source", "promoted")
+    __match_args__ = FIELDS = ("type", "tiles", "claimed", "source", "promoted")
     type: MeldType
     tiles: tuple[int, ...]
-    claimed: int | None = None
-    source: int | None = None  # the seat the claimed tile came from
-    promoted: bool = False  # a gong made by promoting a pong
+    claimed: int | None  # None by default
+    source: int | None  # the seat the claimed tile came from
+    promoted: bool  # a gong made by promoting a pong
+
+    def __init__(
+        self,
+        type: MeldType,  # noqa: A002  (the field's name)
+        tiles: tuple[int, ...],
+        claimed: int | None = None,
+        source: int | None = None,
+        promoted: bool = False,
+    ) -> None:
+        _set(self, "type", type)
+        _set(self, "tiles", tiles)
+        _set(self, "claimed", claimed)
+        _set(self, "source", source)
+        _set(self, "promoted", promoted)
 
     @property
     def kind(self) -> int:
@@ -58,13 +130,28 @@ class Meld:
         return self.type in ("gong", "concealed_gong")
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(Record):
     """A seat's answer.  ``tiles`` are the TIDs the bot names, ascending; ``mode`` is the gong type 0, 1 or 4."""
 
+    __slots__ = ("kind", "tiles", "mode")
+    __match_args__ = FIELDS = ("kind", "tiles", "mode")
     kind: AnswerKind
-    tiles: tuple[int, ...] = ()
-    mode: int | None = None
+    tiles: tuple[int, ...]
+    mode: int | None
+
+    def __init__(self, kind: AnswerKind, tiles: tuple[int, ...] = (), mode: int | None = None) -> None:
+        _set(self, "kind", kind)
+        _set(self, "tiles", tiles)
+        _set(self, "mode", mode)
+
+    # compared and hashed in the engine's inner loop (``answer in legal``): written out, not generic
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Answer:
+            return NotImplemented
+        return self.kind == other.kind and self.tiles == other.tiles and self.mode == other.mode  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.tiles, self.mode))
 
     @staticmethod
     def throw(tid: int) -> Answer:
@@ -94,14 +181,21 @@ HU = Answer("hu")
 PASS = Answer("pass")
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(Record):
     """What the engine needs next: seat ``seat`` is asked ``ask``; ``legal`` lists every acceptable answer."""
 
+    __slots__ = ("seat", "ask", "legal", "tile")
+    __match_args__ = FIELDS = ("seat", "ask", "legal", "tile")
     seat: int
     ask: AskKind
     legal: tuple[Answer, ...]
-    tile: int | None = None  # the tile the question is about (a throw to claim, a promoted gong to rob)
+    tile: int | None  # the tile the question is about (a throw to claim, a promoted gong to rob)
+
+    def __init__(self, seat: int, ask: AskKind, legal: tuple[Answer, ...], tile: int | None = None) -> None:
+        _set(self, "seat", seat)
+        _set(self, "ask", ask)
+        _set(self, "legal", legal)
+        _set(self, "tile", tile)
 
     def __str__(self) -> str:
         return f"/ask {self.ask}"
@@ -109,100 +203,195 @@ class Question:
 
 # ---------------------------------------------------------------------------------------------------- events
 # Each event knows its audience: the seats that see it.  A concealed gong is two events: the owner's, with tiles,
-# and the others', without (``Gong(mode=0, tiles=())``).
+# and the others', without (``Gong(mode=0, tiles=())``).  ``audience`` is keyword-only and last in ``FIELDS``;
+# ``__match_args__`` leaves it out.
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(Record):
+    __slots__ = ("audience",)
     kind: ClassVar[str] = "event"
-    audience: frozenset[int] = field(default=ALL_SEATS, kw_only=True)
+    FIELDS: ClassVar[tuple[str, ...]] = ("audience",)
+    audience: frozenset[int]
+
+    def __init__(self, *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "audience", audience)
 
 
-@dataclass(frozen=True, slots=True)
 class InitGame(Event):
+    __slots__ = ("round_wind", "hand_wind", "open", "dealer", "cont")
     kind: ClassVar[str] = "init_game"
+    __match_args__ = ("round_wind", "hand_wind", "open", "dealer", "cont")
+    FIELDS = (*__match_args__, "audience")
     round_wind: str
     hand_wind: str
     open: int
     dealer: int
-    cont: int = 0
+    cont: int
+
+    def __init__(
+        self,
+        round_wind: str,
+        hand_wind: str,
+        open: int,  # noqa: A002  (the protocol's word)
+        dealer: int,
+        cont: int = 0,
+        *,
+        audience: frozenset[int] = ALL_SEATS,
+    ) -> None:
+        _set(self, "round_wind", round_wind)
+        _set(self, "hand_wind", hand_wind)
+        _set(self, "open", open)
+        _set(self, "dealer", dealer)
+        _set(self, "cont", cont)
+        _set(self, "audience", audience)
 
 
-@dataclass(frozen=True, slots=True)
 class InitCard(Event):
+    __slots__ = ("seat", "tiles")
     kind: ClassVar[str] = "init_card"
+    __match_args__ = ("seat", "tiles")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     tiles: tuple[int, ...]
 
+    def __init__(self, seat: int, tiles: tuple[int, ...], *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tiles", tiles)
+        _set(self, "audience", audience)
 
-@dataclass(frozen=True, slots=True)
+
 class Mo(Event):
     """A draw, seen only by the drawer.  ``replacement``: drawn from the back after a gong or flower."""
 
+    __slots__ = ("seat", "tile", "replacement")
     kind: ClassVar[str] = "mo"
+    __match_args__ = ("seat", "tile", "replacement")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     tile: int
-    replacement: bool = False
+    replacement: bool
+
+    def __init__(
+        self, seat: int, tile: int, replacement: bool = False, *, audience: frozenset[int] = ALL_SEATS
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
+        _set(self, "replacement", replacement)
+        _set(self, "audience", audience)
 
 
-@dataclass(frozen=True, slots=True)
 class Flower(Event):
     """A flower set aside by ``seat`` (flowers on); sent as ``/flower`` to bots that opted in."""
 
+    __slots__ = ("seat", "tile")
     kind: ClassVar[str] = "flower"
+    __match_args__ = ("seat", "tile")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     tile: int
 
+    def __init__(self, seat: int, tile: int, *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
+        _set(self, "audience", audience)
 
-@dataclass(frozen=True, slots=True)
+
 class Throw(Event):
+    __slots__ = ("seat", "tile")
     kind: ClassVar[str] = "throw"
+    __match_args__ = ("seat", "tile")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     tile: int
 
+    def __init__(self, seat: int, tile: int, *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
+        _set(self, "audience", audience)
 
-@dataclass(frozen=True, slots=True)
+
 class Eat(Event):
     """``tiles`` in broadcast order: the claimed tile in the middle, the eater's two around it by rank."""
 
+    __slots__ = ("seat", "tiles")
     kind: ClassVar[str] = "eat"
+    __match_args__ = ("seat", "tiles")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     tiles: tuple[int, int, int]
 
+    def __init__(self, seat: int, tiles: tuple[int, int, int], *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tiles", tiles)
+        _set(self, "audience", audience)
 
-@dataclass(frozen=True, slots=True)
+
 class Pong(Event):
+    __slots__ = ("seat", "tiles")
     kind: ClassVar[str] = "pong"
+    __match_args__ = ("seat", "tiles")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     tiles: tuple[int, int, int]
 
+    def __init__(self, seat: int, tiles: tuple[int, int, int], *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tiles", tiles)
+        _set(self, "audience", audience)
 
-@dataclass(frozen=True, slots=True)
+
 class Gong(Event):
     """``mode`` 4 melded (4 tiles), 1 promoted (the one tile), 0 concealed (4 tiles to the owner, none to others)."""
 
+    __slots__ = ("seat", "mode", "tiles")
     kind: ClassVar[str] = "gong"
+    __match_args__ = ("seat", "mode", "tiles")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     mode: int
     tiles: tuple[int, ...]
 
+    def __init__(
+        self, seat: int, mode: int, tiles: tuple[int, ...], *, audience: frozenset[int] = ALL_SEATS
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "mode", mode)
+        _set(self, "tiles", tiles)
+        _set(self, "audience", audience)
 
-@dataclass(frozen=True, slots=True)
+
 class Hu(Event):
     """A win: ``tile`` the winning tile, ``concealed`` the winner's other concealed tiles, ascending."""
 
+    __slots__ = ("seat", "tile", "concealed")
     kind: ClassVar[str] = "hu"
+    __match_args__ = ("seat", "tile", "concealed")
+    FIELDS = (*__match_args__, "audience")
     seat: int
     tile: int
     concealed: tuple[int, ...]
 
+    def __init__(
+        self, seat: int, tile: int, concealed: tuple[int, ...], *, audience: frozenset[int] = ALL_SEATS
+    ) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tile", tile)
+        _set(self, "concealed", concealed)
+        _set(self, "audience", audience)
 
-@dataclass(frozen=True, slots=True)
+
 class Exit(Event):
     """The end of a hand with its settlement per seat (sums to zero)."""
 
+    __slots__ = ("scores",)
     kind: ClassVar[str] = "exit"
+    __match_args__ = ("scores",)
+    FIELDS = (*__match_args__, "audience")
     scores: tuple[int, int, int, int]
+
+    def __init__(self, scores: tuple[int, int, int, int], *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "scores", scores)
+        _set(self, "audience", audience)
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

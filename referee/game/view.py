@@ -10,8 +10,6 @@ uses; a property test checks that it always equals the engine's list.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .analysis import is_complete
 from .options import eat_options, meld_gong_option, pong_options, self_gong_options, throw_options, with_pass
 from .tiles import INDEX, KIND_AT, WINDS_IN_ORDER
@@ -40,32 +38,51 @@ from .types import (
 DEALT = 16 * 4 + 1
 
 
-@dataclass(slots=True)
 class SeatView:
-    """What seat ``position`` knows.  ``hand`` is its concealed tiles; ``melds[seat]`` everyone's exposed sets."""
+    """What seat ``position`` knows.  ``hand`` is its concealed tiles; ``melds[seat]`` everyone's exposed sets.
 
-    position: int
-    total_tiles: int = 136
-    dead_wall: int = 16
-    gong_from_previous_player: bool = False
-    seven_pairs_and_pung: bool = False
-    round_wind: str = "EAST"
-    hand_wind: str = "EAST"
-    dealer: int = 1
-    open: int = 1
-    hand: list[int] = field(default_factory=list)
-    counts: list[int] = field(default_factory=lambda: [0] * 34)
-    melds: dict[int, list[Meld]] = field(default_factory=lambda: {1: [], 2: [], 3: [], 4: []})
-    flowers: dict[int, list[int]] = field(default_factory=lambda: {1: [], 2: [], 3: [], 4: []})
-    throws: list[tuple[int, int]] = field(default_factory=list)  # (seat, tile), every throw in order
-    rivers: dict[int, list[int]] = field(default_factory=lambda: {1: [], 2: [], 3: [], 4: []})
-    last_draw: int | None = None
-    claim_tile: int | None = None  # the tile a claim question is about: another's throw or promoted gong
-    claim_from: int | None = None
-    wall_remaining: int = 0
-    scores: tuple[int, int, int, int] | None = None
-    winners: list[int] = field(default_factory=list)
-    _pending_draw: int | None = None  # the seat that draws next unless the last throw is claimed
+    A plain class with ``__slots__`` (not a dataclass): every bot process builds one at its start, and the
+    ``dataclasses`` machinery was a large part of that start (see ``referee.game.types``)."""
+
+    __slots__ = (
+        "position", "total_tiles", "dead_wall", "gong_from_previous_player", "seven_pairs_and_pung", "round_wind",
+        "hand_wind", "dealer", "open", "hand", "counts", "melds", "flowers", "throws", "rivers", "last_draw",
+        "claim_tile", "claim_from", "wall_remaining", "scores", "winners", "_pending_draw",
+    )
+
+    def __init__(
+        self,
+        position: int,
+        total_tiles: int = 136,
+        dead_wall: int = 16,
+        gong_from_previous_player: bool = False,
+        seven_pairs_and_pung: bool = False,
+    ) -> None:
+        self.position = position
+        self.total_tiles = total_tiles
+        self.dead_wall = dead_wall
+        self.gong_from_previous_player = gong_from_previous_player
+        self.seven_pairs_and_pung = seven_pairs_and_pung
+        self.round_wind = "EAST"
+        self.hand_wind = "EAST"
+        self.dealer = 1
+        self.open = 1
+        self.hand: list[int] = []
+        self.counts: list[int] = [0] * 34
+        self.melds: dict[int, list[Meld]] = {1: [], 2: [], 3: [], 4: []}
+        self.flowers: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
+        self.throws: list[tuple[int, int]] = []  # (seat, tile), every throw in order
+        self.rivers: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
+        self.last_draw: int | None = None
+        self.claim_tile: int | None = None  # the tile a claim question is about: another's throw or promoted gong
+        self.claim_from: int | None = None
+        self.wall_remaining = 0
+        self.scores: tuple[int, int, int, int] | None = None
+        self.winners: list[int] = []
+        self._pending_draw: int | None = None  # the seat that draws next unless the last throw is claimed
+
+    def __repr__(self) -> str:
+        return f"SeatView(position={self.position}, hand={self.hand}, melds={self.melds}, rivers={self.rivers})"
 
     # ---------------------------------------------------------------------------------------------- derived
     @property

@@ -20,9 +20,7 @@ Blank lines and lines starting with ``#`` are ignored.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.errors import InputError
@@ -30,6 +28,15 @@ from referee.errors import InputError
 if TYPE_CHECKING:  # the wall needs only ``rules.flowers``; bots import this module and start faster without pydantic
     from .rules import Ruleset
 from .tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, FLOWER_TIDS, TileError, parse_tids
+from .types import Record
+
+try:  # CPython's own SHA-256: hashlib's would load OpenSSL (``_hashlib``), a large part of a bot process's start
+    from _sha256 import sha256  # Python <= 3.11
+except ImportError:  # pragma: no cover  (the digests are the same whichever module computes them)
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found,no-redef]  # Python >= 3.12
+    except ImportError:
+        from hashlib import sha256  # type: ignore[assignment]
 
 WALL_VERSION = 1
 _MASK = (1 << 64) - 1
@@ -66,12 +73,17 @@ class SplitMix64:
         return z ^ (z >> 31)
 
 
-@dataclass(frozen=True, slots=True)
-class Wall:
+class Wall(Record):
     """The tiles of one hand in draw order, and the informational ``dice`` that choose ``open``."""
 
+    __slots__ = ("tiles", "dice")
+    __match_args__ = FIELDS = ("tiles", "dice")
     tiles: tuple[int, ...]
-    dice: tuple[int, int, int] = (1, 1, 1)
+    dice: tuple[int, int, int]
+
+    def __init__(self, tiles: tuple[int, ...], dice: tuple[int, int, int] = (1, 1, 1)) -> None:
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "dice", dice)
 
     def open_seat(self, dealer: int) -> int:
         return (dealer - 1 + sum(self.dice) - 1) % 4 + 1
@@ -79,27 +91,27 @@ class Wall:
 
 def hand_rng(seed: int, hand: int, salt: str) -> SplitMix64:
     """A generator for anything else that must be derived from (seed, hand), e.g. a built-in bot's choices."""
-    digest = hashlib.sha256(f"mjref-{salt}/1|{seed}|{hand}".encode()).digest()
+    digest = sha256(f"mjref-{salt}/1|{seed}|{hand}".encode()).digest()
     return SplitMix64(int.from_bytes(digest[:8], "big"))
 
 
 def salted_seed(salt: str, seed: int) -> int:
     """The wall seed of a tournament's ``seed`` under its store's secret ``salt``: the seeds a tournament file
     lists (1, 2, 3…) must not let a bot look its wall up from its ``/initCard``."""
-    digest = hashlib.sha256(f"mjref-salt/1|{salt}|{seed}".encode()).digest()
+    digest = sha256(f"mjref-salt/1|{salt}|{seed}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 
 def bot_seed(match_seed: int, position: int) -> int:
     """The seed a bot at ``position`` is given for its own randomness: derived one way (SHA-256) from the match
     seed, so that no bot, built-in or process, can rebuild the wall from what it is given."""
-    digest = hashlib.sha256(f"mjref-bot-seed/1|{match_seed}|{position}".encode()).digest()
+    digest = sha256(f"mjref-bot-seed/1|{match_seed}|{position}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
 
 
 def generate_wall(seed: int, hand: int, rules: Ruleset) -> Wall:
     """The wall of hand ``hand`` (0-based) of a match with seed ``seed``."""
-    digest = hashlib.sha256(f"mjref-wall/1|{seed}|{hand}|{1 if rules.flowers else 0}".encode()).digest()
+    digest = sha256(f"mjref-wall/1|{seed}|{hand}|{1 if rules.flowers else 0}".encode()).digest()
     rng = SplitMix64(int.from_bytes(digest[:8], "big"))
     tiles = list(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
     for i in range(len(tiles) - 1, 0, -1):

@@ -421,9 +421,13 @@ def test_module_runs_a_scripted_conversation(name: str) -> None:
 HEAVY_MODULES = ("pydantic", "pydantic_core", "trio", "rich", "referee.game.rules", "referee.game.engine",
                  "referee.game.scoring", "referee.match", "referee.log")
 
+# Not heavy, but each a few milliseconds of every start: a bot started without options (the usual per-hand start)
+# builds no dataclass, no argument parser, loads no OpenSSL, and no seat machinery.
+START_MODULES = ("dataclasses", "argparse", "hashlib", "_hashlib", "wrappers.seat", "inspect")
+
 PLAY_AND_LIST_MODULES = """
 import json, runpy, sys
-sys.argv = [sys.argv[0], "--seed", "5"]
+sys.argv = [sys.argv[0], *ARGS]
 try:
     runpy.run_module("bots." + NAME, run_name="__main__", alter_sys=True)
 except SystemExit as exc:
@@ -432,12 +436,11 @@ sys.__stderr__.write(json.dumps(sorted(sys.modules)))
 """
 
 
-@pytest.mark.parametrize("name", sorted(BUILTIN_NAMES))
-def test_bot_process_imports_no_heavy_module(name: str) -> None:
-    """``python -m bots.NAME`` answers a real conversation without importing pydantic (or anything else heavy):
-    the module list is read from ``sys.modules`` in the bot process itself, after it played the script."""
+def _modules_of_bot_process(name: str, args: list[str]) -> list[str]:
+    """``sys.modules`` of ``python -m bots.NAME ARGS`` after it played ``SCRIPT`` (answering every ``/ask``)."""
+    code = PLAY_AND_LIST_MODULES.replace("NAME", repr(name)).replace("ARGS", repr(args))
     proc = subprocess.run(
-        [sys.executable, "-c", PLAY_AND_LIST_MODULES.replace("NAME", repr(name))],
+        [sys.executable, "-c", code],
         input="\n".join(SCRIPT) + "\n",
         check=False,
         capture_output=True,
@@ -448,10 +451,25 @@ def test_bot_process_imports_no_heavy_module(name: str) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.splitlines()) == 5  # it did answer every /ask
-    modules = json.loads(proc.stderr.splitlines()[-1])
+    modules: list[str] = json.loads(proc.stderr.splitlines()[-1])
+    return modules
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_NAMES))
+def test_bot_process_imports_no_heavy_module(name: str) -> None:
+    """``python -m bots.NAME`` answers a real conversation without importing pydantic (or anything else heavy):
+    the module list is read from ``sys.modules`` in the bot process itself, after it played the script."""
+    modules = _modules_of_bot_process(name, ["--seed", "5"])
     assert "referee.game.analysis" in modules or name != "greedy"
     heavy = [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY_MODULES)]
     assert heavy == []
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_NAMES))
+def test_bot_process_without_options_starts_lean(name: str) -> None:
+    """Started without options, a bot also leaves out what only costs start time (``START_MODULES``)."""
+    modules = _modules_of_bot_process(name, [])
+    assert [m for m in modules if m in START_MODULES] == []
 
 
 class BotProcess:

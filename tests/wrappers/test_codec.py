@@ -3,8 +3,6 @@ trips, and fuzzing of the untrusted direction (bot → referee)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -236,7 +234,7 @@ def test_every_event_round_trips(event: Event) -> None:
     assert line is not None
     assert line == line.strip() and "\n" not in line and line.isascii()
     seat = getattr(event, "seat", 0)
-    expected = dataclasses.replace(event, replacement=False) if isinstance(event, Mo) else event
+    expected = event.replace(replacement=False) if isinstance(event, Mo) else event
     assert parse_server_line(line, seat=seat) == expected
     assert parse_server_line(line + "\r\n", seat=seat) == expected
 
