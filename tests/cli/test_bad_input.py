@@ -386,6 +386,7 @@ def tournament_files(draw: st.DrawFn) -> bytes:
     return text
 
 
+@pytest.mark.slow  # a valid file plays its whole tournament
 @FUZZ
 @given(data=tournament_files())
 def test_fuzzed_tournament_files_are_refused_in_one_line(data: bytes, tmp_path_factory: pytest.TempPathFactory,
