@@ -41,6 +41,12 @@ from wrappers.process import BLOCK_MS, ProcessSeat  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402
 
 
+def _trace(seat: ProcessSeat) -> list[tuple[str, bytes]]:
+    """The I/O trace this benchmark set on a seat (a list; ``-v``'s protocol log is never on here)."""
+    trace = seat.trace
+    return trace if isinstance(trace, list) else []
+
+
 def builtin_rate(policy: str, matches: int, hands: int, seed: int) -> dict[str, float]:
     rules = make_ruleset({"hands": hands})
     specs = [BotSpec(name=f"{policy}{i}", builtin=policy) for i in range(4)]
@@ -65,7 +71,7 @@ def _replay_floor(cmd: tuple[str, ...], seats: list[ProcessSeat], marks: list[tu
     cpu = 0.0
     bounds = [[0] + [m[2][i] for m in marks] for i in range(4)]
     for h in range(len(marks)):
-        queues = {i: list((seats[i].trace or [])[bounds[i][h]:bounds[i][h + 1]]) for i in range(4)}
+        queues = {i: list(_trace(seats[i])[bounds[i][h]:bounds[i][h + 1]]) for i in range(4)}
         t0 = time.process_time()
         while any(queues.values()):
             for i in range(4):
@@ -108,7 +114,7 @@ def _one_process_match(cmd: tuple[str, ...], bot: str, hands: int, seed: int, lo
 
     def on_hand(summary: object, result: object) -> None:
         marks.append((time.process_time(), sum(s.lines_sent + s.lines_received for s in seats),
-                      [len(s.trace or []) for s in seats], sum(s.lines_received for s in seats)))
+                      [len(_trace(s)) for s in seats], sum(s.lines_received for s in seats)))
 
     played = play_match(specs, seed=seed, rules=rules, on_seat=on_seat, on_hand=on_hand, log_path=log,
                         block_ms=block_ms)

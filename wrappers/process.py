@@ -22,6 +22,7 @@ with a process is handled here, in one place, and comes back as a ``Fault`` valu
 from __future__ import annotations
 
 import concurrent.futures
+import logging
 import os
 import select
 import shutil
@@ -74,6 +75,23 @@ _Item = bytes | _Eof | _TooLong
 _PARSED: dict[bytes, tuple[Answer, str, str | None]] = {}
 _PARSED_LIMIT = 4096
 _ASK_LINES = {kind: f"/ask {kind}" for kind in ("throw", "hu", "gong", "pong", "eat")}
+
+
+PROTOCOL_LOG = logging.getLogger("mjref.protocol")
+"""Every line between the referee and a bot process, at DEBUG (off unless a command's ``-v`` turns it on)."""
+
+
+class ProtocolLog:
+    """The debug log of one seat's lines: ``seat 2 (greedy) < /ask throw`` for a line sent, ``>`` for one read."""
+
+    def __init__(self, position: int, name: str) -> None:
+        self.prefix = f"seat {position} ({name})"
+
+    def append(self, item: tuple[str, bytes]) -> None:
+        direction, data = item
+        arrow = "<" if direction == "w" else ">"
+        for line in data.decode("utf-8", "replace").splitlines() or [""]:
+            PROTOCOL_LOG.debug("%s %s %s", self.prefix, arrow, line)
 
 
 def _parse(line: bytes) -> tuple[Answer, str, str | None]:
@@ -286,8 +304,11 @@ class ProcessSeat(Seat):
         self.stderr_dropped = 0
         self.lines_sent = 0
         self.lines_received = 0
-        # Optional I/O trace for benchmarks: ("w", bytes) for each write, ("r", b"") for each answer read.
-        self.trace: list[tuple[str, bytes]] | None = None
+        # Optional I/O trace: ("w", bytes) for each write, ("r", line) for each answer read.  Benchmarks set a list;
+        # the debug log (``mjref match -v``) sets a ProtocolLog, decided once here, so the hot path pays nothing
+        # when it is off.
+        self.trace: list[tuple[str, bytes]] | ProtocolLog | None = (
+            ProtocolLog(position, spec.name) if PROTOCOL_LOG.isEnabledFor(logging.DEBUG) else None)
 
     # -------------------------------------------------------------------------------------------- lifecycle
     @property
@@ -659,7 +680,7 @@ class ProcessSeat(Seat):
         if type(item) is bytes:
             self.lines_received += 1
             if self.trace is not None:
-                self.trace.append(("r", b""))
+                self.trace.append(("r", item))
             return judge_line(item, question.ask, seconds)
         if item is None:
             return self._timed_out(ask_line, timeout, seconds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -50,6 +51,28 @@ def add_sandbox_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sandbox", choices=MODES, default=None, action=_SandboxAction,
                    help="box every bot process: auto (default: bubblewrap where it works, else none with a "
                    "warning), bwrap, or none; see docs/security.md")
+
+
+class _VerboseAction(argparse.Action):
+    """``-v``: the debug log of every line in and out of each bot process played in this process, on stderr."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        log = logging.getLogger("mjref.protocol")
+        if not log.handlers:
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setFormatter(logging.Formatter("%(relativeCreated)10.1f ms %(message)s"))
+            log.addHandler(handler)
+        log.setLevel(logging.DEBUG)
+        setattr(namespace, self.dest, True)
+
+
+def add_play_options(p: argparse.ArgumentParser) -> None:
+    """The options of every command that starts bot processes: ``--sandbox`` and ``-v``."""
+    add_sandbox_option(p)
+    p.add_argument("-v", "--verbose", nargs=0, action=_VerboseAction, default=False,
+                   help="log every line sent to and read from each bot process on stderr (seat, direction, line); "
+                   "matches played in worker processes are not logged")
 
 
 def stopped(command: str, exc: BaseException, recorded: str) -> int:

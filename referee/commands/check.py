@@ -10,7 +10,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from referee.commands import add_sandbox_option, fail
+from referee.commands import add_play_options, fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.match import resolve_bots
@@ -38,7 +38,7 @@ def register(sub: Any) -> None:
                    help="append the bot's stderr to FILE (default: a new file in the temporary folder, kept only if "
                    "the bot wrote something; its last lines are shown when a scenario fails)")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
-    add_sandbox_option(p)
+    add_play_options(p)
     p.set_defaults(func=run)
 
 

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bots.base import seat_filler
-from referee.commands import add_sandbox_option, fail, make_console
+from referee.commands import add_play_options, fail, make_console
 from referee.errors import BotError, InputError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
@@ -67,7 +67,7 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
                    help=f"exit {FAULTED} when a bot that is not built in faulted (for a CI job that tests one bot)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
-    add_sandbox_option(p)
+    add_play_options(p)
 
 
 def _read_walls(path: Path, rules: Any) -> list[Wall]:

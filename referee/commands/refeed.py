@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from referee.commands import add_sandbox_option, fail
+from referee.commands import add_play_options, fail
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
 from referee.match import resolve_bots
@@ -37,7 +37,7 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=float, default=None, help="seconds per question (default: the log's rules)")
     p.add_argument("--stderr", type=Path, default=None, metavar="FILE", help="where a process bot's stderr goes")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
-    add_sandbox_option(p)
+    add_play_options(p)
     p.set_defaults(func=run)
 
 

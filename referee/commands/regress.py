@@ -22,7 +22,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_sandbox_option, fail, make_console, stopped
+from referee.commands import add_play_options, fail, make_console, stopped
 from referee.errors import MjrefError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
@@ -115,7 +115,7 @@ def register(sub: Any) -> None:
                    help="append a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)")
     p.add_argument("--quiet", action="store_true", help="no live line; only the verdict")
     p.add_argument("--json", action="store_true", help="print one JSON object with the verdict, nothing else")
-    add_sandbox_option(p)
+    add_play_options(p)
     p.set_defaults(func=run)
 
 

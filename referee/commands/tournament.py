@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.commands import add_sandbox_option, fail, make_console, stopped
+from referee.commands import add_play_options, fail, make_console, stopped
 from referee.errors import InputError
 from referee.userfiles import check_output_file
 from tournaments.config import ConfigError, check_concurrency, concurrency_warning, demo_config, load_config
@@ -44,7 +44,7 @@ def register(sub: Any) -> None:
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
-    add_sandbox_option(p)
+    add_play_options(p)
     p.set_defaults(func=run)
 
 
