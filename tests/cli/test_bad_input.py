@@ -314,7 +314,8 @@ def test_the_store_keeps_what_was_recorded(files: Path, capsys: pytest.CaptureFi
 
 
 # ---------------------------------------------------------------------------------------------------- fuzzing
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(max_examples=40, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 GOLDEN_LINES = GOLDEN.read_bytes().split(b"\n")
 
 
