@@ -3,8 +3,9 @@
 
 Used by the fault tests: ``python tests/bots/badbot.py MODE [MARKER]``.  MARKER is an unused argument that lets a
 test find every process of this bot in /proc afterwards.  Every start writes ``badbot MODE: started`` to stderr, so
-that a test can count from the seat's stderr file how often the referee started the bot.  The misbehaviour happens once per process, at the first
-question of the kind the mode targets (so a per-hand bot misbehaves in every hand, as a real broken bot would).
+that a test can count from the seat's stderr file how often the referee started the bot.  The misbehaviour happens
+once per process, at the first question of the kind the mode targets (so a per-hand bot misbehaves in every hand,
+as a real broken bot would).
 """
 
 from __future__ import annotations
