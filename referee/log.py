@@ -36,7 +36,7 @@ from referee.game.series import HandSetup
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
 from referee.userfiles import loads_json, read_bytes, utf8_reason
-from wrappers.sandbox import hide_from_bots
+from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.spec import BotSpec
 
 LOG_FORMAT = 1
@@ -377,6 +377,7 @@ class LogWriter:
         self._f = stream
         self._name = name
         self._lines: list[str] = []
+        self._hidden: str | None = None  # the file's registration with the sandbox, dropped at close
 
     @classmethod
     def open(cls, path: Path) -> LogWriter:
@@ -387,10 +388,16 @@ class LogWriter:
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             hide_from_bots(path, path.parent)
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            return cls(open(fd, "w", encoding="utf-8", buffering=1 << 16), str(path))  # noqa: SIM115 - closed by close()
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            except OSError:
+                unhide(path)
+                raise
         except OSError as exc:
             raise LogError(f"{path}: cannot write the log ({exc.strerror or exc})") from None
+        writer = cls(open(fd, "w", encoding="utf-8", buffering=1 << 16), str(path))  # noqa: SIM115 - closed by close()
+        writer._hidden = str(path)
+        return writer
 
     def write(self, record: BaseModel) -> None:
         """Append one record made by a builder of this module."""
@@ -415,10 +422,15 @@ class LogWriter:
             raise LogError(f"{self._name}: cannot write the log ({exc.strerror or exc})") from None
 
     def close(self) -> None:
+        """Write what is gathered and close the file.  Its registration with the sandbox is dropped (its folder's
+        stays): a finished log is renamed or left, and a tournament opens one per match."""
         try:
             self.flush()
         finally:
             self._f.close()
+            if self._hidden is not None:
+                unhide(self._hidden)
+                self._hidden = None
 
 
 class NullWriter(LogWriter):

@@ -781,6 +781,8 @@ class ProcessSeat(Seat):
         if self._stderr_file is not None:
             self._stderr_file.close()
             self._stderr_file = None
+            if self._stderr_path is not None:
+                sandbox.unhide(self._stderr_path.parent)  # registered with the file's opening (one per match)
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None

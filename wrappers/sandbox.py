@@ -72,7 +72,7 @@ UID_SPAN = 1_000_000
 
 _uid_counter = itertools.count()
 _uids: dict[str, int] = {}  # scratch folder -> the uid its bot runs as
-_hidden: dict[str, None] = {}  # paths registered by the referee (insertion-ordered set)
+_hidden: dict[str, int] = {}  # paths registered by the referee -> how many registrations hold them
 _warned: set[str] = set()
 
 
@@ -169,7 +169,21 @@ def hide_from_bots(*paths: Path | str) -> None:
     """Register paths (a log, its folder, a store) that no sandboxed bot may see; a folder that holds what a bot
     needs (its own folder, say) is not covered, but the registered files in it are."""
     for p in paths:
-        _hidden[os.path.abspath(p)] = None
+        key = os.path.abspath(p)
+        _hidden[key] = _hidden.get(key, 0) + 1
+
+
+def unhide(*paths: Path | str) -> None:
+    """Drop registrations made by :func:`hide_from_bots` (a path stays hidden while another registration holds
+    it).  Whoever registers a path per match (a log being written, a match's stderr folder) drops it when done:
+    otherwise a tournament's registrations grow by one per match, and every bot start checks each of them."""
+    for p in paths:
+        key = os.path.abspath(p)
+        n = _hidden.get(key, 0)
+        if n <= 1:
+            _hidden.pop(key, None)
+        else:
+            _hidden[key] = n - 1
 
 
 def hidden_paths() -> tuple[str, ...]:
@@ -521,4 +535,4 @@ def prepare_scratch(scratch: Path, launch: Launch) -> None:
 
 __all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "TMP_MB",
            "Launch", "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan",
-           "prepare_scratch", "requested_mode", "resolve_mode", "warn_once"]
+           "prepare_scratch", "requested_mode", "resolve_mode", "unhide", "warn_once"]
