@@ -73,7 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        if not exc.code:  # --help, --version
+            raise
+        return int(exc.code) if isinstance(exc.code, int) else USAGE_ERROR  # said in one line by Parser.error
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

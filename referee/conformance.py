@@ -52,7 +52,7 @@ from referee.game.wall import Wall, arrange_wall
 from wrappers.codec import cut, format_event, format_question
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat
-from wrappers.spec import BotSpec
+from wrappers.spec import BotSpec, seat_timeout
 
 __all__ = ["SCENARIOS", "CheckReport", "ScenarioResult", "check", "run_check", "scenario_names"]
 
@@ -213,7 +213,7 @@ class CheckReport:
     seconds: float = 0.0
     stderr_path: str | None = None  # where the bot's stderr was kept (None: it wrote nothing there)
     stderr_tail: list[str] = field(default_factory=list)  # its last lines, escaped for a terminal
-    timeout: float = 0.0  # the seconds per question the bot had
+    timeout: float | None = None  # the seconds per question the bot had (None: a built-in bot, no deadline)
 
     @property
     def timed_out(self) -> list[str]:
@@ -402,7 +402,7 @@ async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[
 
 
 # ---------------------------------------------------------------------------------------------------- process probe
-async def _probe(spec: BotSpec, rules: Ruleset, stderr_path: Path | None) -> list[ScenarioResult]:
+async def _probe(spec: BotSpec, rules: Ruleset, timeout: float, stderr_path: Path | None) -> list[ScenarioResult]:
     """Start the bot bare: watch for output after /start, /initGame and /initCard; ask one throw; send /exit."""
     silent, exits = TARGETS["start_silent"], TARGETS["exit_after_exit"]
     pool = _Pool()
@@ -414,7 +414,7 @@ async def _probe(spec: BotSpec, rules: Ruleset, stderr_path: Path | None) -> lis
     results: list[ScenarioResult] = []
     with unwrap_single():
         async with trio.open_nursery() as nursery:
-            seat = ProcessSeat(spec, 1, nursery, timeout=spec.timeout, stderr_path=stderr_path)
+            seat = ProcessSeat(spec, 1, nursery, timeout=timeout, stderr_path=stderr_path)
             try:
                 start_fault = await seat.begin_hand(HandInfo.for_seat(rules, 0, 0, 1))
                 if start_fault is not None:
@@ -504,18 +504,19 @@ def _pass_summary(all_asked: list[_Asked], any_fault: bool) -> ScenarioResult:
     return ScenarioResult("pass", t.title, True, t.expected, "/pass" if passes else None, None, note)
 
 
-async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, only: Sequence[str] | None = None,
-                on_result: Callable[[ScenarioResult], None] | None = None,
+async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, timeout: float | None = None,
+                only: Sequence[str] | None = None, on_result: Callable[[ScenarioResult], None] | None = None,
                 stderr_path: Path | None = None) -> CheckReport:
-    """Run the suite (or the scenarios named in ``only``) against one bot.  A process bot's stderr is appended to
+    """Run the suite (or the scenarios named in ``only``) against one bot; ``timeout``: the command line's seconds
+    per question (resolved as in a match, ``seat_timeout``, and reported).  A process bot's stderr is appended to
     ``stderr_path`` (default: a new file in the temporary folder, removed again if the bot wrote nothing); when a
     scenario fails, the report carries its last lines and the file's place."""
     wanted = list(only) if only else list(ORDER)
     unknown = [n for n in wanted if n not in TARGETS]
     if unknown:
         raise InputError(f"unknown scenario {unknown[0]!r} (known: {', '.join(ORDER)})")
-    report = CheckReport(spec.describe(), "builtin" if spec.builtin else "process",
-                         timeout=spec.timeout if spec.timeout is not None else rules.move_timeout)
+    seconds = None if spec.builtin is not None else seat_timeout(timeout, spec, rules.move_timeout)
+    report = CheckReport(spec.describe(), "builtin" if spec.builtin else "process", timeout=seconds)
     own_file = False
     if spec.builtin is None and stderr_path is None:
         fd, name = tempfile.mkstemp(prefix="mjref-check-", suffix=".stderr")
@@ -540,11 +541,12 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, only: Sequence
             add([ScenarioResult(name, t.title, True, t.expected, None, None,
                                 "n/a: an in-process bot has no process or output of its own")])
     elif "start_silent" in wanted or "exit_after_exit" in wanted:
-        add(await _probe(spec, rules, stderr_path))
+        assert seconds is not None
+        add(await _probe(spec, rules, seconds, stderr_path))
     with unwrap_single():
         async with trio.open_nursery() as nursery:
             seat: Seat = (BuiltinSeat(spec.name, 1, policy) if spec.builtin is not None
-                          else ProcessSeat(spec, 1, nursery, timeout=spec.timeout, stderr_path=stderr_path))
+                          else ProcessSeat(spec, 1, nursery, timeout=seconds, stderr_path=stderr_path))
             try:
                 for i, run in enumerate(RUNS):
                     if not any(t in wanted for t in run.targets) and "pass" not in wanted:
@@ -590,11 +592,6 @@ def run_check(spec: BotSpec, *, timeout: float | None = None, start_grace: float
               stderr_path: Path | None = None) -> CheckReport:
     """Synchronous wrapper.  ``timeout``: seconds per question; ``start_grace``: extra seconds for a hand's first
     question (defaults: the ruleset's 10 s and 10 s, as in a match)."""
-    options: dict[str, float] = {}
-    if timeout is not None:  # the command line over the bot file over the ruleset, as in a match
-        options["move_timeout"] = timeout
-        spec = spec.model_copy(update={"timeout": timeout})
-    if start_grace is not None:
-        options["start_grace"] = start_grace
-    rules = make_ruleset(options) if options else DEFAULT_RULES
-    return trio.run(lambda: check(spec, rules=rules, only=only, on_result=on_result, stderr_path=stderr_path))
+    rules = make_ruleset({"start_grace": start_grace}) if start_grace is not None else DEFAULT_RULES
+    return trio.run(lambda: check(spec, rules=rules, timeout=timeout, only=only, on_result=on_result,
+                                  stderr_path=stderr_path))

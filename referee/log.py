@@ -39,7 +39,7 @@ from referee.userfiles import loads_json, read_bytes, utf8_reason
 from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.spec import BotSpec
 
-LOG_FORMAT = 1
+LOG_FORMAT = 2  # 2: each seat's ``timeout`` in the header (a format-1 log reads as unknown: None)
 MAX_LOG_BYTES = 1 << 30  # a log read whole: a 16-hand match is about 200 KB, 10,000 hands some 150 MB
 
 # Each event kind's fields in the log, in order: those of its record (``FIELDS``) in ``referee.game.types`` (the
@@ -71,6 +71,10 @@ class SeatInfo(_Record):
     extensions: list[str] = Field(default_factory=list)
     bot_seed: int | None = None  # the seed this seat's bot is given (a process bot: --seed), derived from the seed
     rtt_ms: float | None = None  # a remote seat: the round trip to its wrapper measured at login
+    timeout: float | None = None
+    """The seconds per question the seat's player had (``wrappers.spec.seat_timeout``; a person's
+    ``human_timeout``); None for a built-in bot, which answers in-process without a deadline, and in a log of
+    format 1, which did not record it."""
 
 
 class HeaderRecord(_Record):
@@ -221,15 +225,16 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def seat_info(position: int, name: str, spec: BotSpec, seed: int, *, rtt_ms: float | None = None) -> SeatInfo:
+def seat_info(position: int, name: str, spec: BotSpec, seed: int, *, rtt_ms: float | None = None,
+              timeout: float | None = None) -> SeatInfo:
     """What the header says about one seat: who played it and how it was run (``rtt_ms``: a remote seat's round
-    trip measured at login)."""
+    trip measured at login; ``timeout``: its seconds per question)."""
     kind = "human" if spec.human else "remote" if spec.remote else "builtin" if spec.builtin else "process"
     return SeatInfo(
         position=position, name=name, kind=kind,
         spec=spec.describe(), cmd=list(spec.cmd) if spec.cmd else None, cwd=spec.cwd, hash=spec.executable_hash(),
         keep_alive=spec.keep_alive, extensions=list(spec.extensions), bot_seed=bot_seed(seed, position),
-        rtt_ms=rtt_ms,
+        rtt_ms=rtt_ms, timeout=timeout,
     )
 
 

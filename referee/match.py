@@ -267,7 +267,8 @@ async def run_match(
                                            block_ms=block_ms, hands=hands_planned)
                 if on_seat is not None:
                     on_seat(seats[p])
-            seat_infos = [seat_info(p, names[p - 1], spec, seed, rtt_ms=seats[p].rtt_ms if spec.remote else None)
+            seat_infos = [seat_info(p, names[p - 1], spec, seed, rtt_ms=seats[p].rtt_ms if spec.remote else None,
+                                    timeout=seats[p].question_timeout(HandInfo.for_seat(rules, seed, 0, p)))
                           for p, spec in enumerate(specs, start=1)]
             writer.write(header_record(seed, rules, seat_infos, hands_planned, walls_from_file=walls is not None))
             writer.flush()

@@ -36,7 +36,7 @@ from referee.game.types import Answer, Meld, Question
 from referee.replay import Divergence, FaultSeen, HandBegin, HandEnd, LogWalker, Step
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Reply, Seat
-from wrappers.spec import BotSpec
+from wrappers.spec import BotSpec, seat_timeout
 
 __all__ = ["Mismatch", "RefeedError", "RefeedReport", "refeed", "run_refeed"]
 
@@ -80,6 +80,7 @@ class RefeedReport:
     questions: int = 0
     matched: int = 0
     bot_seconds: float = 0.0
+    timeout: float | None = None  # the bot's seconds per question (None: a built-in bot, no deadline)
     notes: list[str] = field(default_factory=list)
     mismatch: Mismatch | None = None
 
@@ -91,6 +92,7 @@ class RefeedReport:
         return {"ok": self.ok, "log": str(self.path), "seat": self.seat, "bot": self.bot, "seed": self.seed,
                 "hands": [h + 1 for h in self.hands], "questions": self.questions, "matched": self.matched,
                 "mean_answer_ms": round(1000 * self.bot_seconds / self.questions, 3) if self.questions else 0.0,
+                "timeout": self.timeout,
                 "notes": self.notes, "mismatch": self.mismatch.to_json() if self.mismatch else None}
 
 
@@ -118,11 +120,13 @@ def _check(reply: Reply, q: Question, concealed: tuple[int, ...]) -> tuple[Answe
 
 async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None = None,
                  timeout: float | None = None, stderr_path: Path | None = None) -> RefeedReport:
-    """Feed ``spec`` the questions seat ``seat`` was asked in the log (only 0-based ``hand`` if given)."""
+    """Feed ``spec`` the questions seat ``seat`` was asked in the log (only 0-based ``hand`` if given).
+
+    The bot's seconds per question: ``timeout`` (the command line's) over the bot file's over the seconds the seat
+    had in the logged match (its header's ``timeout``; an older log: its rules' ``move_timeout``), resolved by
+    ``seat_timeout`` as in a match."""
     if seat not in (1, 2, 3, 4):
         raise RefeedError(f"seat {seat}: seats are 1..4")
-    if timeout is not None and not 0 < timeout <= 3600:  # the bounds of the move_timeout rule option
-        raise RefeedError(f"timeout {timeout:g}: must be above 0 and at most 3600 seconds")
     if stderr_path is not None and spec.cmd is not None:
         if stderr_path.is_dir():
             raise RefeedError(f"{stderr_path}: is a directory; give the stderr file a name")
@@ -136,6 +140,9 @@ async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None
     if hand is not None and not 0 <= hand < header.hands:
         raise RefeedError(f"hand {hand + 1}: {path} plans {header.hands} hands")
     report = RefeedReport(walker.path, seat, spec.describe(), header.seed)
+    if spec.builtin is None:
+        logged = header.seats[seat - 1].timeout
+        report.timeout = seat_timeout(timeout, spec, logged if logged is not None else rules.move_timeout)
     if spec.builtin is not None:
         policy = make_policy(spec.builtin)
     with unwrap_single():
@@ -144,7 +151,7 @@ async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None
             if spec.builtin is not None:
                 bot = BuiltinSeat(spec.name, seat, policy)
             else:
-                bot = ProcessSeat(spec, seat, nursery, stderr_path=stderr_path, timeout=timeout)
+                bot = ProcessSeat(spec, seat, nursery, stderr_path=stderr_path, timeout=report.timeout)
             try:
                 await _walk(walker, bot, seat, hand, report, rules)
             finally:

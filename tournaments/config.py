@@ -146,6 +146,15 @@ class TournamentConfig(BaseModel):
     def has_process_bots(self) -> bool:
         return any(b.cmd is not None for b in self.bots)
 
+    def with_timeout(self, command_line: float | None) -> TournamentConfig:
+        """This tournament with the command line's ``--timeout`` as every process and remote bot's ``timeout``:
+        it wins over the file's, as everywhere (``wrappers.spec.seat_timeout``), and the store's identity records it
+        (resuming with another ``--timeout`` is refused naming ``bots[NAME].timeout``)."""
+        if command_line is None:
+            return self
+        bots = [b if b.builtin is not None else b.model_copy(update={"timeout": command_line}) for b in self.bots]
+        return self.model_copy(update={"bots": bots})
+
     def workers(self) -> int:
         """Matches at once: the file's ``concurrency``, else the default (see :func:`default_concurrency`)."""
         return self.concurrency or default_concurrency(self)

@@ -43,7 +43,7 @@ class HumanSeat(RemoteSeat):
         self._hand = 0
         self._won_on: set[int] = set()  # the tiles won on this hand (``Hu`` events)
 
-    def _question_timeout(self, info: HandInfo) -> float:
+    def question_timeout(self, info: HandInfo) -> float:
         return info.human_timeout
 
     async def begin_hand(self, info: HandInfo) -> Fault | None:

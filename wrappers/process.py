@@ -530,8 +530,12 @@ class ProcessSeat(Seat):
             self.stderr_dropped = 0
 
     # -------------------------------------------------------------------------------------------- the protocol
+    def question_timeout(self, info: HandInfo) -> float:
+        """The command line's timeout over the bot file's over the ruleset's (``seat_timeout``)."""
+        return seat_timeout(self._timeout_override, self.spec, info.timeout)
+
     async def begin_hand(self, info: HandInfo) -> Fault | None:
-        self._timeout = seat_timeout(self._timeout_override, self.spec, info.timeout)
+        self._timeout = self.question_timeout(info)
         self._start_grace = info.start_grace
         self._first_question = False  # the start grace is for a process that has just been started
         self._outbox.clear()

@@ -227,7 +227,7 @@ class RemoteSeat(Seat):
         self._outbox.clear()
         self._playing = False
         self._fault = None
-        self._timeout = self._question_timeout(info)
+        self._timeout = self.question_timeout(info)
         self._start_grace = info.start_grace
         # A wrapper that dropped gets a start's worth of time to be back: reconnecting is its way of starting.
         link = self.slot.link if self.slot.connected else await self.slot.wait(info.start_grace)
@@ -299,8 +299,8 @@ class RemoteSeat(Seat):
             "timeout", f"no answer to /ask {question.ask} within {timeout:g} s "
                        f"(including {self.network_grace:g} s for the network)"))
 
-    def _question_timeout(self, info: HandInfo) -> float:
-        """Seconds per question, before the network's grace: the bot's timeout."""
+    def question_timeout(self, info: HandInfo) -> float:
+        """Seconds per question, before the network's grace: the bot's timeout (``seat_timeout``)."""
         return seat_timeout(self._timeout_override, self.spec, info.timeout)
 
     def _ask_message(self, q: int, question: Question) -> m.Ask | m.Table:

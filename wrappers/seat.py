@@ -129,6 +129,11 @@ class Seat(ABC):
         """``end_hand`` if it can be done at once without waiting (True), else nothing (False: await ``end_hand``)."""
         return False
 
+    def question_timeout(self, info: HandInfo) -> float | None:
+        """The seconds per question this seat's player has in the hand ``info`` begins (logged in the header); None:
+        a policy in this process, which has no deadline."""
+        return None
+
     async def hand_result(self, record: dict[str, Any]) -> None:
         """The hand's result as the log records it (public once the hand is over), after the hand ended; only
         seats that show it to someone (a person's page) use it."""

@@ -163,9 +163,22 @@ class BotSpec(SandboxFields):
 
 
 def seat_timeout(command_line: float | None, spec: BotSpec, move_timeout: float) -> float:
-    """A seat's seconds per question, for every command: the command line's ``--timeout`` over the bot file's
-    ``timeout`` over the ruleset's ``move_timeout``."""
+    """A bot's seconds per question, in every command: the command line's ``--timeout`` over the bot file's
+    ``timeout`` over the ruleset's ``move_timeout``.
+
+    The one resolver: the seats (``ProcessSeat``, ``RemoteSeat``) call it at each hand's start, the match logs what
+    it gives in the header (``SeatInfo.timeout``), ``mjref check`` and ``mjref refeed`` report it.  A run that stores
+    its bots' specs (``mjref tournament``, ``mjref regress``) hands ``--timeout`` down as the specs' own timeout
+    (:func:`with_command_line_timeout`), so that the store's identity records it; it resolves the same."""
     return command_line or spec.timeout or move_timeout
+
+
+def with_command_line_timeout(spec: BotSpec, command_line: float | None) -> BotSpec:
+    """``spec`` with the command line's ``--timeout`` in place of the bot file's, for a run that stores its specs
+    (see :func:`seat_timeout`); a built-in bot answers in-process and has no deadline, so it is left as it is."""
+    if command_line is None or spec.builtin is not None:
+        return spec
+    return spec.model_copy(update={"timeout": command_line})
 
 
 def validation_line(exc: ValidationError, where: str) -> str:

@@ -67,6 +67,26 @@ class _VerboseAction(argparse.Action):
         setattr(namespace, self.dest, True)
 
 
+def timeout_seconds(text: str) -> float:
+    """The value of ``--timeout``: seconds per question, above 0 and at most 3600 (the bounds of a bot file's
+    ``timeout`` and of the ruleset's ``move_timeout``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds per question, e.g. 5") from None
+    if not 0 < value <= 3600:  # also refuses nan (every comparison is false) and inf
+        raise argparse.ArgumentTypeError(f"{text}: must be above 0 and at most 3600 seconds")
+    return value
+
+
+def add_timeout_option(p: argparse.ArgumentParser, default: str = "the bot file's timeout, else the ruleset's "
+                       "move_timeout, 10") -> None:
+    """The one ``--timeout`` option of every command that plays bots: it wins over a bot file's ``timeout``, which
+    wins over the ruleset's ``move_timeout`` (``wrappers.spec.seat_timeout``)."""
+    p.add_argument("--timeout", type=timeout_seconds, default=None, metavar="SECONDS",
+                   help=f"seconds per question for every bot, over a bot file's timeout (default: {default})")
+
+
 def add_play_options(p: argparse.ArgumentParser) -> None:
     """The options of every command that starts bot processes: ``--sandbox`` and ``-v``."""
     add_sandbox_option(p)

@@ -10,7 +10,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from referee.commands import add_play_options, fail
+from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.match import resolve_bots
@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
                    help="a built-in name, a command line in one quoted string, or a TOML file (not needed with --list)")
     p.add_argument("--only", action="append", default=None, metavar="SCENARIO",
                    help=f"run only this scenario (repeatable): {', '.join(ORDER)}")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per question (default 10)")
+    add_timeout_option(p)
     p.add_argument("--start-grace", type=float, default=None, metavar="SECONDS",
                    help="extra seconds for a hand's first question, for the process to start (default 10)")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
@@ -49,8 +49,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.bot is None:
         return fail("check", "give the BOT to check (see mjref check --help; --list shows the scenarios)")
-    if args.timeout is not None and not 0 < args.timeout <= 3600:
-        return fail("check", f"--timeout {args.timeout:g}: must be above 0 and at most 3600 seconds")
     if args.start_grace is not None and not 0 <= args.start_grace <= 3600:
         return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to 3600 seconds")
     spec = resolve_bots([args.bot])[0]
@@ -81,12 +79,12 @@ def print_report(report: CheckReport) -> None:
         t.add_row(mark, f"{r.name}\n[dim]{escape(r.title)}[/dim]", escape(r.expected), received, note)
     out.print(t)
     n, bad = len(report.results), len(report.failed)
+    took = f"{report.seconds:.1f} s" + (f"; {report.timeout:g} s per question" if report.timeout is not None else "")
     if bad:
-        out.print(f"[red bold]{bad} of {n} scenarios failed[/red bold]: {', '.join(report.failed)} "
-                  f"({report.seconds:.1f} s)")
+        out.print(f"[red bold]{bad} of {n} scenarios failed[/red bold]: {', '.join(report.failed)} ({took})")
     else:
-        out.print(f"[green]all {n} scenarios passed[/green] ({report.seconds:.1f} s)")
-    if report.timed_out:
+        out.print(f"[green]all {n} scenarios passed[/green] ({took})")
+    if report.timed_out and report.timeout is not None:
         out.print(f"[yellow]{len(report.timed_out)} timed out[/yellow] at {report.timeout:g} s per question: if "
                   "the bot is only slow, give it more time with --timeout SECONDS (and --start-grace SECONDS for a "
                   "slow start)")

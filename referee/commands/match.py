@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bots.base import seat_filler
-from referee.commands import add_play_options, fail, make_console
+from referee.commands import add_play_options, add_timeout_option, fail, make_console
 from referee.errors import BotError, InputError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
@@ -53,7 +53,7 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     """The options of one match: ``mjref match`` and ``mjref serve`` (without a tournament file) share them."""
     p.add_argument("--seed", type=int, default=None, help="match seed (default: a random one, printed)")
     p.add_argument("--hands", type=int, default=None, help="hands in the match (default 16)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per question, for every bot")
+    add_timeout_option(p)
     p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
     p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
                    help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")

@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from referee.commands import add_play_options, fail
+from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
 from referee.match import resolve_bots
@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
     p.add_argument("bot", metavar="BOT", help="the bot to feed the seat's questions to")
     p.add_argument("--seat", type=int, required=True, metavar="N", help="the seat, 1..4")
     p.add_argument("--hand", type=int, default=None, metavar="H", help="only hand H (1-based)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per question (default: the log's rules)")
+    add_timeout_option(p, "the bot file's timeout, else the seat's in the log")
     p.add_argument("--stderr", type=Path, default=None, metavar="FILE", help="where a process bot's stderr goes")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
     add_play_options(p)
@@ -61,8 +61,10 @@ def print_report(report: RefeedReport) -> None:
     out = console()
     hands = ", ".join(str(h + 1) for h in report.hands) or "none"
     mean = f"{1000 * report.bot_seconds / report.questions:.2f} ms" if report.questions else "-"
+    per_question = f" ({report.timeout:g} s per question)" if report.timeout is not None else ""
     out.print(f"refeed of [bold]{escape(report.bot)}[/bold] in seat {report.seat} of {escape(str(report.path))} "
-              f"(seed {report.seed}); hands {hands}; {report.questions} questions asked, mean answer {mean}")
+              f"(seed {report.seed}); hands {hands}; {report.questions} questions asked{per_question}, mean answer "
+              f"{mean}")
     for note in report.notes:
         out.print(f"  note: {escape(note)}")
     m = report.mismatch

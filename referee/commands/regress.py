@@ -22,7 +22,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_play_options, fail, make_console, stopped
+from referee.commands import add_play_options, add_timeout_option, fail, make_console, stopped
 from referee.errors import MjrefError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
@@ -45,6 +45,7 @@ from tournaments.regress import (
     run_regress,
 )
 from tournaments.sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_MARGIN, SprtSettings
+from wrappers.spec import with_command_line_timeout
 
 
 def register(sub: Any) -> None:
@@ -110,7 +111,7 @@ def register(sub: Any) -> None:
                    help="keep a JSON-lines log (and bots' stderr) of every match in DIR (default: no logs)")
     p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
                    help="a ruleset option (repeatable), e.g. --set flowers=true")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per question, for every bot")
+    add_timeout_option(p)
     p.add_argument("--markdown", type=Path, default=None, metavar="FILE",
                    help="append a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)")
     p.add_argument("--quiet", action="store_true", help="no live line; only the verdict")
@@ -138,8 +139,7 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
             specs[role] = resolve_bots([text])[0]
         except MatchError as exc:
             raise RegressError(f"--{role}: {exc}") from None
-        if args.timeout is not None and specs[role].cmd is not None:  # the command line over the bot file
-            specs[role] = specs[role].model_copy(update={"timeout": args.timeout})
+        specs[role] = with_command_line_timeout(specs[role], args.timeout)  # kept in the store's identity
     if args.max_hands < 1:
         raise RegressError(f"--max-hands must be at least 1, not {args.max_hands}")
     check_concurrency(args.concurrency)

@@ -182,7 +182,7 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
     from tournaments.store import MatchRecord
 
     try:
-        config = load_config(path)
+        config = load_config(path).with_timeout(args.timeout)  # the remote bots' too: their specs carry it
         p = plan(config, path.resolve().parent, where=str(path))
         names = [b.name for b in config.bots if b.remote]
         tokens = _tokens(args, names, out)
@@ -209,7 +209,7 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
             finally:
                 lobby.stop()
             await execute(p, on_match=on_match, remote=lambda job: server.seating(
-                job.specs, job.match.id, p.rules.network_grace, args.timeout))
+                job.specs, job.match.id, p.rules.network_grace))
             await server.over("the tournament is over")
             nursery.cancel_scope.cancel()
 

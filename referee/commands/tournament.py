@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.commands import add_play_options, fail, make_console, stopped
+from referee.commands import add_play_options, add_timeout_option, fail, make_console, stopped
 from referee.errors import InputError
 from referee.userfiles import check_output_file
 from tournaments.config import ConfigError, check_concurrency, concurrency_warning, demo_config, load_config
@@ -44,6 +44,7 @@ def register(sub: Any) -> None:
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
+    add_timeout_option(p)
     add_play_options(p)
     p.set_defaults(func=run)
 
@@ -109,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
             config = load_config(args.file)
             base_dir = args.file.resolve().parent
             where = str(args.file)
+        config = config.with_timeout(args.timeout)
         if args.store is not None:
             check_output_file(args.store, "--store")
         if args.report is not None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from referee import cli
 from referee.game.rules import make_ruleset
-from referee.log import event_line
+from referee.log import LOG_FORMAT, event_line
 from referee.match import play_match, resolve_bots
 from referee.replay import LogWalker, Step, replay_log
 from referee.transcript import transcript
@@ -233,10 +233,11 @@ def test_a_log_of_other_rules_diverges(mixed_log: Path, tmp_path: Path, capsys: 
 def test_logs_that_cannot_be_replayed_exit_2(mixed_log: Path, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     recs = records(mixed_log)
-    recs[0]["format"] = 2
+    recs[0]["format"] = LOG_FORMAT + 1
     code, out, err = run_cmd("replay", [str(write(tmp_path / "new.jsonl", recs))], capsys)
     assert code == 2 and out == ""
-    assert err.strip().endswith("log format 2 is newer than this mjref reads (1); upgrade mjref")
+    assert err.strip().endswith(f"log format {LOG_FORMAT + 1} is newer than this mjref reads ({LOG_FORMAT}); "
+                                "upgrade mjref")
     assert err.startswith("mjref replay: ") and err.count("\n") == 1
     recs = records(mixed_log)
     recs[0]["rules"]["no_such_option"] = 1
