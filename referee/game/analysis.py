@@ -699,8 +699,9 @@ _CONV_IDS: dict[tuple[int, int, int], int] = {}
 
 
 def _conv_id(a: int, b: int, need: int) -> int:
-    """:func:`_conv` of two interned tables, interned, through a cache."""
-    key = (a, b, need)
+    """:func:`_conv` of two interned tables, interned, through a cache (keyed by the pair in order: the
+    convolution is symmetric)."""
+    key = (a, b, need) if a < b else (b, a, need)
     hit = _CONV_IDS.get(key)
     if hit is None:
         if len(_CONV_IDS) > _CACHE_LIMIT:
@@ -713,8 +714,26 @@ _SUIT_IDS: dict[tuple[int, ...], int] = {}  # 9 suit counts -> the id of their t
 
 
 def _suit_id(t: tuple[int, ...]) -> int:
-    """The interned table of the 9 counts ``t`` of one suit: its runs' tables combined.  A run without four of a
-    kind takes the unlimited-supply block table, one with four of a kind the exact programme over its reach."""
+    """The interned table of the 9 counts ``t`` of one suit, cached.  A suit without four of a kind (all but some
+    0.5% of the suits of random hands) is looked up in the shipped tables (``suit_tables.bin``, loaded at the
+    first miss); one with four of a kind is built by :func:`_built_suit_id`."""
+    if 4 not in t:
+        codes = _SHIPPED_CODES or _load_shipped()
+        code = t[0] | t[1] << 2 | t[2] << 4 | t[3] << 6 | t[4] << 8 | t[5] << 10 | t[6] << 12 | t[7] << 14 | t[8] << 16
+        j = codes[code]
+        if j != _NOT_SHIPPED:
+            i = _SHIPPED_IDS[j]
+            if len(_SUIT_IDS) > _CACHE_LIMIT:
+                _SUIT_IDS.clear()
+            _SUIT_IDS[t] = i
+            return i
+    return _built_suit_id(t)
+
+
+def _built_suit_id(t: tuple[int, ...]) -> int:
+    """The interned table of the 9 counts ``t`` of one suit, built: its runs' tables combined.  A run without four
+    of a kind takes the unlimited-supply block table, one with four of a kind the exact programme over its reach.
+    What ``suit_tables.bin`` holds is made by this (``build_suit_tables``)."""
     shifted = None
     if 4 not in t:  # then the table does not depend on where the tiles sit: one entry for all shifts of them
         shifted = _strip(t)
@@ -737,6 +756,52 @@ def _suit_id(t: tuple[int, ...]) -> int:
 
 
 _SHIFTED_IDS: dict[tuple[int, ...], int] = {}  # suit counts without 4, empty ranks at the ends stripped -> id
+
+# The shipped suit tables: the table of every suit of at most 17 tiles with no four of a kind (231,182 suits, 4**9
+# codes), so that a new hand costs a look-up, not a build.  ``suit_tables.bin`` is zlib-compressed: one byte N,
+# then N distinct tables of 12 bytes, then 4**9 bytes, the table number of each suit by its code (count of rank r
+# in bits 2r, 2r+1), 255 where the suit has more than 17 tiles.  ``python -m referee.game.make_suit_tables``
+# writes it from :func:`build_suit_tables`; a test checks that the file is what the builder makes.
+SUIT_TABLES_FILE = "suit_tables.bin"
+_NOT_SHIPPED = 255
+_SHIPPED_CODES = b""
+_SHIPPED_IDS: list[int] = []
+
+
+def _code_suit(code: int) -> tuple[int, ...]:
+    return tuple((code >> (2 * r)) & 3 for r in range(9))
+
+
+def build_suit_tables() -> bytes:
+    """The contents of ``suit_tables.bin`` before compression, built from scratch (7-8 s on a quiet machine)."""
+    numbers: dict[_Table, int] = {}
+    codes = bytearray(4**9)
+    for code in range(4**9):
+        t = _code_suit(code)
+        if sum(t) > 17:
+            codes[code] = _NOT_SHIPPED
+            continue
+        table = _TABLE_AT[_built_suit_id(t)]
+        codes[code] = numbers.setdefault(table, len(numbers))
+    if len(numbers) >= _NOT_SHIPPED:
+        raise AssertionError(f"{len(numbers)} distinct suit tables do not fit in a byte")
+    return bytes([len(numbers)]) + b"".join(bytes(table) for table in numbers) + bytes(codes)
+
+
+def _load_shipped() -> bytes:
+    """Read ``suit_tables.bin`` (once; a missing or damaged file is a broken install, not a user error)."""
+    global _SHIPPED_CODES, _SHIPPED_IDS
+    import os
+    import zlib
+
+    with open(os.path.join(os.path.dirname(__file__), SUIT_TABLES_FILE), "rb") as f:
+        raw = zlib.decompress(f.read())
+    n = raw[0]
+    if len(raw) != 1 + 12 * n + 4**9:
+        raise RuntimeError(f"{SUIT_TABLES_FILE}: {len(raw)} bytes, not the expected {1 + 12 * n + 4**9}")
+    _SHIPPED_IDS = [_intern(tuple(raw[1 + 12 * k : 13 + 12 * k])) for k in range(n)]
+    _SHIPPED_CODES = raw[1 + 12 * n :]
+    return _SHIPPED_CODES
 
 
 def _suit_table(t: tuple[int, ...]) -> _Table:
@@ -762,11 +827,18 @@ def _honour_id(honours: tuple[int, ...], seen: Sequence[int] | None = None) -> i
         return hit
     hit = _HONOUR_IDS.get(honours)
     if hit is None:
-        hit = _ZERO_ID
-        for c in sorted(c for c in honours if c):
-            hit = _conv_id(hit, _intern(_SINGLE_KIND[c]), SETS_NEEDED)
+        shape = tuple(sorted(c for c in honours if c))  # the table depends on the counts only, not on the kinds
+        hit = _HONOUR_SHAPES.get(shape)
+        if hit is None:
+            hit = _ZERO_ID
+            for c in shape:
+                hit = _conv_id(hit, _intern(_SINGLE_KIND[c]), SETS_NEEDED)
+            _HONOUR_SHAPES[shape] = hit  # at most a few hundred keys
         _HONOUR_IDS[honours] = hit  # at most 5**7 keys, a few hundred in practice
     return hit
+
+
+_HONOUR_SHAPES: dict[tuple[int, ...], int] = {}  # the honours' nonzero counts, sorted -> the id of their table
 
 
 _CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], int] = {}
@@ -827,8 +899,8 @@ _FINALS: dict[tuple[int, int, int], int] = {}
 
 
 def _final_id(a: int, b: int, need: int) -> int:
-    """:func:`_final` of two interned tables, through a cache."""
-    key = (a, b, need)
+    """:func:`_final` of two interned tables, through a cache (keyed by the pair in order: it is symmetric)."""
+    key = (a, b, need) if a < b else (b, a, need)
     hit = _FINALS.get(key)
     if hit is None:
         if len(_FINALS) > _CACHE_LIMIT:
@@ -838,8 +910,17 @@ def _final_id(a: int, b: int, need: int) -> int:
 
 
 def _max_used(ids: Sequence[int], need: int) -> int:
-    """The most hand tiles that ``need`` sets and a pair can use, the four parts' tables given by id."""
-    return _final_id(_conv_id(ids[0], ids[1], need), _conv_id(ids[2], ids[3], need), need)
+    """The most hand tiles that ``need`` sets and a pair can use, the four parts' tables given by id.  The parts
+    combine in any order; the three suits' ids are sorted first, so that the hands whose suits are the same three
+    tables in any order share the cached combinations."""
+    a, b, c, h = ids
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+        if a > b:
+            a, b = b, a
+    return _final_id(_conv_id(a, b, need), _conv_id(c, h, need), need)
 
 
 def _seven_pairs_used(counts: Sequence[int], seen: Sequence[int] | None = None) -> int:
@@ -886,7 +967,44 @@ def shanten(
     need = _check_size(sum(counts), melds, "shanten")
     if seen is not None:
         _with_seen(counts, seen, "shanten")
-    result = 3 * need + 1 - _max_used(_part_ids(counts, seen), need)
+        result = 3 * need + 1 - _max_used(_part_ids(counts, seen), need)
+    else:  # _part_ids and _max_used inlined: this is the hot path of a bot weighing its throws
+        get = _SUIT_IDS.get
+        t = tuple(counts[0:9])
+        x = get(t)
+        if x is None:
+            x = _suit_id(t)
+        t = tuple(counts[9:18])
+        y = get(t)
+        if y is None:
+            y = _suit_id(t)
+        t = tuple(counts[18:27])
+        z = get(t)
+        if z is None:
+            z = _suit_id(t)
+        t = tuple(counts[27:34])
+        h = _HONOUR_IDS.get(t)
+        if h is None:
+            h = _honour_id(t)
+        if x > y:
+            x, y = y, x
+        if y > z:
+            y, z = z, y
+            if x > y:
+                x, y = y, x
+        key = (x, y, need)
+        xy = _CONV_IDS.get(key)
+        if xy is None:
+            xy = _conv_id(x, y, need)
+        key = (z, h, need) if z < h else (h, z, need)
+        zh = _CONV_IDS.get(key)
+        if zh is None:
+            zh = _conv_id(z, h, need)
+        key = (xy, zh, need) if xy < zh else (zh, xy, need)
+        used = _FINALS.get(key)
+        if used is None:
+            used = _final_id(xy, zh, need)
+        result = 3 * need + 1 - used
     if seven_pairs_and_pung and melds == 0:
         result = min(result, 16 - _seven_pairs_used(counts, seen))
     return result

@@ -1,5 +1,6 @@
 """What ``pip install .`` ships: the package data the commands read at run time (the play page's script and style,
-which are plain files of ``referee/html``, not Python strings), checked in a wheel built from a copy of the tree."""
+which are plain files of ``referee/html``, not Python strings, and the hand analysis's suit tables), checked in a
+wheel built from a copy of the tree."""
 
 from __future__ import annotations
 
@@ -28,5 +29,5 @@ def test_the_wheel_ships_the_play_page(tmp_path: Path) -> None:
     (wheel,) = (tmp_path / "dist").glob("mjref-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for asset in ("referee/html/play.js", "referee/html/play.css", "referee/html/play_page.py", "referee/pages.py",
-                  "wrappers/human.py"):
+                  "wrappers/human.py", "referee/game/suit_tables.bin"):
         assert asset in names, f"{asset} is not in the wheel"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import zlib
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -441,6 +443,67 @@ def test_suit_tables_with_four_of_a_kind_agree_with_the_whole_suit_programme() -
         key = tuple(t)
         assert analysis._suit_table(key) == analysis._exact_suit_table(key), key
         checked += 1
+
+
+def brute_suit_table(t: tuple[int, ...]) -> tuple[int, ...]:
+    """The definition of a suit's table by enumeration: entry ``s + 6 * p`` is the most tiles of ``t`` that at most
+    ``s`` sets and ``p`` pairs of that suit (four copies of a rank at most) can use.  Groups that use no tile of
+    ``t`` are left out: dropping them never uses fewer tiles."""
+    sets = [(r, r, r) for r in range(9) if t[r]] + [
+        (r, r + 1, r + 2) for r in range(7) if t[r] or t[r + 1] or t[r + 2]
+    ]
+    best = [0] * 12
+    for n in range(6):
+        for combo in itertools.combinations_with_replacement(sets, n):
+            target = [0] * 9
+            for group in combo:
+                for r in group:
+                    target[r] += 1
+            if max(target) > 4:
+                continue
+            used = sum(min(a, b) for a, b in zip(target, t))
+            best[n] = max(best[n], used)
+            for r in range(9):
+                if t[r] and target[r] + 2 <= 4:
+                    best[n + 6] = max(best[n + 6], used + min(t[r], target[r] + 2) - min(t[r], target[r]))
+    for p in (0, 1):
+        for n in range(1, 6):
+            best[n + 6 * p] = max(best[n + 6 * p], best[n - 1 + 6 * p])
+    for n in range(6):
+        best[n + 6] = max(best[n + 6], best[n])
+    return tuple(best)
+
+
+def random_suit(rng: random.Random, most: int) -> tuple[int, ...]:
+    """Counts 0..3 of one suit, at most ``most`` tiles (the suits the shipped tables hold)."""
+    t = [0] * 9
+    for _ in range(rng.randrange(1, most + 1)):
+        r = rng.randrange(9)
+        if t[r] < 3:
+            t[r] += 1
+    return tuple(t)
+
+
+def test_shipped_suit_tables_against_the_definitions() -> None:
+    """The shipped tables (``suit_tables.bin``, what a new suit is looked up in) against the exact programme on
+    random suits of up to 17 tiles, and against the enumeration of target groups on smaller ones."""
+    rng = random.Random(19)
+    for _ in range(300):
+        t = random_suit(rng, 17)
+        analysis._SUIT_IDS.pop(t, None)
+        assert analysis._TABLE_AT[analysis._suit_id(t)] == analysis._exact_suit_table(t), t
+    for _ in range(40):
+        t = random_suit(rng, 9)
+        analysis._SUIT_IDS.pop(t, None)
+        assert analysis._TABLE_AT[analysis._suit_id(t)] == brute_suit_table(t), t
+
+
+@pytest.mark.slow
+def test_the_shipped_suit_tables_are_what_the_builder_makes() -> None:
+    """``suit_tables.bin`` holds exactly what ``python -m referee.game.make_suit_tables`` writes (compared
+    decompressed: zlib's bytes may differ between zlib builds, the tables may not)."""
+    shipped = Path(analysis.__file__).with_name(analysis.SUIT_TABLES_FILE).read_bytes()
+    assert zlib.decompress(shipped) == analysis.build_suit_tables()
 
 
 def test_full_size_hands_consistency() -> None:
