@@ -15,8 +15,11 @@ so it barely exercises scoring; greedy wins most hands.
 mjref: the benchmark installs it with pip into a throwaway virtual environment (deleted afterwards), or uses
 ``--rlcard-python PATH``, an interpreter that already has it.  If it cannot be installed (no network, no wheel),
 the JSON says why under ``rlcard.error`` and the exit status is 1.
+``--anchor REV`` also times random play with the engine as it was at git revision ``REV`` (exported with ``git
+archive``), in fresh processes alternating with ours ``--repeats`` times, in CPU time (steady on a shared machine),
+and gives the ratio ours/anchor of each pair: ``python bench/engine.py --anchor main --repeats 3 --hands 400``.
 Run from the repository root:
-``python bench/engine.py [--hands 2000] [--seed 1] [--flowers] [--profile] [--greedy] [--vs-rlcard]``.
+``python bench/engine.py [--hands 2000] [--seed 1] [--flowers] [--profile] [--greedy] [--vs-rlcard] [--anchor REV]``.
 """
 
 from __future__ import annotations
@@ -60,6 +63,61 @@ seconds = time.perf_counter() - start
 print(json.dumps({"version": rlcard.__version__, "hands": hands, "seconds": round(seconds, 3),
                   "hands_per_second": round(hands / seconds, 2)}))
 """
+
+
+# Run in a fresh process with a tree (ours or an exported revision) first on sys.path: random play as ``play`` does,
+# timed in CPU time, one JSON line.  Only the engine's public surface, so that it runs on older revisions too.
+CHILD_SCRIPT = """
+import json, random, sys, time
+sys.path.insert(0, sys.argv[1])
+from referee.game.engine import Hand
+from referee.game.rules import Ruleset
+from referee.game.wall import generate_wall
+hands, seed, flowers = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+rules = Ruleset(flowers=flowers)
+rand = random.Random(seed).random
+start = time.process_time()
+for h in range(hands):
+    hand = Hand(generate_wall(seed, h, rules), rules, dealer=h % 4 + 1, check=False)
+    hand.start()
+    apply = hand.apply
+    while hand.result is None:
+        legal = hand.question.legal
+        apply(legal[int(rand() * len(legal))])
+cpu = time.process_time() - start
+print(json.dumps({"hands_per_cpu_second": round(hands / cpu, 1)}))
+"""
+
+
+def child_rate(tree: Path, hands: int, seed: int, flowers: bool) -> float:
+    """Random play's hands per CPU second in a fresh process, the engine of ``tree``."""
+    cmd = [sys.executable, "-c", CHILD_SCRIPT, str(tree), str(hands), str(seed), "1" if flowers else "0"]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=str(tree))
+    rate: float = json.loads(out.stdout)["hands_per_cpu_second"]
+    return rate
+
+
+def compare_anchor(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """Random play of ours and of revision ``args.anchor``, alternating in fresh processes, into ``result``."""
+    repo = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="mjref-engine-anchor-") as tmp:
+        archive = subprocess.run(["git", "archive", args.anchor], cwd=repo, capture_output=True, check=False)
+        if archive.returncode != 0:
+            raise SystemExit(f"bench/engine.py: --anchor {args.anchor}: {archive.stderr.decode().strip()}")
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        ours: list[float] = []
+        theirs: list[float] = []
+        for _ in range(args.repeats):
+            ours.append(child_rate(repo, args.hands, args.seed, args.flowers))
+            theirs.append(child_rate(Path(tmp), args.hands, args.seed, args.flowers))
+    ratios = [o / t for o, t in zip(ours, theirs)]
+    result["anchor"] = {
+        "rev": args.anchor,
+        "repeats": args.repeats,
+        "ours_hands_per_cpu_second": [min(ours), max(ours)],
+        "anchor_hands_per_cpu_second": [min(theirs), max(theirs)],
+        "ratio": [round(min(ratios), 3), round(max(ratios), 3)],
+    }
 
 
 def play(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
@@ -165,8 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vs-rlcard", action="store_true", help="also time RLCard's Mahjong environment")
     parser.add_argument("--rlcard-hands", type=int, default=100, help="RLCard hands (default 100)")
     parser.add_argument("--rlcard-python", help="an interpreter that has rlcard (skips the throwaway install)")
+    parser.add_argument("--anchor", metavar="REV", help="also time random play at git revision REV, alternating")
+    parser.add_argument("--repeats", type=int, default=3, help="pairs of fresh processes with --anchor (default 3)")
     args = parser.parse_args(argv)
-    for name in ("hands", "greedy_hands", "rlcard_hands"):
+    for name in ("hands", "greedy_hands", "rlcard_hands", "repeats"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.rlcard_python and not os.access(args.rlcard_python, os.X_OK):
@@ -206,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
             "questions_per_second": round(g_questions / g_seconds) if g_seconds > 0 else None,
             "outcomes": dict(sorted(g_outcomes.items())),
         }
+    if args.anchor:
+        compare_anchor(args, result)
     status = 0
     if args.vs_rlcard:
         status = compare_rlcard(args, rules, result)
