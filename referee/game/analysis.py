@@ -46,6 +46,7 @@ __all__ = [
     "is_seven_pairs_and_pung",
     "meld_counts",
     "shanten",
+    "standard_waits",
     "useful_tiles",
     "waits",
 ]
@@ -447,6 +448,13 @@ def _standard_waits(counts: Sequence[int]) -> tuple[int, ...]:
 
 
 _PART_STARTS = (0, 9, 18, 27)
+
+
+def standard_waits(counts: Sequence[int]) -> tuple[int, ...]:
+    """The dense indices (ascending) whose tile completes ``counts`` (3k+1 tiles) as sets and a pair: ``waits``
+    without seven pairs and a pung, without ``seen`` and without its checks, for the engine's "does this throw
+    win?" (a hand holding four of a kind never waits on a fifth: the fifth does not exist)."""
+    return _standard_waits(counts)
 
 
 def waits(

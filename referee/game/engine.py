@@ -20,7 +20,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .analysis import is_complete, waits
+from .analysis import is_complete, standard_waits, waits
 from .options import (
     eat_broadcast,
     eat_options,
@@ -116,9 +116,10 @@ class _Seat:
     flowers: list[int] = field(default_factory=list)
     river: list[int] = field(default_factory=list)  # thrown tiles not claimed
     draws: int = 0
-    # The kinds that complete the hand (analysis.waits), worked out when first needed and forgotten when a tile
-    # comes or goes: a hand is asked about the throws of the three other seats between two changes of its own.
-    wins: frozenset[int] | None = None
+    # The dense kind indices that complete the hand (analysis.waits), worked out when first needed and forgotten
+    # when a tile comes or goes: a hand is asked about the throws of the three other seats between two changes of
+    # its own.  Usually empty; a tuple, as "in" on a few items is faster than building a set.
+    wins: tuple[int, ...] | None = None
 
     def add(self, t: int) -> None:
         self.concealed.append(t)
@@ -270,8 +271,17 @@ class Hand:
         s = self._seats[seat]
         w = s.wins
         if w is None:
-            w = s.wins = frozenset(waits(s.counts, seven_pairs_and_pung=self.rules.seven_pairs_and_pung))
-        return tile // 10 in w
+            w = self._wins(s)
+        return INDEX[tile // 10] in w
+
+    def _wins(self, s: _Seat) -> tuple[int, ...]:
+        """``s.wins``, worked out and kept."""
+        if self.rules.seven_pairs_and_pung:
+            w = tuple(INDEX[k] for k in waits(s.counts, seven_pairs_and_pung=True))
+        else:
+            w = standard_waits(s.counts)
+        s.wins = w
+        return w
 
     @staticmethod
     def _chow_possible(c: list[int], i: int) -> bool:
@@ -472,9 +482,13 @@ class Hand:
         winners: list[int] = []
         holder: int | None = None
         for q in after:
-            if self._can_win_on(q, t):
+            s = seats[q]
+            w = s.wins  # _can_win_on inlined: three seats for every throw
+            if w is None:
+                w = self._wins(s)
+            if i in w:
                 winners.append(q)
-            if holder is None and seats[q].counts[i] >= 2:
+            if holder is None and s.counts[i] >= 2:
                 holder = q
         eat = t < 400 and self._chow_possible(seats[after[0]].counts, i)
         if winners or holder is not None or eat:

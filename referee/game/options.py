@@ -35,7 +35,10 @@ def may_self_gong(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """A cheap test on the count vector: could ``self_gong_options`` return anything?"""
     if 4 in counts:
         return True
-    return any(m.type == "pong" and counts[INDEX[m.kind]] for m in melds)
+    for m in melds:  # a loop, not any() over a generator: asked at every draw, usually with no melds
+        if m.type == "pong" and counts[INDEX[m.kind]]:
+            return True
+    return False
 
 
 def self_gong_options(concealed: Sequence[int], melds: Sequence[Meld]) -> list[Answer]:
@@ -90,9 +93,11 @@ def eat_options(concealed: Sequence[int], tile: int) -> list[Answer]:
     shapes = chow_shapes(tile)
     if not shapes:
         return []
+    k = tile // 10
     by_kind: dict[int, list[int]] = {}
     for t in concealed:
-        by_kind.setdefault(t // 10, []).append(t)
+        if -2 <= t // 10 - k <= 2:  # only the kinds a chow with the tile can use
+            by_kind.setdefault(t // 10, []).append(t)
     out: list[Answer] = []
     for a, b in shapes:
         for x in sorted(by_kind.get(a, ())):
