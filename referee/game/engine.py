@@ -440,18 +440,24 @@ class Hand:
         seats = self._seats
         # The common turn (no win, no gong, nobody able to claim the throw) runs here without a nested
         # generator; anything else goes through _own_turn and _claims, which follow docs/protocol.md step by step.
+        dead_wall = self.rules.dead_wall
         while True:
+            s = seats[p]
             if mode == "draw":
                 if not self._draw(p, replacement=False):
                     return
                 mode = "turn"
             if mode == "turn":
-                wins = self._take_draw_wins(p)
-                if wins or self._may_gong(p):
+                # _take_draw_wins and _may_gong inlined for the usual turn: the draw knows whether it won
+                wins = self._draw_wins
+                if wins is None:
+                    wins = self._take_draw_wins(p)
+                else:
+                    self._draw_wins = None
+                if wins or (self._back - self._front > dead_wall and may_self_gong(s.counts, s.melds)):
                     ended = yield from self._own_turn(p, wins)
                     if ended:
                         return
-            s = seats[p]
             a = yield Question(p, "throw", throw_options(s.concealed))
             t = a.tiles[0]
             s.remove(t)
@@ -460,7 +466,7 @@ class Hand:
             self._out.append(_THROWN[p * 1000 + t])
             claimants = self._claimants(p, t)
             if claimants is None:
-                p, mode = next_seat(p), "draw"
+                p, mode = p % 4 + 1, "draw"  # next_seat(p)
                 continue
             outcome, q = yield from self._claims(p, t, *claimants)
             if outcome == "over":
