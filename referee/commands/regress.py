@@ -12,18 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import time
 from pathlib import Path
 from typing import Any
 
-import trio
 from rich.console import Console
-from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_play_options, add_timeout_option, fail, make_console, stopped
-from referee.errors import MjrefError
+from referee.commands import add_play_options, add_timeout_option, fail, make_console
+from referee.commands.runs import LongRun, RunStopped, bad_input_exits_2, open_dask
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
 from referee.userfiles import check_output_dir, check_output_file
@@ -257,87 +254,43 @@ def print_plan(table: dict[str, Any], console: Console) -> None:
         console.print(f"a budget of --max-hands {need} ends 95% of runs decided in every case above")
 
 
+@bad_input_exits_2("regress")
 def run(args: argparse.Namespace) -> int:
-    try:
-        settings = settings_from_args(args)
-        if args.resample is not None and not args.plan:
-            raise RegressError("--resample is for --plan")
-        if args.sd is not None and not (args.sd > 0 and math.isfinite(args.sd)):
-            raise RegressError(f"--sd must be a positive number of points per hand, not {args.sd}")
-        if args.plan:
-            if args.resample is not None and args.sd is not None:
-                raise RegressError("--sd and --resample are two ways to say the spread: give one")
-            diffs = load_differences(args.resample) if args.resample is not None else None
-            table = plan_table(settings, args.sd, differences=diffs)
-            if args.json:
-                print(json.dumps(table))
-            else:
-                print_plan(table, make_console())
-            return 0
-        check_output_file(args.store, "--store")
-        if args.markdown is not None:
-            check_output_file(args.markdown, "--markdown")
-        if args.logs is not None:
-            check_output_dir(args.logs, "--logs")
-        p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
-    except MjrefError as exc:  # bad rules, bots, settings, store: one line, exit 2
-        return fail("regress", str(exc))
-    executor = None
-    if args.dask:
-        try:
-            from tournaments.distributed import DaskError, namespace_of, open_dask_executor
-        except ImportError:
-            return fail("regress", "--dask needs Dask: pip install 'mjref[dask]'")
-        try:
-            executor = open_dask_executor(args.dask, specs=settings.roles().values(),
-                                          namespace=namespace_of(settings.identity()), workers=args.concurrency)
-        except DaskError as exc:
-            return fail("regress", str(exc))
-    console = make_console(stderr=args.json)
-    show = not (args.quiet or args.json)
+    settings = settings_from_args(args)
+    if args.resample is not None and not args.plan:
+        raise RegressError("--resample is for --plan")
+    if args.sd is not None and not (args.sd > 0 and math.isfinite(args.sd)):
+        raise RegressError(f"--sd must be a positive number of points per hand, not {args.sd}")
+    if args.plan:
+        return _print_plan(args, settings)
+    check_output_file(args.store, "--store")
+    if args.markdown is not None:
+        check_output_file(args.markdown, "--markdown")
+    if args.logs is not None:
+        check_output_dir(args.logs, "--logs")
+    p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
+    executor = open_dask(args.dask, lambda d, address: d.open_dask_executor(
+        address, specs=settings.roles().values(), namespace=d.namespace_of(settings.identity()),
+        workers=args.concurrency))
     state = p.state
-    if show:
-        field = f" (field {settings.field.describe()})" if settings.has_field and settings.field else ""
-        console.print(
-            f"[bold]mjref regress[/bold]: candidate {settings.candidate.describe()} vs baseline "
-            f"{settings.baseline.describe()}{field}, design {settings.design}, {settings.rules.hands} hands per "
-            f"match; H0 weaker by ≥ {settings.sprt.margin:g} points/hand, H1 not weaker; alpha "
-            f"{settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget {settings.max_hands} hands")
-        if state.matches_resumed:
-            console.print(f"resuming: {state.matches_resumed} matches already in {args.store} "
-                          f"({state.groups} groups counted)")
-    live: Live | None = None
-    if show and console.is_terminal:
-        live = Live(status_line(state), console=console, refresh_per_second=4, transient=False)
-        live.start()
-    last = [0.0]
-    printed = [-1]  # the group count of the last printed line
-
-    def on_group(st: RegressState, d: float) -> None:
-        if live is not None:
-            live.update(status_line(st))
-        elif show:
-            now = time.monotonic()
-            if now - last[0] >= 5 or st.finished:
-                last[0] = now
-                printed[0] = st.groups
-                console.print(status_line(st))
-
-    started = time.monotonic()
+    session = LongRun("regress", json=args.json, quiet=args.quiet, render=lambda: status_line(state),
+                      line=lambda: status_line(state), every=5)
+    field = f" (field {settings.field.describe()})" if settings.has_field and settings.field else ""
+    session.say(f"[bold]mjref regress[/bold]: candidate {settings.candidate.describe()} vs baseline "
+                f"{settings.baseline.describe()}{field}, design {settings.design}, {settings.rules.hands} hands per "
+                f"match; H0 weaker by ≥ {settings.sprt.margin:g} points/hand, H1 not weaker; alpha "
+                f"{settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget {settings.max_hands} hands")
+    if state.matches_resumed:
+        session.say(f"resuming: {state.matches_resumed} matches already in {args.store} ({state.groups} groups "
+                    "counted)")
+    concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
-        concurrency = args.concurrency or (executor.slots if executor is not None else None)
-        result = trio.run(lambda: run_regress(p, concurrency=concurrency, on_group=on_group, executor=executor))
-    except BaseException as exc:  # noqa: BLE001 - Ctrl-C, or a failed match (e.g. on a cluster): keep the results
-        if live is not None:
-            live.stop()
-        return stopped("regress", exc, f"{state.matches_played + state.matches_resumed} matches are recorded in "
-                                       f"{args.store}")
-    finally:
-        if live is not None:
-            live.stop()
-        if executor is not None:
-            executor.shutdown()
-    elapsed = time.monotonic() - started
+        result = session.play(lambda: run_regress(p, concurrency=concurrency, executor=executor,
+                                                  on_group=lambda st, d: session.update(final=st.finished)),
+                              executor=executor, recorded=lambda: f"{state.matches_played + state.matches_resumed} "
+                              f"matches are recorded in {args.store}")
+    except RunStopped as stop:
+        return stop.status
     if args.markdown is not None:
         try:
             with open(args.markdown, "a", encoding="utf-8") as f:
@@ -347,8 +300,27 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return result.exit_status
-    if show and live is None and printed[0] != state.groups:
-        console.print(status_line(state))
+    session.finish_line()
+    _print_verdict(result, session.console)
+    session.console.print(f"  {result.matches_played} matches played in {session.elapsed:.1f} s; results in "
+                          f"{args.store}")
+    return result.exit_status
+
+
+def _print_plan(args: argparse.Namespace, settings: RegressSettings) -> int:
+    """``--plan``: the hands a verdict takes at this margin, simulated; nothing is played."""
+    if args.resample is not None and args.sd is not None:
+        raise RegressError("--sd and --resample are two ways to say the spread: give one")
+    diffs = load_differences(args.resample) if args.resample is not None else None
+    table = plan_table(settings, args.sd, differences=diffs)
+    if args.json:
+        print(json.dumps(table))
+    else:
+        print_plan(table, make_console())
+    return 0
+
+
+def _print_verdict(result: RegressResult, console: Console) -> None:
     console.print(Text(_verdict_words(result), style=VERDICT_STYLE[result.verdict]))
     console.print(f"  {result.detail}")
     for note in result.notes:
@@ -363,5 +335,3 @@ def run(args: argparse.Namespace) -> int:
     if faults.get("candidate") or faults.get("baseline"):
         console.print(f"  [yellow]faults: candidate {faults.get('candidate', 0)}, baseline "
                       f"{faults.get('baseline', 0)} (a faulting bot's seat is played by its stand-in)[/yellow]")
-    console.print(f"  {result.matches_played} matches played in {elapsed:.1f} s; results in {args.store}")
-    return result.exit_status

@@ -4,23 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections import deque
 from pathlib import Path
 from typing import Any
 
-import trio
 from rich.console import Group
-from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.commands import add_play_options, add_timeout_option, fail, make_console, stopped
-from referee.errors import InputError
+from referee.commands import add_play_options, add_timeout_option, fail
+from referee.commands.runs import LongRun, RunStopped, bad_input_exits_2, open_dask
 from referee.userfiles import check_output_file
-from tournaments.config import ConfigError, check_concurrency, concurrency_warning, demo_config, load_config
-from tournaments.runner import Plan, TournamentError, execute, plan
+from tournaments.config import check_concurrency, concurrency_warning, demo_config, load_config
+from tournaments.runner import Plan, execute, plan
 from tournaments.store import MatchRecord
 
 
@@ -99,103 +96,66 @@ class LiveView:
         return Group(*parts)
 
 
+@bad_input_exits_2("tournament")
 def run(args: argparse.Namespace) -> int:
-    try:
-        check_concurrency(args.concurrency)
-        if args.file is None:
-            config = demo_config()
-            base_dir = Path.cwd()
-            where = "demo"
-        else:
-            config = load_config(args.file)
-            base_dir = args.file.resolve().parent
-            where = str(args.file)
-        config = config.with_timeout(args.timeout)
-        if args.store is not None:
-            check_output_file(args.store, "--store")
-        if args.report is not None:
-            check_output_file(args.report, "--report")
-        p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
-    except (ConfigError, TournamentError, InputError) as exc:
-        return fail("tournament", str(exc))
     if args.with_matches and args.report is None:
         return fail("tournament", "--with-matches needs --report FILE")
-    executor = None
-    dask_address = args.dask or p.config.dask
-    if dask_address:
-        try:
-            from tournaments.distributed import DaskError, dask_executor
-        except ImportError:
-            return fail("tournament", "--dask needs Dask: pip install 'mjref[dask]'")
-        try:
-            executor = dask_executor(dask_address, p, workers=args.concurrency)
-        except DaskError as exc:
-            return fail("tournament", str(exc))
-    console = make_console(stderr=args.json)
+    check_concurrency(args.concurrency)
+    if args.file is None:
+        config, base_dir, where = demo_config(), Path.cwd(), "demo"
+    else:
+        config, base_dir, where = load_config(args.file), args.file.resolve().parent, str(args.file)
+    config = config.with_timeout(args.timeout)
+    if args.store is not None:
+        check_output_file(args.store, "--store")
+    if args.report is not None:
+        check_output_file(args.report, "--report")
+    p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
+    executor = open_dask(args.dask or p.config.dask, lambda d, address: d.dask_executor(address, p,
+                                                                                         workers=args.concurrency))
     at_once = args.concurrency or (executor.slots if executor is not None else config.workers())
+    view = LiveView(p)
+    session = LongRun("tournament", json=args.json, quiet=args.quiet, render=view.render, every=2,
+                      line=lambda: f"  {p.done + view.recorded}/{p.total} matches, {view.fault_count} faults")
     for note in p.notes:
-        console.print(f"note: {note}", style="yellow")
-    if executor is None:
-        warning = concurrency_warning(config, at_once)
-        if warning:
-            console.print(f"warning: {warning}", style="yellow")
+        session.console.print(f"note: {note}", style="yellow")
+    warning = concurrency_warning(config, at_once) if executor is None else None
+    if warning:
+        session.console.print(f"warning: {warning}", style="yellow")
     if not args.json:
         why = ""
         if executor is None and not (args.concurrency or config.concurrency) and config.has_process_bots:
             why = " (process bots: one core left for the referee, see docs/tournaments.md)"
-        console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({p.done} already in {p.store_path}), "
-                      f"{config.hands} hands each, {at_once} at once{why}")
+        session.console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({p.done} already in "
+                              f"{p.store_path}), {config.hands} hands each, {at_once} at once{why}")
         if executor is not None:
-            console.print(executor.describe())
-    view = LiveView(p)
-    live: Live | None = None
-    if not args.quiet and not args.json and console.is_terminal:
-        live = Live(view.render(), console=console, refresh_per_second=4)
-        live.start()
-    last_print = [time.monotonic()]
+            session.console.print(executor.describe())
 
     def on_match(rec: MatchRecord) -> None:
         view.add(rec)
-        if live is not None:
-            live.update(view.render())
-        elif not args.quiet and not args.json:
-            now = time.monotonic()
-            done = p.done + view.recorded
-            if now - last_print[0] > 2 or done == p.total:
-                last_print[0] = now
-                console.print(f"  {done}/{p.total} matches, {view.fault_count} faults")
+        session.update(final=p.done + view.recorded == p.total)
 
-    started = time.monotonic()
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
-        trio.run(lambda: execute(p, concurrency=concurrency, on_match=on_match, executor=executor))
-    except BaseException as exc:  # noqa: BLE001 - Ctrl-C, or a failed match (e.g. on a cluster): keep the results
-        if live is not None:
-            live.stop()
-        done = p.done + view.recorded
-        return stopped("tournament", exc, f"{done} of {p.total} matches are recorded in {p.store_path}")
-    finally:
-        if live is not None:
-            live.stop()
-        if executor is not None:
-            executor.shutdown()
-    elapsed = time.monotonic() - started
+        session.play(lambda: execute(p, concurrency=concurrency, on_match=on_match, executor=executor),
+                     executor=executor,
+                     recorded=lambda: f"{p.done + view.recorded} of {p.total} matches are recorded in {p.store_path}")
+    except RunStopped as stop:
+        return stop.status
     from referee.commands.standings import render_standings
     from tournaments.stats import compute_standings, to_json
 
     standings = compute_standings(p.store_path)
     if args.report is not None:
-        from tournaments.report import ReportError, write_report
+        from tournaments.report import write_report
 
-        try:
-            write_report(p.store_path, args.report, with_matches=args.with_matches)
-        except ReportError as exc:
-            return fail("tournament", str(exc))
+        write_report(p.store_path, args.report, with_matches=args.with_matches)
         if not args.json:
-            console.print(f"report: {args.report}")
+            session.console.print(f"report: {args.report}")
     if args.json:
         print(json.dumps(to_json(standings)))
         return 0
-    console.print(f"{view.recorded} matches played in {elapsed:.1f} s; results in {p.store_path}, logs in {p.logs_dir}")
-    render_standings(standings, console)
+    session.console.print(f"{view.recorded} matches played in {session.elapsed:.1f} s; results in {p.store_path}, "
+                          f"logs in {p.logs_dir}")
+    render_standings(standings, session.console)
     return 0
