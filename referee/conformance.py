@@ -409,9 +409,6 @@ async def _probe(spec: BotSpec, rules: Ruleset, timeout: float, stderr_path: Pat
     wall = arrange_wall({1: pool.take(_LOOSE + " E S W N R G Wh 1m")}, rules, dealer=1, filler_seed=1)
     hand = Hand(wall, rules, dealer=1)
     events = hand.start()
-    q = hand.question
-    assert q is not None and q.ask == "throw"
-    results: list[ScenarioResult] = []
     with unwrap_single():
         async with trio.open_nursery() as nursery:
             seat = ProcessSeat(spec, 1, nursery, timeout=timeout, stderr_path=stderr_path)
@@ -421,72 +418,76 @@ async def _probe(spec: BotSpec, rules: Ruleset, timeout: float, stderr_path: Pat
                     fail = start_fault.detail
                     return [ScenarioResult("start_silent", silent.title, False, silent.expected, None, None, fail),
                             ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None, fail)]
-                sent = ["/start"] + [e_line.split()[0] for e_line in
-                                     (format_event(e) for e in events if 1 in e.audience) if e_line]
-                for e in events:
-                    if 1 in e.audience:
-                        seat.deliver(e)
-                try:
-                    await seat.flush()
-                    early = await seat.read_line(SILENCE_WINDOW)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-                    early = None
-                    results.append(ScenarioResult("start_silent", silent.title, False, silent.expected, None, None,
-                                                  f"the pipe to the bot broke ({exc!r})"))
-                if results:
-                    pass
-                elif early is not None:
-                    what = "its output closed" if early == b"" else f"it printed `{cut(early)}`"
-                    results.append(ScenarioResult("start_silent", silent.title, False, silent.expected,
-                                                  None if early == b"" else cut(early), None,
-                                                  f"{what} before any question (after {', '.join(sent)})"))
-                else:
-                    reply = await seat.ask(q)
-                    ms = round(reply.seconds * 1000, 3)
-                    if reply.fault is not None and reply.line is None:
-                        results.append(ScenarioResult("start_silent", silent.title, False, "/throw <a tile it holds>",
-                                                      None, ms, f"no answer to /ask throw: {reply.fault.detail}"))
-                    elif reply.fault is not None:
-                        results.append(ScenarioResult("start_silent", silent.title, False, "/throw <a tile it holds>",
-                                                      reply.line, ms, "silent until the first question, but its "
-                                                      f"answer is wrong: {reply.fault.detail}"))
-                    else:
-                        a = reply.answer
-                        assert a is not None
-                        ok = a in q.legal
-                        note = ("no output before the first question; then one legal answer" if ok else
-                                f"silent until the first question, but its answer is not legal: "
-                                f"{hand.explain_illegal(q, a)}")
-                        results.append(ScenarioResult("start_silent", silent.title, ok, "/throw <a tile it holds>",
-                                                      reply.line, ms, note))
-                        if ok:
-                            for e in hand.apply(a):
-                                if 1 in e.audience:
-                                    seat.deliver(e)
-                            seat.deliver(Exit((0, 0, 0, 0)))
-                            await seat.flush()
-                if not results[-1].passed:
-                    results.append(ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
-                                                  "not checked: the bot failed before /exit", reached=False))
-                elif spec.keep_alive:
-                    results.append(ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, None,
-                                                  "n/a: the bot is configured keep_alive (it stays up for the next "
-                                                  "hand)"))
-                else:
-                    started = time.perf_counter()
-                    code = await seat.wait_exit(EXIT_WAIT)
-                    if code is None:
-                        results.append(ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None,
-                                                      None, f"still running {EXIT_WAIT:g} s after /exit"))
-                    else:
-                        ms = round((time.perf_counter() - started) * 1000, 3)
-                        status = "exit status 0" if code == 0 else f"exit status {code}"
-                        results.append(ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None,
-                                                      ms, f"exited by itself ({status})"))
+                start = await _start_silent(seat, hand, events)
+                if not start.passed:
+                    return [start, ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
+                                                  "not checked: the bot failed before /exit", reached=False)]
+                return [start, await _exit_after_exit(seat, spec)]
             finally:
                 with trio.CancelScope(shield=True):
                     await seat.close()
-    return results
+
+
+async def _start_silent(seat: ProcessSeat, hand: Hand, events: list[Event]) -> ScenarioResult:
+    """The hand's first lines are delivered and the bot watched: it must print nothing before it is asked, then
+    answer the throw it is asked legally.  When it does, it is sent the throw's broadcast and ``/exit``."""
+    silent = TARGETS["start_silent"]
+    q = hand.question
+    assert q is not None and q.ask == "throw"
+    sent = ["/start"] + [line.split()[0] for line in (format_event(e) for e in events if 1 in e.audience) if line]
+    for e in events:
+        if 1 in e.audience:
+            seat.deliver(e)
+    try:
+        await seat.flush()
+        early = await seat.read_line(SILENCE_WINDOW)
+    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+        return ScenarioResult("start_silent", silent.title, False, silent.expected, None, None,
+                              f"the pipe to the bot broke ({exc!r})")
+    if early is not None:
+        what = "its output closed" if early == b"" else f"it printed `{cut(early)}`"
+        return ScenarioResult("start_silent", silent.title, False, silent.expected,
+                              None if early == b"" else cut(early), None,
+                              f"{what} before any question (after {', '.join(sent)})")
+    reply = await seat.ask(q)
+    ms = round(reply.seconds * 1000, 3)
+    expected = "/throw <a tile it holds>"
+    if reply.fault is not None and reply.line is None:
+        return ScenarioResult("start_silent", silent.title, False, expected, None, ms,
+                              f"no answer to /ask throw: {reply.fault.detail}")
+    if reply.fault is not None:
+        return ScenarioResult("start_silent", silent.title, False, expected, reply.line, ms,
+                              f"silent until the first question, but its answer is wrong: {reply.fault.detail}")
+    a = reply.answer
+    assert a is not None
+    if a not in q.legal:
+        return ScenarioResult("start_silent", silent.title, False, expected, reply.line, ms,
+                              "silent until the first question, but its answer is not legal: "
+                              f"{hand.explain_illegal(q, a)}")
+    for e in hand.apply(a):
+        if 1 in e.audience:
+            seat.deliver(e)
+    seat.deliver(Exit((0, 0, 0, 0)))
+    await seat.flush()
+    return ScenarioResult("start_silent", silent.title, True, expected, reply.line, ms,
+                          "no output before the first question; then one legal answer")
+
+
+async def _exit_after_exit(seat: ProcessSeat, spec: BotSpec) -> ScenarioResult:
+    """After ``/exit`` the bot ends by itself within ``EXIT_WAIT`` seconds (a ``keep_alive`` bot stays up)."""
+    exits = TARGETS["exit_after_exit"]
+    if spec.keep_alive:
+        return ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, None,
+                              "n/a: the bot is configured keep_alive (it stays up for the next hand)")
+    started = time.perf_counter()
+    code = await seat.wait_exit(EXIT_WAIT)
+    if code is None:
+        return ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
+                              f"still running {EXIT_WAIT:g} s after /exit")
+    ms = round((time.perf_counter() - started) * 1000, 3)
+    status = "exit status 0" if code == 0 else f"exit status {code}"
+    return ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, ms,
+                          f"exited by itself ({status})")
 
 
 # ---------------------------------------------------------------------------------------------------- the suite

@@ -270,6 +270,28 @@ _FAULT_KEYS = _keys(FaultRecord)
 _HAND_KEYS = _keys(HandRecord)
 
 
+@dataclass(slots=True)
+class _Place:
+    """Where a walk is in the log: the hand under way and what has been read of it."""
+
+    pending: deque[Event]  # events the engine gave that the log has not shown yet
+    faults: list[FaultSeen]  # this hand's faults
+    faulted: set[int]  # seats the stand-in plays in this hand (a fault, or a forfeit before it)
+    hand: Hand | None = None
+    index: int = -1
+    setup: HandSetup | None = None
+    active: bool = False  # a hand has begun and its result is not read yet
+    ended: bool = False  # the hand's result is read
+    started: bool = False  # a seat has answered in this hand
+    first_line: int = 0  # the line of the hand's record
+    final_seen: bool = False  # the final (or aborted) record is read
+
+    def begin(self, hand: Hand, setup: HandSetup, number: int, forfeited: set[int]) -> None:
+        self.hand, self.setup, self.index, self.first_line = hand, setup, setup.index, number
+        self.faults, self.faulted = [], set(forfeited)
+        self.ended, self.started, self.active = False, False, True
+
+
 class LogWalker:
     """Re-drives the engine from a log and checks it; iterate :meth:`items` to follow along.
 
@@ -322,24 +344,16 @@ class LogWalker:
             self.records = self._number
 
     def _items(self, yield_steps: bool) -> Iterator[Item]:
-        header, series = self.header, self.series
-        seeded = header.walls == "seeded"
-        pending: deque[Event] = deque()
+        """The walk: each line is the next event the engine gives, an answer to the pending question (both read
+        on fast paths, without JSON, when written exactly as the match writer writes them), or a record read
+        whole and handled by its kind (:meth:`_record`); then the log's end (:meth:`_log_ended`)."""
+        at = _Place(deque(), [], set())
+        pending = at.pending
         popleft = pending.popleft
-        hand: Hand | None = None
-        active = False  # a hand has begun and its result is not read yet
-        index = -1
-        setup: HandSetup | None = None
-        faults: list[FaultSeen] = []
-        faulted: set[int] = set()
-        first_line = 0
-        ended = False
+        hand: Hand | None = None  # at.hand, at.index, at.active and at.faulted, kept local for the fast paths
+        index, active, faulted = -1, False, at.faulted
         number = 1
-        final_seen = False
-        started = False
         for number, text in enumerate(self.log.lines[1:], start=2):
-            # The fast paths: the next event the engine gives, or an answer to the pending question, written
-            # exactly as the match writer writes them.
             if pending:
                 e = pending[0]
                 if text == event_line(index, e):
@@ -349,96 +363,116 @@ class LogWalker:
                 assert hand is not None
                 fast = self._fast_answer(text, number, hand, index, faulted, pending)
                 if fast is not None:
-                    started = True
+                    at.started = True
                     if yield_steps:
                         self._number = number
                         yield fast
                     continue
             self._number = number
-            rec = self._parse(number, text, index if active else None)
-            kind = rec["type"]
-            if final_seen:
-                raise Divergence(None, number, _record_text(rec), "nothing after the final record")
-            if kind == "event":
-                if pending:
-                    if rec == event_record(index, pending[0]).model_dump():  # the same record, written differently
-                        pending.popleft()
-                        continue
-                    raise Divergence(index, number, _record_text(rec),
-                                     f"event `{event_text(pending[0])}`{self._after()}")
-                raise Divergence(index if hand else None, number, _record_text(rec), self._expecting(hand, ended))
-            if pending and not (kind == "fault" and not started and rec.get("question") is None) \
-                    and kind != "aborted":
-                raise Divergence(index, number, _record_text(rec),
-                                 f"event `{event_text(pending[0])}` first{self._after()}")
-            if kind in ("answer", "fault", "result") and (hand is None or rec.get("hand") != index):
-                if hand is not None and not ended:
-                    raise Divergence(index, number, f"a record of hand {_hand_no(rec.get('hand'))}",
-                                     f"a record of hand {index + 1}")
-                raise Divergence(None, number, _record_text(rec), self._expecting(hand, ended))
-            if kind == "answer":
-                if ended:
-                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
-                assert hand is not None
-                started = True
-                step = self._step(rec, number, hand, index, faulted, pending)
-                if yield_steps:
-                    yield step
-            elif kind == "fault":
-                if ended or hand is None:
-                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
-                f = self._fault(rec, number, hand, index, faulted, started)
-                faults.append(f)
-                yield f
-            elif kind == "hand":
-                if hand is not None and not ended:
-                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
-                setup = series.next_setup()
-                if setup is None:
-                    raise Divergence(None, number, f"hand {_hand_no(rec.get('hand'))}",
-                                     f"no more hands (the header plans {header.hands})")
-                hand, events, wall = self._begin(rec, number, setup, seeded)
-                index = setup.index
-                self.hand = hand
-                pending.extend(events)
-                faults, faulted, ended, first_line, started = [], set(self.forfeited), False, number, False
-                self._due = {p for p in (1, 2, 3, 4) if p not in self.forfeited
-                             and 0 < self.rules.max_faults <= self.fault_counts[p - 1]}
-                active = True
-                self._last_answer = None
-                yield HandBegin(index, number, setup, wall, hand, events)
-            elif kind == "result":
-                if ended or hand is None or setup is None:
-                    raise Divergence(index, number, _record_text(rec), self._expecting(hand, ended))
-                if not hand.is_over:
-                    q = hand.question
-                    assert q is not None
-                    raise Divergence(index, number, "the hand's result", f"{_question_text(q)} first")
-                yield self._result(rec, number, hand, setup, faults, faulted, first_line)
-                ended = True
-                active = False
-            elif kind == "final":
-                if hand is not None and not ended:
-                    raise Divergence(index, number, "the final record", self._expecting(hand, ended))
-                yield self._final(rec, number)
-                final_seen = True
-            elif kind == "aborted":  # a stop may come anywhere: the log is true up to it
-                yield self._aborted(rec, number)
-                final_seen = True
-                active = False
-            else:
-                raise Divergence(index if hand is not None and not ended else None, number,
-                                 f"a record of unknown type {kind!r}", self._expecting(hand, ended))
+            item = self._record(at, self._parse(number, text, index if active else None), number)
+            hand, index, active, faulted = at.hand, at.index, at.active, at.faulted
+            if item is not None and (yield_steps or type(item) is not Step):
+                yield item
+        self._log_ended(at, number)
+
+    def _record(self, at: _Place, rec: dict[str, Any], number: int) -> Item | None:
+        """One record read whole, checked against where the walk is (``at``, updated); what it gave, if anything."""
+        kind = rec["type"]
+        if at.final_seen:
+            raise Divergence(None, number, _record_text(rec), "nothing after the final record")
+        if kind == "event":
+            self._event_record(at, rec, number)
+            return None
+        self._check_in_order(at, rec, kind, number)
+        hand, index = at.hand, at.index
+        if kind == "answer":
+            if at.ended:
+                raise Divergence(index, number, _record_text(rec), self._expecting(hand, at.ended))
+            assert hand is not None
+            at.started = True
+            return self._step(rec, number, hand, index, at.faulted, at.pending)
+        if kind == "fault":
+            if at.ended or hand is None:
+                raise Divergence(index, number, _record_text(rec), self._expecting(hand, at.ended))
+            f = self._fault(rec, number, hand, index, at.faulted, at.started)
+            at.faults.append(f)
+            return f
+        if kind == "hand":
+            return self._hand_record(at, rec, number)
+        if kind == "result":
+            if at.ended or hand is None or at.setup is None:
+                raise Divergence(index, number, _record_text(rec), self._expecting(hand, at.ended))
+            if not hand.is_over:
+                q = hand.question
+                assert q is not None
+                raise Divergence(index, number, "the hand's result", f"{_question_text(q)} first")
+            end = self._result(rec, number, hand, at.setup, at.faults, at.faulted, at.first_line)
+            at.ended, at.active = True, False
+            return end
+        if kind == "final":
+            if hand is not None and not at.ended:
+                raise Divergence(index, number, "the final record", self._expecting(hand, at.ended))
+            final = self._final(rec, number)
+            at.final_seen = True
+            return final
+        if kind == "aborted":  # a stop may come anywhere: the log is true up to it
+            aborted = self._aborted(rec, number)
+            at.final_seen, at.active = True, False
+            return aborted
+        raise Divergence(index if hand is not None and not at.ended else None, number,
+                         f"a record of unknown type {kind!r}", self._expecting(hand, at.ended))
+
+    def _event_record(self, at: _Place, rec: dict[str, Any], number: int) -> None:
+        """An event record off the fast path: the pending event written another way, or a divergence."""
+        if at.pending:
+            if rec == event_record(at.index, at.pending[0]).model_dump():  # the same record, written differently
+                at.pending.popleft()
+                return
+            raise Divergence(at.index, number, _record_text(rec), f"event `{event_text(at.pending[0])}`{self._after()}")
+        raise Divergence(at.index if at.hand else None, number, _record_text(rec), self._expecting(at.hand, at.ended))
+
+    def _check_in_order(self, at: _Place, rec: dict[str, Any], kind: str, number: int) -> None:
+        """A record other than an event: no event may still be due (but before a seat's failed start, or at a
+        stop), and a hand's answers, faults and result belong to the hand under way."""
+        if at.pending and not (kind == "fault" and not at.started and rec.get("question") is None) \
+                and kind != "aborted":
+            raise Divergence(at.index, number, _record_text(rec),
+                             f"event `{event_text(at.pending[0])}` first{self._after()}")
+        if kind in ("answer", "fault", "result") and (at.hand is None or rec.get("hand") != at.index):
+            if at.hand is not None and not at.ended:
+                raise Divergence(at.index, number, f"a record of hand {_hand_no(rec.get('hand'))}",
+                                 f"a record of hand {at.index + 1}")
+            raise Divergence(None, number, _record_text(rec), self._expecting(at.hand, at.ended))
+
+    def _hand_record(self, at: _Place, rec: dict[str, Any], number: int) -> HandBegin:
+        """A hand's start: its wall checked, its engine dealt, the walk's place moved to it."""
+        if at.hand is not None and not at.ended:
+            raise Divergence(at.index, number, _record_text(rec), self._expecting(at.hand, at.ended))
+        setup = self.series.next_setup()
+        if setup is None:
+            raise Divergence(None, number, f"hand {_hand_no(rec.get('hand'))}",
+                             f"no more hands (the header plans {self.header.hands})")
+        hand, events, wall = self._begin(rec, number, setup, self.header.walls == "seeded")
+        self.hand = hand
+        at.begin(hand, setup, number, self.forfeited)
+        at.pending.extend(events)
+        self._due = {p for p in (1, 2, 3, 4) if p not in self.forfeited
+                     and 0 < self.rules.max_faults <= self.fault_counts[p - 1]}
+        self._last_answer = None
+        return HandBegin(setup.index, number, setup, wall, hand, events)
+
+    def _log_ended(self, at: _Place, number: int) -> None:
+        """The lines are over: a log must end with its final (or aborted) record, and not half-way through one."""
         self._number = number
         cut = self.log.cut
-        where = index if active else None
-        expecting = f"event `{event_text(pending[0])}`" if pending else self._expecting(hand, ended)
+        where = at.index if at.active else None
+        expecting = f"event `{event_text(at.pending[0])}`" if at.pending else self._expecting(at.hand, at.ended)
         if cut is not None:
             self._number = cut
-            if final_seen:
+            if at.final_seen:
                 raise Divergence(None, cut, "a record cut off half-way", "nothing after the final record")
             raise Divergence(where, cut, "a record cut off half-way (the log was truncated)", expecting)
-        if not final_seen:
+        if not at.final_seen:
             raise Divergence(where, number + 1, "nothing more (the log ends here)", expecting)
 
     def _after(self) -> str:
