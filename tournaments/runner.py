@@ -14,7 +14,6 @@ with a different identity (bots, rules, seeds, format…) is refused with the di
 
 from __future__ import annotations
 
-import hashlib
 import inspect
 import multiprocessing
 import os
@@ -35,6 +34,7 @@ from referee.game.rules import Ruleset
 from referee.game.wall import salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
 from referee.shutdown import Shutdown, watching_signals
+from wrappers.identity import file_sha256
 from wrappers.spec import BotSpec, SpecError
 
 from .config import BotEntry, ConfigError, TournamentConfig, bot_specs, canonical, diff_identity, ruleset_of
@@ -73,14 +73,6 @@ class MatchJob:
         log = str(logs_dir / f"{match.id}.jsonl") if logs_dir is not None else None
         err = str(logs_dir / f"{match.id}.stderr") if logs_dir is not None and has_process else None
         return cls(match, seat_specs, rules, log, err, salted_seed(wall_salt, match.seed))  # type: ignore[arg-type]
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:

@@ -17,7 +17,6 @@ A bot without ``cwd`` runs in a private scratch folder of its seat, never in the
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shlex
@@ -31,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from referee.errors import BotError, printable
 from referee.userfiles import read_toml
 
-from .identity import IdentityError, bot_identity
+from .identity import IdentityError, bot_identity, file_sha256
 
 KNOWN_EXTENSIONS = frozenset({"flower"})
 REMOTE_PREFIX = "remote:"
@@ -119,14 +118,10 @@ class BotSpec(SandboxFields):
         path = self.resolved_executable()
         if path is None:
             return None
-        h = hashlib.sha256()
         try:
-            with open(path, "rb") as f:
-                for block in iter(lambda: f.read(1 << 20), b""):
-                    h.update(block)
+            return file_sha256(Path(path))
         except OSError:
             return None
-        return h.hexdigest()
 
     def identity_files(self) -> dict[str, str]:
         """File → SHA-256 of what this process bot runs (``identity``); empty for a built-in bot."""
