@@ -835,18 +835,20 @@ def _honour_id(honours: tuple[int, ...], seen: Sequence[int] | None = None) -> i
         return hit
     hit = _HONOUR_IDS.get(honours)
     if hit is None:
-        shape = tuple(sorted(c for c in honours if c))  # the table depends on the counts only, not on the kinds
+        # the table depends on how many kinds are held once, twice, ... only, not on which kinds
+        shape = (honours.count(1), honours.count(2), honours.count(3), honours.count(4))
         hit = _HONOUR_SHAPES.get(shape)
         if hit is None:
             hit = _ZERO_ID
-            for c in shape:
-                hit = _conv_id(hit, _intern(_SINGLE_KIND[c]), SETS_NEEDED)
+            for c in (1, 2, 3, 4):
+                for _ in range(shape[c - 1]):
+                    hit = _conv_id(hit, _intern(_SINGLE_KIND[c]), SETS_NEEDED)
             _HONOUR_SHAPES[shape] = hit  # at most a few hundred keys
         _HONOUR_IDS[honours] = hit  # at most 5**7 keys, a few hundred in practice
     return hit
 
 
-_HONOUR_SHAPES: dict[tuple[int, ...], int] = {}  # the honours' nonzero counts, sorted -> the id of their table
+_HONOUR_SHAPES: dict[tuple[int, ...], int] = {}  # kinds held 1, 2, 3 and 4 times -> the id of their table
 
 
 _CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], int] = {}
