@@ -20,13 +20,19 @@ command) and ``mjref report`` (its time and the page's size).  ``--store PATH`` 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import gc
 import json
+import os
 import platform
 import random
+import re
 import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,17 +48,108 @@ from tournaments.config import parse_config  # noqa: E402
 from tournaments.report import make_report  # noqa: E402
 from tournaments.runner import execute, plan  # noqa: E402
 from tournaments.stats import compute_standings  # noqa: E402
-from tournaments.store import MatchRecord, Store, discard  # noqa: E402
+from tournaments.store import CACHE_KIB, MatchRecord, Store, discard  # noqa: E402
 
 BUILTINS = [("greedy", "greedy"), ("chowy", "greedy:chowness=0.9"), ("random", "random"), ("dd", "drawdiscard"),
             ("hidden", "greedy:hiddenness=0.9")]
 
 
 def rss_kib() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    return proc_status().get("VmRSS", 0)
+
+
+def proc_status(pid: int | str = "self") -> dict[str, int]:
+    """A process's resident memory in KiB: VmRSS, and its parts RssAnon (heap, arenas), RssFile (code, libraries),
+    RssShmem (shared memory: SQLite's WAL index)."""
+    out = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "RssAnon", "RssFile", "RssShmem"):
+                out[key] = int(value.split()[0])
+    except OSError:
+        pass
+    return out
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def _lib(name: str) -> Any:
+    try:
+        return ctypes.CDLL(name)
+    except OSError:
+        return None
+
+
+def pymalloc_stats() -> dict[str, int]:
+    """Python's small-object allocator (``sys._debugmallocstats``, which prints to C's stderr): its arenas (256 KiB
+    each) and how much of them is in use; free space in arenas is fragmentation unless reused."""
+    libc = _lib(None)  # type: ignore[arg-type]
+    r, w = os.pipe()
+    saved = os.dup(2)
+    os.dup2(w, 2)
+    try:
+        sys._debugmallocstats()
+        if libc is not None:
+            libc.fflush(None)
+    finally:
+        os.dup2(saved, 2)
+        os.close(w)
+        os.close(saved)
+    chunks = []
+    while chunk := os.read(r, 1 << 16):
+        chunks.append(chunk)
+    os.close(r)
+    out = {}
+    for line in b"".join(chunks).decode(errors="replace").splitlines():
+        m = re.match(r"# (arenas allocated current|bytes in allocated blocks|bytes in available blocks)\s+=\s+([\d,]+)",
+                     line)
+        if m:
+            out[m.group(1).replace(" ", "_")] = int(m.group(2).replace(",", ""))
+    return out
+
+
+def worker_rss() -> dict[str, int]:
+    """RSS (KiB) of this process's children: the pool's workers (the resource tracker left out)."""
+    me, out = str(os.getpid()), {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            if (d / "stat").read_text().rsplit(")", 1)[1].split()[1] != me:
+                continue
+            if b"resource_tracker" in (d / "cmdline").read_bytes():
+                continue
+        except (OSError, IndexError):
+            continue
+        out[d.name] = proc_status(d.name).get("VmRSS", 0)
+    return out
+
+
+def memory_breakdown() -> dict[str, Any]:
+    """Where this (the runner's) process's memory is: RSS and its parts; SQLite's own allocations (its page cache,
+    capped by ``tournaments.store.CACHE_KIB``); glibc's heap (what is in use and what is free in it: free space
+    is held, not leaked); Python's allocator; how many objects the garbage collector tracks; the workers' RSS."""
+    out: dict[str, Any] = proc_status()
+    sqlite = _lib("libsqlite3.so.0")
+    if sqlite is not None:
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        out["sqlite_memory_kib"] = sqlite.sqlite3_memory_used() // 1024
+    libc = _lib("libc.so.6")
+    if libc is not None and hasattr(libc, "mallinfo2"):
+        libc.mallinfo2.restype = _Mallinfo2
+        mi = libc.mallinfo2()
+        out["malloc_kib"] = {"heap": mi.arena // 1024, "in_use": mi.uordblks // 1024, "free": mi.fordblks // 1024,
+                             "mmapped": mi.hblkhd // 1024}
+    out["pymalloc"] = pymalloc_stats() if not tracemalloc.is_tracing() else "not shown while tracemalloc traces"
+    gc.collect()
+    out["gc_objects"] = len(gc.get_objects())
+    out["workers_rss_kib"] = sorted(worker_rss().values())
+    return out
 
 
 def run(bots: list[dict[str, Any]], seeds: int, hands: int, concurrency: int,
@@ -78,12 +175,18 @@ def run(bots: list[dict[str, Any]], seeds: int, hands: int, concurrency: int,
             "steady_matches_per_second": round(steady, 3)}
 
 
-def scale(marks: list[int], concurrency: int) -> dict[str, Any]:
-    """Time to the first match of a million-seed tournament, and RSS at each mark of the same run."""
+def scale(marks: list[int], concurrency: int, diagnose: bool = False) -> dict[str, Any]:
+    """Time to the first match of a million-seed tournament, and the runner's memory at each mark of the same run
+    (with ``diagnose``: what grew between the first mark and each later one, by tracemalloc and by type)."""
     out: dict[str, Any] = {"bench": "tournament --scale", "bots": "random x4", "hands_per_match": 1,
-                           "seeds": 1_000_000, "concurrency": concurrency}
+                           "seeds": 1_000_000, "concurrency": concurrency, "sqlite_cache_kib": CACHE_KIB,
+                           "measured": "the runner process (this one); its workers' RSS beside"}
     bots = [{"name": n, "builtin": "random"} for n in ("a", "b", "c", "d")]
     rss: dict[str, int] = {}
+    memory: dict[str, Any] = {}
+    diagnosis: dict[str, Any] = {}
+    first_types: Counter[str] = Counter()
+    first_snapshot: list[tracemalloc.Snapshot] = []
     last = max(marks)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
@@ -96,6 +199,23 @@ def scale(marks: list[int], concurrency: int) -> dict[str, Any]:
         class Done(Exception):
             pass
 
+        def diagnose_at(n: int) -> None:
+            gc.collect()
+            types = Counter(type(o).__qualname__ for o in gc.get_objects())
+            snap = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+            if not first_snapshot:
+                first_types.update(types)
+                first_snapshot.append(snap)
+                return
+            top = snap.compare_to(first_snapshot[0], "traceback")[:5]
+            diagnosis[str(n)] = {
+                "traced_kib": tracemalloc.get_traced_memory()[0] // 1024,
+                "types_grown": dict((types - first_types).most_common(5)),
+                "allocations_grown": [
+                    f"{d.size_diff / 1024:+.1f} KiB {d.count_diff:+d} blocks at "
+                    + " <- ".join(f"{Path(f.filename).name}:{f.lineno}" for f in list(d.traceback)[::-1][:5])
+                    for d in top]}
+
         def on_match(_: object) -> None:
             nonlocal count
             count += 1
@@ -104,9 +224,14 @@ def scale(marks: list[int], concurrency: int) -> dict[str, Any]:
                 out["rss_kib_at_first_match"] = rss_kib()
             if count in marks:
                 rss[str(count)] = rss_kib()
-                out["rss_kib_after"] = dict(rss)
+                memory[str(count)] = memory_breakdown()
                 out["seconds_to"] = {**out.get("seconds_to", {}), str(count): round(time.perf_counter() - t0, 1)}
-                print(json.dumps({"mark": count, "rss_kib": rss[str(count)], "seconds": out["seconds_to"][str(count)]}),
+                if diagnose:
+                    if not tracemalloc.is_tracing():
+                        tracemalloc.start(12)
+                    diagnose_at(count)
+                print(json.dumps({"mark": count, "rss_kib": rss[str(count)], "seconds": out["seconds_to"][str(count)],
+                                  "load": os.getloadavg()[0], "memory": memory[str(count)]}),
                       file=sys.stderr, flush=True)  # a long run shows its marks as it reaches them
             if count >= last:
                 raise Done
@@ -118,10 +243,22 @@ def scale(marks: list[int], concurrency: int) -> dict[str, Any]:
                                               and exc.subgroup(Done) is not None)):
                 raise
     out["rss_kib_after"] = rss
-    if rss:
-        first = rss[str(min(int(k) for k in rss))]
+    out["memory_after"] = memory
+    if diagnosis:
+        out["diagnosis"] = diagnosis
+    reached = sorted(int(k) for k in rss)
+    if reached:
+        first = rss[str(reached[0])]
         out["rss_growth_over_first_mark"] = {k: round(v / first - 1, 4) for k, v in rss.items()}
-    out["marks_reached"] = sorted(int(k) for k in rss)
+        # After warm-up (SQLite's page cache full, see CACHE_KIB): RSS against the 10,000 mark, and its slope.
+        warm = [m for m in reached if m >= 10_000]
+        if len(warm) > 1:
+            base = rss[str(warm[0])]
+            out["rss_growth_over_10000"] = {str(m): round(rss[str(m)] / base - 1, 4) for m in warm}
+            out["kib_per_10000_matches_after_10000"] = round(
+                (rss[str(warm[-1])] - base) / (warm[-1] - warm[0]) * 10_000, 1)
+    out["marks_reached"] = reached
+    out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     out["python"] = platform.python_version()
     out["machine"] = machine()
     return out
@@ -133,7 +270,7 @@ def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
     bots = ("alpha", "beta", "gamma", "delta")
     for idx in range(n):
         group_seed, rotation = divmod(idx, 4)
-        seats = tuple(bots[(i + rotation) % 4] for i in range(4))
+        seats = (bots[rotation % 4], bots[(1 + rotation) % 4], bots[(2 + rotation) % 4], bots[(3 + rotation) % 4])
         winner = rng.randrange(5)  # 4: a drawn hand
         scores = [0, 0, 0, 0]
         wins: list[dict[str, Any]] = []
@@ -156,7 +293,7 @@ def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
             pens[idx % 4] = 100
             faults.append({"hand": 0, "position": idx % 4 + 1, "bot": seats[idx % 4], "kind": "timeout",
                            "detail": "no answer in 1 s", "line": None})
-        totals = tuple(scores[i] - pens[i] for i in range(4))
+        totals = (scores[0] - pens[0], scores[1] - pens[1], scores[2] - pens[2], scores[3] - pens[3])
         ranks = [sum(u > t for u in totals) + (sum(u == t for u in totals) + 1) / 2 for t in totals]
         seat_rows = tuple(SeatResult(
             i + 1, seats[i], totals[i], ranks[i], 1, wins=int(i == winner),
@@ -168,7 +305,7 @@ def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
                       **{f"s{i + 1}": scores[i] for i in range(4)}, **{f"p{i + 1}": pens[i] for i in range(4)}},)
         yield MatchRecord(f"g0000-s{group_seed}-r{rotation:02d}", idx, f"g0000-s{group_seed}", group_seed,
                           rotation, seats, 1, totals, None, None, 0.01, seat_rows, hand_rows, tuple(faults),
-                          tuple(wins))  # type: ignore[arg-type]
+                          tuple(wins))
 
 
 def standings_bench(n: int, store: Path | None, runs: int = 3) -> dict[str, Any]:
@@ -221,6 +358,8 @@ def main() -> None:
     ap.add_argument("--scale", action="store_true", help="time to first match of seeds = 1000000, RSS at marks")
     ap.add_argument("--scale-marks", default="1000,10000,100000", help="with --scale: match counts to measure at")
     ap.add_argument("--concurrency", type=int, default=2, help="with --scale: matches at once")
+    ap.add_argument("--diagnose", action="store_true",
+                    help="with --scale: what grew after the first mark (tracemalloc by traceback, objects by type)")
     ap.add_argument("--seeds", type=int, default=4, help="seeds of the built-in round-robin (5 bots: 20 matches each)")
     ap.add_argument("--hands", type=int, default=4)
     ap.add_argument("--memory-matches", type=int, default=1000)
@@ -231,7 +370,7 @@ def main() -> None:
         print(json.dumps(standings_bench(args.standings, args.store)))
         return
     if args.scale:
-        print(json.dumps(scale([int(x) for x in args.scale_marks.split(",")], args.concurrency)))
+        print(json.dumps(scale([int(x) for x in args.scale_marks.split(",")], args.concurrency, args.diagnose)))
         return
     bots = [{"name": n, "builtin": b} for n, b in BUILTINS]
     out: dict[str, Any] = {"bench": "tournament", "hands_per_match": args.hands}

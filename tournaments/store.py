@@ -52,6 +52,11 @@ from . import totals as agg
 
 SCHEMA_VERSION = 4  # 2: the wins table; 3: the plays table; 4: the totals (tournaments.totals)
 
+CACHE_KIB = 2000
+"""The page cache of a store's connection, in KiB (SQLite's default, stated here as the bound it is): it fills as
+the store grows, to this cap, after some 3,000 one-hand matches, then stays.  A long run's memory grows by this
+much and no more (``bench/tournament.py --scale`` shows it)."""
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS matches (
@@ -245,6 +250,7 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         raise StoreError(f"{path}: cannot open the store ({exc})") from None
     con.row_factory = sqlite3.Row
     try:
+        con.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         _check_ours(con, path)
         if readonly:
             con.execute("SELECT 1 FROM matches LIMIT 1")
