@@ -49,6 +49,7 @@ from referee.results import STORE_COLUMNS, SeatResult
 from wrappers.sandbox import hide_from_bots
 
 from . import totals as agg
+from .lock import StoreLock
 
 SCHEMA_VERSION = 4  # 2: the wins table; 3: the plays table; 4: the totals (tournaments.totals)
 
@@ -335,12 +336,21 @@ class Store:
                 if version is not None:
                     self.con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
                 return
-            try:
-                agg.rebuild(self.con)
-            except (TypeError, ValueError, KeyError) as exc:  # a cell that is not a number, edited by hand
-                raise StoreError(f"{self.path}: a damaged results store: its matches cannot be totalled ({exc})") \
-                    from None
+            self._rebuild_totals()
             self.con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def _rebuild_totals(self) -> int:
+        try:
+            return agg.rebuild(self.con)
+        except (TypeError, ValueError, KeyError) as exc:  # a cell that is not a number, edited by hand
+            raise StoreError(f"{self.path}: a damaged results store: its matches cannot be totalled ({exc})") \
+                from None
+
+    def recount(self) -> int:
+        """Compute the kept totals again from the match rows, in one transaction (``mjref standings --recount``,
+        for a store whose rows were edited by hand); returns how many matches were counted."""
+        with self._transaction():
+            return self._rebuild_totals()
 
     def close(self) -> None:
         self.con.close()
@@ -466,3 +476,13 @@ class Store:
         if m.play_digest is not None:
             self.con.execute("INSERT INTO plays VALUES (?, ?)", (m.id, m.play_digest))
         return True
+
+
+def recount(path: Path) -> int:
+    """``mjref standings --recount``: the store's kept totals computed again from its match rows (after rows were
+    edited by hand), under the store's lock (a running tournament is not disturbed: :class:`StoreBusy`); returns
+    how many matches were counted.  A missing, empty or foreign file is refused, never created."""
+    connect(path, readonly=True).close()
+    with StoreLock(path), Store(path) as store:
+        return store.recount()
+

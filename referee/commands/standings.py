@@ -31,6 +31,7 @@ from tournaments.stats import (
     to_json,
     to_markdown,
 )
+from tournaments.store import recount
 
 
 def register(sub: Any) -> None:
@@ -49,10 +50,16 @@ def register(sub: Any) -> None:
     p.add_argument("--cluster", choices=("group", "seed"), default="group",
                    help="the unit of independence for intervals: the duplicate group (default), or the seed "
                    "(more cautious: groups that share a seed share its walls)")
+    p.add_argument("--recount", action="store_true",
+                   help="first compute the store's kept totals again from its match rows (after the rows were "
+                   "edited by hand); waits for no runner: a store in use is refused")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.recount:
+        n = recount(args.store)
+        print(f"{args.store}: totals recounted from {n} match{'es' if n != 1 else ''}", file=sys.stderr)
     standings = compute_standings(args.store, cluster_by=args.cluster)
     if args.format == "json":
         data = to_json(standings)

@@ -170,6 +170,41 @@ def test_a_damaged_total_is_refused_naming_the_column(records: dict[str, list[Ma
         compute_standings(path)
 
 
+def test_recount_takes_rows_edited_by_hand(records: dict[str, list[MatchRecord]], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Totals are kept at commit, so rows edited by hand (here: one duplicate group's matches struck out) are not
+    seen by standings until ``--recount``, which then gives the standings of summing every match; a store in use
+    by a runner is refused, in one line, and a missing one is not created."""
+    from referee.cli import main
+    from tournaments.lock import StoreLock
+
+    path = _fill(tmp_path / "s.sqlite", records["five"])
+    before = to_json(compute_standings(path))
+    with sqlite3.connect(path) as con:
+        struck = [r[0] for r in con.execute("SELECT id FROM matches WHERE grp = (SELECT MIN(grp) FROM matches)")]
+        assert len(struck) == 4
+        for table, column in (("plays", "match_id"), ("faults", "match_id"), ("wins", "match_id"),
+                              ("hands", "match_id"), ("seats", "match_id"), ("matches", "id")):
+            con.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(m,) for m in struck])  # noqa: S608
+    assert to_json(compute_standings(path)) == before  # the kept totals do not see the edit
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")  # as an older store: summed from the rows
+    summed = to_json(compute_standings(path))
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+    assert summed["matches"] == before["matches"] - 4
+    with StoreLock(path):
+        assert main(["standings", str(path), "--recount", "--format", "json"]) == 2
+    err = capsys.readouterr().err
+    assert "in use by another runner" in err and err.count("\n") == 1
+    assert main(["standings", str(path), "--recount", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert f"totals recounted from {len(records['five']) - 4} matches" in err
+    assert json.loads(out) == _approx(summed)
+    assert main(["standings", str(tmp_path / "missing.sqlite"), "--recount"]) == 2
+    assert not (tmp_path / "missing.sqlite").exists()
+
+
 def test_the_report_is_bounded_whatever_the_store_holds(records: dict[str, list[MatchRecord]], tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """With room for 5 matches, 3 faults and 4 curve points, a 12-match store with faults: the page lists the
