@@ -11,7 +11,12 @@
   a time (``overhead_parallel``: extra wall seconds per match × 2 slots), which includes the coordinator and the
   scheduler competing with the workers for this machine's cores.
 
-Prints one JSON line.  ``python bench/dask.py [--seeds N] [--hands N] [--serial N]``
+``--in-flight N`` measures instead that a long tournament stays bounded on Dask: N one-hand matches of a
+``seeds = 1000000`` round-robin (4,000,000 matches scheduled) on the local cluster, with the number of tasks the
+scheduler holds sampled every 50 matches (at most ``concurrency`` are ever submitted) and the RSS of this process,
+which runs the runner and the local cluster's scheduler, at a tenth of N and at N.
+
+Prints one JSON line.  ``python bench/dask.py [--seeds N] [--hands N] [--serial N] [--in-flight N]``
 """
 
 from __future__ import annotations
@@ -67,13 +72,74 @@ def serial(cfg: TournamentConfig, folder: Path, executor: Any, count: int) -> fl
     return (time.perf_counter() - t0) / len(jobs)
 
 
+def rss_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def in_flight(matches: int) -> dict[str, Any]:
+    """Tasks held by the scheduler during ``matches`` matches of a million-seed tournament, and this process's RSS."""
+    out: dict[str, Any] = {"bench": "dask --in-flight", "matches": matches, "scheduled_matches": 4_000_000,
+                           "python": platform.python_version(), "machine": machine()}
+    with tempfile.TemporaryDirectory(prefix="mjref-bench-") as tmp:
+        cfg = parse_config({"name": "flight", "seeds": 1_000_000, "hands": 1,
+                            "bots": [{"name": n, "builtin": "random"} for n in "abcd"]})
+        p = plan(cfg, Path(tmp))
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.ERROR)
+        executor = dask_executor(cluster.scheduler_address, p)
+        tasks: list[int] = []
+        rss: dict[str, int] = {}
+        count = 0
+        mark = max(1, matches // 10)
+
+        class Done(Exception):
+            pass
+
+        def on_match(_: object) -> None:
+            nonlocal count
+            count += 1
+            if count % 50 == 0:
+                tasks.append(int(executor.client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))))
+            if count in (mark, matches):
+                rss[str(count)] = rss_kib()
+            if count >= matches:
+                raise Done
+
+        out["concurrency"] = executor.slots
+        t0 = time.perf_counter()
+        try:
+            trio.run(lambda: execute(p, concurrency=out["concurrency"], executor=executor, on_match=on_match))
+        except BaseException as exc:  # noqa: BLE001 - Done, possibly inside trio's exception group
+            if not (isinstance(exc, Done) or (isinstance(exc, BaseExceptionGroup)
+                                              and exc.subgroup(Done) is not None)):
+                raise
+        finally:
+            executor.shutdown()
+            cluster.close()
+        out["seconds"] = round(time.perf_counter() - t0, 1)
+        out["scheduler_tasks_max"] = max(tasks) if tasks else None
+        out["scheduler_tasks_samples"] = len(tasks)
+        out["rss_kib_after"] = rss
+        if len(rss) == 2:
+            out["rss_growth"] = round(rss[str(matches)] / rss[str(mark)] - 1, 4)
+        out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--hands", type=int, default=4)
     ap.add_argument("--serial", type=int, default=20, help="one-hand matches played one at a time")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each measurement, alternated; the best is kept")
+    ap.add_argument("--in-flight", type=int, metavar="N", help="tasks in flight and RSS over N one-hand matches")
     args = ap.parse_args()
+    if args.in_flight:
+        print(json.dumps(in_flight(args.in_flight)))
+        return
     out: dict[str, Any] = {
         "bench": "dask", "python": platform.python_version(), "cpus": os.cpu_count(),
         "machine": machine(),
