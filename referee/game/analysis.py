@@ -408,17 +408,14 @@ def _standard_waits(counts: Sequence[int]) -> tuple[int, ...]:
     into sets as it is; then either the one group of 3k+1 tiles takes the tile, or one of two groups of 3k+2
     does while the other holds the pair."""
     get = _PART_STATES.get
-    parts = (
-        tuple(counts[0:9]),
-        tuple(counts[9:18]),
-        tuple(counts[18:27]),
-        tuple(counts[27:34]),
-    )
+    parts: list[tuple[int, ...]] = []  # built group by group: most hands are rejected by their first groups
     one = -1
     twos: list[int] = []
     codes = [0, 0, 0, 0]
     for g in (0, 1, 2, 3):
-        t = parts[g]
+        lo = _PART_STARTS[g]
+        t = tuple(counts[lo : lo + 9]) if g < 3 else tuple(counts[27:34])
+        parts.append(t)
         code = get(t)
         if code is None:
             code = _part_state(t)
