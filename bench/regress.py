@@ -167,7 +167,7 @@ def main() -> None:
     half = g_count // 2
     plain = [sum(cand_pts[(k + r) % g_count][r] - ref_pts[(k + r + half) % g_count][r] for r in range(4)) / (4 * h)
              for k in range(g_count)]
-    hand_scores = [abs(row[f"s{rec.rotation + 1}"])  # the candidate's seat in match c<r> is r + 1
+    hand_scores = [abs(row.scores[rec.rotation])  # the candidate's seat in match c<r> is r + 1
                    for rec in records.values() if "-c" in rec.id for row in rec.hand_rows]
 
     sprt = settings.sprt

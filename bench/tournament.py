@@ -48,7 +48,7 @@ from tournaments.config import parse_config  # noqa: E402
 from tournaments.report import make_report  # noqa: E402
 from tournaments.runner import execute, plan  # noqa: E402
 from tournaments.stats import compute_standings  # noqa: E402
-from tournaments.store import CACHE_KIB, MatchRecord, Store, discard  # noqa: E402
+from tournaments.store import CACHE_KIB, FaultRow, HandRow, MatchRecord, Store, WinRow, discard  # noqa: E402
 
 BUILTINS = [("greedy", "greedy"), ("chowy", "greedy:chowness=0.9"), ("random", "random"), ("dd", "drawdiscard"),
             ("hidden", "greedy:hiddenness=0.9")]
@@ -273,7 +273,7 @@ def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
         seats = (bots[rotation % 4], bots[(1 + rotation) % 4], bots[(2 + rotation) % 4], bots[(3 + rotation) % 4])
         winner = rng.randrange(5)  # 4: a drawn hand
         scores = [0, 0, 0, 0]
-        wins: list[dict[str, Any]] = []
+        wins: list[WinRow] = []
         thrower = None
         if winner < 4:
             tai = rng.randint(1, 8)
@@ -285,24 +285,22 @@ def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
                 thrower = rng.choice([i for i in range(4) if i != winner])
                 scores[winner], scores[thrower] = 100 + 20 * tai, -(100 + 20 * tai)
                 how = "throw"
-            wins.append({"hand": 0, "seat": winner + 1, "how": how, "thrower": None if thrower is None else
-                         thrower + 1, "tile": 11, "tai": tai})
+            wins.append(WinRow(0, winner + 1, how, None if thrower is None else thrower + 1, 11, tai))
         faults = []
         pens = [0, 0, 0, 0]
         if idx % 997 == 0:
             pens[idx % 4] = 100
-            faults.append({"hand": 0, "position": idx % 4 + 1, "bot": seats[idx % 4], "kind": "timeout",
-                           "detail": "no answer in 1 s", "line": None})
+            faults.append(FaultRow(0, idx % 4 + 1, seats[idx % 4], "timeout", "no answer in 1 s"))
         totals = (scores[0] - pens[0], scores[1] - pens[1], scores[2] - pens[2], scores[3] - pens[3])
         ranks = [sum(u > t for u in totals) + (sum(u == t for u in totals) + 1) / 2 for t in totals]
         seat_rows = tuple(SeatResult(
             i + 1, seats[i], totals[i], ranks[i], 1, wins=int(i == winner),
             self_draws=int(i == winner and thrower is None), deal_ins=int(i == thrower), faults=pens[i] // 100,
             answers=20, answer_seconds=0.004, max_answer_seconds=0.001) for i in range(4))
-        hand_rows = ({"hand": 0, "dealer": 1, "outcome": "win" if wins else "draw",
-                      "winner": winner + 1 if wins else None, "how": wins[0]["how"] if wins else None,
-                      "thrower": wins[0]["thrower"] if wins else None, "tai": wins[0]["tai"] if wins else 0,
-                      **{f"s{i + 1}": scores[i] for i in range(4)}, **{f"p{i + 1}": pens[i] for i in range(4)}},)
+        hand_rows = (HandRow(0, 1, "win" if wins else "draw", winner + 1 if wins else None,
+                             wins[0].how if wins else None, wins[0].thrower if wins else None,
+                             wins[0].tai if wins else 0, (scores[0], scores[1], scores[2], scores[3]),
+                             (pens[0], pens[1], pens[2], pens[3])),)
         yield MatchRecord(f"g0000-s{group_seed}-r{rotation:02d}", idx, f"g0000-s{group_seed}", group_seed,
                           rotation, seats, 1, totals, None, None, 0.01, seat_rows, hand_rows, tuple(faults),
                           tuple(wins))

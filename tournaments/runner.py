@@ -40,7 +40,18 @@ from wrappers.spec import BotSpec, SpecError
 from .config import BotEntry, ConfigError, TournamentConfig, bot_specs, canonical, diff_identity, ruleset_of
 from .lock import StoreLock
 from .schedule import DUMMY_PREFIX, Schedule, ScheduledMatch
-from .store import MatchRecord, Store, StoreError, check_integrity, connect, discard, recorded_between
+from .store import (
+    FaultRow,
+    HandRow,
+    MatchRecord,
+    Store,
+    StoreError,
+    WinRow,
+    check_integrity,
+    connect,
+    discard,
+    recorded_between,
+)
 
 
 class TournamentError(InputError):
@@ -82,23 +93,15 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
     win_rows = []
     for h in result.hands:
         r = h.result
-        for w in r.wins:
-            win_rows.append({"hand": h.index, "seat": w.seat, "how": w.how, "thrower": w.thrower, "tile": w.tile,
-                             "tai": w.score.tai})
+        win_rows += [WinRow(h.index, w.seat, w.how, w.thrower, w.tile, w.score.tai) for w in r.wins]
         first = r.wins[0] if r.wins else None
-        hand_rows.append({
-            "hand": h.index, "dealer": h.setup.dealer, "outcome": r.outcome,
-            "winner": first.seat if first else None, "how": first.how if first else None,
-            "thrower": first.thrower if first else None, "tai": first.score.tai if first else 0,
-            "s1": r.scores[0], "s2": r.scores[1], "s3": r.scores[2], "s4": r.scores[3],
-            "p1": h.penalties[0], "p2": h.penalties[1], "p3": h.penalties[2], "p4": h.penalties[3],
-        })
+        s = r.scores
+        hand_rows.append(HandRow(h.index, h.setup.dealer, r.outcome, first.seat if first else None,
+                                 first.how if first else None, first.thrower if first else None,
+                                 first.score.tai if first else 0, (s[0], s[1], s[2], s[3]), h.penalties))
     seats = tuple(replace(s, bot=m.seats[i]) for i, s in enumerate(result.seats))
-    fault_rows = [
-        {"hand": f.hand, "position": f.position, "bot": m.seats[f.position - 1], "kind": f.kind,
-         "detail": f.detail, "line": f.line}
-        for f in result.faults
-    ]
+    fault_rows = [FaultRow(f.hand, f.position, m.seats[f.position - 1], f.kind, f.detail, f.line)
+                  for f in result.faults]
     log = Path(job.log) if job.log else None
     t = result.totals
     return MatchRecord(

@@ -106,6 +106,85 @@ class StoreError(_StoreError):
 
 
 @dataclass(frozen=True, slots=True)
+class HandRow:
+    """A row of the hands table (without ``match_id``): how the hand ended, its first winner, and what each seat
+    scored and paid in fault penalties."""
+
+    hand: int
+    dealer: int
+    outcome: str  # "win" or "draw"
+    winner: int | None
+    how: str | None
+    thrower: int | None
+    tai: int
+    scores: tuple[int, int, int, int]
+    penalties: tuple[int, int, int, int]
+
+    def row(self) -> tuple[Any, ...]:
+        """The table's columns after ``match_id``, in order (``s1``..``s4``, ``p1``..``p4`` last)."""
+        return (self.hand, self.dealer, self.outcome, self.winner, self.how, self.thrower, self.tai, *self.scores,
+                *self.penalties)
+
+    def to_json(self) -> dict[str, Any]:
+        """As the table's keys (``s1``..``p4``): how a record travels from a Dask worker."""
+        return {"hand": self.hand, "dealer": self.dealer, "outcome": self.outcome, "winner": self.winner,
+                "how": self.how, "thrower": self.thrower, "tai": self.tai,
+                **{f"s{p}": self.scores[p - 1] for p in (1, 2, 3, 4)},
+                **{f"p{p}": self.penalties[p - 1] for p in (1, 2, 3, 4)}}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> HandRow:
+        return cls(d["hand"], d["dealer"], d["outcome"], d["winner"], d["how"], d["thrower"], d["tai"],
+                   (d["s1"], d["s2"], d["s3"], d["s4"]), (d["p1"], d["p2"], d["p3"], d["p4"]))
+
+
+@dataclass(frozen=True, slots=True)
+class WinRow:
+    """A row of the wins table (without ``match_id``): one winner of a hand."""
+
+    hand: int
+    seat: int
+    how: str
+    thrower: int | None
+    tile: int | None
+    tai: int
+
+    def row(self) -> tuple[Any, ...]:
+        return (self.hand, self.seat, self.how, self.thrower, self.tile, self.tai)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seat": self.seat, "how": self.how, "thrower": self.thrower, "tile": self.tile,
+                "tai": self.tai}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> WinRow:
+        return cls(d["hand"], d["seat"], d["how"], d["thrower"], d["tile"], d["tai"])
+
+
+@dataclass(frozen=True, slots=True)
+class FaultRow:
+    """A row of the faults table (without ``match_id``): one fault, under the tournament's name for the bot."""
+
+    hand: int
+    position: int
+    bot: str
+    kind: str
+    detail: str
+    line: str | None = None
+
+    def row(self) -> tuple[Any, ...]:
+        return (self.hand, self.position, self.bot, self.kind, self.detail, self.line)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand": self.hand, "position": self.position, "bot": self.bot, "kind": self.kind,
+                "detail": self.detail, "line": self.line}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> FaultRow:
+        return cls(d["hand"], d["position"], d["bot"], d["kind"], d["detail"], d["line"])
+
+
+@dataclass(frozen=True, slots=True)
 class MatchRecord:
     """Everything the store keeps of one finished match (built by the runner from a ``MatchResult``)."""
 
@@ -121,17 +200,17 @@ class MatchRecord:
     log_sha256: str | None
     seconds: float
     seat_results: tuple[SeatResult, ...]  # the seats table (``bot``: the tournament's name for the bot)
-    hand_rows: tuple[dict[str, Any], ...]  # keys as the hands table, without match_id
-    fault_rows: tuple[dict[str, Any], ...]  # keys as the faults table, without match_id
-    win_rows: tuple[dict[str, Any], ...] = ()  # keys as the wins table, without match_id
+    hand_rows: tuple[HandRow, ...]  # the hands table
+    fault_rows: tuple[FaultRow, ...]  # the faults table
+    win_rows: tuple[WinRow, ...] = ()  # the wins table
     play_digest: str | None = None  # the plays table
 
     def facts(self) -> agg.MatchFacts:
         """What the store's totals need of this match."""
-        hand_points = [(self.seats[p - 1], int(h[f"s{p}"]) - int(h[f"p{p}"])) for h in self.hand_rows
+        hand_points = [(self.seats[p - 1], h.scores[p - 1] - h.penalties[p - 1]) for h in self.hand_rows
                        for p in (1, 2, 3, 4)]
         return agg.MatchFacts(self.group, self.seed, self.hands, [r.to_json() for r in self.seat_results], hand_points,
-                                 [(str(f["bot"]), str(f["kind"])) for f in self.fault_rows])
+                                 [(f.bot, f.kind) for f in self.fault_rows])
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -139,7 +218,8 @@ class MatchRecord:
             "seats": list(self.seats), "hands": self.hands, "totals": list(self.totals), "log": self.log,
             "log_sha256": self.log_sha256, "seconds": self.seconds,
             "seat_results": [r.to_json() for r in self.seat_results],
-            "hand_rows": list(self.hand_rows), "fault_rows": list(self.fault_rows), "win_rows": list(self.win_rows),
+            "hand_rows": [r.to_json() for r in self.hand_rows], "fault_rows": [r.to_json() for r in self.fault_rows],
+            "win_rows": [r.to_json() for r in self.win_rows],
             "play_digest": self.play_digest,
         }
 
@@ -148,7 +228,9 @@ class MatchRecord:
         return cls(d["id"], d["idx"], d["group"], d["seed"], d["rotation"], tuple(d["seats"]), d["hands"],
                    tuple(d["totals"]), d["log"], d["log_sha256"], d["seconds"],
                    tuple(SeatResult.from_json(r) for r in d["seat_results"]),
-                   tuple(d["hand_rows"]), tuple(d["fault_rows"]), tuple(d.get("win_rows", ())),
+                   tuple(HandRow.from_json(r) for r in d["hand_rows"]),
+                   tuple(FaultRow.from_json(r) for r in d["fault_rows"]),
+                   tuple(WinRow.from_json(r) for r in d.get("win_rows", ())),
                    d.get("play_digest"))
 
 
@@ -460,19 +542,10 @@ class Store:
              m.seconds, datetime.now(UTC).isoformat(timespec="seconds")),
         )
         self.con.executemany(_INSERT_SEAT, [(m.id, *r.row()) for r in m.seat_results])
-        self.con.executemany(
-            "INSERT INTO hands VALUES (:match_id,:hand,:dealer,:outcome,:winner,:how,:thrower,:tai,"
-            ":s1,:s2,:s3,:s4,:p1,:p2,:p3,:p4)",
-            [{**r, "match_id": m.id} for r in m.hand_rows],
-        )
-        self.con.executemany(
-            "INSERT INTO wins VALUES (:match_id,:hand,:seat,:how,:thrower,:tile,:tai)",
-            [{**r, "match_id": m.id} for r in m.win_rows],
-        )
-        self.con.executemany(
-            "INSERT INTO faults VALUES (:match_id,:hand,:position,:bot,:kind,:detail,:line)",
-            [{**r, "match_id": m.id} for r in m.fault_rows],
-        )
+        self.con.executemany("INSERT INTO hands VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                             [(m.id, *r.row()) for r in m.hand_rows])
+        self.con.executemany("INSERT INTO wins VALUES (?,?,?,?,?,?,?)", [(m.id, *r.row()) for r in m.win_rows])
+        self.con.executemany("INSERT INTO faults VALUES (?,?,?,?,?,?,?)", [(m.id, *r.row()) for r in m.fault_rows])
         if m.play_digest is not None:
             self.con.execute("INSERT INTO plays VALUES (?, ?)", (m.id, m.play_digest))
         return True

@@ -73,7 +73,7 @@ class LiveView:
             self.matches[bot] = self.matches.get(bot, 0) + 1
         for f in rec.fault_rows:
             self.fault_count += 1
-            self.faults.append(escape(f"{rec.id} hand {f['hand'] + 1}: {f['bot']} {f['kind']}: {f['detail']}"))
+            self.faults.append(escape(f"{rec.id} hand {f.hand + 1}: {f.bot} {f.kind}: {f.detail}"))
 
     def table(self) -> Table:
         t = Table(title="Live standings (this run)", expand=False)

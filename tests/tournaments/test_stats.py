@@ -31,7 +31,7 @@ from tournaments.stats import (
     to_json,
     to_markdown,
 )
-from tournaments.store import MatchRecord, Store
+from tournaments.store import FaultRow, MatchRecord, Store
 
 # ------------------------------------------------------------------------------------------------ t quantile
 
@@ -117,8 +117,7 @@ def record(match_id: str, group: str, seed: int, hands: int, seats: list[tuple[s
     for i, (name, pts) in enumerate(seats):
         row = SeatResult(i + 1, name, pts, rk[i], hands, answers=10, answer_seconds=0.02, max_answer_seconds=0.004)
         seat_rows.append(replace(row, **extra.get(name, {})))
-    fault_rows = [{"hand": 0, "position": pos, "bot": names[pos - 1], "kind": kind, "detail": "x", "line": None}
-                  for _, pos, kind in faults]
+    fault_rows = [FaultRow(0, pos, names[pos - 1], kind, "x") for _, pos, kind in faults]
     return MatchRecord(match_id, 0, group, seed, 0, (names[0], names[1], names[2], names[3]), hands,
                        (points[0], points[1], points[2], points[3]), None, None, 1.0, tuple(seat_rows), (),
                        tuple(fault_rows))
