@@ -16,7 +16,6 @@ the ratio ours/anchor of each pair (min and max): ``python bench/analysis.py --a
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -32,6 +31,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.anchor import anchor_module as load_anchor  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from referee.game import analysis
 from referee.game.tiles import ALL_TIDS, counts34
@@ -81,17 +81,7 @@ def rate(fn: Callable[[list[int]], object], items: list[list[int]]) -> float:
 
 def anchor_module(rev: str) -> ModuleType:
     """``referee/game/analysis.py`` as it was at git revision ``rev``, loaded beside ours (same package)."""
-    src = subprocess.run(
-        ["git", "show", f"{rev}:referee/game/analysis.py"], cwd=REPO, capture_output=True, text=True, check=False
-    )
-    if src.returncode != 0:
-        raise SystemExit(f"bench/analysis.py: --anchor {rev}: {src.stderr.strip()}")
-    spec = importlib.util.spec_from_loader("referee.game._anchor_analysis", loader=None)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = "referee.game"
-    exec(compile(src.stdout, f"{rev}:referee/game/analysis.py", "exec"), module.__dict__)  # noqa: S102
-    return module
+    return load_anchor(rev, "referee/game/analysis.py", "bench/analysis.py")
 
 
 def measure(module: Any, n: int, seed: int) -> dict[str, int]:

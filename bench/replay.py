@@ -33,6 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.anchor import anchor_module as load_anchor  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from referee import replay
 from referee.game.engine import Hand
@@ -72,18 +73,8 @@ def engine_random_rate(hands: int, seed: int) -> float:
 
 
 def anchor_module(rev: str) -> ModuleType:
-    """``referee/replay.py`` as it was at git revision ``rev``, loaded beside ours (same package)."""
-    src = subprocess.run(["git", "show", f"{rev}:referee/replay.py"], cwd=REPO, capture_output=True, text=True,
-                         check=False)
-    if src.returncode != 0:
-        raise SystemExit(f"bench/replay.py: --anchor {rev}: {src.stderr.strip()}")
-    spec = importlib.util.spec_from_loader("referee._anchor_replay", loader=None)
-    assert spec is not None
-    module = importlib.util.module_from_spec(spec)
-    module.__package__ = "referee"
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    exec(compile(src.stdout, f"{rev}:referee/replay.py", "exec"), module.__dict__)  # noqa: S102
-    return module
+    """``referee/replay.py`` as it was at git revision ``rev``, loaded beside ours."""
+    return load_anchor(rev, "referee/replay.py", "bench/replay.py")
 
 
 def write_logs(folder: Path, args: argparse.Namespace) -> list[Path]:
