@@ -34,6 +34,10 @@ from wrappers.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = ["--hands", "4"]  # a group of the 1v3 design is then 4 matches of 4 hands = 16 hands
+# Where a verdict needs no betting test (a regression is the LLR's; identical play is seen hand by hand), 2-hand
+# matches: the verdict still comes at the burn-in (8 groups), from half the hands.  Runs play in this process
+# (--concurrency 1) unless concurrency is the point: a pool's workers would each import the referee and play cold.
+HALF = ["--hands", "2"]
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -64,7 +68,7 @@ def builtin(name: str) -> BotSpec:
 @pytest.mark.slow
 def test_greedy_against_random_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "400",
-                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
+                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "1")
     assert code == 0 and r["verdict"] == "pass" and r["reason"] == "betting"
     assert r["evidence"] >= r["evidence_bound"] == pytest.approx(math.log(20), abs=1e-4)
     assert r["mean_diff"] > 0 and r["ci95"][0] > 0 and len(r["differences"]) == r["groups"]
@@ -81,8 +85,8 @@ def test_greedy_against_random_passes(tmp_path: Path, capsys: pytest.CaptureFixt
 
 @pytest.mark.slow
 def test_random_against_greedy_is_a_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, r = run_json(capsys, "--candidate", "random", "--baseline", "greedy", *FAST, "--max-hands", "400",
-                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2")
+    code, r = run_json(capsys, "--candidate", "random", "--baseline", "greedy", *HALF, "--max-hands", "400",
+                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "1")
     assert code == 1 and r["verdict"] == "regression"
     assert r["llr"] <= r["bounds"][0] and r["ci95"][1] < -10
 
@@ -90,7 +94,7 @@ def test_random_against_greedy_is_a_regression(tmp_path: Path, capsys: pytest.Ca
 @pytest.mark.slow
 def test_greedy_against_itself_is_identical(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     md = tmp_path / "summary.md"
-    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", *FAST, "--max-hands", "1600",
+    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", *HALF, "--max-hands", "1600",
                        "--store", str(tmp_path / "s.sqlite"), "--concurrency", "1", "--markdown", str(md))
     assert code == 0 and r["verdict"] == "identical" and r["reason"] == "identical"
     assert r["groups"] == 2 and r["identical_groups"] == 2 and r["differed_at"] is None
@@ -99,9 +103,10 @@ def test_greedy_against_itself_is_identical(tmp_path: Path, capsys: pytest.Captu
     assert r["matches_played"] == 8
     assert "answered every question as the baseline did" in r["detail"]
     assert "IDENTICAL" in md.read_text() and "**identical** (identical)" in md.read_text()
-    # --identical-groups 0: the old behaviour, zero variance and no verdict until the budget runs out
-    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", *FAST, "--max-hands", "128",
-                       "--store", str(tmp_path / "t.sqlite"), "--identical-groups", "0")
+    # --identical-groups 0: the old behaviour, zero variance and no verdict until the budget runs out (eight
+    # groups of 1-hand matches)
+    code, r = run_json(capsys, "--candidate", "greedy", "--baseline", "greedy", "--hands", "1", "--max-hands", "32",
+                       "--store", str(tmp_path / "t.sqlite"), "--identical-groups", "0", "--concurrency", "1")
     assert code == 3 and r["verdict"] == "inconclusive" and r["reason"] == "budget"
     assert r["zero_variance"] is True and r["llr"] == 0.0 and r["identical_groups"] == 8
 
@@ -112,9 +117,10 @@ RARE = "greedy:chowness=0.9"  # greedy, but it eats a little less keenly: differ
 @pytest.mark.slow
 def test_a_bot_differing_in_one_rare_decision_is_not_identical(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    # fixed walls, so that the run does not depend on whether random deals happen to offer the rare decision early
-    code, r = run_json(capsys, "--candidate", RARE, "--baseline", "greedy", *FAST, "--max-hands", "160",
-                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "2", "--wall-salt", "rare")
+    # fixed walls, so that the run does not depend on whether random deals happen to offer the rare decision early;
+    # a budget of three groups: one past the two after which identical play would end the run
+    code, r = run_json(capsys, "--candidate", RARE, "--baseline", "greedy", *FAST, "--max-hands", "48",
+                       "--store", str(tmp_path / "s.sqlite"), "--concurrency", "1", "--wall-salt", "rare")
     assert r["verdict"] != "identical" and r["differed_at"] is not None
     assert r["identical_groups"] == r["differed_at"] - 1
 
@@ -145,7 +151,7 @@ def test_process_bot_plays_like_its_builtin(tmp_path: Path, capsys: pytest.Captu
 def test_a_run_cut_short_resumes_with_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = str(tmp_path / "s.sqlite")
     args = ["--candidate", "greedy", "--baseline", "random", *FAST, "--wall-salt", "shared", "--store", store]
-    code, first = run_json(capsys, *args, "--max-hands", "64")  # 4 groups: before the burn-in ends
+    code, first = run_json(capsys, *args, "--max-hands", "64", "--concurrency", "1")  # 4 groups: in the burn-in
     assert code == 3 and first["groups"] == 4 and first["matches_played"] == 16
     code, resumed = run_json(capsys, *args, "--max-hands", "400", "--concurrency", "2")
     assert code == 0 and resumed["matches_resumed"] == 16
@@ -162,7 +168,7 @@ def test_a_run_cut_short_resumes_with_the_same_verdict(tmp_path: Path, capsys: p
 def test_another_run_in_the_store_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = str(tmp_path / "s.sqlite")
     assert cli(capsys, "--candidate", "greedy", "--baseline", "random", *FAST, "--max-hands", "16", "--store",
-               store, "--quiet")[0] == 3
+               store, "--quiet", "--concurrency", "1")[0] == 3
     code, out, err = cli(capsys, "--candidate", "greedy", "--baseline", "drawdiscard", *FAST, "--max-hands", "16",
                          "--store", store)
     assert code == 2 and out == ""
@@ -233,8 +239,8 @@ def test_missing_candidate_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
 def test_markdown_summary_is_appended(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     md = tmp_path / "summary.md"
     md.write_text("# earlier step\n")
-    code, out, _ = cli(capsys, "--candidate", "random", "--baseline", "greedy", *FAST, "--max-hands", "400",
-                       "--store", str(tmp_path / "s.sqlite"), "--markdown", str(md))
+    code, out, _ = cli(capsys, "--candidate", "random", "--baseline", "greedy", *HALF, "--max-hands", "400",
+                       "--store", str(tmp_path / "s.sqlite"), "--markdown", str(md), "--concurrency", "1")
     text = md.read_text()
     assert code == 1 and text.startswith("# earlier step\n### ❌ mjref regress: REGRESSION")
     assert "| verdict | **regression** (llr): LLR reached the lower bound -2.94" in text
