@@ -212,8 +212,10 @@ def test_soak_no_leaked_descriptors_or_children(tmp_path: Path, cbot_or_none: Pa
     before_fds, before_children = fds(), children()
     for seed in range(200):
         play_match(specs, seed=seed, rules=rules, log_path=tmp_path / "soak.jsonl", stderr_dir=tmp_path)
-    assert fds() == before_fds
-    assert children() == before_children
+    # A leak grows: one descriptor or child per match would be 200 more. Fewer is not a leak: in a pytest-xdist
+    # worker, handles of earlier tests may be collected during the soak (CI once saw 32 before, 14 after).
+    assert fds() <= before_fds
+    assert children() <= before_children
 
 
 def test_a_builtin_policy_that_raises_is_a_fault_not_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
