@@ -231,8 +231,8 @@ def test_without_dask_the_import_says_how_to_install_it() -> None:
 def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`mjref regress --dask local` plays the same walls (a shared --wall-salt) and decides exactly as locally.
     The tail guard is off: it holds a pass for more groups than this small budget has, and what is compared here
-    is where the matches run, not the test's guard."""
-    common = ["regress", "--candidate", "greedy", "--baseline", "random", "--hands", "4", "--max-hands", "256",
+    is where the matches run, not the test's guard; 1-hand matches, so that a verdict takes some 50 hands."""
+    common = ["regress", "--candidate", "greedy", "--baseline", "random", "--hands", "1", "--max-hands", "256",
               "--wall-salt", "same-walls", "--concurrency", "2", "--tail-loss", "0", "--json"]
     assert main([*common, "--store", str(tmp_path / "local.sqlite")]) == 0
     local = json.loads(capsys.readouterr().out)

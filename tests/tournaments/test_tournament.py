@@ -145,7 +145,7 @@ def test_changed_file_is_refused_with_differences(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_resume_after_kill_9(tmp_path: Path) -> None:
     """A real `mjref tournament` process killed with SIGKILL part-way, then rerun: every match exactly once."""
-    path = write_toml(tmp_path / "t.toml", seeds=3, hands=4, bots=5)
+    path = write_toml(tmp_path / "t.toml", seeds=3, hands=2, bots=5)  # 60 matches: time to kill it part-way
     cfg = load_config(path)
     expected = {m.id for m in build_schedule(cfg)}
     cmd = [sys.executable, "-m", "referee.cli", "tournament", str(path), "--quiet"]
