@@ -81,6 +81,23 @@ FAULT_MIN = 3
 """... and the candidate made at least this many faults more than the baseline's rate predicts."""
 GROUP_SD_16 = 9.6
 """The SD of a 1v3 group's difference with 16-hand matches, measured (bench/regress.py); planning default."""
+MAX_MAX_HANDS = 1_000_000
+"""The largest hand budget (``--max-hands``): hours of play at the fastest, and the run lists its matches up front."""
+MAX_SD = 10_000.0
+"""The largest ``--sd`` for ``--plan``, in points per hand (a seat-hand moves at most a few thousand points)."""
+MAX_RESAMPLE_BYTES = 32 * 1024 * 1024
+"""The largest ``--resample`` file: an earlier run's JSON holds one difference per group, a few bytes each."""
+MAX_RESAMPLE = 1_000_000
+"""The most differences a ``--resample`` file may hold."""
+PLAN_RUNS = 1000
+"""Simulated runs per row of ``--plan`` (fewer when they are long: see ``PLAN_WORK``)."""
+PLAN_MAX_GROUPS = 1000
+"""``--plan`` stops a simulated run undecided at this many groups and says "more than" that many hands: a margin
+so small, or a spread so large, that runs take longer is answered in seconds, honestly, not simulated for minutes."""
+PLAN_WORK = 60_000
+"""The groups ``--plan`` simulates per row at most (all runs together; the defaults take about half of it): once
+reached, no further run starts, so a row has at least ``PLAN_WORK // PLAN_MAX_GROUPS`` runs and the plan answers
+within seconds whatever its inputs."""
 
 
 class RegressError(InputError):
@@ -119,6 +136,8 @@ class RegressSettings:
             raise RegressError("a field is for the 1v3 design (in 2v2 the candidate and baseline fill the table)")
         if self.seeds_from < 0:
             raise RegressError(f"the first seed must be 0 or more, not {self.seeds_from}")
+        if not 1 <= self.max_hands <= MAX_MAX_HANDS:
+            raise RegressError(f"--max-hands must be from 1 to {MAX_MAX_HANDS:,}, not {self.max_hands}")
         for role, spec in self.roles().items():
             if spec.builtin is not None:
                 try:
@@ -643,10 +662,20 @@ def resampled_groups(differences: Sequence[float], mean: float) -> Callable[[ran
     return lambda rng: rng.choice(shifted)
 
 
+def check_plan_sd(sd: float | None) -> None:
+    """``--sd``: None (the default), or a positive finite number of points per hand up to ``MAX_SD``."""
+    if sd is not None and not (0 < sd <= MAX_SD):  # false for nan too
+        raise RegressError(f"--sd must be a number of points per hand above 0 and at most {MAX_SD:g}, not {sd}")
+
+
 def load_differences(path: Path) -> list[float]:
     """The ``differences`` of a JSON file (bench/regress.py --save-groups writes one; so does ``--json`` of
     ``mjref regress``, as ``differences``): a list of at least two finite numbers, or a clear error."""
     try:
+        size = path.stat().st_size
+        if size > MAX_RESAMPLE_BYTES:
+            raise RegressError(f"--resample {path}: {size:,} bytes, more than the {MAX_RESAMPLE_BYTES:,} a file of "
+                               "differences may have")
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise RegressError(f"{path}: cannot read ({exc.strerror})") from None
@@ -655,33 +684,46 @@ def load_differences(path: Path) -> list[float]:
     diffs = data.get("differences") if isinstance(data, dict) else None
     if not isinstance(diffs, list) or len(diffs) < 2:
         raise RegressError(f"{path}: expected an object with \"differences\", a list of at least two numbers")
+    if len(diffs) > MAX_RESAMPLE:
+        raise RegressError(f"--resample {path}: {len(diffs):,} differences, more than the {MAX_RESAMPLE:,} a plan "
+                           "resamples")
     for i, d in enumerate(diffs):
         if isinstance(d, bool) or not isinstance(d, int | float) or not math.isfinite(d):
             raise RegressError(f"{path}: differences[{i}] is not a finite number: {d!r}")
     return [float(d) for d in diffs]
 
 
-def simulate_run(settings: RegressSettings, mean: float, sd: float, *, runs: int = 1000, seed: int = 1,
-                 differences: Sequence[float] | None = None) -> Simulated:
+def simulate_run(settings: RegressSettings, mean: float, sd: float, *, runs: int = PLAN_RUNS, seed: int = 1,
+                 differences: Sequence[float] | None = None, max_groups: int = PLAN_MAX_GROUPS,
+                 max_work: int | None = PLAN_WORK) -> Simulated:
     """Simulated runs of this test (the real ``Sprt``: burn-in, small-sample factor, betting test, overshoot),
-    played to a verdict, on normal group differences of this mean and SD, or on ``differences`` resampled and
-    shifted to this mean; ``Simulated.within`` counts how they end within the hand budget."""
+    played to a verdict or ``max_groups``, on normal group differences of this mean and SD, or on ``differences``
+    resampled and shifted to this mean; ``Simulated.within`` counts how they end within the hand budget.  At most
+    ``max_work`` groups in all (fewer runs when they are long): see ``PLAN_WORK``."""
     draw = resampled_groups(differences, mean) if differences is not None else normal_groups(mean, sd)
-    return simulate(settings.test, draw, runs=runs, max_groups=100_000, seed=seed, budget=settings.max_groups)
+    return simulate(settings.test, draw, runs=runs, max_groups=max_groups, seed=seed, budget=settings.max_groups,
+                    max_work=max_work)
 
 
-def expected_hands(mean: float, sd: float, settings: RegressSettings, *, runs: int = 1000) -> float:
+def expected_hands(mean: float, sd: float, settings: RegressSettings, *, runs: int = PLAN_RUNS) -> float:
     """Hands to a verdict expected when the groups' differences have this mean and spread: the mean of
     simulated runs of the real test (not the Brownian formula, which leaves out burn-in, inflation and
     overshoot and came out ~2x low in the slowest case)."""
     return simulate_run(settings, mean, sd, runs=runs).mean_groups * settings.hands_per_group
 
 
-def plan_table(settings: RegressSettings, sd: float | None = None, *, runs: int = 1000,
+def plan_table(settings: RegressSettings, sd: float | None = None, *, runs: int = PLAN_RUNS,
                differences: Sequence[float] | None = None) -> dict[str, Any]:
     """What ``mjref regress --plan`` prints: per true mean difference, how runs end within the budget, the hands
     they take on average, and the budget by which 95 % of runs end decided.  The groups are normal with the SD
-    ``sd`` (default: the measured one, scaled to the match length), or ``differences`` resampled."""
+    ``sd`` (default: the measured one, scaled to the match length), or ``differences`` resampled.
+
+    The work is bounded (``PLAN_MAX_GROUPS``, ``PLAN_WORK``): a row whose runs reach the cap undecided has
+    ``capped`` > 0, its ``expected_hands`` is only a lower bound (``expected_hands_more``), and a
+    ``hands_for_95pct_decided`` past the cap is None, printed as "more than ``cap_hands``"."""
+    check_plan_sd(sd)
+    if not 1 <= runs <= 100_000:
+        raise RegressError(f"simulated runs must be from 1 to 100,000, not {runs}")
     if differences is not None:
         sd = statistics.stdev(differences)
     sd = planning_sd(settings.rules.hands) if sd is None else sd
@@ -696,16 +738,19 @@ def plan_table(settings: RegressSettings, sd: float | None = None, *, runs: int 
             "case": case, "mean_diff": mean,
             "pass": round(passed, 4), "regression": round(failed, 4),
             "inconclusive": round(1 - passed - failed, 4),
-            "expected_hands": round(sim.mean_groups * hpg),
+            "expected_hands": round(sim.mean_groups * hpg), "expected_hands_more": sim.capped > 0,
             "hands_for_95pct_decided": sim.p95_groups * hpg if sim.p95_groups is not None else None,
+            "runs": sim.runs, "capped": round(sim.capped, 4),
         })
     needed = [int(r["hands_for_95pct_decided"]) for r in rows if r["hands_for_95pct_decided"] is not None]
+    complete = len(needed) == len(rows)
     return {
         "margin": m, "alpha": settings.sprt.alpha, "beta": settings.sprt.beta, "group_sd": round(sd, 3),
         "groups": "resampled" if differences is not None else "normal",
         "hands_per_match": settings.rules.hands, "hands_per_group": settings.hands_per_group,
         "design": settings.design, "tail_loss": settings.tail_loss, "max_hands": settings.max_hands,
-        "runs": runs, "cases": rows, "budget_for_95pct_decided": max(needed) if needed else None,
+        "runs": runs, "cap_hands": PLAN_MAX_GROUPS * settings.hands_per_group, "cases": rows,
+        "budget_for_95pct_decided": max(needed) if complete else None,
     }
 
 
@@ -713,6 +758,14 @@ __all__ = [
     "DEFAULT_IDENTICAL_GROUPS",
     "DEFAULT_TAIL_LOSS",
     "EXIT_STATUS",
+    "MAX_MAX_HANDS",
+    "MAX_RESAMPLE",
+    "MAX_RESAMPLE_BYTES",
+    "MAX_SD",
+    "PLAN_MAX_GROUPS",
+    "PLAN_RUNS",
+    "PLAN_WORK",
+    "check_plan_sd",
     "FAULT_MIN",
     "FAULT_P",
     "Verdict",

@@ -87,6 +87,11 @@ DEFAULT_ALPHA = 0.05
 DEFAULT_BETA = 0.05
 DEFAULT_MIN_GROUPS = 8
 """No verdict before this many groups (see the module docstring and the calibration tests)."""
+MIN_MARGIN = 0.1
+"""The smallest margin, in points per hand (a hand moves ~100 points): the hands a verdict takes grow with
+1/margin², and below this no budget a person would play decides anything (docs/regression.md)."""
+MIN_ERROR_RATE = 1e-6
+"""The smallest alpha and beta: Wald's bounds grow with ln(1/alpha), and so do the hands a verdict takes."""
 
 
 class SprtError(InputError):
@@ -106,11 +111,12 @@ class SprtSettings:
     its alpha covers (0: no betting test, the LLR passes)."""
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.margin) and self.margin > 0):
-            raise SprtError(f"the margin must be a positive number of points per hand, not {self.margin!r}")
+        if not (math.isfinite(self.margin) and self.margin >= MIN_MARGIN):
+            raise SprtError(f"--margin must be a number of points per hand, {MIN_MARGIN:g} or more, "
+                            f"not {self.margin!r}")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
-            if not 0 < value < 0.5:
-                raise SprtError(f"{name} must be between 0 and 0.5 (exclusive), not {value!r}")
+            if not MIN_ERROR_RATE <= value < 0.5:
+                raise SprtError(f"--{name} must be from {MIN_ERROR_RATE:g} to 0.5 (exclusive), not {value!r}")
         if self.min_groups < 2:
             raise SprtError(f"min_groups must be at least 2 (a variance needs two groups), not {self.min_groups!r}")
         if not (math.isfinite(self.tail) and self.tail >= 0):
@@ -367,19 +373,27 @@ class Simulated:
     mean_groups: float  # groups to the end of a run (a verdict, or max_groups)
     p95_groups: int | None  # the groups by which 95 % of the runs were decided (None: fewer were, by max_groups)
     within: tuple[float, float] | None = None  # (passed, failed) by ``budget`` groups, when one was given
+    capped: float = 0.0  # the fraction of runs stopped undecided at max_groups (their length is only "more than")
 
 
 def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, runs: int = 1000,
-             max_groups: int = 20_000, seed: int = 1, budget: int | None = None) -> Simulated:
+             max_groups: int = 20_000, seed: int = 1, budget: int | None = None,
+             max_work: int | None = None) -> Simulated:
     """Run the test ``runs`` times on groups from ``draw`` (seeded: the same figures every time).  What the
     planning figures and the calibration tests come from: the real test, burn-in, small-sample factor, betting
     test and overshoot included, which the Brownian formulas below leave out.  ``budget``: also count how the
-    runs end within that many groups (a run cut there is the same run, stopped early)."""
+    runs end within that many groups (a run cut there is the same run, stopped early).  A run is stopped
+    undecided at ``max_groups``; ``max_work`` bounds the groups of all runs together: no run starts once they
+    reach it, so ``Simulated.runs`` may be fewer than ``runs`` (the work is at most ``max_work + max_groups``
+    groups, whatever the settings and the draws)."""
     rng = random.Random(seed)
     lengths: list[int] = []
     passed = failed = 0
     passed_by = failed_by = 0
+    work = 0
     for _ in range(runs):
+        if max_work is not None and work >= max_work:
+            break
         s = Sprt(settings)
         verdict = None
         while verdict is None and s.n < max_groups:
@@ -389,12 +403,15 @@ def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, 
         if budget is not None and s.n <= budget:
             passed_by += verdict == "pass"
             failed_by += verdict == "regression"
+        work += s.n
         lengths.append(s.n if verdict is not None else max_groups + 1)
+    runs = len(lengths)
     lengths.sort()
     p95 = lengths[math.ceil(0.95 * runs) - 1]
+    capped = sum(n > max_groups for n in lengths)
     return Simulated(runs, passed / runs, failed / runs, (runs - passed - failed) / runs,
                      sum(min(n, max_groups) for n in lengths) / runs, p95 if p95 <= max_groups else None,
-                     (passed_by / runs, failed_by / runs) if budget is not None else None)
+                     (passed_by / runs, failed_by / runs) if budget is not None else None, capped / runs)
 
 
 def normal_groups(mean: float, sd: float) -> Callable[[random.Random], float]:

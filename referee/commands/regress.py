@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from tournaments.regress import (
     RegressResult,
     RegressSettings,
     RegressState,
+    check_plan_sd,
     load_differences,
     plan_regress,
     plan_table,
@@ -137,8 +137,6 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
         except MatchError as exc:
             raise RegressError(f"--{role}: {exc}") from None
         specs[role] = with_command_line_timeout(specs[role], args.timeout)  # kept in the store's identity
-    if args.max_hands < 1:
-        raise RegressError(f"--max-hands must be at least 1, not {args.max_hands}")
     check_concurrency(args.concurrency)
     sprt = SprtSettings(margin=args.margin, alpha=args.alpha, beta=args.beta)
     return RegressSettings(specs["candidate"], specs["baseline"], specs.get("field"), args.design, rules, sprt,
@@ -240,18 +238,31 @@ def print_plan(table: dict[str, Any], console: Console) -> None:
                 f"beta {table['beta']:g}, group SD {table['group_sd']:g}"
                 f"{' (real differences, resampled)' if table['groups'] == 'resampled' else ''}, "
                 f"{table['hands_per_group']} hands per group, "
-                f"budget {table['max_hands']} hands ({table['runs']} simulated runs per row)")
+                f"budget {table['max_hands']} hands ({_runs(table)} simulated runs per row)")
     for col in ("true difference", "pass", "regression", "inconclusive", "expected hands", "hands for 95% decided"):
         tab.add_column(col, justify="left" if col == "true difference" else "right")
+    cap = table["cap_hands"]
     for row in table["cases"]:
         p95 = row["hands_for_95pct_decided"]
+        expected = f"more than {row['expected_hands']}" if row["expected_hands_more"] else str(row["expected_hands"])
         tab.add_row(f"{row['mean_diff']:+g} ({row['case']})", f"{100 * row['pass']:.1f}%",
                     f"{100 * row['regression']:.1f}%", f"{100 * row['inconclusive']:.1f}%",
-                    str(row["expected_hands"]), str(p95) if p95 is not None else "-")
+                    expected, str(p95) if p95 is not None else f"more than {cap}")
     console.print(tab)
     need = table["budget_for_95pct_decided"]
     if need is not None:
         console.print(f"a budget of --max-hands {need} ends 95% of runs decided in every case above")
+    if any(row["capped"] for row in table["cases"]):
+        console.print(f"some simulated runs were still undecided at {cap} hands, where the plan stops a run: the "
+                      "hands they take are only known to be more"
+                      + (f"; they count as inconclusive above, though your budget of {table['max_hands']} hands may "
+                         "decide some" if table["max_hands"] > cap else "")
+                      + "; a larger --margin or a smaller spread takes fewer hands")
+
+
+def _runs(table: dict[str, Any]) -> str:
+    counts = sorted({row["runs"] for row in table["cases"]})
+    return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
 
 
 @bad_input_exits_2("regress")
@@ -259,8 +270,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.resample is not None and not args.plan:
         raise RegressError("--resample is for --plan")
-    if args.sd is not None and not (args.sd > 0 and math.isfinite(args.sd)):
-        raise RegressError(f"--sd must be a positive number of points per hand, not {args.sd}")
+    check_plan_sd(args.sd)
     if args.plan:
         return _print_plan(args, settings)
     check_output_file(args.store, "--store")

@@ -20,6 +20,7 @@ import pytest
 
 from referee.commands import regress as command
 from referee.game.rules import make_ruleset
+from tournaments import regress as regress_mod
 from tournaments.regress import (
     Played,
     RegressError,
@@ -28,7 +29,7 @@ from tournaments.regress import (
     plan_regress,
     regress,
 )
-from tournaments.sprt import Sprt, SprtSettings
+from tournaments.sprt import Sprt, SprtSettings, normal_groups, simulate
 from tournaments.store import Store
 from wrappers.spec import BotSpec
 
@@ -210,10 +211,10 @@ def test_a_tournament_store_or_a_stray_file_is_refused(tmp_path: Path, capsys: p
      ("mjref regress: --baseline: unknown parameter 'foo' for bot greedy (known: chowness, hiddenness, majorness, "
      "suitness)")),
     (["--max-hands", "10"], "mjref regress: --max-hands 10 is less than one group (64 hands: 4 matches of 16)"),
-    (["--max-hands", "0"], "mjref regress: --max-hands must be at least 1, not 0"),
-    (["--margin", "0"], "mjref regress: the margin must be a positive number of points per hand, not 0.0"),
-    (["--alpha", "0.7"], "mjref regress: alpha must be between 0 and 0.5 (exclusive), not 0.7"),
-    (["--beta", "0"], "mjref regress: beta must be between 0 and 0.5 (exclusive), not 0.0"),
+    (["--max-hands", "0"], "mjref regress: --max-hands must be from 1 to 1,000,000, not 0"),
+    (["--margin", "0"], "mjref regress: --margin must be a number of points per hand, 0.1 or more, not 0.0"),
+    (["--alpha", "0.7"], "mjref regress: --alpha must be from 1e-06 to 0.5 (exclusive), not 0.7"),
+    (["--beta", "0"], "mjref regress: --beta must be from 1e-06 to 0.5 (exclusive), not 0.0"),
     (["--concurrency", "0"], "mjref regress: --concurrency must be from 1 to"),
     (["--seeds-from", "-1"], "mjref regress: the first seed must be 0 or more, not -1"),
     (["--hands", "0"], "mjref regress: rule option 'hands'"),
@@ -434,7 +435,41 @@ def test_plan_prints_hands_without_playing(tmp_path: Path, capsys: pytest.Captur
     code, out, _ = cli(capsys, "--plan", "--margin", "20", "--sd", "5")
     assert code == 0 and "decided" in out and "a budget of --max-hands" in out
     code, _, err = cli(capsys, "--plan", "--sd", "-1")
-    assert code == 2 and "--sd must be a positive number" in err
+    assert code == 2 and "--sd must be a number of points per hand above 0" in err
+
+
+def test_plan_stops_long_runs_at_its_cap_and_says_more_than(capsys: pytest.CaptureFixture[str]) -> None:
+    # margin 0.1 takes millions of hands: the plan used to simulate them for minutes; now every run stops at
+    # PLAN_MAX_GROUPS groups, the rows together at PLAN_WORK groups, and the figures say "more than"
+    code, out, err = cli(capsys, "--plan", "--margin", "0.1", "--json")
+    assert code == 0, err
+    plan = json.loads(out)
+    assert plan["cap_hands"] == regress_mod.PLAN_MAX_GROUPS * 64 and plan["budget_for_95pct_decided"] is None
+    for case in plan["cases"]:
+        assert case["capped"] > 0.9 and case["expected_hands_more"] and case["hands_for_95pct_decided"] is None
+        assert regress_mod.PLAN_WORK // regress_mod.PLAN_MAX_GROUPS <= case["runs"] < 1000
+        assert case["expected_hands"] <= plan["cap_hands"]
+    code, out, err = cli(capsys, "--plan", "--margin", "0.1", "--max-hands", "100000")
+    assert code == 0, err
+    assert "more than 64000" in out and "undecided at 64000 hands" in out and "budget of 100000" in out
+
+
+def test_simulate_bounds_its_work() -> None:
+    s = SprtSettings(margin=0.1)
+    sim = simulate(s, normal_groups(0.0, 9.6), runs=1000, max_groups=50, max_work=500)
+    assert sim.runs == 10 and sim.capped == 1.0 and sim.p95_groups is None and sim.mean_groups == 50
+
+
+def test_resample_files_are_bounded(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"differences": [1.0, 2.0, 3.0]}))
+    monkeypatch.setattr(regress_mod, "MAX_RESAMPLE", 2)
+    code, _, err = cli(capsys, "--plan", "--resample", str(big))
+    assert code == 2 and f"--resample {big}: 3 differences, more than the 2" in err
+    monkeypatch.setattr(regress_mod, "MAX_RESAMPLE_BYTES", 10)
+    code, _, err = cli(capsys, "--plan", "--resample", str(big))
+    assert code == 2 and f"--resample {big}: " in err and "bytes, more than the 10" in err
 
 
 def test_plan_resamples_real_differences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

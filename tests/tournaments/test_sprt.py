@@ -235,10 +235,10 @@ def test_a_decided_test_keeps_its_verdict() -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"margin": 0}, "the margin must be a positive number of points per hand, not 0"),
-    ({"margin": math.nan}, "the margin must be a positive number"),
-    ({"alpha": 0.5}, "alpha must be between 0 and 0.5 (exclusive), not 0.5"),
-    ({"beta": 0.0}, "beta must be between 0 and 0.5 (exclusive), not 0.0"),
+    ({"margin": 0}, "--margin must be a number of points per hand, 0.1 or more, not 0"),
+    ({"margin": math.nan}, "--margin must be a number of points per hand, 0.1 or more"),
+    ({"alpha": 0.5}, "--alpha must be from 1e-06 to 0.5 (exclusive), not 0.5"),
+    ({"beta": 0.0}, "--beta must be from 1e-06 to 0.5 (exclusive), not 0.0"),
     ({"min_groups": 1}, "min_groups must be at least 2"),
 ])
 def test_bad_settings(kwargs: dict[str, float], message: str) -> None:
