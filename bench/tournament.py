@@ -175,9 +175,11 @@ def run(bots: list[dict[str, Any]], seeds: int, hands: int, concurrency: int,
             "steady_matches_per_second": round(steady, 3)}
 
 
-def scale(marks: list[int], concurrency: int, diagnose: bool = False) -> dict[str, Any]:
+def scale(marks: list[int], concurrency: int, diagnose: bool = False, trim: bool = False) -> dict[str, Any]:
     """Time to the first match of a million-seed tournament, and the runner's memory at each mark of the same run
-    (with ``diagnose``: what grew between the first mark and each later one, by tracemalloc and by type)."""
+    (with ``diagnose``: what grew between the first mark and each later one, by tracemalloc and by type; with
+    ``trim``: the RSS again after glibc's ``malloc_trim(0)`` hands its free heap pages back, which shows how much
+    of the RSS is free space malloc keeps, not memory in use; the run then goes on trimmed)."""
     out: dict[str, Any] = {"bench": "tournament --scale", "bots": "random x4", "hands_per_match": 1,
                            "seeds": 1_000_000, "concurrency": concurrency, "sqlite_cache_kib": CACHE_KIB,
                            "measured": "the runner process (this one); its workers' RSS beside"}
@@ -225,6 +227,10 @@ def scale(marks: list[int], concurrency: int, diagnose: bool = False) -> dict[st
             if count in marks:
                 rss[str(count)] = rss_kib()
                 memory[str(count)] = memory_breakdown()
+                libc = _lib("libc.so.6")
+                if trim and libc is not None:
+                    libc.malloc_trim(0)
+                    memory[str(count)]["rss_kib_after_malloc_trim"] = rss_kib()
                 out["seconds_to"] = {**out.get("seconds_to", {}), str(count): round(time.perf_counter() - t0, 1)}
                 if diagnose:
                     if not tracemalloc.is_tracing():
@@ -356,6 +362,8 @@ def main() -> None:
     ap.add_argument("--scale", action="store_true", help="time to first match of seeds = 1000000, RSS at marks")
     ap.add_argument("--scale-marks", default="1000,10000,100000", help="with --scale: match counts to measure at")
     ap.add_argument("--concurrency", type=int, default=2, help="with --scale: matches at once")
+    ap.add_argument("--trim", action="store_true",
+                    help="with --scale: RSS again after malloc_trim(0) at each mark (free heap handed back)")
     ap.add_argument("--diagnose", action="store_true",
                     help="with --scale: what grew after the first mark (tracemalloc by traceback, objects by type)")
     ap.add_argument("--seeds", type=int, default=4, help="seeds of the built-in round-robin (5 bots: 20 matches each)")
@@ -368,7 +376,8 @@ def main() -> None:
         print(json.dumps(standings_bench(args.standings, args.store)))
         return
     if args.scale:
-        print(json.dumps(scale([int(x) for x in args.scale_marks.split(",")], args.concurrency, args.diagnose)))
+        print(json.dumps(scale([int(x) for x in args.scale_marks.split(",")], args.concurrency, args.diagnose,
+                                args.trim)))
         return
     bots = [{"name": n, "builtin": b} for n, b in BUILTINS]
     out: dict[str, Any] = {"bench": "tournament", "hands_per_match": args.hands}
