@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.commands import add_play_options, add_timeout_option, fail, make_console
-from referee.commands.runs import LongRun, RunStopped, bad_input_exits_2, open_dask
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
 from referee.userfiles import check_output_dir, check_output_file

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from referee.commands import add_play_options, add_timeout_option, fail
-from referee.commands.runs import LongRun, RunStopped, bad_input_exits_2, open_dask
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
 from referee.userfiles import check_output_file
 from tournaments.config import check_concurrency, concurrency_warning, demo_config, load_config
 from tournaments.runner import Plan, execute, plan
