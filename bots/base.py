@@ -25,6 +25,7 @@ from referee.errors import BotError
 from referee.game.types import Answer
 from referee.game.view import SeatView
 from referee.game.wall import hand_rng
+from referee.numbers import is_float_text
 
 if TYPE_CHECKING:
     from wrappers.seat import Policy  # the one interface; re-exported for bot authors (below, on first use)
@@ -128,10 +129,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
             raise BotError(f"unknown parameter {key!r} for bot {name} ({known_text})")
         if key in params:
             raise BotError(f"bot spec {spec!r}: parameter {key!r} given twice")
-        try:
-            value = float(raw)
-        except ValueError:
-            value = math.nan
+        value = float(raw) if is_float_text(raw) else math.nan  # ASCII digits only: not "１" (referee.numbers)
         if not 0.0 <= value <= 1.0:
             raise BotError(f"bot {name}: parameter {key}={raw!r} must be a number from 0 to 1 (known parameters: "
                            f"{', '.join(known) if known else 'none'})")

@@ -45,13 +45,15 @@ DEFAULT_SEED = 0  # --seed when not given
 def build_parser(name: str) -> argparse.ArgumentParser:
     import argparse  # only when options are given: a bot started without any does not pay for it (see main)
 
+    from referee.numbers import float_arg, int_arg
+
     cls = policy_class(name)
     parser = argparse.ArgumentParser(
         prog=f"python -m bots.{name}",
         description=f"The built-in '{name}' bot as an ICGA protocol executable (stdin/stdout).",
     )
     parser.add_argument(
-        "--seed", type=int, default=DEFAULT_SEED, help=f"seed for the bot's choices (default {DEFAULT_SEED})"
+        "--seed", type=int_arg, default=DEFAULT_SEED, help=f"seed for the bot's choices (default {DEFAULT_SEED})"
     )
     parser.add_argument(
         "--keep-alive", action="store_true", help="stay up after /exit and play the next hand's /start"
@@ -59,7 +61,7 @@ def build_parser(name: str) -> argparse.ArgumentParser:
     for key, default in cls.PARAMS.items():
         parser.add_argument(
             f"--{key}",
-            type=float,
+            type=float_arg,
             default=None,
             metavar="X",
             help=f"personality weight 0..1 (default {default:g})",

@@ -64,6 +64,7 @@ from referee.log import (
     open_log,
     result_record,
 )
+from referee.numbers import is_float_text
 from wrappers.codec import ProtocolError, format_event, parse_answer
 
 __all__ = [
@@ -576,12 +577,9 @@ class LogWalker:
             by, ms_text = "dummy", tail[12:]
         else:
             return None
-        if "\\" in answer_text or '"' in answer_text:
-            return None
-        try:
-            ms = float(ms_text)
-        except ValueError:
-            return None
+        if "\\" in answer_text or '"' in answer_text or not is_float_text(ms_text):
+            return None  # the JSON reader says what is wrong (not "ms":１２, which float() would read as 12)
+        ms = float(ms_text)
         return self._apply(q, answer_text, by, ms, number, hand, index, faulted, pending)
 
     def _forfeit_text(self, seat: int) -> str:

@@ -32,6 +32,7 @@ from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSock
 
 from referee.errors import InputError
 from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
+from referee.numbers import is_int_text
 from referee.shutdown import Shutdown
 from wrappers import messages as m
 from wrappers.human import HumanSeat
@@ -56,10 +57,9 @@ def parse_listen(text: str) -> tuple[str, int]:
     if not sep or not host:
         raise ServeError(f"--listen {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-    try:
-        number = int(port)
-    except ValueError:
-        raise ServeError(f"--listen {text!r}: the port {port!r} is not a number") from None
+    if not is_int_text(port, signed=False):  # ASCII digits only (referee.numbers)
+        raise ServeError(f"--listen {text!r}: the port {port!r} is not a number")
+    number = int(port)
     if not 0 <= number <= 65535:
         raise ServeError(f"--listen {text!r}: the port must be 0-65535")
     return host, number

@@ -300,7 +300,8 @@ def _check_arity(display: str | bytes, command: str, args: list[str], n: int, wh
 
 
 def _tid_token(token: str) -> int | None:
-    """The TID ``token`` names, or ``None``: a TID is written 2 or 3 digits, no sign, no leading zero."""
+    """The TID ``token`` names, or ``None``: a TID is written 2 or 3 digits, no sign, no leading zero.  (``isdigit``
+    is true for full-width digits too: ``_tokens`` has refused every non-ASCII line before this is reached.)"""
     if 2 <= len(token) <= 3 and token.isdigit() and token[0] != "0":
         t = int(token)
         if t in _HAND_TIDS or t in _FLOWER_TIDS:
@@ -395,7 +396,7 @@ def _position(display: str | bytes, token: str, what: str = "position") -> int:
 
 def _integer(display: str | bytes, token: str, what: str, *, signed: bool) -> int:
     digits = token[1:] if signed and token.startswith("-") else token
-    if not (1 <= len(digits) <= 12 and digits.isdigit()) or (digits[0] == "0" and len(token) > 1):
+    if not (1 <= len(digits) <= 12 and digits.isascii() and digits.isdigit()) or (digits[0] == "0" and len(token) > 1):
         kind = "an integer" if signed else "a whole number"
         raise _fail(display, f"{what} must be {kind}, not {cut(token, 16)}")
     return int(token)

@@ -14,6 +14,7 @@ from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.match import resolve_bots
+from referee.numbers import float_arg
 from referee.userfiles import check_output_file
 
 
@@ -31,7 +32,7 @@ def register(sub: Any) -> None:
     p.add_argument("--only", action="append", default=None, metavar="SCENARIO",
                    help=f"run only this scenario (repeatable): {', '.join(ORDER)}")
     add_timeout_option(p)
-    p.add_argument("--start-grace", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--start-grace", type=float_arg, default=None, metavar="SECONDS",
                    help="extra seconds for a hand's first question, for the process to start (default 10)")
     p.add_argument("--list", action="store_true", help="list the scenarios and exit")
     p.add_argument("--stderr", type=Path, default=None, metavar="FILE",

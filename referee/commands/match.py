@@ -25,6 +25,7 @@ from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots
+from referee.numbers import int_arg
 from referee.shutdown import Interrupted
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
@@ -51,8 +52,8 @@ def register(sub: Any) -> None:
 
 def add_match_options(p: argparse.ArgumentParser) -> None:
     """The options of one match: ``mjref match`` and ``mjref serve`` (without a tournament file) share them."""
-    p.add_argument("--seed", type=int, default=None, help="match seed (default: a random one, printed)")
-    p.add_argument("--hands", type=int, default=None, help="hands in the match (default 16)")
+    p.add_argument("--seed", type=int_arg, default=None, help="match seed (default: a random one, printed)")
+    p.add_argument("--hands", type=int_arg, default=None, help="hands in the match (default 16)")
     add_timeout_option(p)
     p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
     p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",

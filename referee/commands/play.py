@@ -18,6 +18,7 @@ import trio
 from referee.commands import fail
 from referee.commands import match as match_command
 from referee.match import MatchResult
+from referee.numbers import int_arg
 from referee.server import Server, generate_tokens, serve_match
 from referee.shutdown import watching_signals
 from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, BotSpec
@@ -36,8 +37,8 @@ def register(sub: Any) -> None:
         epilog="exit status: 0 the match was played, 2 bad usage or input, 128 + the signal's number when stopped.",
     )
     p.add_argument("bots", nargs="*", metavar="BOT", help="up to three bots, seated in order around you")
-    p.add_argument("--seat", type=int, default=1, choices=(1, 2, 3, 4), help="your seat (default 1)")
-    p.add_argument("--port", type=int, default=0, metavar="P",
+    p.add_argument("--seat", type=int_arg, default=1, choices=(1, 2, 3, 4), help="your seat (default 1)")
+    p.add_argument("--port", type=int_arg, default=0, metavar="P",
                    help="the page's port on 127.0.0.1 (default 0: any free port, printed)")
     p.add_argument("--name", default="you", help="your name at the table and in the log (default: you)")
     p.add_argument("--no-browser", action="store_true", help="only print the page's address")

@@ -17,6 +17,7 @@ from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
 from referee.match import resolve_bots
+from referee.numbers import int_arg
 from referee.refeed import RefeedReport, run_refeed
 from referee.userfiles import check_output_file
 
@@ -32,8 +33,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("log", type=Path, metavar="LOG", help="a match log")
     p.add_argument("bot", metavar="BOT", help="the bot to feed the seat's questions to")
-    p.add_argument("--seat", type=int, required=True, metavar="N", help="the seat, 1..4")
-    p.add_argument("--hand", type=int, default=None, metavar="H", help="only hand H (1-based)")
+    p.add_argument("--seat", type=int_arg, required=True, metavar="N", help="the seat, 1..4")
+    p.add_argument("--hand", type=int_arg, default=None, metavar="H", help="only hand H (1-based)")
     add_timeout_option(p, "the bot file's timeout, else the seat's in the log")
     p.add_argument("--stderr", type=Path, default=None, metavar="FILE", help="where a process bot's stderr goes")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")

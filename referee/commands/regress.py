@@ -22,6 +22,7 @@ from referee.commands import add_play_options, add_timeout_option, fail, make_co
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.match import MatchError, resolve_bots
+from referee.numbers import float_arg, int_arg
 from referee.userfiles import check_output_dir, check_output_file
 from tournaments.config import check_concurrency
 from tournaments.regress import (
@@ -65,39 +66,39 @@ def register(sub: Any) -> None:
     p.add_argument("--design", choices=DESIGNS, default="1v3",
                    help="1v3 (default): the candidate in each seat against three opponents, the baseline in its "
                    "place on the same walls; 2v2: C B C B then B C B C on the same walls")
-    p.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
+    p.add_argument("--margin", type=float_arg, default=DEFAULT_MARGIN,
                    help=f"points per hand: H0 'weaker by MARGIN or more' against H1 'not weaker' "
                    f"(default {DEFAULT_MARGIN:g})")
-    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA,
+    p.add_argument("--alpha", type=float_arg, default=DEFAULT_ALPHA,
                    help=f"chance of passing a regression of MARGIN (default {DEFAULT_ALPHA:g})")
-    p.add_argument("--beta", type=float, default=DEFAULT_BETA,
+    p.add_argument("--beta", type=float_arg, default=DEFAULT_BETA,
                    help=f"chance of failing a bot that is not weaker (default {DEFAULT_BETA:g})")
-    p.add_argument("--identical-groups", type=int, default=DEFAULT_IDENTICAL_GROUPS, metavar="N",
+    p.add_argument("--identical-groups", type=int_arg, default=DEFAULT_IDENTICAL_GROUPS, metavar="N",
                    help="stop with 'identical' (exit 0) once the candidate answered every question as the baseline "
                    f"did on the first N groups; 0: never (default {DEFAULT_IDENTICAL_GROUPS})")
-    p.add_argument("--tail-loss", type=float, default=DEFAULT_TAIL_LOSS, metavar="POINTS",
+    p.add_argument("--tail-loss", type=float_arg, default=DEFAULT_TAIL_LOSS, metavar="POINTS",
                    help="the largest loss of one group (points over the candidate's seat-hands of a deal) that the "
                    "pass's alpha covers, whatever the distribution (a bounded betting test); 0: off, the normal "
                    f"approximation passes (default {DEFAULT_TAIL_LOSS:g})")
     p.add_argument("--plan", action="store_true",
                    help="play nothing: print the expected hands and the budget for 95%% of runs to end decided "
                    "at this --margin (simulated)")
-    p.add_argument("--sd", type=float, default=None, metavar="POINTS",
+    p.add_argument("--sd", type=float_arg, default=None, metavar="POINTS",
                    help="--plan: the SD of a group's difference (the 'sd' of an earlier run's JSON; default: the "
                    "one measured for greedy-like bots, scaled to --hands)")
     p.add_argument("--resample", type=Path, default=None, metavar="FILE",
                    help="--plan: resample real group differences instead of normal ones: a JSON object with "
                    "\"differences\" (an earlier run's --json, or bench/regress.py --save-groups)")
-    p.add_argument("--max-hands", type=int, default=DEFAULT_MAX_HANDS,
+    p.add_argument("--max-hands", type=int_arg, default=DEFAULT_MAX_HANDS,
                    help=f"hand budget; no verdict by then is 'inconclusive' (default {DEFAULT_MAX_HANDS})")
-    p.add_argument("--hands", type=int, default=DEFAULT_HANDS, help=f"hands per match (default {DEFAULT_HANDS})")
-    p.add_argument("--seeds-from", type=int, default=1, metavar="N",
+    p.add_argument("--hands", type=int_arg, default=DEFAULT_HANDS, help=f"hands per match (default {DEFAULT_HANDS})")
+    p.add_argument("--seeds-from", type=int_arg, default=1, metavar="N",
                    help="the first seed; group k plays seed N+k under the store's wall salt, so resuming replays "
                    "the same walls (default 1)")
     p.add_argument("--wall-salt", default=None, metavar="TEXT",
                    help="salt of the walls (default: a secret one per store, so nobody can derive the walls from "
                    "the seeds; give one to replay the same walls in another store)")
-    p.add_argument("--concurrency", type=int, default=None, help="matches at once (default: the cores)")
+    p.add_argument("--concurrency", type=int_arg, default=None, help="matches at once (default: the cores)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="play the matches on a Dask cluster: a scheduler address, or 'local' "
                    "(needs: pip install 'mjref[dask]')")

@@ -23,6 +23,7 @@ from referee.game.rules import DEFAULT_RULES
 from referee.game.scoring import ITEM_TITLES
 from referee.game.tiles import glyph, glyphs
 from referee.game.types import Meld
+from referee.numbers import int_arg
 from referee.replay import HandReport, ReplayReport, Step, event_text, replay_log
 
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
@@ -37,7 +38,7 @@ def register(sub: Any) -> None:
         "divergence (hand, line, what the log says, what the rules give), 2 when LOG is not a replayable log.",
     )
     p.add_argument("log", type=Path, metavar="LOG", help="a match log (JSON lines, as written by mjref match)")
-    p.add_argument("--hand", type=int, default=None, metavar="N",
+    p.add_argument("--hand", type=int_arg, default=None, metavar="N",
                    help="show hand N (1-based) move by move, with every seat's tiles after each step")
     p.add_argument("--explain", action="store_true",
                    help="show each win's arrangement, tai items and payments (of hand N with --hand)")

@@ -24,6 +24,7 @@ from rich.table import Table
 from referee.commands import fail
 from referee.commands import match as match_command
 from referee.match import MatchResult
+from referee.numbers import float_arg
 from referee.server import (
     ServeError,
     Server,
@@ -58,7 +59,7 @@ def register(sub: Any) -> None:
     p.add_argument("--page", default=None, metavar="HOST:PORT",
                    help="where the play page of human:NAME seats is served (default: --listen's host, any free "
                    "port); each person's address, with its token, is printed")
-    p.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--wait", type=float_arg, default=None, metavar="SECONDS",
                    help="give up (exit 2) if the wrappers are not all logged in after this long (default: wait)")
     match_command.add_match_options(p)
     p.set_defaults(func=run)

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
+from referee.numbers import int_arg
 from referee.userfiles import check_output_file
 from tournaments.config import check_concurrency, concurrency_warning, demo_config, load_config
 from tournaments.runner import Plan, execute, plan
@@ -30,7 +31,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", nargs="?", type=Path, metavar="FILE", help="the tournament TOML file")
     p.add_argument("--restart", action="store_true", help="discard the store's results and start again")
-    p.add_argument("--concurrency", type=int, default=None, help="matches at once (default: the file's, or cores)")
+    p.add_argument("--concurrency", type=int_arg, default=None, help="matches at once (default: the file's, or cores)")
     p.add_argument("--store", type=Path, default=None, help="the results store (default: the file's)")
     p.add_argument("--quiet", action="store_true", help="no live view; only the final standings")
     p.add_argument("--json", action="store_true", help="print the final standings as JSON")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import fail
+from referee.numbers import int_arg
 from referee.transcript import format_transcript, transcript
 
 
@@ -19,8 +20,8 @@ def register(sub: Any) -> None:
         "answer took; faults ('!') and the default dummy's answers after a fault are marked.",
     )
     p.add_argument("log", type=Path, metavar="LOG", help="a match log")
-    p.add_argument("--seat", type=int, required=True, metavar="N", help="the seat, 1..4")
-    p.add_argument("--hand", type=int, default=None, metavar="H", help="only hand H (1-based)")
+    p.add_argument("--seat", type=int_arg, required=True, metavar="N", help="the seat, 1..4")
+    p.add_argument("--hand", type=int_arg, default=None, metavar="H", help="only hand H (1-based)")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
     p.set_defaults(func=run)
 

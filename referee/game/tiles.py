@@ -166,12 +166,12 @@ def glyph(tid_or_kind: int) -> str:
     raise TileError(f"{tid_or_kind} is not a tile ID or kind")
 
 
-_TOKEN = re.compile(r"^[+-]?\d+$")
+_TOKEN = re.compile(r"[+-]?[0-9]+")  # ASCII digits: \d would take "２３" (full-width) as 23
 
 
 def parse_tid(token: str, *, flowers: bool = True) -> int:
     """Parse one TID token strictly (decimal digits only), with a reason on failure."""
-    if not _TOKEN.match(token):
+    if not _TOKEN.fullmatch(token):
         raise TileError(f"{token!r} is not a tile ID (not a number)")
     return check_tid(int(token), flowers=flowers)
 
