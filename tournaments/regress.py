@@ -81,6 +81,8 @@ FAULT_MIN = 3
 """... and the candidate made at least this many faults more than the baseline's rate predicts."""
 GROUP_SD_16 = 9.6
 """The SD of a 1v3 group's difference with 16-hand matches, measured (bench/regress.py); planning default."""
+MAX_STORED_SEED = (1 << 63) - 1
+"""The largest seed a regression's groups may play: the store keeps seeds as SQLite integers (signed 64-bit)."""
 MAX_MAX_HANDS = 1_000_000
 """The largest hand budget (``--max-hands``): hours of play at the fastest, and the run lists its matches up front."""
 MAX_SD = 10_000.0
@@ -155,6 +157,10 @@ class RegressSettings:
         if self.max_hands < self.hands_per_group:
             raise RegressError(f"--max-hands {self.max_hands} is less than one group "
                                f"({self.hands_per_group} hands: {len(self.seatings)} matches of {self.rules.hands})")
+        last = self.seed(self.max_groups - 1)
+        if last > MAX_STORED_SEED:
+            raise RegressError(f"--seeds-from {self.seeds_from}: the budget's groups would play seeds up to {last}, "
+                               f"past {MAX_STORED_SEED} (2**63 - 1, the largest a store keeps)")
 
     # ------------------------------------------------------------------------------------------------ layout
     def roles(self) -> dict[str, BotSpec]:

@@ -237,6 +237,8 @@ CASES: list[tuple[str, str]] = [
     ("regress --candidate greedy --baseline random --beta 1e-9", "--beta must be from 1e-06 to 0.5"),
     ("regress --plan --max-hands 1000000000000", "--max-hands must be from 1 to 1,000,000"),
     ("regress --candidate greedy --baseline random --max-hands 1000000000000", "--max-hands must be from 1"),
+    (f"regress --candidate greedy --baseline random --seeds-from {2**64 - 1}", "--seeds-from"),
+    (f"regress --candidate greedy --baseline random --seeds-from {2**63 - 100}", "2**63 - 1"),
     (f"refeed {G} --seat 1 --hand -1 greedy", "--hand"),
     (f"replay --hand nan {G}", "--hand"),
     ("serve greedy --port 70000", "port"),
