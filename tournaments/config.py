@@ -37,6 +37,7 @@ from referee.errors import BotError, InputError
 from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.wall import check_seed
 from referee.userfiles import read_toml
+from tournaments.store import MAX_STORED_SEED
 from wrappers.spec import BotSpec, SandboxFields, SpecError, spec_from_mapping, validation_line
 
 
@@ -112,6 +113,9 @@ class TournamentConfig(BaseModel):
                 raise ValueError("a seed is listed twice")
             for i, seed in enumerate(v):
                 check_seed(seed, f"seeds[{i}]")
+                if seed > MAX_STORED_SEED:
+                    raise ValueError(f"seeds[{i}] must be at most 2**63 - 1 ({MAX_STORED_SEED}), the largest seed "
+                                     f"a store keeps, not {seed}")
         return v
 
     @model_validator(mode="after")

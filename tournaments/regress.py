@@ -57,7 +57,7 @@ from .lock import StoreLock
 from .runner import MatchJob, MatchPlayer
 from .schedule import ScheduledMatch
 from .sprt import Simulated, Sprt, SprtSettings, fault_excess_p, normal_groups, simulate
-from .store import MatchRecord, Store
+from .store import MAX_STORED_SEED, MatchRecord, Store
 
 Verdict = Literal["pass", "regression", "inconclusive", "identical"]
 Reason = Literal["llr", "betting", "faults", "identical", "budget", "stopped"]
@@ -81,8 +81,6 @@ FAULT_MIN = 3
 """... and the candidate made at least this many faults more than the baseline's rate predicts."""
 GROUP_SD_16 = 9.6
 """The SD of a 1v3 group's difference with 16-hand matches, measured (bench/regress.py); planning default."""
-MAX_STORED_SEED = (1 << 63) - 1
-"""The largest seed a regression's groups may play: the store keeps seeds as SQLite integers (signed 64-bit)."""
 MAX_MAX_HANDS = 1_000_000
 """The largest hand budget (``--max-hands``): hours of play at the fastest, and the run lists its matches up front."""
 MAX_SD = 10_000.0

@@ -51,6 +51,10 @@ from wrappers.sandbox import hide_from_bots
 from . import totals as agg
 from .lock import StoreLock
 
+MAX_STORED_SEED = (1 << 63) - 1
+"""The largest seed a store keeps: seeds are SQLite integers (signed 64-bit), so a tournament or a regression may
+not play a seed past it, although a single match accepts any 64-bit seed."""
+
 SCHEMA_VERSION = 4  # 2: the wins table; 3: the plays table; 4: the totals (tournaments.totals)
 
 CACHE_KIB = 2000

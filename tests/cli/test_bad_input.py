@@ -86,6 +86,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "ansi_key.json").write_text('{"\\u001b[2Jx": 1}')
     bot = '[[bots]]\nname = "a"\nbuiltin = "greedy"\n'
     (d / "seeds_nan.toml").write_text('name = "x"\nseeds = nan\n' + bot)
+    (d / "seed_unstorable.toml").write_text('name = "x"\nseeds = [18446744073709551615]\nhands = 1\n' + bot)
     (d / "store_fifo.toml").write_text('name = "x"\nseeds = 1\nhands = 1\nstore = "fifo"\n' + bot)
     (d / "logs_proc.toml").write_text('name = "x"\nseeds = 1\nhands = 1\nlogs = "/proc/version"\n' + bot)
     (d / "timeout_inf.toml").write_text('name = "x"\nseeds = 1\nhands = 1\n[[bots]]\nname = "a"\n'
@@ -213,6 +214,7 @@ CASES: list[tuple[str, str]] = [
     ("tournament ansi_name.toml", "x1b[31mred"),
     ("tournament blank_name.toml", "name"),
     ("tournament seeds_nan.toml", "seeds"),
+    ("tournament seed_unstorable.toml", "seeds[0] must be at most 2**63 - 1"),
     ("tournament store_fifo.toml", "fifo"),
     ("tournament logs_proc.toml", "/proc/version"),
     ("tournament timeout_inf.toml", "timeout"),
