@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from referee import __version__
 from referee.errors import StoreError as _StoreError
@@ -142,8 +142,26 @@ class HandRow:
                    (d["s1"], d["s2"], d["s3"], d["s4"]), (d["p1"], d["p2"], d["p3"], d["p4"]))
 
 
+class _FlatRow:
+    """A table row whose columns after ``match_id`` are its fields in order, and whose JSON (how a record travels
+    from a Dask worker) uses the same names: one definition for the wins and faults tables."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...]  # the dataclass's fields, in order
+
+    def row(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__match_args__)
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__match_args__}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Self:
+        return cls(*(d[name] for name in cls.__match_args__))
+
+
 @dataclass(frozen=True, slots=True)
-class WinRow:
+class WinRow(_FlatRow):
     """A row of the wins table (without ``match_id``): one winner of a hand."""
 
     hand: int
@@ -153,20 +171,9 @@ class WinRow:
     tile: int | None
     tai: int
 
-    def row(self) -> tuple[Any, ...]:
-        return (self.hand, self.seat, self.how, self.thrower, self.tile, self.tai)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"hand": self.hand, "seat": self.seat, "how": self.how, "thrower": self.thrower, "tile": self.tile,
-                "tai": self.tai}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> WinRow:
-        return cls(d["hand"], d["seat"], d["how"], d["thrower"], d["tile"], d["tai"])
-
 
 @dataclass(frozen=True, slots=True)
-class FaultRow:
+class FaultRow(_FlatRow):
     """A row of the faults table (without ``match_id``): one fault, under the tournament's name for the bot."""
 
     hand: int
@@ -175,17 +182,6 @@ class FaultRow:
     kind: str
     detail: str
     line: str | None = None
-
-    def row(self) -> tuple[Any, ...]:
-        return (self.hand, self.position, self.bot, self.kind, self.detail, self.line)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"hand": self.hand, "position": self.position, "bot": self.bot, "kind": self.kind,
-                "detail": self.detail, "line": self.line}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> FaultRow:
-        return cls(d["hand"], d["position"], d["bot"], d["kind"], d["detail"], d["line"])
 
 
 @dataclass(frozen=True, slots=True)
