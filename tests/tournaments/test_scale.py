@@ -277,12 +277,9 @@ def live_objects() -> Counter[str]:
                    if not (isinstance(o, weakref.ReferenceType) and o() is None))
 
 
-def test_the_runner_keeps_nothing_per_match(tmp_path: Path) -> None:
-    """What the runner holds after 40 matches it still holds after 200: no type has 160 more objects (one per
-    match), and the sandbox hides the same paths (no log name per match).  Found by ``bench/tournament.py --scale
-    --diagnose``: every match left its cancel scope in the run's ``Shutdown`` (11 MB at 100,000 matches) and its
-    log's name among the sandbox's hidden paths.  Concurrency 1 plays the matches in a thread of this process, so
-    what a match leaves in the process that plays it is counted too."""
+def runner_growth(tmp_path: Path) -> dict[str, object]:
+    """Play 200 one-hand matches at concurrency 1 (in a thread of this process, so what a match leaves in the
+    process that plays it is counted too) and say what grew from match 40 to match 200."""
     import trio
 
     from wrappers import sandbox
@@ -300,9 +297,27 @@ def test_the_runner_keeps_nothing_per_match(tmp_path: Path) -> None:
 
     trio.run(lambda: runner_mod.execute(p, concurrency=1, on_match=on_match))
     (early, hidden_early), (late, hidden_late) = seen[40], seen[200]
-    assert {t: late[t] - early[t] for t in late if late[t] - early[t] >= 40} == {}
-    assert hidden_late == hidden_early
-    assert not [h for h in hidden_late if h.endswith(".part")]
+    return {"grown": {t: late[t] - early[t] for t in late if late[t] - early[t] >= 40},
+            "hidden_same": hidden_late == hidden_early,
+            "parts": [h for h in hidden_late if h.endswith(".part")]}
+
+
+def test_the_runner_keeps_nothing_per_match(tmp_path: Path) -> None:
+    """What the runner holds after 40 matches it still holds after 200: no type has 160 more objects (one per
+    match), and the sandbox hides the same paths (no log name per match).  Found by ``bench/tournament.py --scale
+    --diagnose``: every match left its cancel scope in the run's ``Shutdown`` (11 MB at 100,000 matches) and its
+    log's name among the sandbox's hidden paths.  Measured in a fresh interpreter, as a runner starts: in a pytest
+    worker, what earlier tests left running (a Dask cluster's threads) makes weak references per match that are
+    not the runner's (seen as 58 more ``ReferenceType`` after test_distributed.py)."""
+    code = ("import json, runpy, sys; from pathlib import Path; m = runpy.run_path(sys.argv[1]); "
+            "print(json.dumps(m['runner_growth'](Path(sys.argv[2]))))")
+    out = subprocess.run([sys.executable, "-c", code, __file__, str(tmp_path)], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["grown"] == {}
+    assert r["hidden_same"]
+    assert r["parts"] == []
 
 
 def test_a_tournament_of_process_bots_hides_no_path_per_match(tmp_path: Path) -> None:
