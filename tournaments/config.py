@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bots.base import parse_spec
 from referee.errors import BotError, InputError
-from referee.game.rules import RulesError, Ruleset, make_ruleset
+from referee.game.rules import MAX_SECONDS, RulesError, Ruleset, make_ruleset
 from referee.game.wall import check_seed
 from referee.userfiles import read_toml
 from tournaments.store import MAX_STORED_SEED
@@ -55,7 +55,7 @@ class BotEntry(SandboxFields):
     cmd: list[str] | str | None = None
     cwd: str | None = None
     env: dict[str, str] = Field(default_factory=dict)
-    timeout: float | None = Field(None, gt=0, le=3600)
+    timeout: float | None = Field(None, gt=0, le=MAX_SECONDS)
     keep_alive: bool = False
     extensions: list[str] = Field(default_factory=list)
     remote: bool = Field(False, description="Played by a wrapper logging in to `mjref serve` under this name "

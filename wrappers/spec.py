@@ -28,6 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from referee.errors import BotError, printable
+from referee.game.rules import MAX_SECONDS
 from referee.userfiles import read_toml
 
 from .identity import IdentityError, bot_identity, file_sha256
@@ -70,7 +71,9 @@ class BotSpec(SandboxFields):
     cmd: tuple[str, ...] | None = Field(None, description="The command and its arguments.")
     cwd: str | None = Field(None, description="Working directory (relative paths: to the file that names the bot).")
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables.")
-    timeout: float | None = Field(None, gt=0, le=3600, description="Seconds per question (overrides move_timeout).")
+    timeout: float | None = Field(
+        None, gt=0, le=MAX_SECONDS, description="Seconds per question (overrides move_timeout)."
+    )
     keep_alive: bool = Field(False, description="One process for the whole match instead of one per hand.")
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
     remote: bool = Field(False, description="Played by a wrapper that logs in to `mjref serve` under this name.")

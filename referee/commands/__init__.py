@@ -13,6 +13,7 @@ from rich.console import Console
 
 from referee.aio import first_leaf, is_interrupt, leaves
 from referee.errors import printable
+from referee.game.rules import MAX_SECONDS
 from referee.numbers import is_float_text
 from referee.shutdown import Interrupted
 from wrappers.sandbox import MODE_ENV, MODES
@@ -69,13 +70,13 @@ class _VerboseAction(argparse.Action):
 
 
 def timeout_seconds(text: str) -> float:
-    """The value of ``--timeout``: seconds per question, above 0 and at most 3600 (the bounds of a bot file's
-    ``timeout`` and of the ruleset's ``move_timeout``)."""
+    """The value of ``--timeout``: seconds per question, above 0 and at most ``MAX_SECONDS`` (the bounds of a bot
+    file's ``timeout`` and of the ruleset's ``move_timeout``)."""
     if not is_float_text(text):  # ASCII digits only: not "５" (referee.numbers)
         raise argparse.ArgumentTypeError(f"{text!r}: give seconds per question, e.g. 5")
     value = float(text)
-    if not 0 < value <= 3600:  # also refuses nan (every comparison is false) and inf
-        raise argparse.ArgumentTypeError(f"{text}: must be above 0 and at most 3600 seconds")
+    if not 0 < value <= MAX_SECONDS:  # also refuses nan (every comparison is false) and inf
+        raise argparse.ArgumentTypeError(f"{text}: must be above 0 and at most {MAX_SECONDS:g} seconds")
     return value
 
 

@@ -13,6 +13,7 @@ from rich.table import Table
 from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
+from referee.game.rules import MAX_SECONDS
 from referee.match import resolve_bots
 from referee.numbers import float_arg
 from referee.userfiles import check_output_file
@@ -50,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.bot is None:
         return fail("check", "give the BOT to check (see mjref check --help; --list shows the scenarios)")
-    if args.start_grace is not None and not 0 <= args.start_grace <= 3600:
-        return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to 3600 seconds")
+    if args.start_grace is not None and not 0 <= args.start_grace <= MAX_SECONDS:
+        return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to {MAX_SECONDS:g} seconds")
     spec = resolve_bots([args.bot])[0]
     spec.check_runnable()
     if args.stderr is not None:

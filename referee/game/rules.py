@@ -54,6 +54,11 @@ class RulesError(InputError):
     """A ruleset option that does not exist or has a bad value; the message names the field."""
 
 
+
+MAX_SECONDS = 3600
+"""The longest time any rule or option may give for one question or a hand's start: the ruleset's
+``move_timeout``, ``start_grace`` and ``human_timeout``, a bot file's ``timeout`` and every ``--timeout``."""
+
 class Ruleset(BaseModel):
     """Every rule option (docs/rules.md), with its default.  Frozen: a ruleset never changes during a match."""
 
@@ -74,15 +79,15 @@ class Ruleset(BaseModel):
         False, description="Allow a meld gong on the tile thrown by one's previous player."
     )
     rob_kong: bool = Field(True, description="Other seats may win on the tile of a promoted gong.")
-    move_timeout: float = Field(10.0, gt=0, le=3600, description="Seconds a bot has to answer one question.")
+    move_timeout: float = Field(10.0, gt=0, le=MAX_SECONDS, description="Seconds a bot has to answer one question.")
     start_grace: float = Field(
-        10.0, ge=0, le=3600, description="Extra seconds for the first question of a hand (process start)."
+        10.0, ge=0, le=MAX_SECONDS, description="Extra seconds for the first question of a hand (process start)."
     )
     network_grace: float = Field(
         1.0, ge=0, le=60, description="Extra seconds per question for a remote seat (the network's round trip)."
     )
     human_timeout: float = Field(
-        60.0, gt=0, le=3600,
+        60.0, gt=0, le=MAX_SECONDS,
         description="Seconds a person (a human:NAME seat, `mjref play`) has to answer one question; a timeout is a "
         "fault like a bot's.",
     )
