@@ -167,7 +167,9 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
             screenshot(page, "play-win-offered.png")
             last_q = page.evaluate("window.MJPLAY.state().ask.q")
             page.click('button.answer[data-kind="hu"]')
-            page.wait_for_selector("#winner-panel[data-outcome=win] .win[data-seat='1']")
+            # Hand 1's result stays on the panel until hand 2's arrives: wait for the panel that names hand 2 (CI
+            # once read hand 1's self-draw here, the wait having matched the old panel at once).
+            page.wait_for_selector("#winner-panel[data-outcome=win]:has-text('Hand 2') .win[data-seat='1']")
             assert "on a throw" in page.locator("#winner-panel").inner_text()
 
             # ---- hand 3: a concealed gong by its button, then plain answers to the hand's (and match's) end
