@@ -45,10 +45,12 @@ def test_engine_bench_greedy_plays_hands_to_their_end() -> None:
 
 
 def test_start_bench_times_every_bot_beside_python() -> None:
-    proc = run_bench("bench/start.py", "--runs", "1", "--bots", "drawdiscard")
+    proc = run_bench("bench/start.py", "--runs", "1", "--bots", "drawdiscard", "--imports")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    assert result["python_c_pass"]["median_ms"] > 0
-    assert result["bots"]["drawdiscard"]["median_ms"] > 0
+    assert result["interpreter"] == "bare venv"  # no development install's .pth file in the anchor
+    assert result["python_c_pass"]["median_ms"] > 0 and result["python_c_pass"]["cpu_median_ms"] > 0
+    assert result["bots"]["drawdiscard"]["median_ms"] > 0 and result["bots"]["drawdiscard"]["cpu_median_ms"] > 0
+    assert any(row["module"] == "bots.base" for row in result["slowest_imports"]["drawdiscard"])
     bad = run_bench("bench/start.py", "--bots", "nosuchbot")
     assert bad.returncode == 2 and "unknown bot 'nosuchbot'" in bad.stderr
