@@ -6,7 +6,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from referee.game.types import TYPE_CHECKING
+
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from typing import Any
 
 __all__ = ["BUILTIN_NAMES", "DEFAULT_DUMMY", "Policy", "make_policy", "parse_spec"]
 

@@ -19,15 +19,16 @@ import importlib
 import math
 import random as _stdlib_random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.errors import BotError
-from referee.game.types import Answer
+from referee.game.types import TYPE_CHECKING, Answer
 from referee.game.view import SeatView
 from referee.game.wall import hand_rng
 from referee.numbers import is_float_text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from typing import Any, ClassVar
+
     from wrappers.seat import Policy  # the one interface; re-exported for bot authors (below, on first use)
 
 

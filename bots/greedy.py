@@ -51,14 +51,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
 
 from bots.base import BasePolicy, pick
 from referee.game.analysis import meld_counts, shanten, useful_tiles
 from referee.game.options import throw_answer
 from referee.game.tiles import INDEX
-from referee.game.types import GONG_CONCEALED, GONG_MELDED, HU, Answer
+from referee.game.types import GONG_CONCEALED, GONG_MELDED, HU, TYPE_CHECKING, Answer
 from referee.game.view import SeatView
+
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from typing import ClassVar
 
 BIAS_SCALE = 8.0  # useful tiles that a personality weight at 0 or 1 is worth, across its 0.5-wide half range
 

@@ -27,16 +27,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TextIO
 
 from bots.base import BasePolicy, make_policy, pick, policy_class
 from referee.game.tiles import WINDS_IN_ORDER
-from referee.game.types import PASS, Event, Exit, InitGame
+from referee.game.types import PASS, TYPE_CHECKING, Event, Exit, InitGame
 from referee.game.view import SeatView, new_view
 from wrappers.codec import Ask, ProtocolError, Start, format_answer, parse_server_line
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
     import argparse
+    from typing import TextIO
 
 DEFAULT_SEED = 0  # --seed when not given
 

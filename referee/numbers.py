@@ -11,24 +11,32 @@ exits 2.  (The bot protocol's lines are checked for plain ASCII before any token
 
 from __future__ import annotations
 
-import re
-
 from referee.errors import InputError
 
-_INT = re.compile(r"[+-]?[0-9]+")
-_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
+TYPE_CHECKING = False  # ``typing.TYPE_CHECKING`` without importing ``typing`` (type checkers read it as true)
+if TYPE_CHECKING:
+    import re
+
+_FLOAT_PATTERN = r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)"
+_float_re: re.Pattern[str] | None = None  # compiled on first use: ``re`` is no part of a bot start
 _MAX_DIGITS = 4300  # Python's own limit for int(str): past it int() raises, and nobody means such a number
 
 
 def is_int_text(text: str, *, signed: bool = True) -> bool:
     """``text`` is a whole number in ASCII digits (with one optional sign if ``signed``), nothing else."""
-    return (_INT.fullmatch(text) is not None and len(text) <= _MAX_DIGITS
-            and (signed or text[0] not in "+-"))
+    digits = text[1:] if signed and text[:1] in ("+", "-") else text
+    # str.isdigit() alone takes "²" and "٣": only ASCII text whose every character is a digit is 0-9
+    return digits.isascii() and digits.isdigit() and len(text) <= _MAX_DIGITS
 
 
 def is_float_text(text: str) -> bool:
     """``text`` is a number in ASCII (digits, one point, an exponent, ``inf`` or ``nan``), nothing else."""
-    return _FLOAT.fullmatch(text) is not None and len(text) <= _MAX_DIGITS
+    global _float_re
+    if _float_re is None:
+        import re
+
+        _float_re = re.compile(_FLOAT_PATTERN, re.IGNORECASE)
+    return _float_re.fullmatch(text) is not None and len(text) <= _MAX_DIGITS
 
 
 def parse_int(text: str, what: str, *, signed: bool = True) -> int:

@@ -31,8 +31,6 @@ Formatting is plain string building, no regular expressions: the referee formats
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias, cast
-
 from referee.errors import InputError
 from referee.game.options import throw_answer
 from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, WINDS_IN_ORDER
@@ -42,8 +40,8 @@ from referee.game.types import (
     GONG_PROMOTED,
     HU,
     PASS,
+    TYPE_CHECKING,
     Answer,
-    AskKind,
     Eat,
     Event,
     Exit,
@@ -58,6 +56,11 @@ from referee.game.types import (
     Record,
     Throw,
 )
+
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from typing import Final, TypeAlias
+
+    from referee.game.kinds import AskKind
 
 __all__ = [
     "MAX_LINE_LENGTH",
@@ -82,7 +85,7 @@ FLOWER_EXTENSION: Final = "flower"
 
 _HAND_TIDS: Final[frozenset[int]] = frozenset(ALL_TIDS)
 _FLOWER_TIDS: Final[frozenset[int]] = frozenset(FLOWER_TIDS)
-_ASK_KINDS: Final[frozenset[str]] = frozenset(("throw", "hu", "gong", "pong", "eat"))
+_ASK_KINDS: Final[dict[str, AskKind]] = {"throw": "throw", "hu": "hu", "gong": "gong", "pong": "pong", "eat": "eat"}
 _WINDS: Final[frozenset[str]] = frozenset(WINDS_IN_ORDER)
 _POSITIONS: Final[dict[str, int]] = {"1": 1, "2": 2, "3": 3, "4": 4}
 _ANSWER_COMMANDS: Final = "/throw, /eat, /pong, /gong, /hu or /pass"
@@ -418,7 +421,7 @@ def _parse_start(display: str | bytes, args: list[str], seat: int) -> ServerMess
 def _parse_ask(display: str | bytes, args: list[str], seat: int) -> ServerMessage:
     if len(args) != 1 or args[0] not in _ASK_KINDS:
         raise _fail(display, "/ask takes one of throw, hu, gong, pong, eat")
-    return Ask(cast(AskKind, args[0]))
+    return Ask(_ASK_KINDS[args[0]])
 
 
 def _parse_init_game(display: str | bytes, args: list[str], seat: int) -> ServerMessage:

@@ -17,6 +17,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from referee.game.kinds import AskKind
+
 from .codec import cut
 
 PROTOCOL = 1
@@ -31,9 +33,6 @@ CLOSE_TAKEN = 4003  # the name is already logged in on another connection (a tok
 CLOSE_BAD_MESSAGE = 4004  # a frame that is not a message of this protocol, or not one expected now
 CLOSE_AUTH_TIMEOUT = 4005  # no valid ``hello`` within AUTH_TIMEOUT seconds
 CLOSE_OVER = 1000  # normal closure: the match or tournament is over (an ``over`` message came first)
-
-AskKind = Literal["throw", "hu", "gong", "pong", "eat"]
-
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -27,11 +27,16 @@ the tests check all of this against brute force.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Literal, NamedTuple
 
 from .tiles import INDEX, KIND_AT
-from .types import Meld
+from .types import TYPE_CHECKING, Meld
+
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from typing import NamedTuple
+
+    from .kinds import GroupType
 
 __all__ = [
     "GROUP_OF",
@@ -40,7 +45,6 @@ __all__ = [
     "Group",
     "completes_with",
     "group_states",
-    "GroupType",
     "arrangements",
     "is_complete",
     "is_seven_pairs_and_pung",
@@ -51,24 +55,29 @@ __all__ = [
     "waits",
 ]
 
-GroupType = Literal["chow", "pung", "pair"]
-
 SETS_NEEDED = 5  # Taiwan 16-tile: five sets and a pair
 _CACHE_LIMIT = 400_000  # entries per cache before it is cleared (a bound on memory in very long runs)
 _SUIT_STARTS = (0, 9, 18)
 
 
-class Group(NamedTuple):
-    """One group of an arrangement: ``type`` chow/pung/pair and ``kind`` (11..47; the lowest kind of a chow)."""
+if TYPE_CHECKING:
 
-    type: GroupType
-    kind: int
+    class Group(NamedTuple):
+        """One group of an arrangement: ``type`` chow/pung/pair and ``kind`` (11..47; the lowest kind of a chow)."""
+
+        type: GroupType
+        kind: int
+
+else:  # the same named tuple without ``typing`` (a test checks that the two name the same fields)
+    Group = namedtuple("Group", ("type", "kind"))
+    Group.__doc__ = "One group of an arrangement: ``type`` chow/pung/pair and ``kind`` (11..47; a chow's lowest kind)."
 
 
 # ------------------------------------------------------------------------------------ exact decompositions
 
 
-_Groups = tuple[tuple[GroupType, int], ...]  # (type, rank index 0..8) within one suit
+if TYPE_CHECKING:
+    _Groups = tuple[tuple[GroupType, int], ...]  # (type, rank index 0..8) within one suit
 
 
 def _splits(t: tuple[int, ...], pair: bool) -> Iterator[tuple[int, int, int, int, tuple[int, ...]]]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .analysis import is_complete, standard_waits, waits
 from .options import (
@@ -42,7 +42,6 @@ from .types import (
     HU,
     PASS,
     Answer,
-    AskKind,
     Eat,
     Event,
     Exit,
@@ -60,6 +59,9 @@ from .types import (
     seats_after,
 )
 from .wall import Wall, check_wall
+
+if TYPE_CHECKING:
+    from .kinds import AskKind
 
 HU_OR_PASS = (HU, PASS)
 WinHow = Literal["self_draw", "throw", "robbed_gong", "flowers"]

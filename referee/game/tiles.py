@@ -10,11 +10,15 @@ hand is a vector of 34 counts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from typing import Final
 
 from referee.errors import InputError
+from referee.numbers import is_int_text
+
+from .types import TYPE_CHECKING
+
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from typing import Final
 
 WAN: Final = 1
 TIAO: Final = 2
@@ -166,12 +170,9 @@ def glyph(tid_or_kind: int) -> str:
     raise TileError(f"{tid_or_kind} is not a tile ID or kind")
 
 
-_TOKEN = re.compile(r"[+-]?[0-9]+")  # ASCII digits: \d would take "２３" (full-width) as 23
-
-
 def parse_tid(token: str, *, flowers: bool = True) -> int:
     """Parse one TID token strictly (decimal digits only), with a reason on failure."""
-    if not _TOKEN.fullmatch(token):
+    if not is_int_text(token):  # ASCII digits: int() would take "２３" (full-width) as 23
         raise TileError(f"{token!r} is not a tile ID (not a number)")
     return check_tid(int(token), flowers=flowers)
 

@@ -14,13 +14,14 @@ cost of that start.  They behave as the dataclasses did: positional and keyword 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+TYPE_CHECKING = False  # ``typing.TYPE_CHECKING`` without importing ``typing`` (type checkers read it as true)
+if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from typing import Any, ClassVar
+
+    from .kinds import AnswerKind, AskKind, MeldType
 
 ALL_SEATS: frozenset[int] = frozenset((1, 2, 3, 4))
 
-AskKind = Literal["throw", "hu", "gong", "pong", "eat"]
-AnswerKind = Literal["throw", "hu", "gong", "pong", "eat", "pass"]
-MeldType = Literal["eat", "pong", "gong", "concealed_gong"]
 
 # Gong modes, as the protocol numbers them.
 GONG_CONCEALED = 0

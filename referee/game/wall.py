@@ -21,9 +21,10 @@ Blank lines and lines starting with ``#`` are ignored.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from referee.errors import InputError
+
+from .types import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the wall needs only ``rules.flowers``; bots import this module and start faster without pydantic
     from .rules import Ruleset

@@ -599,3 +599,18 @@ def test_completes_with_on_waiting_hands() -> None:
             assert completes_with(counts, states, i) == expected, (counts, i)
         checked += 1
     assert wins >= 3000  # every hand waits on at least the tile taken out
+
+
+def test_group_is_the_named_tuple_the_type_checker_reads() -> None:
+    """``analysis.Group`` is a ``collections.namedtuple`` at run time (``typing`` is no part of a bot's start) and a
+    ``typing.NamedTuple`` for type checkers: both must name the same fields in the same order."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(analysis))
+    checked = [node for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == "Group"]
+    assert len(checked) == 1
+    fields = [s.target.id for s in checked[0].body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+    assert tuple(fields) == analysis.Group._fields == ("type", "kind")
+    group = analysis.Group("pung", 11)
+    assert group == ("pung", 11) and group.kind == 11 and group.type == "pung"
