@@ -34,36 +34,27 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bots.base import parse_spec
 from referee.errors import BotError, InputError
-from referee.game.rules import MAX_SECONDS, RulesError, Ruleset, make_ruleset
+from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.wall import check_seed
 from referee.userfiles import read_toml
 from tournaments.store import MAX_STORED_SEED
-from wrappers.spec import BotSpec, SandboxFields, SpecError, spec_from_mapping, validation_line
+from wrappers.spec import BotFields, BotSpec, SpecError, spec_from_mapping, validation_line
 
 
 class ConfigError(InputError):
     """A tournament file that cannot be used; the message names the file and field."""
 
 
-class BotEntry(SandboxFields):
-    """One participant: a built-in bot (``builtin``) or a bot executable (``cmd``), with its sandbox fields."""
+class BotEntry(BotFields):
+    """One participant: a built-in bot (``builtin``), a bot executable (``cmd``) or a remote bot, with the fields
+    of a bot file (``wrappers.spec.BotFields``) and the cores it keeps busy (``threads``).  Checked as a bot file
+    is by ``bot_specs`` before any match starts."""
 
     model_config = ConfigDict(extra="forbid", frozen=False)
 
     name: str = Field(..., min_length=1, max_length=64, pattern=r"^[^\s#]+$")
-    builtin: str | None = None
-    cmd: list[str] | str | None = None
-    cwd: str | None = None
-    env: dict[str, str] = Field(default_factory=dict)
-    timeout: float | None = Field(None, gt=0, le=MAX_SECONDS)
-    keep_alive: bool = False
-    extensions: list[str] = Field(default_factory=list)
-    remote: bool = Field(False, description="Played by a wrapper logging in to `mjref serve` under this name "
-                         "(docs/network.md).")
-    identity: Literal["files", "folder"] = Field(
-        "files", description="What resuming checks is unchanged: 'files' (the executable and the files named in "
-        "cmd) or 'folder' (every file under cwd too, but the ignored); see docs/tournaments.md.")
-    identity_ignore: list[str] = Field(default_factory=list, description="Globs left out of a folder identity.")
+    cmd: list[str] | str | None = Field(None, description="The command and its arguments (a string: split on blanks).")
+    extensions: list[str] = Field(default_factory=list, description="Opt-in protocol extensions, e.g. 'flower'.")
     threads: int = Field(1, ge=1, le=1024, description="Cores the bot keeps busy while it thinks: the default "
                          "concurrency leaves each match of process bots that many (see docs/tournaments.md).")
 

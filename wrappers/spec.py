@@ -61,27 +61,36 @@ class SandboxFields(BaseModel):
     file_mb: int | None = Field(None, ge=0, le=1 << 20, description="Largest file the bot may write, MB (default 64).")
 
 
-class BotSpec(SandboxFields):
+class BotFields(SandboxFields):
+    """The fields of one bot that a bot file and a tournament file's ``[[bots]]`` entry share, defined once here:
+    what it is (``builtin``, or ``cmd`` in the subclasses, or ``remote``), where and how long it runs, and what a
+    resumed tournament checks of it.  ``BotSpec`` (a bot file, a seat) and ``tournaments.config.BotEntry`` (a
+    tournament's participant) add what only they have."""
+
+    builtin: str | None = Field(None, description="A built-in bot, e.g. 'greedy' or 'greedy:chowness=0.2'.")
+    cwd: str | None = Field(None, description="Working directory (relative paths: to the file that names the bot).")
+    env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables.")
+    timeout: float | None = Field(
+        None, gt=0, le=MAX_SECONDS, description="Seconds per question (overrides move_timeout; --timeout overrides it)."
+    )
+    keep_alive: bool = Field(False, description="One process for the whole match instead of one per hand.")
+    remote: bool = Field(False, description="Played by a wrapper that logs in to `mjref serve` under this name "
+                         "(docs/network.md).")
+    identity: Literal["files", "folder"] = Field(
+        "files", description="What a resumed tournament checks is unchanged: 'files' (the executable and the "
+        "files named in cmd) or 'folder' (also every file under cwd, but the ignored); see docs/tournaments.md.")
+    identity_ignore: tuple[str, ...] = Field((), description="Extra glob patterns left out of a folder identity.")
+
+
+class BotSpec(BotFields):
     """How to run one bot.  Exactly one of ``builtin``, ``cmd`` and ``remote``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(..., min_length=1, max_length=64)
-    builtin: str | None = Field(None, description="A built-in bot, e.g. 'greedy' or 'greedy:chowness=0.2'.")
     cmd: tuple[str, ...] | None = Field(None, description="The command and its arguments.")
-    cwd: str | None = Field(None, description="Working directory (relative paths: to the file that names the bot).")
-    env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables.")
-    timeout: float | None = Field(
-        None, gt=0, le=MAX_SECONDS, description="Seconds per question (overrides move_timeout)."
-    )
-    keep_alive: bool = Field(False, description="One process for the whole match instead of one per hand.")
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
-    remote: bool = Field(False, description="Played by a wrapper that logs in to `mjref serve` under this name.")
     human: bool = Field(False, description="A remote seat played by a person through the page (needs remote).")
-    identity: Literal["files", "folder"] = Field(
-        "files", description="What a resumed tournament checks is unchanged: 'files' (the executable and the "
-        "files named in cmd) or 'folder' (also every file under cwd); see wrappers/identity.py.")
-    identity_ignore: tuple[str, ...] = Field((), description="Extra glob patterns left out of a folder identity.")
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotSpec:
