@@ -40,6 +40,7 @@ from referee.game.types import (
 )
 from referee.game.view import new_view
 from referee.game.wall import (
+    SplitMix64,
     Wall,
     WallError,
     arrange_wall,
@@ -241,6 +242,30 @@ def test_wall_is_a_function_of_seed_hand_and_flowers() -> None:
     flowered = generate_wall(1, 0, FLOWER_RULES)
     assert sorted(flowered.tiles) == sorted(ALL_TIDS_WITH_FLOWERS)
     assert len(flowered.tiles) == 144
+
+
+def _recipe_wall(seed: int, hand: int, rules: Ruleset) -> Wall:
+    """The wall module's docstring recipe, written plainly: one ``SplitMix64.next()`` at a time."""
+    import hashlib
+
+    digest = hashlib.sha256(f"mjref-wall/1|{seed}|{hand}|{1 if rules.flowers else 0}".encode()).digest()
+    rng = SplitMix64(int.from_bytes(digest[:8], "big"))
+    tiles = list(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
+    for i in range(len(tiles) - 1, 0, -1):
+        j = rng.next() % (i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    dice = (1 + rng.next() % 6, 1 + rng.next() % 6, 1 + rng.next() % 6)
+    return Wall(tuple(tiles), dice)
+
+
+@pytest.mark.parametrize("rules", [RULES, FLOWER_RULES], ids=["no flowers", "flowers"])
+def test_generate_wall_follows_the_recipe_one_number_at_a_time(rules: Ruleset) -> None:
+    """``generate_wall`` computes SplitMix64's numbers all at once (in lanes of one big integer); the walls and
+    dice are those of the recipe drawn one number at a time, for small, large and extreme seeds."""
+    seeds = [0, 1, 7, 2**32 - 1, 2**63, 2**64 - 1, *range(100, 140)]
+    for seed in seeds:
+        for hand in (0, 1, 15, 999):
+            assert generate_wall(seed, hand, rules) == _recipe_wall(seed, hand, rules)  # tiles and dice
 
 
 def test_wallfile_round_trip_and_comments() -> None:
