@@ -108,6 +108,18 @@ _THROWN = {p * 1000 + t: Throw(p, t) for p in ALL_SEATS for t in ALL_TIDS}
 _DRAWN = {
     (p * 1000 + t) * 2 + r: Mo(p, t, bool(r), audience=_ONLY[p]) for p in ALL_SEATS for t in ALL_TIDS for r in (0, 1)
 }
+# The dense kind index (tiles.INDEX) of every suit and honour TID, by TID: one list look-up where the hot paths
+# would otherwise divide and look up a dict.  None for flowers and non-tiles (they never reach a count vector).
+_KI: list[int | None] = [INDEX.get(t // 10) if t >= 100 else None for t in range(max(ALL_TIDS) + 1)]
+# Per dense index of a suit kind, the pairs of neighbouring indices that make a chow with it (none for honours).
+_CHOW_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(
+        (i + a, i + b)
+        for a, b in ((-2, -1), (-1, 1), (1, 2))
+        if i < 27 and 0 <= i % 9 + a and i % 9 + b <= 8
+    )
+    for i in range(34)
+)
 
 
 @dataclass(slots=True)
@@ -125,12 +137,12 @@ class _Seat:
 
     def add(self, t: int) -> None:
         self.concealed.append(t)
-        self.counts[INDEX[t // 10]] += 1
+        self.counts[_KI[t]] += 1  # type: ignore[index]
         self.wins = None
 
     def remove(self, t: int) -> None:
         self.concealed.remove(t)
-        self.counts[INDEX[t // 10]] -= 1
+        self.counts[_KI[t]] -= 1  # type: ignore[index]
         self.wins = None
 
 
@@ -175,6 +187,7 @@ class Hand:
         self._after_gong = False
         self._last_drawn: dict[int, int] = {}  # per seat: its last draw (the dealer's 17th tile before any)
         self._draw_wins: bool | None = None  # whether the last draw completed the drawer's hand
+        self._seven_pairs = rules.seven_pairs_and_pung  # read at every change of a hand: a plain attribute
 
     # ------------------------------------------------------------------------------------------------ surface
     @property
@@ -217,7 +230,14 @@ class Hand:
         else:
             if answer not in q.legal:
                 raise IllegalAnswer(self.explain_illegal(q, answer))
-        return self._advance(answer)
+        # _advance inlined: this runs once per question
+        out: list[Event] = []
+        self._out = out
+        try:
+            self.question = self._flow_gen.send(answer)
+        except StopIteration:
+            self.question = None
+        return out
 
     def _advance(self, answer: Answer | None) -> list[Event]:
         assert self._flow_gen is not None
@@ -278,21 +298,12 @@ class Hand:
 
     def _wins(self, s: _Seat) -> tuple[int, ...]:
         """``s.wins``, worked out and kept."""
-        if self.rules.seven_pairs_and_pung:
+        if self._seven_pairs:
             w = tuple(INDEX[k] for k in waits(s.counts, seven_pairs_and_pung=True))
         else:
             w = standard_waits(s.counts)
         s.wins = w
         return w
-
-    @staticmethod
-    def _chow_possible(c: list[int], i: int) -> bool:
-        r = i % 9
-        return bool(
-            (r >= 2 and c[i - 2] and c[i - 1])
-            or (1 <= r <= 7 and c[i - 1] and c[i + 1])
-            or (r <= 6 and c[i + 1] and c[i + 2])
-        )
 
     def _end_in_draw(self) -> None:
         self.result = HandResult("draw", (), (0, 0, 0, 0))
@@ -440,29 +451,53 @@ class Hand:
         p = self.dealer
         mode = "turn"  # the dealer's first turn: 17 tiles, no draw
         seats = self._seats
-        # The common turn (no win, no gong, nobody able to claim the throw) runs here without a nested
-        # generator; anything else goes through _own_turn and _claims, which follow docs/protocol.md step by step.
+        tiles = self._tiles
         dead_wall = self.rules.dead_wall
+        # The common turn (a live draw that is no flower, no win, no gong, nobody able to claim the throw) runs
+        # here, without a nested generator or a call per step; anything else goes through _draw, _own_turn and
+        # _claims, which follow docs/protocol.md step by step.
+        wins: bool | None = None  # whether the hand in turn is complete; None: not known yet (ask _take_draw_wins)
         while True:
             s = seats[p]
             if mode == "draw":
-                if not self._draw(p, replacement=False):
+                front = self._front
+                if self._back - front > dead_wall and tiles[front] >= 100:
+                    # _draw's usual case inlined: a live tile, not a flower
+                    t = tiles[front]
+                    self._front = front + 1
+                    i: int = _KI[t]  # type: ignore[assignment]
+                    w = s.wins  # the hand before the draw: usually known already from the others' throws
+                    if w is None:
+                        w = self._wins(s)
+                    wins = i in w
+                    s.concealed.append(t)  # s.add(t) inlined
+                    s.counts[i] += 1
+                    s.wins = None
+                    s.draws += 1
+                    self._last_drawn[p] = t
+                    self._after_gong = False
+                    self._last_live_drawn = self._back - front - 1 == dead_wall
+                    self._out.append(_DRAWN[(p * 1000 + t) * 2])
+                elif not self._draw(p, replacement=False):
                     return
                 mode = "turn"
             if mode == "turn":
-                # _take_draw_wins and _may_gong inlined for the usual turn: the draw knows whether it won
-                wins = self._draw_wins
-                if wins is None:
+                if wins is None:  # after a flower or a gong's replacement, and the dealer's first 17 tiles
                     wins = self._take_draw_wins(p)
-                else:
-                    self._draw_wins = None
-                if wins or (self._back - self._front > dead_wall and may_self_gong(s.counts, s.melds)):
+                # _may_gong inlined: ``may_self_gong`` needs four of a kind in hand or a meld to promote
+                c = s.counts
+                if wins or (
+                    (4 in c or s.melds) and self._back - self._front > dead_wall and may_self_gong(c, s.melds)
+                ):
                     ended = yield from self._own_turn(p, wins)
                     if ended:
                         return
+                wins = None
             a = yield Question(p, "throw", throw_options(s.concealed))
             t = a.tiles[0]
-            s.remove(t)
+            s.concealed.remove(t)  # s.remove(t) inlined
+            s.counts[_KI[t]] -= 1  # type: ignore[index]
+            s.wins = None
             s.river.append(t)
             self._throws += 1
             self._out.append(_THROWN[p * 1000 + t])
@@ -485,23 +520,32 @@ class Hand:
         order; the one seat holding two or three of its kind; whether the next seat can make a chow with it.
         None when nobody can claim it (the usual case: the turn passes without a question)."""
         seats = self._seats
-        after = seats_after(p)
-        i = INDEX[t // 10]
-        winners: list[int] = []
-        holder: int | None = None
-        for q in after:
-            s = seats[q]
-            w = s.wins  # _can_win_on inlined: three seats for every throw
-            if w is None:
-                w = self._wins(s)
-            if i in w:
-                winners.append(q)
-            if holder is None and s.counts[i] >= 2:
-                holder = q
-        eat = t < 400 and self._chow_possible(seats[after[0]].counts, i)
-        if winners or holder is not None or eat:
-            return winners, holder, eat
-        return None
+        q1, q2, q3 = seats_after(p)
+        s1, s2, s3 = seats[q1], seats[q2], seats[q3]
+        i: int = _KI[t]  # type: ignore[assignment]
+        # Each seat's waits are kept until its hand changes (_Seat.wins); _can_win_on inlined: three seats per throw
+        w1 = s1.wins
+        if w1 is None:
+            w1 = self._wins(s1)
+        w2 = s2.wins
+        if w2 is None:
+            w2 = self._wins(s2)
+        w3 = s3.wins
+        if w3 is None:
+            w3 = self._wins(s3)
+        eat = False
+        if t < 400:  # a suit tile: can the next seat make a chow with it?
+            c = s1.counts
+            for a, b in _CHOW_PAIRS[i]:
+                if c[a] and c[b]:
+                    eat = True
+                    break
+        h1, h2, h3 = s1.counts[i] >= 2, s2.counts[i] >= 2, s3.counts[i] >= 2
+        if not (eat or h1 or h2 or h3 or i in w1 or i in w2 or i in w3):
+            return None  # the usual throw: one look-up per seat, nothing built
+        winners = [q for q, w in ((q1, w1), (q2, w2), (q3, w3)) if i in w]
+        holder = q1 if h1 else q2 if h2 else q3 if h3 else None
+        return winners, holder, eat
 
     def _take_draw_wins(self, p: int) -> bool:
         """Whether ``p``'s hand is complete now: the answer its draw worked out (from the group states it already
