@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.
 
 __all__ = [
     "GROUP_OF",
+    "KEY_START",
+    "KEY_STEP",
     "SETS_NEEDED",
     "UNKNOWN",
     "Group",
@@ -51,6 +53,8 @@ __all__ = [
     "meld_counts",
     "shanten",
     "standard_waits",
+    "standard_waits_of_keys",
+    "group_keys",
     "useful_tiles",
     "waits",
 ]
@@ -461,6 +465,96 @@ def standard_waits(counts: Sequence[int]) -> tuple[int, ...]:
     without seven pairs and a pung, without ``seen`` and without its checks, for the engine's "does this throw
     win?" (a hand holding four of a kind never waits on a fifth: the fifth does not exist)."""
     return _standard_waits(counts)
+
+
+# Group keys: the engine asks for the waits of a seat's hand each time the hand changed (some sixty times a hand),
+# and building a tuple per group to look its state up was most of that cost.  A key is one group's counts as one
+# int, base 5 (the count of its r-th kind times 5**r), the honours' keys offset by 5**9 so that they never meet a
+# suit's; a seat keeps its four keys up to date with KEY_STEP as tiles come and go (one addition per tile), and
+# standard_waits_of_keys looks the states up by key.  Tests check it against ``_standard_waits`` and brute force.
+_HONOUR_KEY = 5**9
+KEY_START: tuple[int, int, int, int] = (0, 0, 0, _HONOUR_KEY)
+"""The keys of four empty groups (wan, tiao, tong, honours)."""
+KEY_STEP: tuple[int, ...] = tuple(5 ** (i - _PART_STARTS[GROUP_OF[i]]) for i in range(34))
+"""Per dense kind index: what one tile of that kind adds to its group's key (``GROUP_OF`` names the group)."""
+
+
+def group_keys(counts: Sequence[int]) -> list[int]:
+    """The four group keys of a 34-vector of counts."""
+    keys = list(KEY_START)
+    for i, c in enumerate(counts):
+        if c:
+            keys[GROUP_OF[i]] += c * KEY_STEP[i]
+    return keys
+
+
+_KEY_PARTS: dict[int, tuple[int, ...]] = {}  # key -> the group's counts (9 for a suit, 7 for the honours)
+
+
+def _key_part(key: int) -> tuple[int, ...]:
+    t = _KEY_PARTS.get(key)
+    if t is None:
+        x, n = (key - _HONOUR_KEY, 7) if key >= _HONOUR_KEY else (key, 9)
+        t = tuple((x // 5**r) % 5 for r in range(n))
+        if len(_KEY_PARTS) > _CACHE_LIMIT:
+            _KEY_PARTS.clear()
+        _KEY_PARTS[key] = t
+    return t
+
+
+_KEY_CODES: dict[int, int] = {}  # key -> _part_state of its group
+
+
+def _key_code(key: int) -> int:
+    code = _PART_STATES.get(t := _key_part(key))
+    if code is None:
+        code = _part_state(t)
+    if len(_KEY_CODES) > _CACHE_LIMIT:
+        _KEY_CODES.clear()
+    _KEY_CODES[key] = code
+    return code
+
+
+def _key_wins(keys: Sequence[int], g: int) -> tuple[int, ...]:
+    return _part_wins(_key_part(keys[g]), _PART_STARTS[g])
+
+
+def standard_waits_of_keys(keys: Sequence[int]) -> tuple[int, ...]:
+    """``standard_waits`` of the hand whose four group keys are ``keys`` (see ``group_keys``): the same decision
+    group by group as ``_standard_waits``, with each group's state looked up by its key."""
+    get = _KEY_CODES.get
+    one = -1
+    two_a = two_b = -1
+    code_a = code_b = 0
+    for g in (0, 1, 2, 3):
+        key = keys[g]
+        code = get(key)
+        if code is None:
+            code = _key_code(key)
+        if code < 4:  # 3k tiles: must split into sets as they are
+            if code != 1:
+                return ()
+        elif code < 8:  # 3k+1 tiles: this group must take the tile
+            if one >= 0 or two_a >= 0:
+                return ()
+            one = g
+        else:  # 3k+2 tiles: two such groups, one takes the tile, the other holds the pair
+            if one >= 0 or two_b >= 0:
+                return ()
+            if two_a < 0:
+                two_a, code_a = g, code
+            else:
+                two_b, code_b = g, code
+    if one >= 0:
+        return _key_wins(keys, one)
+    if two_b < 0:
+        return ()
+    out: tuple[int, ...] = ()
+    if code_b == 10:  # a takes the tile and becomes sets only, b keeps its sets and pair
+        out = _key_wins(keys, two_a)
+    if code_a == 10:
+        out += _key_wins(keys, two_b)
+    return out
 
 
 def waits(

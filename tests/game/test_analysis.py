@@ -614,3 +614,60 @@ def test_group_is_the_named_tuple_the_type_checker_reads() -> None:
     assert tuple(fields) == analysis.Group._fields == ("type", "kind")
     group = analysis.Group("pung", 11)
     assert group == ("pung", 11) and group.kind == 11 and group.type == "pung"
+
+
+# ------------------------------------------------------------------------------------------ group keys
+
+
+def _key_by_definition(counts: list[int], g: int) -> int:
+    """A group's key as documented: base 5, the r-th kind's count times 5**r, the honours offset by 5**9."""
+    lo, n = (0, 9) if g == 0 else (9, 9) if g == 1 else (18, 9) if g == 2 else (27, 7)
+    return sum(counts[lo + r] * 5**r for r in range(n)) + (5**9 if g == 3 else 0)
+
+
+def _waiting_or_random_hand(rng: random.Random) -> list[int]:
+    """Half random 3k+1 hands, half a complete hand less one tile (so that waits are often not empty)."""
+    size = rng.choice([1, 4, 7, 10, 13, 16])
+    counts = [0] * 34
+    if rng.random() < 0.5:
+        for t in rng.sample(ALL_TIDS, size):
+            counts[INDEX[t // 10]] += 1
+        return counts
+    while True:
+        counts = [0] * 34
+        for _ in range((size - 1) // 3):
+            if rng.random() < 0.6:
+                suit, r = rng.randrange(3), rng.randrange(7)
+                for d in range(3):
+                    counts[9 * suit + r + d] += 1
+            else:
+                counts[rng.randrange(34)] += 3
+        counts[rng.randrange(34)] += 2
+        if max(counts) <= 4:
+            counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
+            return counts
+
+
+def test_waits_by_group_keys_agree_with_standard_waits_and_brute_force() -> None:
+    """``group_keys`` is the documented base-5 code; ``standard_waits_of_keys`` (what the engine asks) is
+    ``standard_waits`` of the counts, which is brute force's waits; a tile added by ``KEY_STEP`` is the key of the
+    counts plus it."""
+    from referee.game.analysis import GROUP_OF, KEY_START, KEY_STEP, group_keys, standard_waits, standard_waits_of_keys
+
+    assert group_keys([0] * 34) == list(KEY_START)
+    rng = random.Random(11)
+    nonempty = 0
+    for _ in range(2000):
+        counts = _waiting_or_random_hand(rng)
+        keys = group_keys(counts)
+        assert keys == [_key_by_definition(counts, g) for g in range(4)]
+        found = standard_waits_of_keys(keys)
+        assert found == standard_waits(counts)
+        assert [KIND_AT[i] for i in found] == brute_waits(counts)
+        nonempty += bool(found)
+        i = rng.choice([j for j in range(34) if counts[j] < 4])
+        stepped = list(keys)
+        stepped[GROUP_OF[i]] += KEY_STEP[i]
+        counts[i] += 1
+        assert stepped == group_keys(counts)
+    assert nonempty > 600  # the check saw many waiting hands, not only hands with no wait
