@@ -36,7 +36,7 @@ def may_self_gong(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     if 4 in counts:
         return True
     for m in melds:  # a loop, not any() over a generator: asked at every draw, usually with no melds
-        if m.type == "pong" and counts[INDEX[m.kind]]:
+        if m.type == "pong" and counts[INDEX[m.tiles[0] // 10]]:  # m.kind, without a property call
             return True
     return False
 
@@ -88,21 +88,29 @@ def chow_shapes(tile: int) -> list[tuple[int, int]]:
     return shapes
 
 
+# Per rank 1..9 of a claimed suit tile: the kind offsets of the pairs that make a chow with it, as chow_shapes.
+_CHOW_OFFSETS = tuple(tuple((a - 10 - r, b - 10 - r) for a, b in chow_shapes((10 + r) * 10)) for r in range(10))
+
+
 def eat_options(concealed: Sequence[int], tile: int) -> list[Answer]:
-    """Every pair of held TIDs that makes a chow with ``tile`` (each copy combination is its own answer)."""
-    shapes = chow_shapes(tile)
-    if not shapes:
-        return []
+    """Every pair of held TIDs that makes a chow with ``tile`` (each copy combination is its own answer), shape by
+    shape in ``chow_shapes`` order, each shape's copies ascending."""
     k = tile // 10
-    by_kind: dict[int, list[int]] = {}
+    if not is_suit_kind(k):
+        return []
+    by_offset: dict[int, list[int]] = {}  # kind offset from the tile's -2..2 -> held TIDs
     for t in concealed:
-        if -2 <= t // 10 - k <= 2:  # only the kinds a chow with the tile can use
-            by_kind.setdefault(t // 10, []).append(t)
+        d = t // 10 - k
+        if -2 <= d <= 2:  # only the kinds a chow with the tile can use
+            by_offset.setdefault(d, []).append(t)
     out: list[Answer] = []
-    for a, b in shapes:
-        for x in sorted(by_kind.get(a, ())):
-            for y in sorted(by_kind.get(b, ())):
-                out.append(Answer("eat", (x, y) if x < y else (y, x)))
+    for a, b in _CHOW_OFFSETS[k % 10]:
+        xs = by_offset.get(a)
+        ys = by_offset.get(b)
+        if xs and ys:
+            for x in sorted(xs):
+                for y in sorted(ys):
+                    out.append(Answer("eat", (x, y)))  # a < b: x's kind is below y's, so (x, y) is ascending
     return out
 
 

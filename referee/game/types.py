@@ -141,9 +141,9 @@ class Answer(Record):
     mode: int | None
 
     def __init__(self, kind: AnswerKind, tiles: tuple[int, ...] = (), mode: int | None = None) -> None:
-        _set(self, "kind", kind)
-        _set(self, "tiles", tiles)
-        _set(self, "mode", mode)
+        _a_kind(self, kind)  # the slots' own setters, as in Question: answers to claims are built per question
+        _a_tiles(self, tiles)
+        _a_mode(self, mode)
 
     # compared and hashed in the engine's inner loop (``answer in legal``): written out, not generic
     def __eq__(self, other: object) -> bool:
@@ -178,6 +178,10 @@ class Answer(Record):
         return " ".join(parts)
 
 
+_a_kind = Answer.__dict__["kind"].__set__
+_a_tiles = Answer.__dict__["tiles"].__set__
+_a_mode = Answer.__dict__["mode"].__set__
+
 HU = Answer("hu")
 PASS = Answer("pass")
 
@@ -193,13 +197,21 @@ class Question(Record):
     tile: int | None  # the tile the question is about (a throw to claim, a promoted gong to rob)
 
     def __init__(self, seat: int, ask: AskKind, legal: tuple[Answer, ...], tile: int | None = None) -> None:
-        _set(self, "seat", seat)
-        _set(self, "ask", ask)
-        _set(self, "legal", legal)
-        _set(self, "tile", tile)
+        # The slots' own setters, not ``_set`` by name: the engine builds a question for every move, and this
+        # skips looking each name up (a third of the construction's cost).  Still frozen: ``__setattr__`` refuses.
+        _q_seat(self, seat)
+        _q_ask(self, ask)
+        _q_legal(self, legal)
+        _q_tile(self, tile)
 
     def __str__(self) -> str:
         return f"/ask {self.ask}"
+
+
+_q_seat = Question.__dict__["seat"].__set__
+_q_ask = Question.__dict__["ask"].__set__
+_q_legal = Question.__dict__["legal"].__set__
+_q_tile = Question.__dict__["tile"].__set__
 
 
 # ---------------------------------------------------------------------------------------------------- events
