@@ -16,11 +16,12 @@ the order of questions in the rules.
 
 from __future__ import annotations
 
+from bisect import bisect
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from .analysis import is_complete, standard_waits, waits
+from .analysis import GROUP_OF, KEY_START, KEY_STEP, is_complete, standard_waits_of_keys, waits
 from .options import (
     eat_broadcast,
     eat_options,
@@ -28,7 +29,7 @@ from .options import (
     meld_gong_option,
     pong_options,
     self_gong_options,
-    throw_options,
+    throw_answer,
     with_pass,
 )
 from .rules import Ruleset
@@ -102,6 +103,8 @@ def seat_wind(seat: int, dealer: int) -> str:
 
 
 _OTHERS = {p: frozenset(ALL_SEATS - {p}) for p in ALL_SEATS}
+_AFTER = {p: seats_after(p) for p in ALL_SEATS}  # seats_after as a table, for the claim check of every throw
+_THROW_AT = {t: throw_answer(t) for t in ALL_TIDS}  # the shared /throw answer objects, by TID
 _ONLY = {p: frozenset((p,)) for p in ALL_SEATS}
 # Throws and draws are most of a hand's events; being immutable, each possible one is made once and shared.
 _THROWN = {p * 1000 + t: Throw(p, t) for p in ALL_SEATS for t in ALL_TIDS}
@@ -111,6 +114,9 @@ _DRAWN = {
 # The dense kind index (tiles.INDEX) of every suit and honour TID, by TID: one list look-up where the hot paths
 # would otherwise divide and look up a dict.  None for flowers and non-tiles (they never reach a count vector).
 _KI: list[int | None] = [INDEX.get(t // 10) if t >= 100 else None for t in range(max(ALL_TIDS) + 1)]
+# Per TID: the group (analysis.GROUP_OF) of its kind and what one tile of it adds to that group's key (KEY_STEP).
+_KG: list[int] = [GROUP_OF[i] if i is not None else -1 for i in _KI]
+_KS: list[int] = [KEY_STEP[i] if i is not None else 0 for i in _KI]
 # Per dense index of a suit kind, the pairs of neighbouring indices that make a chow with it (none for honours).
 _CHOW_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple(
@@ -124,7 +130,11 @@ _CHOW_PAIRS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 
 @dataclass(slots=True)
 class _Seat:
+    # ``concealed`` is ascending after the deal, and ``throws`` holds the /throw answer of each tile in the same
+    # order: what options.throw_options builds, kept up to date a tile at a time (bisect on the way in), so that
+    # the question of every turn copies a list instead of sorting the hand and looking an answer up per tile.
     concealed: list[int] = field(default_factory=list)
+    throws: list[Answer] = field(default_factory=list)
     counts: list[int] = field(default_factory=lambda: [0] * 34)
     melds: list[Meld] = field(default_factory=list)
     flowers: list[int] = field(default_factory=list)
@@ -134,15 +144,24 @@ class _Seat:
     # when a tile comes or goes: a hand is asked about the throws of the three other seats between two changes of
     # its own.  Usually empty; a tuple, as "in" on a few items is faster than building a set.
     wins: tuple[int, ...] | None = None
+    # The four group keys of ``counts`` (analysis.group_keys), kept up to date tile by tile: what the waits are
+    # looked up by, without building a tuple per group.
+    keys: list[int] = field(default_factory=lambda: list(KEY_START))
 
     def add(self, t: int) -> None:
-        self.concealed.append(t)
+        k = bisect(self.concealed, t)
+        self.concealed.insert(k, t)
+        self.throws.insert(k, _THROW_AT[t])
         self.counts[_KI[t]] += 1  # type: ignore[index]
+        self.keys[_KG[t]] += _KS[t]
         self.wins = None
 
     def remove(self, t: int) -> None:
-        self.concealed.remove(t)
+        k = self.concealed.index(t)
+        del self.concealed[k]
+        del self.throws[k]
         self.counts[_KI[t]] -= 1  # type: ignore[index]
+        self.keys[_KG[t]] -= _KS[t]
         self.wins = None
 
 
@@ -301,7 +320,7 @@ class Hand:
         if self._seven_pairs:
             w = tuple(INDEX[k] for k in waits(s.counts, seven_pairs_and_pung=True))
         else:
-            w = standard_waits(s.counts)
+            w = standard_waits_of_keys(s.keys)
         s.wins = w
         return w
 
@@ -313,14 +332,14 @@ class Hand:
     def _deal(self) -> None:
         tiles, seats = self._tiles, self._seats
         order = [next_seat(self.dealer, i) for i in range(4)]
+        front = self._front
         for _ in range(4):
             for p in order:
-                for _ in range(4):
-                    seats[p].concealed.append(tiles[self._front])
-                    self._front += 1
-        seats[self.dealer].concealed.append(tiles[self._front])
-        self._last_drawn[self.dealer] = tiles[self._front]
-        self._front += 1
+                seats[p].concealed.extend(tiles[front : front + 4])
+                front += 4
+        seats[self.dealer].concealed.append(tiles[front])
+        self._last_drawn[self.dealer] = tiles[front]
+        self._front = front + 1
         self._emit(
             InitGame(self.round_wind, self.hand_wind, self.wall.open_seat(self.dealer), self.dealer, self.cont)
         )
@@ -342,9 +361,13 @@ class Hand:
                         changed = True
         for p in order:
             s = seats[p]
+            s.concealed.sort()
+            s.throws = [_THROW_AT[t] for t in s.concealed]
+            counts, keys = s.counts, s.keys
             for t in s.concealed:
-                s.counts[INDEX[t // 10]] += 1
-            self._emit(InitCard(p, tuple(sorted(s.concealed)), audience=_ONLY[p]))
+                counts[_KI[t]] += 1  # type: ignore[index]
+                keys[_KG[t]] += _KS[t]
+            self._emit(InitCard(p, tuple(s.concealed), audience=_ONLY[p]))
 
     def _draw(self, p: int, *, replacement: bool, after_gong: bool = False) -> bool:
         """Draw for ``p``: live from the front, replacements from the back.  False when the hand ended."""
@@ -470,8 +493,11 @@ class Hand:
                     if w is None:
                         w = self._wins(s)
                     wins = i in w
-                    s.concealed.append(t)  # s.add(t) inlined
+                    k = bisect(s.concealed, t)  # s.add(t) inlined
+                    s.concealed.insert(k, t)
+                    s.throws.insert(k, _THROW_AT[t])
                     s.counts[i] += 1
+                    s.keys[_KG[t]] += _KS[t]
                     s.wins = None
                     s.draws += 1
                     self._last_drawn[p] = t
@@ -493,10 +519,13 @@ class Hand:
                     if ended:
                         return
                 wins = None
-            a = yield Question(p, "throw", throw_options(s.concealed))
+            a = yield Question(p, "throw", tuple(s.throws))  # = throw_options(s.concealed)
             t = a.tiles[0]
-            s.concealed.remove(t)  # s.remove(t) inlined
+            k = s.concealed.index(t)  # s.remove(t) inlined
+            del s.concealed[k]
+            del s.throws[k]
             s.counts[_KI[t]] -= 1  # type: ignore[index]
+            s.keys[_KG[t]] -= _KS[t]
             s.wins = None
             s.river.append(t)
             self._throws += 1
@@ -509,7 +538,7 @@ class Hand:
             if outcome == "over":
                 return
             if outcome == "none":
-                p, mode = next_seat(p), "draw"
+                p, mode = p % 4 + 1, "draw"  # next_seat(p)
             elif outcome == "gong":
                 p, mode = q, "turn"
             else:  # eat or pong: straight to the throw
@@ -520,7 +549,7 @@ class Hand:
         order; the one seat holding two or three of its kind; whether the next seat can make a chow with it.
         None when nobody can claim it (the usual case: the turn passes without a question)."""
         seats = self._seats
-        q1, q2, q3 = seats_after(p)
+        q1, q2, q3 = _AFTER[p]
         s1, s2, s3 = seats[q1], seats[q2], seats[q3]
         i: int = _KI[t]  # type: ignore[assignment]
         # Each seat's waits are kept until its hand changes (_Seat.wins); _can_win_on inlined: three seats per throw
@@ -543,7 +572,13 @@ class Hand:
         h1, h2, h3 = s1.counts[i] >= 2, s2.counts[i] >= 2, s3.counts[i] >= 2
         if not (eat or h1 or h2 or h3 or i in w1 or i in w2 or i in w3):
             return None  # the usual throw: one look-up per seat, nothing built
-        winners = [q for q, w in ((q1, w1), (q2, w2), (q3, w3)) if i in w]
+        winners = []
+        if i in w1:
+            winners.append(q1)
+        if i in w2:
+            winners.append(q2)
+        if i in w3:
+            winners.append(q3)
         holder = q1 if h1 else q2 if h2 else q3 if h3 else None
         return winners, holder, eat
 
@@ -622,12 +657,13 @@ class Hand:
         """docs/protocol.md, flow 4: hu in turn order, then the one pong/gong seat, then the next seat's eat; who may
         be asked is ``_claimants``' answer."""
         rules = self.rules
-        winners = yield from self._ask_hu_round(can_win, t)
-        if winners:
-            self._seats[p].river.pop()
-            self._win_on_tile(winners, p, t, robbed=False)
-            return ("over", 0)
-        nxt = next_seat(p)
+        if can_win:  # (a guard: most claims are pongs and eats, and a generator is made per round)
+            winners = yield from self._ask_hu_round(can_win, t)
+            if winners:
+                self._seats[p].river.pop()
+                self._win_on_tile(winners, p, t, robbed=False)
+                return ("over", 0)
+        nxt = p % 4 + 1  # next_seat(p)
         if holder is not None:
             q = holder
             s = self._seats[q]

@@ -1179,3 +1179,93 @@ def test_the_engines_win_check_agrees_with_is_complete_through_random_hands() ->
                     checks += 1
             hand.apply(q.legal[rng.randrange(len(q.legal))])
     assert checks > 50_000
+
+
+def test_the_engines_lookup_tables_follow_their_definitions() -> None:
+    """The TID tables of the engine's fast paths: dense index, group and key step of every tile's kind; the chow
+    neighbours of every kind index (both others held makes a chow with it: three consecutive ranks of one suit)."""
+    from referee.game import engine
+    from referee.game.analysis import GROUP_OF, KEY_STEP
+    from referee.game.options import throw_answer
+    from referee.game.tiles import INDEX
+
+    for t in ALL_TIDS:
+        i = INDEX[t // 10]
+        assert engine._KI[t] == i and engine._KG[t] == GROUP_OF[i] and engine._KS[t] == KEY_STEP[i]
+        assert engine._THROW_AT[t] is throw_answer(t)
+    for t in (10, 20, 80, 100, 200):  # flowers and numbers that are no tile have no index
+        assert engine._KI[t] is None
+    for i in range(34):
+        expected = set()
+        if i < 27:
+            for a in range(34):
+                for b in range(a + 1, 34):
+                    ranks = sorted((i, a, b))
+                    if a != i != b and ranks[2] < 27 and ranks[0] // 9 == ranks[2] // 9 and ranks[2] - ranks[0] == 2:
+                        expected.add((a, b))
+        assert set(engine._CHOW_PAIRS[i]) == expected, i
+
+
+@pytest.mark.parametrize("flowers", [False, True])
+def test_the_seats_bookkeeping_kept_tile_by_tile_is_its_definition(flowers: bool) -> None:
+    """Each seat's hand is kept ascending with its /throw answers, counts and group keys updated a tile at a
+    time (draws, throws, claims, gongs, flowers); through randomly played hands they always equal what they are
+    built from, and every /ask throw lists exactly ``throw_options`` of the hand."""
+    import random
+
+    from referee.game.analysis import group_keys
+    from referee.game.options import throw_options
+    from referee.game.tiles import counts34
+
+    rules = Ruleset(flowers=flowers)
+    rng = random.Random(4)
+    claims = 0
+    for h in range(60):
+        hand = Hand(generate_wall(12, h, rules), rules, dealer=h % 4 + 1, check=False)
+        hand.start()
+        while hand.result is None:
+            q = hand.question
+            assert q is not None
+            for p in (1, 2, 3, 4):
+                s = hand._seats[p]
+                assert s.concealed == sorted(s.concealed)
+                assert tuple(s.throws) == throw_options(s.concealed)
+                assert s.counts == counts34(s.concealed)
+                assert s.keys == group_keys(s.counts)
+            if q.ask == "throw":
+                assert q.legal == throw_options(hand.concealed(q.seat))
+            # claim whenever possible, so that melds and gongs change hands too
+            claim = [a for a in q.legal if a.kind != "pass"]
+            a = claim[0] if claim and q.ask != "throw" else q.legal[rng.randrange(len(q.legal))]
+            claims += q.ask != "throw" and a.kind != "pass"
+            hand.apply(a)
+    assert claims > 100
+
+
+def _eat_options_by_definition(concealed: list[int], tile: int) -> list[Answer]:
+    """Every pair of held tiles that makes three consecutive ranks of one suit with ``tile``: shapes in
+    ``chow_shapes`` order, then the lower copy, then the higher."""
+    from referee.game.options import chow_shapes
+
+    out = []
+    for a, b in chow_shapes(tile):
+        for x in sorted(t for t in concealed if t // 10 == a):
+            for y in sorted(t for t in concealed if t // 10 == b):
+                out.append(Answer("eat", (x, y)))
+    return out
+
+
+def test_eat_options_are_every_chow_pair_in_order() -> None:
+    import random
+
+    from referee.game.options import eat_options
+
+    rng = random.Random(8)
+    found = 0
+    for _ in range(20_000):
+        tiles = rng.sample(ALL_TIDS, 18)
+        concealed, tile = tiles[: rng.choice([1, 4, 7, 10, 13, 16])], tiles[17]
+        options = eat_options(concealed, tile)
+        assert options == _eat_options_by_definition(concealed, tile), (concealed, tile)
+        found += len(options)
+    assert found > 2000
