@@ -1,54 +1,52 @@
-"""The ``mjref`` command: a thin face over the library.  Each subcommand lives in ``referee/commands/``."""
+"""The ``mjref`` command: a thin face over the library.  Each subcommand lives in ``referee/commands/``.
+
+Commands are registered in one explicit table, :data:`COMMANDS`; a command's module is imported only when that
+command runs (or prints its own ``--help``), so that ``mjref --version`` or ``mjref standings`` does not pay for
+importing the match referee, the sequential test and the server.  A registered module that is missing fails loudly:
+when its command runs (a traceback: a bug) and in ``tests/cli/test_cli.py``, which imports every one.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Collection, Sequence
+from typing import Any, NoReturn
 
 from . import __version__
-from .aio import is_interrupt, leaves
-from .commands import (
-    USAGE_ERROR,
-    check,
-    connect,
-    match,
-    play,
-    refeed,
-    regress,
-    replay,
-    report,
-    schema,
-    score,
-    serve,
-    standings,
-    tournament,
-    transcript,
-    view,
-)
-from .errors import MjrefError, printable
-from .shutdown import Interrupted
+from .errors import USAGE_ERROR, MjrefError, printable
 
-# Every subcommand, in the order ``mjref --help`` lists them: imported here, so that a missing or broken module
-# fails at once, loudly, instead of a command silently gone from the CLI.
-COMMANDS = (
-    match,
-    play,
-    serve,
-    connect,
-    tournament,
-    standings,
-    regress,
-    replay,
-    transcript,
-    refeed,
-    check,
-    view,
-    report,
-    score,
-    schema,
-)
+# Every subcommand, in the order ``mjref --help`` lists them: name -> (its module, its one-line help).  The help is
+# written here only: the module's ``register(sub, name, summary)`` is handed it.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "match": ("referee.commands.match", "play one match between up to four bots (missing seats get the default dummy)"),
+    "play": ("referee.commands.play", "play a match yourself against up to three bots, in the browser"),
+    "serve": ("referee.commands.serve",
+              "referee a match or tournament whose remote seats are played by wrappers logging in (mjref connect)"),
+    "connect": ("referee.commands.connect", "play a seat of a served match (mjref serve) with a bot on this machine"),
+    "tournament": ("referee.commands.tournament",
+                   "run or resume a tournament (no FILE: a demo round-robin of the built-in bots)"),
+    "standings": ("referee.commands.standings",
+                  "standings of a results store: points per hand with 95%% intervals, ranks, rates, head-to-head"),
+    "regress": ("referee.commands.regress",
+                "regression test for CI: is the candidate weaker than the baseline? (SPRT on duplicate deals)"),
+    "replay": ("referee.commands.replay",
+               "verify a match log by replaying it through the engine; show hands, moves and scoring"),
+    "transcript": ("referee.commands.transcript",
+                   "the exact protocol lines one seat received and sent in a logged match, with answer times"),
+    "refeed": ("referee.commands.refeed",
+               "run a bot through the recorded hands of a log in one seat; report the first answer that differs"),
+    "check": ("referee.commands.check",
+              "protocol conformance suite: one crafted situation per question; pass or fail per scenario"),
+    "view": ("referee.commands.view",
+             "write a match log's viewer: one self-contained HTML page (step through every hand, face up)"),
+    "report": ("referee.commands.report",
+               "write a tournament's report: one self-contained HTML page with standings, charts and head-to-head"),
+    "score": ("referee.commands.score", "score a winning hand (tai items, arrangement, payments)"),
+    "schema": ("referee.commands.schema",
+               "print the JSON Schema of the log, tournament file, ruleset or network messages"),
+}
 
 
 class Parser(argparse.ArgumentParser):
@@ -59,20 +57,34 @@ class Parser(argparse.ArgumentParser):
         self.exit(USAGE_ERROR, f"{self.prog}: {printable(message)} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def add_command(sub: Any, name: str) -> None:
+    """Import command ``name``'s module and add its parser, with its options, to the subparsers ``sub``."""
+    module, summary = COMMANDS[name]
+    importlib.import_module(module).register(sub, name, summary)
+
+
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The ``mjref`` parser, listing every command with its help.  The options of ``commands`` (default: all) are
+    registered by their modules; any other command is only named (its module is not imported)."""
     parser = Parser(
         prog="mjref",
         description="A referee harness for Mahjong AI bots (ICGA protocol, Taiwan 16-tile rules).",
     )
     parser.add_argument("--version", action="version", version=f"mjref {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
-        module.register(sub)
+    for name, (_, summary) in COMMANDS.items():
+        if commands is None or name in commands:
+            add_command(sub, name)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # The command is the first word that is not an option (mjref's own options, --help and --version, take no value).
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser([command] if command in COMMANDS else [])
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
@@ -87,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except BaseException as exc:  # a Ctrl-C or a user error may arrive wrapped in a trio exception group
+        from .aio import is_interrupt, leaves  # here: startup stays light
+        from .shutdown import Interrupted
+
         if is_interrupt(exc):
             stop = next((e for e in leaves(exc) if isinstance(e, Interrupted)), None)
             print(f"mjref: interrupted{f' ({stop})' if stop is not None else ''}", file=sys.stderr)

@@ -19,6 +19,8 @@ prints, so that control characters and ANSI escapes from a log, a bot or a TOML 
 
 from __future__ import annotations
 
+USAGE_ERROR = 2  # the exit status of bad usage or bad input: an MjrefError, or an argument argparse refuses
+
 
 def printable(text: object) -> str:
     """``text`` safe to print on a terminal: every character that is not printable (a control character, an ANSI

@@ -1,4 +1,8 @@
-"""The subcommands of ``mjref``: each module has ``register(subparsers)`` and stays a thin face over library calls."""
+"""The subcommands of ``mjref``: each module has ``register(subparsers, name, summary)`` (``referee.cli`` holds the
+table of names, modules and one-line helps) and stays a thin face over library calls.
+
+A command's module is imported only when that command runs (or prints its ``--help``); this module, which every
+command imports, imports only what every parser needs (rich, trio and the rules are imported where they are used)."""
 
 from __future__ import annotations
 
@@ -7,24 +11,24 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from referee.aio import first_leaf, is_interrupt, leaves
-from referee.errors import printable
-from referee.game.rules import MAX_SECONDS
+from referee.errors import USAGE_ERROR, printable
 from referee.numbers import is_float_text
-from referee.shutdown import Interrupted
 from wrappers.sandbox import MODE_ENV, MODES
 
-USAGE_ERROR = 2  # the exit status of bad usage or bad input
+if TYPE_CHECKING:
+    from rich.console import Console
+
 PIPE_WIDTH = 160  # the width of tables written to a file or a pipe (a terminal's own width otherwise)
 
 
 def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH) -> Console:
     """The one rich console of a command: a terminal's own width, or ``width`` when the output is a file or a
     pipe (rich would fold tables at 80 columns there)."""
+    from rich.console import Console
+
     console = Console(highlight=False, stderr=stderr)
     if not console.is_terminal:
         console = Console(highlight=False, stderr=stderr, width=width)
@@ -72,6 +76,8 @@ class _VerboseAction(argparse.Action):
 def timeout_seconds(text: str) -> float:
     """The value of ``--timeout``: seconds per question, above 0 and at most ``MAX_SECONDS`` (the bounds of a bot
     file's ``timeout`` and of the ruleset's ``move_timeout``)."""
+    from referee.game.rules import MAX_SECONDS
+
     if not is_float_text(text):  # ASCII digits only: not "５" (referee.numbers)
         raise argparse.ArgumentTypeError(f"{text!r}: give seconds per question, e.g. 5")
     value = float(text)
@@ -101,6 +107,8 @@ def stopped(command: str, exc: BaseException, recorded: str) -> int:
     number: 130, 143 SIGTERM, 129 SIGHUP) or a failure such as a lost
     worker (exit 2), said in one line with what is kept (``recorded``: "N matches are recorded in STORE") and how
     to go on.  Anything else (SystemExit, a cancellation) is raised again."""
+    from referee.shutdown import Interrupted
+
     if is_interrupt(exc):
         stop = next((e for e in leaves(exc) if isinstance(e, Interrupted)), None)
         by = f" by {stop}" if stop is not None else ""

@@ -19,10 +19,10 @@ from referee.numbers import float_arg
 from referee.userfiles import check_output_file
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "check",
-        help="protocol conformance suite: one crafted situation per question; pass or fail per scenario",
+        name,
+        help=summary,
         description="Play crafted hands with BOT in one seat and scripted seats steering play into each protocol "
         "situation (silent start, /ask throw after /mo, eat, pong, /ask eat with two or three chows, /ask pong, "
         "/ask gong melded, concealed and promoted, /ask hu on a self-draw, a throw and a robbed gong, /pass, exit "

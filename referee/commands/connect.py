@@ -23,10 +23,10 @@ from wrappers.relay import Refused, relay
 from wrappers.spec import REMOTE_NAME, SpecError, parse_bot
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "connect",
-        help="play a seat of a served match (mjref serve) with a bot on this machine",
+        name,
+        help=summary,
         description="Log in to `mjref serve` at URL (ws://HOST:PORT or wss://HOST:PORT) and play the seat NAME "
         "with BOT, a bot executable on this machine (a command line in one quoted string, or a bot TOML file). "
         "It reconnects if the connection drops, and exits 0 when the server says it is over.",

@@ -34,10 +34,10 @@ FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "match",
-        help="play one match between up to four bots (missing seats get the default dummy)",
+        name,
+        help=summary,
         description="Play one match. BOT is a built-in name (greedy, random, drawdiscard, dead_hand; "
         "greedy:chowness=0.8), a command line in one quoted string, or a bot TOML file. Fewer than four BOTs: greedy "
         "fills the other seats, so `mjref match ./mybot` tests one bot against dummies.",

@@ -27,10 +27,10 @@ DEFAULT_BOT = "greedy"
 HOST = "127.0.0.1"  # a local game: nothing listens beyond this machine (``mjref serve human:NAME`` for that)
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "play",
-        help="play a match yourself against up to three bots, in the browser",
+        name,
+        help=summary,
         description="Play one seat yourself against three bots (default: three greedy), in the browser: the page's "
         "address is printed and opened. BOT is anything `mjref match` accepts. Your seconds per question are the "
         "rule option human_timeout (default 60; --set human_timeout=120). See docs/play.md.",

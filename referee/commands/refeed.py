@@ -22,10 +22,10 @@ from referee.refeed import RefeedReport, run_refeed
 from referee.userfiles import check_output_file
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "refeed",
-        help="run a bot through the recorded hands of a log in one seat; report the first answer that differs",
+        name,
+        help=summary,
         description="Re-drive the engine from LOG; at seat N's questions ask BOT (a built-in name, a command line "
         "in one quoted string, or a bot TOML file) and compare with the logged answer; the other seats' answers "
         "come from the log. Exit 0 when every answer matches, 1 at the first difference. A process bot seeds "

@@ -46,10 +46,10 @@ from tournaments.sprt import DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_MARGIN, SprtSe
 from wrappers.spec import with_command_line_timeout
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "regress",
-        help="regression test for CI: is the candidate weaker than the baseline? (SPRT on duplicate deals)",
+        name,
+        help=summary,
         description="Play the candidate against the baseline on duplicate deals until a sequential test (SPRT) "
         "decides: pass (not weaker by --margin points per hand), regression (weaker by --margin or more, or "
         "faulting more than the baseline), identical (the same answers as the baseline on every deal) or "

@@ -29,10 +29,10 @@ from referee.replay import HandReport, ReplayReport, Step, event_text, replay_lo
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "replay",
-        help="verify a match log by replaying it through the engine; show hands, moves and scoring",
+        name,
+        help=summary,
         description="Rebuild every hand of LOG from its walls and recorded answers, with the rules from its header, "
         "and check that every event, settlement and total matches. Exit 0 when all match, 1 at the first "
         "divergence (hand, line, what the log says, what the rules give), 2 when LOG is not a replayable log.",

@@ -14,10 +14,10 @@ from referee.userfiles import check_output_file
 from tournaments.report import make_report, matches_dir
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "report",
-        help="write a tournament's report: one self-contained HTML page with standings, charts and head-to-head",
+        name,
+        help=summary,
         description="Write one self-contained HTML page (no network; charts are inline SVG) for the results store "
         "STORE: standings with 95% intervals as error bars, each bot's points per hand, cumulative points over "
         "the matches, the head-to-head matrix, fault counts and the list of matches. With --with-matches, each "

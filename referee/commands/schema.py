@@ -17,8 +17,8 @@ SCHEMAS = {
 }
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser("schema", help="print the JSON Schema of the log, tournament file, ruleset or network messages")
+def register(sub: Any, name: str, summary: str) -> None:
+    p = sub.add_parser(name, help=summary)
     p.add_argument("what", choices=sorted(SCHEMAS), help="which format")
     p.set_defaults(func=run)
 

@@ -40,10 +40,10 @@ Examples:
 """
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: Any, name: str, summary: str) -> None:
     parser = subparsers.add_parser(
-        "score",
-        help="score a winning hand (tai items, arrangement, payments)",
+        name,
+        help=summary,
         description="Score one winning hand given as a JSON object: its tai items, the arrangement scored and, with "
         "--set or --scoring, the payments.",
         epilog=EPILOG,

@@ -38,10 +38,10 @@ from referee.server import (
 from wrappers.spec import BotSpec
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "serve",
-        help="referee a match or tournament whose remote seats are played by wrappers logging in (mjref connect)",
+        name,
+        help=summary,
         description="Referee a match whose seats may be remote: BOT is any bot `mjref match` accepts, or "
         "remote:NAME, a seat played by a wrapper (`mjref connect URL --token TOKEN --name NAME BOT`) on the "
         "player's own machine, or human:NAME, a seat a person plays in the browser (see docs/play.md). "

@@ -34,10 +34,10 @@ from tournaments.stats import (
 from tournaments.store import recount
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "standings",
-        help="standings of a results store: points per hand with 95%% intervals, ranks, rates, head-to-head",
+        name,
+        help=summary,
         description="Show the standings of a tournament's results store (it may still be running). Every "
         "interval is a 95% interval clustered by duplicate group (one table of bots on one seed), given from 5 "
         "groups on and shown as 'too few groups' below that; see docs/statistics.md.",

@@ -22,10 +22,10 @@ from tournaments.runner import Plan, execute, plan
 from tournaments.store import MatchRecord
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "tournament",
-        help="run or resume a tournament (no FILE: a demo round-robin of the built-in bots)",
+        name,
+        help=summary,
         description="Run a tournament file. Running the same command again resumes: finished matches are never "
         "repeated or lost, also after kill -9. With no FILE, a demo round-robin of the built-in bots runs.",
     )

@@ -12,10 +12,10 @@ from referee.numbers import int_arg
 from referee.transcript import format_transcript, transcript
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "transcript",
-        help="the exact protocol lines one seat received and sent in a logged match, with answer times",
+        name,
+        help=summary,
         description="Rebuild from LOG the lines seat N received ('<') and sent ('>'), in order, with the time each "
         "answer took; faults ('!') and the default dummy's answers after a fault are marked.",
     )

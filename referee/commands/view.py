@@ -13,10 +13,10 @@ from referee.userfiles import check_output_file
 from referee.viewer import write_viewer
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
-        "view",
-        help="write a match log's viewer: one self-contained HTML page (step through every hand, face up)",
+        name,
+        help=summary,
         description="Write one self-contained HTML page (no network: scripts, styles and tile art inline) that "
         "shows the match of LOG seen from above the table: every hand face up, melds, flowers, throws, the wall, "
         "step by step, with each hand's winner, tai and payments. Open it from disk in any browser.",

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from referee.cli import add_command
 from referee.commands import regress as command
 from referee.game.rules import make_ruleset
 from tournaments import regress as regress_mod
@@ -45,7 +46,7 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """Run ``mjref regress ARGV`` in-process (only this subcommand is registered: other commands' health does not
     matter here); return the exit status, stdout and stderr."""
     parser = argparse.ArgumentParser(prog="mjref")
-    command.register(parser.add_subparsers())
+    add_command(parser.add_subparsers(), "regress")
     try:
         args = parser.parse_args(["regress", *argv])
         code = int(args.func(args))
@@ -534,7 +535,7 @@ def test_the_command_lines_timeout_wins_over_the_bot_files(tmp_path: Path) -> No
     toml.write_text(f'name = "g"\ncmd = [{json.dumps(sys.executable)}, "-m", "bots.greedy"]\n'
                     f"cwd = {json.dumps(str(ROOT))}\ntimeout = 5\n")
     parser = argparse.ArgumentParser(prog="mjref")
-    command.register(parser.add_subparsers())
+    add_command(parser.add_subparsers(), "regress")
     args = parser.parse_args(["regress", "--candidate", str(toml), "--baseline", "greedy", "--timeout", "2",
                               "--store", str(tmp_path / "r.sqlite")])
     settings = command.settings_from_args(args)
