@@ -712,17 +712,20 @@ def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) ->
     copies there are (``caps``: 4 less the seen ones) tiles, of which ``min(T, held)`` are hand tiles used.
     Groups that use no hand tile are never placed (a target can drop them: the table counts at most ``s`` sets
     and ``p`` pairs): no pung or pair on an empty rank, and no more chows at a rank than the most tiles held on
-    the three ranks they cover.  That keeps the programme small on the sparse suits of real hands.
+    the three ranks they cover.  That keeps the programme small on the sparse suits of real hands.  The sets are
+    kept apart from the rest of the state: one entry per (chows started one rank back, chows started at this
+    rank, pairs) holds, per number of sets 0..5, the most hand tiles used (-1: unreachable), so that a rank's
+    choices are worked out once for all set counts (a greedy bot asks this for every suit with copies seen).
     """
-    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
+    states: dict[tuple[int, int, int], list[int]] = {(0, 0, 0): [0, -1, -1, -1, -1, -1]}
     last_chow = len(t) - 3
     for i in range(len(t)):
         held = t[i]
         cap = caps[i]
         groups = (0, 1) if held else (0,)
         chow_room = max(t[i : i + 3]) if i <= last_chow else 0
-        new: dict[tuple[int, int, int, int], int] = {}
-        for (x, y, s, p), used in states.items():
+        new: dict[tuple[int, int, int], list[int]] = {}
+        for (x, y, p), by_sets in states.items():
             pending = x + y
             for pungs in groups:
                 for pairs in groups if p == 0 else (0,):
@@ -731,18 +734,24 @@ def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) ->
                         continue
                     max_chows = min(cap - fixed, chow_room)
                     for chows in range(max_chows + 1):
-                        ns = s + chows + pungs
-                        if ns > SETS_NEEDED:
+                        more = chows + pungs  # sets added at this rank
+                        if more > SETS_NEEDED:
                             break
                         target = fixed + chows
-                        nu = used + (target if target < held else held)
-                        key = (y, chows, ns, p + pairs)
-                        if new.get(key, -1) < nu:
-                            new[key] = nu
+                        gain = target if target < held else held
+                        key = (y, chows, p + pairs)
+                        out = new.get(key)
+                        if out is None:
+                            out = new[key] = [-1, -1, -1, -1, -1, -1]
+                        for s in range(SETS_NEEDED + 1 - more):
+                            used = by_sets[s]
+                            if used >= 0 and used + gain > out[s + more]:
+                                out[s + more] = used + gain
         states = new
     best = [0] * 12
-    for (_x, _y, s, p), used in states.items():
-        best[s + 6 * p] = max(best[s + 6 * p], used)
+    for (_x, _y, p), by_sets in states.items():
+        for s in range(SETS_NEEDED + 1):
+            best[s + 6 * p] = max(best[s + 6 * p], by_sets[s])
     for p in (0, 1):
         for s in range(1, 6):
             best[s + 6 * p] = max(best[s + 6 * p], best[s - 1 + 6 * p])
