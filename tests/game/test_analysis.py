@@ -449,10 +449,10 @@ def test_suit_tables_with_four_of_a_kind_agree_with_the_whole_suit_programme() -
         checked += 1
 
 
-def brute_suit_table(t: tuple[int, ...]) -> tuple[int, ...]:
+def brute_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = (4,) * 9) -> tuple[int, ...]:
     """The definition of a suit's table by enumeration: entry ``s + 6 * p`` is the most tiles of ``t`` that at most
-    ``s`` sets and ``p`` pairs of that suit (four copies of a rank at most) can use.  Groups that use no tile of
-    ``t`` are left out: dropping them never uses fewer tiles."""
+    ``s`` sets and ``p`` pairs of that suit (``caps[r]`` copies of rank ``r`` at most: four less those seen) can
+    use.  Groups that use no tile of ``t`` are left out: dropping them never uses fewer tiles."""
     sets = [(r, r, r) for r in range(9) if t[r]] + [
         (r, r + 1, r + 2) for r in range(7) if t[r] or t[r + 1] or t[r + 2]
     ]
@@ -463,12 +463,12 @@ def brute_suit_table(t: tuple[int, ...]) -> tuple[int, ...]:
             for group in combo:
                 for r in group:
                     target[r] += 1
-            if max(target) > 4:
+            if any(target[r] > caps[r] for r in range(9)):
                 continue
             used = sum(min(a, b) for a, b in zip(target, t))
             best[n] = max(best[n], used)
             for r in range(9):
-                if t[r] and target[r] + 2 <= 4:
+                if t[r] and target[r] + 2 <= caps[r]:
                     best[n + 6] = max(best[n + 6], used + min(t[r], target[r] + 2) - min(t[r], target[r]))
     for p in (0, 1):
         for n in range(1, 6):
@@ -500,6 +500,21 @@ def test_shipped_suit_tables_against_the_definitions() -> None:
         t = random_suit(rng, 9)
         analysis._SUIT_IDS.pop(t, None)
         assert analysis._TABLE_AT[analysis._suit_id(t)] == brute_suit_table(t), t
+
+
+def test_the_exact_programme_with_copies_seen_against_the_enumeration() -> None:
+    """``_exact_suit_table`` with ``caps`` (what ``seen`` copies leave: a greedy bot's every question) against the
+    enumeration of target groups, on random small suits with random copies out of reach."""
+    rng = random.Random(23)
+    capped = 0
+    for _ in range(60):
+        t = random_suit(rng, 8)
+        caps = tuple(rng.choice([4, 4, 3, 2, 1, 0]) if x < 2 else rng.choice([4, 3, x]) for x in t)
+        caps = tuple(max(c, x) for c, x in zip(caps, t))  # the hand's own copies are never out of reach
+        expected = brute_suit_table(t, caps)
+        assert analysis._exact_suit_table(t, caps) == expected, (t, caps)
+        capped += expected != brute_suit_table(t)
+    assert capped > 10  # the seen copies changed the table in many of the cases
 
 
 @pytest.mark.slow
