@@ -166,7 +166,7 @@ def best_stake(ys: list[float], cap: float, start: float = 0.0) -> float:
     def slope(lam: float) -> tuple[float, float]:
         g = d = 0.0
         for y in ys:
-            q = y / (1 + lam * y)
+            q = y / (1.0 + lam * y)  # 1.0, not 1: the same number without an int-to-float step per term
             g += q
             d -= q * q
         return g, d
@@ -322,7 +322,10 @@ class Sprt:
             return 0.0
         widen = math.sqrt(small_sample_factor(n))
         centre = max(self._cmean, 0.0)
-        ys = [min(s.tail, max(-s.tail, (c - self._cmean) * widen + centre)) + s.margin for c in self._clipped]
+        tail, low, mean, margin = s.tail, -s.tail, self._cmean, s.margin
+        # min(tail, max(−tail, v)) + margin written out: the same numbers without two calls per group
+        ys = [(tail if v > tail else low if v < low else v) + margin
+              for v in [(c - mean) * widen + centre for c in self._clipped]]
         return best_stake(ys, s.max_stake, self.stake)
 
     @property
