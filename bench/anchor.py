@@ -1,11 +1,15 @@
 """A module of mjref as it was at a git revision, loaded beside ours: the anchor a benchmark times ours against in
-the same run (``--anchor REV`` of ``bench/analysis.py`` and ``bench/replay.py``)."""
+the same run (``--anchor REV`` of ``bench/analysis.py`` and ``bench/replay.py``); or the whole repository at a
+revision, exported into a temporary folder (``--anchor REV`` of ``bench/match.py``)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -28,3 +32,24 @@ def anchor_module(rev: str, path: str, bench: str) -> ModuleType:
     sys.modules[spec.name] = module  # dataclasses look their module up
     exec(compile(src.stdout, f"{rev}:{path}", "exec"), module.__dict__)  # noqa: S102
     return module
+
+
+@contextlib.contextmanager
+def exported_tree(rev: str, bench: str) -> Iterator[Path]:
+    """The whole repository as it was at revision ``rev``, exported (``git archive``) into a temporary folder that
+    is removed afterwards: for a benchmark that runs a whole referee of that revision (``--anchor REV`` of
+    ``bench/match.py``) in processes of its own with the folder first on their path.  A revision git does not know
+    ends ``bench`` with its reason."""
+    archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=False)
+    if archive.returncode != 0:
+        raise SystemExit(f"{bench}: --anchor {rev}: {archive.stderr.decode().strip()}")
+    with tempfile.TemporaryDirectory(prefix="mjref-anchor-") as tmp:
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        yield Path(tmp)
+
+
+def commit_of(rev: str) -> str:
+    """The commit ``rev`` names (its short hash), or ``rev`` itself when git cannot say."""
+    out = subprocess.run(["git", "rev-parse", "--short", f"{rev}^{{commit}}"], cwd=REPO, capture_output=True,
+                         text=True, check=False)
+    return out.stdout.strip() if out.returncode == 0 else rev

@@ -9,8 +9,15 @@ Both depend on where the kernel runs the bots: on this kind of machine a blocked
 costs some 20 µs of CPU, from its own CPU under 2 µs (``bench/wakeup.py``).  ``--pin split`` puts the bots on the
 other CPU, ``--pin same`` everything on one CPU, for the match and the floor alike.
 
-Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S] [--pin split|same]``;
-``--matches`` (seeds S, S+1, ...) counts for both parts.
+``--anchor REV`` measures the process bots' part (not the built-in matches) of this tree and of the repository at
+git revision ``REV`` (exported into a temporary folder), each run by its own ``bench/match.py`` in a fresh process
+with its tree first on the path (the bots too are the tree's), ours and the anchor's alternating ``--repeats`` times
+in the same placement; the JSON gives each side's figures run by run, and the ratios ours/anchor of
+``referee_minus_floor_per_question_us`` pair by pair and of the medians:
+``python bench/match.py --process-bots drawdiscard --anchor main --repeats 3 [--pin split|same]``.
+
+Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S] [--pin split|same]
+[--anchor REV [--repeats N]]``; ``--matches`` (seeds S, S+1, ...) counts for both parts.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import referee.match  # noqa: E402
+from bench.anchor import commit_of, exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from referee.game.rules import make_ruleset  # noqa: E402
 from referee.log import AnswerRecord, open_log  # noqa: E402
@@ -228,6 +237,60 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
     }
 
 
+# Run in a fresh process with a tree (ours, or a revision exported by --anchor) first on its path: the process bots'
+# part of that tree's own bench/match.py (it knows its seats' internals), one JSON line.  Only ``process_cost``'s
+# signature, so that it runs on older revisions too.
+CHILD_SCRIPT = """
+import json, sys, tempfile
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from bench.match import process_cost
+matches, hands, seed, bot, pin, block_ms = sys.argv[2:8]
+with tempfile.TemporaryDirectory() as tmp:
+    out = process_cost(int(matches), int(hands), int(seed), Path(tmp) / "match.jsonl", bot, pin=pin or None,
+                       block_ms=float(block_ms))
+print(json.dumps(out))
+"""
+
+# The figures compared with --anchor, run by run.
+ANCHOR_FIGURES = ("referee_minus_floor_per_question_us", "referee_cpu_per_hand_ms", "floor_cpu_per_hand_ms",
+                  "referee_python_warm_per_hand_ms")
+
+
+def child_cost(tree: Path, args: argparse.Namespace, bot: str) -> dict[str, float]:
+    """``process_cost`` of ``tree``'s bench/match.py in a fresh process (the bots are ``tree``'s too)."""
+    cmd = [sys.executable, "-c", CHILD_SCRIPT, str(tree), str(args.matches), str(args.hands), str(args.seed), bot,
+           args.pin or "", str(args.block_ms)]
+    proc = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines()
+        raise SystemExit(f"bench/match.py: the run of {tree} failed: {lines[-1] if lines else proc.returncode}")
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def compare_anchor(args: argparse.Namespace, bots: list[str]) -> dict[str, object]:
+    """The process bots' figures of ours and of revision ``args.anchor``, alternating in fresh processes."""
+    out: dict[str, object] = {"rev": args.anchor, "commit": commit_of(args.anchor), "repeats": args.repeats}
+    with exported_tree(args.anchor, "bench/match.py") as tree:
+        for bot in bots:
+            runs: dict[str, list[dict[str, float]]] = {"ours": [], "anchor": []}
+            for _ in range(args.repeats):
+                runs["ours"].append(child_cost(ROOT, args, bot))
+                runs["anchor"].append(child_cost(tree, args, bot))
+            key = "referee_minus_floor_per_question_us"
+            ours = [r[key] for r in runs["ours"]]
+            theirs = [r[key] for r in runs["anchor"]]
+            out[f"process_{bot}"] = {
+                "ours": {k: [r[k] for r in runs["ours"]] for k in ANCHOR_FIGURES},
+                "anchor": {k: [r[k] for r in runs["anchor"]] for k in ANCHOR_FIGURES},
+                "ratio_minus_floor_per_pair": [round(o / t, 3) if t else None for o, t in zip(ours, theirs)],
+                "ratio_minus_floor_of_medians": (round(statistics.median(ours) / statistics.median(theirs), 3)
+                                                 if statistics.median(theirs) else None),
+            }
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=3)
@@ -241,17 +304,36 @@ def main() -> None:
                          f"(default {BLOCK_MS:g}; a tournament's shared loop uses 0)")
     ap.add_argument("--process-bots", default="greedy,drawdiscard",
                     help="the built-in bots to run as processes, comma-separated (each: four of them)")
+    ap.add_argument("--anchor", metavar="REV",
+                    help="measure the process bots' part of this tree and of git revision REV, alternating in fresh "
+                         "processes (the built-in matches are not run)")
+    ap.add_argument("--repeats", type=int, default=3, help="pairs of fresh processes with --anchor (default 3)")
     args = ap.parse_args()
+    for name in ("matches", "repeats"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1")
+    if args.hands < 2:
+        ap.error("--hands must be at least 2 (the first hand, which starts the processes, is not timed)")
     if args.pin == "split" and (shutil.which("taskset") is None or len(os.sched_getaffinity(0)) < 2):
         ap.error("--pin split needs the taskset program and two CPUs")
     out: dict[str, object] = {"bench": "match", "hands_per_match": args.hands, "pinned": args.pin,
                               "block_ms": args.block_ms}
+    bots = args.process_bots.split(",")
+    if args.anchor is not None:
+        out["loadavg_before"] = [round(x, 2) for x in os.getloadavg()]
+        out["anchor"] = compare_anchor(args, bots)
+        out["loadavg"] = [round(x, 2) for x in os.getloadavg()]
+        out["python"] = platform.python_version()
+        out["machine"] = machine()
+        print(json.dumps(out))
+        return
     out["builtin_greedy"] = builtin_rate("greedy", args.matches, args.hands, args.seed)
     out["builtin_random"] = builtin_rate("random", args.matches, args.hands, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        for bot in args.process_bots.split(","):
+        for bot in bots:
             out[f"process_{bot}"] = process_cost(args.matches, args.hands, args.seed, Path(tmp) / "match.jsonl", bot,
                                                    pin=args.pin, block_ms=args.block_ms)
+    out["loadavg"] = [round(x, 2) for x in os.getloadavg()]
     out["python"] = platform.python_version()
     out["machine"] = machine()
     print(json.dumps(out))

@@ -54,3 +54,22 @@ def test_start_bench_times_every_bot_beside_python() -> None:
     assert any(row["module"] == "bots.base" for row in result["slowest_imports"]["drawdiscard"])
     bad = run_bench("bench/start.py", "--bots", "nosuchbot")
     assert bad.returncode == 2 and "unknown bot 'nosuchbot'" in bad.stderr
+
+
+def test_match_bench_anchor_runs_both_trees_and_gives_their_ratio() -> None:
+    """``bench/match.py --anchor REV``: ours and the revision's process-bot figures, run by run, and their ratios;
+    a revision git does not know is one line on stderr, not a traceback."""
+    proc = run_bench("bench/match.py", "--process-bots", "drawdiscard", "--matches", "1", "--hands", "2",
+                     "--anchor", "HEAD", "--repeats", "1")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert "builtin_greedy" not in result
+    compared = result["anchor"]["process_drawdiscard"]
+    for side in ("ours", "anchor"):
+        assert len(compared[side]["referee_cpu_per_hand_ms"]) == 1
+        assert compared[side]["referee_cpu_per_hand_ms"][0] > 0
+    assert len(compared["ratio_minus_floor_per_pair"]) == 1
+    bad = run_bench("bench/match.py", "--anchor", "no-such-revision-here", "--matches", "1", "--hands", "2")
+    assert bad.returncode != 0
+    assert bad.stderr.startswith("bench/match.py: --anchor no-such-revision-here:")
+    assert "Traceback" not in bad.stderr
