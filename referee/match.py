@@ -30,6 +30,7 @@ from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
+from referee.game.types import Event
 from referee.game.wall import Wall, check_seed, generate_wall
 from referee.log import (
     LogWriter,
@@ -47,7 +48,7 @@ from referee.log import (
 from referee.results import SeatResult, rank_places
 from referee.shutdown import Shutdown, watching_signals
 from wrappers.process import BLOCK_MS, ProcessSeat
-from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat, builtin_takeover
+from wrappers.seat import BuiltinSeat, Deliveries, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
 
 
@@ -341,6 +342,7 @@ async def _play_hand(
     writer.write(hand_record(setup, wall))
     infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
+    deliveries = Deliveries()  # the events to the active seats
     # The hand in order: its events, and a tuple (seat, ask, tile, answer line, by, seconds, raw line) per answer.
     # It becomes log records in one pass at the hand's end (or before a fault record, or on the way out of a
     # failure): the formatting runs warm in a loop instead of on cold caches after every wake-up.  A dummy taking
@@ -377,6 +379,7 @@ async def _play_hand(
         told = [e for e in journal if type(e) is not tuple and p in e.audience]
         dummy = builtin_takeover(rules.default_dummy, p, make_policy(rules.default_dummy), infos[p], told)
         active[p] = dummy
+        deliveries.seat(p, dummy)
         payers.add(p)
         return dummy
 
@@ -402,9 +405,11 @@ async def _play_hand(
             start_fault = await seats[p].begin_hand(infos[p])
             if start_fault is not None:
                 await take_over(p, start_fault, None)
+            else:
+                deliveries.seat(p, seats[p])
 
     try:
-        await _question_loop(hand, seats, active, journal, result, take_over)
+        await _question_loop(hand, seats, active, deliveries.deliver, journal, result, take_over)
     finally:
         log_journal()
     result.play_digest = _play_digest(result.play_digest, h, journal, faults)
@@ -436,15 +441,15 @@ async def _question_loop(
     hand: Hand,
     seats: dict[int, Seat],
     active: dict[int, Seat],
+    deliver: Callable[[list[Event]], None],
     journal: list[Any],
     result: MatchResult,
     take_over: Callable[[int, Fault, str | None], Awaitable[BuiltinSeat]],
 ) -> None:
-    """The hot loop: one pass per question, from the hand's start to its end."""
+    """The hot loop: one pass per question, from the hand's start to its end.  ``deliver``: the hand's
+    ``Deliveries.deliver``, which gives the active seats the events they may see."""
     events = hand.start()
-    for e in events:
-        for p in e.audience:
-            active[p].deliver(e)
+    deliver(events)
     journal.extend(events)
     apply = hand.apply
     stats = result.seats
@@ -486,9 +491,7 @@ async def _question_loop(
             journal.append((p, q.ask, q.tile, reply.line, by, seconds, reply.raw))
         else:
             journal.append((p, q.ask, q.tile, str(answer), by, seconds, None))
-        for e in events:
-            for p in e.audience:
-                active[p].deliver(e)
+        deliver(events)
         journal.extend(events)
 
 

@@ -285,6 +285,7 @@ class ProcessSeat(Seat):
         self._stderr_tail = b""
         self._sent_exit = False  # a keep_alive bot's process has been sent /exit (and should live on)
         self._extensions = frozenset(spec.extensions)
+        self._start_line = (0, "")  # (position, its /start line), made at the first hand
         self._proc: BotProcess | None = None
         self._io_scope: trio.CancelScope | None = None
         self._pending: deque[_Item] = deque()
@@ -553,7 +554,10 @@ class ProcessSeat(Seat):
             if fault is not None:
                 self._dead = fault
                 return fault
-        self._outbox.append(format_start(info.position, (self.spec.cmd or ("",))[0]))
+        start = self._start_line
+        if start[0] != info.position:
+            start = self._start_line = (info.position, format_start(info.position, (self.spec.cmd or ("",))[0]))
+        self._outbox.append(start[1])
         self._in_hand = True
         return None
 
@@ -561,6 +565,9 @@ class ProcessSeat(Seat):
         line = _format(event, self._extensions)
         if line is not None:
             self._outbox.append(line)
+
+    def line_sink(self) -> tuple[list[str], frozenset[str]]:
+        return self._outbox, self._extensions
 
     def deliver_line(self, line: str) -> None:
         """A protocol line already formatted: a wrapper relays the server's lines unchanged (``wrappers.relay``)."""
@@ -644,18 +651,19 @@ class ProcessSeat(Seat):
 
     async def ask(self, question: Question) -> Reply:
         # The fast path (the bot answers within ``block_ms``) makes no trio call at all: one poll(0) for a line
-        # nobody asked for, one write, one blocking poll, one read.  Only a slow answer, a full pipe or a fault
-        # takes the trio path below, with the deadline counted from the same start.
+        # nobody asked for, one write, one blocking poll, one read, each written out here.  Only a slow answer, a
+        # full pipe or a fault takes the trio path below, with the deadline counted from the same start.
         if self._dead is not None or self._proc is None:
             return Reply(None, 0.0, fault=self._dead or Fault("crash", "the bot is not running"))
         item: _Item | None = None
         poll = self._poll
-        if self._pending or (poll is not None and self._stdout_in(poll.poll(0))):
+        if self._pending or (poll is not None and (ready := poll.poll(0)) and self._stdout_in(ready)):
             item = self._next_nowait()
             if isinstance(item, bytes):
                 text = cut(item.decode("utf-8", "replace"))
                 return Reply(None, 0.0, text, Fault("unasked", "a line nobody asked for (before this question)", text))
-        ask_line = _ASK_LINES[question.ask]
+        ask = question.ask
+        ask_line = _ASK_LINES[ask]
         timeout = self._timeout
         if self._first_question:
             timeout += self._start_grace
@@ -667,8 +675,12 @@ class ProcessSeat(Seat):
         except trio.BrokenResourceError:
             fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
             return Reply(None, time.perf_counter() - started, fault=fault)
-        if item is None and written == len(data) and self._block_ms:
-            item = self._wait_blocking(started + min(self._block_ms / 1000.0, timeout))
+        if item is None and written == len(data) and self._block_ms and poll is not None:
+            block = min(self._block_ms / 1000.0, timeout)
+            if (ready := poll.poll(block * 1000.0)) and self._stdout_in(ready):
+                item = self._read_one()
+            if item is None:  # stderr came first, or a line in pieces: wait for the rest of the block
+                item = self._wait_blocking(started + block)
         if item is None or written < len(data):
             with trio.CancelScope(deadline=trio.current_time() + timeout - (time.perf_counter() - started)):
                 try:
@@ -685,7 +697,10 @@ class ProcessSeat(Seat):
             self.lines_received += 1
             if self.trace is not None:
                 self.trace.append(("r", item))
-            return judge_line(item, question.ask, seconds)
+            parsed = _PARSED.get(item)
+            if parsed is not None and parsed[0].kind == ask:  # the usual answer (judge_line's first case)
+                return Reply(parsed[0], seconds, parsed[1], None, parsed[2])
+            return judge_line(item, ask, seconds)
         if item is None:
             return self._timed_out(ask_line, timeout, seconds)
         if isinstance(item, _TooLong):

@@ -20,6 +20,8 @@ from referee.game.types import Answer, Event, Question
 from referee.game.view import SeatView, new_view
 from referee.game.wall import bot_seed
 
+from .codec import format_event
+
 if TYPE_CHECKING:  # the ruleset is a pydantic model: a bot process (``python -m bots.greedy``) must not import it
     from referee.game.rules import Ruleset
 
@@ -117,6 +119,12 @@ class Seat(ABC):
     def deliver(self, event: Event) -> None:
         """An event this seat may see.  Must not block: process seats buffer and send with the next question."""
 
+    def line_sink(self) -> tuple[list[str], frozenset[str]] | None:
+        """A seat that sends its events as protocol lines: the list it gathers them in until the next send, and the
+        protocol extensions of its lines; ``Deliveries`` then appends each line there itself, formatted once for
+        every such seat, instead of calling ``deliver``.  None (the default): ``deliver`` each event."""
+        return None
+
     @abstractmethod
     async def ask(self, question: Question) -> Reply:
         """Ask a question; the seat enforces its own deadline and returns a Reply (never raises for bot faults)."""
@@ -192,6 +200,58 @@ class BuiltinSeat(Seat):
 
     def end_hand_nowait(self) -> bool:
         return True
+
+
+class Deliveries:
+    """Where a hand's events go: to each seat, those its position may see, in order.  A seat with a ``line_sink``
+    (a process seat) gets each event's protocol line appended to its outbox, the line formatted once for all the
+    seats whose lines have the same extensions; the others are delivered the event.  The match calls ``deliver``
+    once per step of the engine."""
+
+    __slots__ = ("_seats", "_targets")
+
+    def __init__(self) -> None:
+        self._seats: dict[int, Seat] = {}
+        # per audience (the engine shares a few frozensets): the outboxes' appends grouped by extensions, and the
+        # seats delivered the event
+        self._targets: dict[frozenset[int], _Targets] = {}
+
+    def seat(self, position: int, seat: Seat) -> None:
+        """From now on the events of ``position`` go to ``seat`` (a hand's seat, or the stand-in taking over)."""
+        self._seats[position] = seat
+        self._targets.clear()
+
+    def _targets_for(self, audience: frozenset[int]) -> _Targets:
+        groups: dict[frozenset[str], list[Callable[[str], None]]] = {}
+        delivered: list[Seat] = []
+        for p in sorted(audience):
+            seat = self._seats.get(p)
+            if seat is None:
+                continue
+            sink = seat.line_sink()
+            if sink is None:
+                delivered.append(seat)
+            else:
+                groups.setdefault(sink[1], []).append(sink[0].append)
+        targets = (tuple((extensions, tuple(appends)) for extensions, appends in groups.items()), tuple(delivered))
+        self._targets[audience] = targets
+        return targets
+
+    def deliver(self, events: Sequence[Event]) -> None:
+        targets = self._targets
+        for e in events:
+            audience = e.audience
+            sinks, delivered = targets.get(audience) or self._targets_for(audience)
+            for extensions, appends in sinks:
+                line = format_event(e, extensions=extensions)
+                if line is not None:
+                    for append in appends:
+                        append(line)
+            for seat in delivered:
+                seat.deliver(e)
+
+
+_Targets = tuple[tuple[tuple[frozenset[str], tuple[Callable[[str], None], ...]], ...], tuple[Seat, ...]]
 
 
 def builtin_takeover(name: str, position: int, policy: Policy, info: HandInfo, events: Sequence[Event]) -> BuiltinSeat:
