@@ -325,36 +325,79 @@ def _audience_json(audience: frozenset[int]) -> str:
     return to
 
 
+# What every line of a hand starts with, for the last hand asked: (hand, an event's, an answer's), replaced as one
+# tuple (matches in threads never mix them up).
+_PREFIXES: tuple[int, str, str] = (-1, "", "")
+
+
+def _prefixes(hand: int) -> tuple[int, str, str]:
+    global _PREFIXES
+    prefixes = _PREFIXES = (hand, f'{{"type":"event","hand":{hand},"kind":', f'{{"type":"answer","hand":{hand},"seat":')
+    return prefixes
+
+
+# The end of a throw's or a draw's line after its hand (``"throw","seat":…,"to":[…]}``), by the event's id, beside the
+# event itself, which stays alive as long as its entry (so that its id names no other event).  The engine shares
+# its throws and draws, most of a log's events, for ever: their ends are made once.
+_TAILS: dict[int, tuple[Event, str]] = {}
+_TAILS_LIMIT = 4096
+
+
 def event_line(hand: int, event: Event) -> str:
     """The log line of one event (the record ``event_record`` gives, built directly: events are most of a log, and
     this is the referee's and the replayer's hot path).  Throws and draws, most of the events, have their lines
-    written out; a test checks every kind against the general form."""
+    written out, and the ends of those of the engine's shared events kept; a test checks every kind against the
+    general form."""
+    prefixes = _PREFIXES
+    if prefixes[0] != hand:
+        prefixes = _prefixes(hand)
+    entry = _TAILS.get(id(event))
+    if entry is not None and entry[0] is event:
+        return prefixes[1] + entry[1]
     kind = event.kind
     to = _AUDIENCE_JSON.get(event.audience) or _audience_json(event.audience)
     if kind == "throw":
         e: Any = event
-        return f'{{"type":"event","hand":{hand},"kind":"throw","seat":{e.seat},"tile":{e.tile},"to":{to}}}'
-    if kind == "mo":
+        tail = f'"throw","seat":{e.seat},"tile":{e.tile},"to":{to}}}'
+    elif kind == "mo":
         e = event
         r = "true" if e.replacement else "false"
-        return (f'{{"type":"event","hand":{hand},"kind":"mo","seat":{e.seat},"tile":{e.tile},'
-                f'"replacement":{r},"to":{to}}}')
-    return _general_event_line(hand, event, to)
+        tail = f'"mo","seat":{e.seat},"tile":{e.tile},"replacement":{r},"to":{to}}}'
+    else:
+        return prefixes[1] + _general_event_tail(event, to)
+    if len(_TAILS) >= _TAILS_LIMIT:
+        _TAILS.clear()
+    _TAILS[id(event)] = (event, tail)
+    return prefixes[1] + tail
 
 
-def _general_event_line(hand: int, event: Event, to: str) -> str:
+def _general_event_tail(event: Event, to: str) -> str:
     fields_json = "".join(f',"{name}":{_json_value(getattr(event, name))}' for name in EVENT_FIELDS[event.kind])
-    return f'{{"type":"event","hand":{hand},"kind":"{event.kind}"{fields_json},"to":{to}}}'
+    return f'"{event.kind}"{fields_json},"to":{to}}}'
 
 
-def answer_line(hand: int, seat: int, ask: str, tile: int | None, answer: str, by: str, ms: float,
+def answer_ms(seconds: float) -> str:
+    """An answer record's ``ms`` for an answer that took ``seconds``: the JSON text of ``round(seconds * 1000, 3)``,
+    made with one decimal conversion instead of two (``.3f`` rounds as ``round`` does, and repr drops the zeros
+    it leaves)."""
+    ms = seconds * 1000
+    if not 0 <= ms < 1e15:  # repr's exponent form (or a negative, NaN): the long way
+        return repr(round(ms, 3))
+    text = f"{ms:.3f}".rstrip("0")
+    return text + "0" if text[-1] == "." else text
+
+
+def answer_line(hand: int, seat: int, ask: str, tile: int | None, answer: str, by: str, ms: float | str,
                 raw: str | None = None) -> str:
     """The log line of one answer (an ``AnswerRecord``, built directly as ``event_line``).  ``answer`` is a
     canonical protocol line (``str(Answer)``: ASCII letters, digits, ``/`` and spaces, nothing JSON would escape);
-    ``raw`` the line the bot sent, when it is not the canonical one."""
-    tile_json = "null" if tile is None else tile
-    line = (f'{{"type":"answer","hand":{hand},"seat":{seat},"ask":"{ask}","tile":{tile_json},'
-            f'"answer":"{answer}","by":"{by}","ms":{ms!r}')
+    ``ms`` the milliseconds it took, or their JSON text (``answer_ms``); ``raw`` the line the bot sent, when it is
+    not the canonical one."""
+    prefixes = _PREFIXES
+    if prefixes[0] != hand:
+        prefixes = _prefixes(hand)
+    line = (f'{prefixes[2]}{seat},"ask":"{ask}","tile":{"null" if tile is None else tile},"answer":"{answer}",'
+            f'"by":"{by}","ms":{ms if type(ms) is str else repr(ms)}')
     if raw is None:
         return line + "}"
     return line + ',"raw":' + json.dumps(raw, ensure_ascii=False) + "}"

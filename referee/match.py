@@ -37,6 +37,7 @@ from referee.log import (
     NullWriter,
     aborted_record,
     answer_line,
+    answer_ms,
     event_line,
     fault_record,
     final_record,
@@ -359,7 +360,7 @@ async def _play_hand(
             for item in journal[logged:]:
                 if type(item) is tuple:
                     seat, ask, tile, text, by, seconds, raw = item
-                    log(answer_line(h, seat, ask, tile, text, by, round(seconds * 1000, 3), raw))
+                    log(answer_line(h, seat, ask, tile, text, by, answer_ms(seconds), raw))
                 else:
                     log(event_line(h, item))
         logged = len(journal)
@@ -429,10 +430,27 @@ async def _play_hand(
     return HandSummary(h, setup, hand.result, fault_settlement(sorted(payers), rules), (0, 0, 0, 0), faults)
 
 
+# An answer's part of the play digest by the answer's (seat, ask, tile, line, by): bots repeat themselves.
+_DIGEST_PARTS: dict[tuple[Any, ...], str] = {}
+_DIGEST_PARTS_LIMIT = 4096
+
+
+def _digest_part(key: tuple[Any, ...]) -> str:
+    part = f"{key[0]} {key[1]} {key[2]} {key[3]!r} {key[4]}"
+    if len(_DIGEST_PARTS) >= _DIGEST_PARTS_LIMIT:
+        _DIGEST_PARTS.clear()
+    _DIGEST_PARTS[key] = part
+    return part
+
+
 def _play_digest(previous: str, hand: int, journal: list[Any], faults: list[FaultInfo]) -> str:
     """The match's play digest after this hand: the previous one chained with this hand's answers and faults."""
     parts = [previous, str(hand)]
-    parts += [f"{item[0]} {item[1]} {item[2]} {item[3]!r} {item[4]}" for item in journal if type(item) is tuple]
+    get = _DIGEST_PARTS.get
+    for item in journal:
+        if type(item) is tuple:
+            key = item[:5]
+            parts.append(get(key) or _digest_part(key))
     parts += [f"fault {f.position} {f.kind}" for f in faults]
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
 

@@ -25,6 +25,7 @@ from referee.log import (
     LogWriter,
     ResultRecord,
     answer_line,
+    answer_ms,
     event_line,
     event_record,
     fault_record,
@@ -101,6 +102,34 @@ def test_the_written_out_event_lines_are_the_general_records() -> None:
     """``event_line`` writes throws and draws out by hand (the hot path): every kind gives the general record."""
     for e in ONE_OF_EACH:
         assert json.loads(event_line(5, e)) == event_record(5, e).model_dump()
+
+
+def test_event_lines_kept_for_shared_events_follow_the_hand_and_the_event() -> None:
+    """The end of a throw's or draw's line is kept by event: the same event in another hand, and another event
+    with the same fields, give their own lines."""
+    throw = Throw(2, 112)
+    assert event_line(3, throw) == '{"type":"event","hand":3,"kind":"throw","seat":2,"tile":112,"to":[1,2,3,4]}'
+    assert event_line(4, throw) == '{"type":"event","hand":4,"kind":"throw","seat":2,"tile":112,"to":[1,2,3,4]}'
+    draw = Mo(1, 355, True, audience=frozenset({1}))
+    assert json.loads(event_line(4, draw)) == event_record(4, draw).model_dump()
+    assert event_line(4, Throw(3, 112)).endswith('"seat":3,"tile":112,"to":[1,2,3,4]}')
+
+
+@pytest.mark.parametrize("seconds", [0.0, 1e-7, 4.9999e-7, 5e-7, 0.0005, 0.0015, 0.0025, 0.000123456, 0.1, 1.0, 2.5,
+                                     12.0004, 59.9995, 3600.0, 1e9, 1e13, 1e20])
+def test_answer_ms_is_the_rounded_milliseconds_as_repr_writes_them(seconds: float) -> None:
+    assert answer_ms(seconds) == repr(round(seconds * 1000, 3))
+    assert answer_line(0, 1, "throw", None, "/throw 112", "bot", answer_ms(seconds)) == answer_line(
+        0, 1, "throw", None, "/throw 112", "bot", round(seconds * 1000, 3))
+
+
+def test_answer_ms_on_many_times() -> None:
+    import random
+
+    rng = random.Random(7)
+    for _ in range(20000):
+        seconds = rng.random() * 10 ** rng.uniform(-7, 3)
+        assert answer_ms(seconds) == repr(round(seconds * 1000, 3)), seconds
 
 
 @pytest.mark.parametrize(("line", "reason"), [
