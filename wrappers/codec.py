@@ -197,6 +197,20 @@ def _join(tiles: tuple[int, ...]) -> str:
     return " ".join(map(str, tiles))
 
 
+# The lines of throws and draws (the same with any extensions), by the event's id, beside the event itself, which
+# stays alive as long as its entry (so that its id names no other event): the engine shares these events, most of
+# a hand's, for ever, and each goes to several seats.
+_KEPT: dict[int, tuple[Event, str]] = {}
+_KEPT_LIMIT = 4096
+
+
+def _keep(event: Event, line: str) -> str:
+    if len(_KEPT) >= _KEPT_LIMIT:
+        _KEPT.clear()
+    _KEPT[id(event)] = (event, line)
+    return line
+
+
 def format_event(event: Event, *, extensions: frozenset[str] = frozenset()) -> str | None:
     """The protocol line for ``event`` (no trailing newline), or ``None`` when it has no line for this bot.
 
@@ -205,11 +219,14 @@ def format_event(event: Event, *, extensions: frozenset[str] = frozenset()) -> s
     for: ``/eat`` with the claimed tile in the middle, everything else ascending).  The audience is not
     checked here: the match decides who gets the line.  An unknown event type raises ``TypeError``.
     """
+    entry = _KEPT.get(id(event))
+    if entry is not None and entry[0] is event:
+        return entry[1]
     match event:
         case Throw(seat=seat, tile=tile):
-            return f"/throw {seat} {tile}"
+            return _keep(event, f"/throw {seat} {tile}")
         case Mo(tile=tile):
-            return f"/mo {tile}"
+            return _keep(event, f"/mo {tile}")
         case Eat(seat=seat, tiles=tiles):
             return f"/eat {seat} {_join(tiles)}"
         case Pong(seat=seat, tiles=tiles):

@@ -676,7 +676,9 @@ class ProcessSeat(Seat):
             fault = await self._exit_fault("closed", f"could not send {ask_line}: its stdin is closed")
             return Reply(None, time.perf_counter() - started, fault=fault)
         if item is None and written == len(data) and self._block_ms and poll is not None:
-            block = min(self._block_ms / 1000.0, timeout)
+            block = self._block_ms / 1000.0
+            if block > timeout:
+                block = timeout
             if (ready := poll.poll(block * 1000.0)) and self._stdout_in(ready):
                 item = self._read_one()
             if item is None:  # stderr came first, or a line in pieces: wait for the rest of the block
