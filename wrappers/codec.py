@@ -199,8 +199,9 @@ def _join(tiles: tuple[int, ...]) -> str:
 
 # The lines of throws and draws (the same with any extensions), by the event's id, beside the event itself, which
 # stays alive as long as its entry (so that its id names no other event): the engine shares these events, most of
-# a hand's, for ever, and each goes to several seats.
-_KEPT: dict[int, tuple[Event, str]] = {}
+# a hand's, for ever, and each goes to several seats.  ``wrappers.seat.Deliveries`` reads it before calling.
+KEPT_LINES: dict[int, tuple[Event, str]] = {}
+_KEPT = KEPT_LINES
 _KEPT_LIMIT = 4096
 
 

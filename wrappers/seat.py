@@ -20,7 +20,7 @@ from referee.game.types import Answer, Event, Question
 from referee.game.view import SeatView, new_view
 from referee.game.wall import bot_seed
 
-from .codec import format_event
+from .codec import KEPT_LINES, format_event
 
 if TYPE_CHECKING:  # the ruleset is a pydantic model: a bot process (``python -m bots.greedy``) must not import it
     from referee.game.rules import Ruleset
@@ -128,7 +128,6 @@ class Seat(ABC):
     @abstractmethod
     async def ask(self, question: Question) -> Reply:
         """Ask a question; the seat enforces its own deadline and returns a Reply (never raises for bot faults)."""
-
     @abstractmethod
     async def end_hand(self) -> None:
         """The hand is over (``/exit`` was delivered): flush and, for per-hand processes, stop the process."""
@@ -194,7 +193,6 @@ class BuiltinSeat(Seat):
 
     async def ask(self, question: Question) -> Reply:
         return self.reply(question)
-
     async def end_hand(self) -> None:
         return None
 
@@ -239,14 +237,23 @@ class Deliveries:
 
     def deliver(self, events: Sequence[Event]) -> None:
         targets = self._targets
+        kept = KEPT_LINES.get
         for e in events:
             audience = e.audience
             sinks, delivered = targets.get(audience) or self._targets_for(audience)
-            for extensions, appends in sinks:
-                line = format_event(e, extensions=extensions)
-                if line is not None:
-                    for append in appends:
-                        append(line)
+            if sinks:
+                entry = kept(id(e))  # a throw's or a draw's line, the same for every seat
+                if entry is not None and entry[0] is e:
+                    line = entry[1]
+                    for _extensions, appends in sinks:
+                        for append in appends:
+                            append(line)
+                else:
+                    for extensions, appends in sinks:
+                        text = format_event(e, extensions=extensions)
+                        if text is not None:
+                            for append in appends:
+                                append(text)
             for seat in delivered:
                 seat.deliver(e)
 
