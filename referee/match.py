@@ -410,9 +410,10 @@ async def _play_hand(
                 deliveries.seat(p, seats[p])
 
     try:
-        await _question_loop(hand, seats, active, deliveries.deliver, journal, result, take_over)
+        await _question_loop(hand, seats, active, deliveries.deliver, journal, take_over)
     finally:
         log_journal()
+        _count_answers(journal, result.seats)
     result.play_digest = _play_digest(result.play_digest, h, journal, faults)
 
     # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
@@ -443,6 +444,18 @@ def _digest_part(key: tuple[Any, ...]) -> str:
     return part
 
 
+def _count_answers(journal: list[Any], stats: list[SeatResult]) -> None:
+    """The bots' own answers of a hand (not their stand-ins') into their seats' counts and times."""
+    for item in journal:
+        if type(item) is tuple and item[4] == "bot":
+            s = stats[item[0] - 1]
+            seconds = item[5]
+            s.answers += 1
+            s.answer_seconds += seconds
+            if seconds > s.max_answer_seconds:
+                s.max_answer_seconds = seconds
+
+
 def _play_digest(previous: str, hand: int, journal: list[Any], faults: list[FaultInfo]) -> str:
     """The match's play digest after this hand: the previous one chained with this hand's answers and faults."""
     parts = [previous, str(hand)]
@@ -461,7 +474,6 @@ async def _question_loop(
     active: dict[int, Seat],
     deliver: Callable[[list[Event]], None],
     journal: list[Any],
-    result: MatchResult,
     take_over: Callable[[int, Fault, str | None], Awaitable[BuiltinSeat]],
 ) -> None:
     """The hot loop: one pass per question, from the hand's start to its end.  ``deliver``: the hand's
@@ -470,7 +482,6 @@ async def _question_loop(
     deliver(events)
     journal.extend(events)
     apply = hand.apply
-    stats = result.seats
     while hand.result is None:
         q = hand.question
         assert q is not None
@@ -498,17 +509,11 @@ async def _question_loop(
             events = apply(answer)
             by = "dummy"
         assert answer is not None
-        seconds = reply.seconds
-        if by == "bot":
-            s = stats[p - 1]
-            s.answers += 1
-            s.answer_seconds += seconds
-            if seconds > s.max_answer_seconds:
-                s.max_answer_seconds = seconds
+        # (seat, ask, tile, answer line, by, seconds, raw line): counted into the seat's answers at the hand's end
         if by == "bot" and reply.line is not None:
-            journal.append((p, q.ask, q.tile, reply.line, by, seconds, reply.raw))
+            journal.append((p, q.ask, q.tile, reply.line, by, reply.seconds, reply.raw))
         else:
-            journal.append((p, q.ask, q.tile, str(answer), by, seconds, None))
+            journal.append((p, q.ask, q.tile, str(answer), by, reply.seconds, None))
         deliver(events)
         journal.extend(events)
 

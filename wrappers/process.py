@@ -668,7 +668,14 @@ class ProcessSeat(Seat):
         if self._first_question:
             timeout += self._start_grace
             self._first_question = False
-        data = self._take_outbox(ask_line)
+        outbox = self._outbox
+        outbox.append(ask_line)
+        self.lines_sent += len(outbox)
+        outbox.append("")  # the last line's end
+        data = "\n".join(outbox).encode("ascii")  # _take_outbox, written out
+        outbox.clear()
+        if self.trace is not None:
+            self.trace.append(("w", data))
         started = time.perf_counter()
         try:
             written = self._write_now(data)
@@ -700,8 +707,10 @@ class ProcessSeat(Seat):
             if self.trace is not None:
                 self.trace.append(("r", item))
             parsed = _PARSED.get(item)
-            if parsed is not None and parsed[0].kind == ask:  # the usual answer (judge_line's first case)
-                return Reply(parsed[0], seconds, parsed[1], None, parsed[2])
+            if parsed is not None:  # a line seen before: judge_line's first case, written out
+                kind = parsed[0].kind
+                if kind == ask or (kind == "pass" and ask != "throw"):
+                    return Reply(parsed[0], seconds, parsed[1], None, parsed[2])
             return judge_line(item, ask, seconds)
         if item is None:
             return self._timed_out(ask_line, timeout, seconds)
