@@ -10,6 +10,7 @@ Faults are values, not exceptions: ``ask`` returns a ``Reply`` that carries eith
 
 from __future__ import annotations
 
+import functools
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -74,6 +75,9 @@ class Policy(Protocol):
     def decide(self, view: SeatView, ask: str, legal: Sequence[Answer]) -> Answer: ...
 
 
+_bot_seed = functools.lru_cache(maxsize=256)(bot_seed)  # a SHA-256 per seat and hand, the same every hand of a match
+
+
 @dataclass(frozen=True, slots=True)
 class HandInfo:
     """What a seat is told when a hand begins.  ``seed`` is the seat's own bot seed (``wall.bot_seed``), never the
@@ -98,7 +102,7 @@ class HandInfo:
 
     @classmethod
     def for_seat(cls, rules: Ruleset, match_seed: int, index: int, position: int) -> HandInfo:
-        return cls(bot_seed(match_seed, position), index, position, rules.flowers, rules.dead_wall,
+        return cls(_bot_seed(match_seed, position), index, position, rules.flowers, rules.dead_wall,
                    rules.gong_from_previous_player, rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace,
                    rules.human_timeout)
 
@@ -206,18 +210,21 @@ class Deliveries:
     seats whose lines have the same extensions; the others are delivered the event.  The match calls ``deliver``
     once per step of the engine."""
 
-    __slots__ = ("_seats", "_targets")
+    __slots__ = ("_seats", "_targets", "_outboxes")
 
     def __init__(self) -> None:
         self._seats: dict[int, Seat] = {}
         # per audience (the engine shares a few frozensets): the outboxes' appends grouped by extensions, and the
         # seats delivered the event
         self._targets: dict[frozenset[int], _Targets] = {}
+        # per audience whose seats all have outboxes: their appends (a throw's or a draw's line goes to each as is)
+        self._outboxes: dict[frozenset[int], tuple[Callable[[str], None], ...]] = {}
 
     def seat(self, position: int, seat: Seat) -> None:
         """From now on the events of ``position`` go to ``seat`` (a hand's seat, or the stand-in taking over)."""
         self._seats[position] = seat
         self._targets.clear()
+        self._outboxes.clear()
 
     def _targets_for(self, audience: frozenset[int]) -> _Targets:
         groups: dict[frozenset[str], list[Callable[[str], None]]] = {}
@@ -233,29 +240,34 @@ class Deliveries:
                 groups.setdefault(sink[1], []).append(sink[0].append)
         targets = (tuple((extensions, tuple(appends)) for extensions, appends in groups.items()), tuple(delivered))
         self._targets[audience] = targets
+        if not delivered:
+            self._outboxes[audience] = tuple(append for _extensions, appends in targets[0] for append in appends)
         return targets
 
     def deliver(self, events: Sequence[Event]) -> None:
-        targets = self._targets
+        outboxes = self._outboxes
         kept = KEPT_LINES.get
         for e in events:
-            audience = e.audience
-            sinks, delivered = targets.get(audience) or self._targets_for(audience)
-            if sinks:
+            appends = outboxes.get(e.audience)
+            if appends is not None:
                 entry = kept(id(e))  # a throw's or a draw's line, the same for every seat
                 if entry is not None and entry[0] is e:
                     line = entry[1]
-                    for _extensions, appends in sinks:
-                        for append in appends:
-                            append(line)
-                else:
-                    for extensions, appends in sinks:
-                        text = format_event(e, extensions=extensions)
-                        if text is not None:
-                            for append in appends:
-                                append(text)
-            for seat in delivered:
-                seat.deliver(e)
+                    for append in appends:
+                        append(line)
+                    continue
+            self._deliver(e)
+
+    def _deliver(self, e: Event) -> None:
+        audience = e.audience
+        sinks, delivered = self._targets.get(audience) or self._targets_for(audience)
+        for extensions, appends in sinks:
+            text = format_event(e, extensions=extensions)
+            if text is not None:
+                for append in appends:
+                    append(text)
+        for seat in delivered:
+            seat.deliver(e)
 
 
 _Targets = tuple[tuple[tuple[frozenset[str], tuple[Callable[[str], None], ...]], ...], tuple[Seat, ...]]
