@@ -120,5 +120,5 @@ def with_pass(options: Sequence[Answer]) -> tuple[Answer, ...]:
 
 def eat_broadcast(claimed: int, mine: tuple[int, int]) -> tuple[int, int, int]:
     """The ``/eat`` broadcast order: the claimed tile in the middle, the eater's two by rank around it."""
-    a, b = sorted(mine, key=lambda t: (t // 10, t))
-    return (a, claimed, b)
+    a, b = mine  # by rank is by TID: a TID is its kind times ten plus its copy
+    return (a, claimed, b) if a < b else (b, claimed, a)
