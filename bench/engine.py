@@ -11,10 +11,12 @@ its own seat's events through a ``SeatView``, as in-process seats are.  Random p
 so it barely exercises scoring; greedy wins most hands.
 
 ``--vs-rlcard`` measures RLCard's Mahjong environment (``rlcard.make("mahjong")``, four ``RandomAgent``s,
-``env.run``) in the same run, between two runs of ours, and reports the ratio.  RLCard is not a dependency of
-mjref: the benchmark installs it with pip into a throwaway virtual environment (deleted afterwards), or uses
-``--rlcard-python PATH``, an interpreter that already has it.  If it cannot be installed (no network, no wheel),
-the JSON says why under ``rlcard.error`` and the exit status is 1.
+``env.run``) in the same run, between two runs of ours, and reports the ratio of the rates, by the wall clock
+(``vs_rlcard``) and in CPU time (``vs_rlcard_cpu``, steadier when other work shares the machine).  Both sides
+include their random policy: ours picks ``legal[int(random() * len(legal))]``, RLCard's ``RandomAgent`` its own.
+RLCard is not a dependency of mjref: the benchmark installs it with pip into a throwaway virtual environment
+(deleted afterwards), or uses ``--rlcard-python PATH``, an interpreter that already has it.  If it cannot be
+installed (no network, no wheel), the JSON says why under ``rlcard.error`` and the exit status is 1.
 ``--anchor REV`` also times random play with the engine as it was at git revision ``REV`` (exported with ``git
 archive``), in fresh processes alternating with ours ``--repeats`` times, in CPU time (steady on a shared machine),
 and gives the ratio ours/anchor of each pair: ``python bench/engine.py --anchor main --repeats 3 --hands 400``.
@@ -56,12 +58,13 @@ hands, seed = int(sys.argv[1]), int(sys.argv[2])
 env = rlcard.make("mahjong", config={"seed": seed})
 env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
 env.run(is_training=False)  # one hand to warm up
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 for _ in range(hands):
     env.run(is_training=False)
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 print(json.dumps({"version": rlcard.__version__, "hands": hands, "seconds": round(seconds, 3),
-                  "hands_per_second": round(hands / seconds, 2)}))
+                  "hands_per_second": round(hands / seconds, 2), "cpu_seconds": round(cpu, 3),
+                  "hands_per_cpu_second": round(hands / cpu, 2) if cpu > 0 else None}))
 """
 
 
@@ -233,13 +236,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--rlcard-python {args.rlcard_python}: not an executable file")
     rules = Ruleset(flowers=args.flowers)
     profile = cProfile.Profile() if args.profile else None
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     if profile is not None:
         profile.enable()
     outcomes, questions = play(args.hands, args.seed, rules)
     if profile is not None:
         profile.disable()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     result: dict[str, Any] = {
         "bench": "engine",
         "hands": args.hands,
@@ -247,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         "flowers": args.flowers,
         "seconds": round(seconds, 3),
         "hands_per_second": round(args.hands / seconds, 1) if seconds > 0 else None,
+        "hands_per_cpu_second": rate(args.hands, cpu),
         "questions_per_second": round(questions / seconds) if seconds > 0 else None,
         "outcomes": dict(sorted(outcomes.items())),
         "python": platform.python_version(),
@@ -256,13 +260,14 @@ def main(argv: list[str] | None = None) -> int:
         result["profiled"] = True  # profiling slows the run: compare rates only between unprofiled runs
         result["profile"] = top_entries(profile)
     if args.greedy:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         g_outcomes, g_questions = play_greedy(args.greedy_hands, args.seed, rules)
-        g_seconds = time.perf_counter() - start
+        g_seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         result["greedy"] = {
             "hands": args.greedy_hands,
             "seconds": round(g_seconds, 3),
             "hands_per_second": rate(args.greedy_hands, g_seconds),
+            "hands_per_cpu_second": rate(args.greedy_hands, cpu),
             "questions_per_second": round(g_questions / g_seconds) if g_seconds > 0 else None,
             "outcomes": dict(sorted(g_outcomes.items())),
         }
@@ -286,15 +291,23 @@ def compare_rlcard(args: argparse.Namespace, rules: Ruleset, result: dict[str, A
             result["rlcard"] = {"error": str(exc)}
             print(f"bench/engine.py --vs-rlcard: no RLCard figure: {exc}", file=sys.stderr)
             return 1
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     play(args.hands, args.seed, rules)
     again = rate(args.hands, time.perf_counter() - start)
-    ours = [r for r in (result["hands_per_second"], again) if r is not None]
-    mean = sum(ours) / len(ours) if ours else 0.0
+    again_cpu = rate(args.hands, time.process_time() - cpu)
     result["hands_per_second_after_rlcard"] = again
+    result["hands_per_cpu_second_after_rlcard"] = again_cpu
     result["rlcard"] = rl
-    result["vs_rlcard"] = round(mean / rl["hands_per_second"], 1) if rl["hands_per_second"] else None
+    result["vs_rlcard"] = _ratio((result["hands_per_second"], again), rl.get("hands_per_second"))
+    # The same in CPU time: on a shared machine the wall clock of either side counts the other sessions' work
+    result["vs_rlcard_cpu"] = _ratio((result["hands_per_cpu_second"], again_cpu), rl.get("hands_per_cpu_second"))
     return 0
+
+
+def _ratio(ours: tuple[float | None, ...], theirs: float | None) -> float | None:
+    """The mean of our rates over RLCard's, to one decimal."""
+    known = [r for r in ours if r is not None]
+    return round(sum(known) / len(known) / theirs, 1) if known and theirs else None
 
 
 if __name__ == "__main__":
