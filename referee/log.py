@@ -336,39 +336,23 @@ def _prefixes(hand: int) -> tuple[int, str, str]:
     return prefixes
 
 
-# The end of a throw's or a draw's line after its hand (``"throw","seat":…,"to":[…]}``), by the event's id, beside the
-# event itself, which stays alive as long as its entry (so that its id names no other event).  The engine shares
-# its throws and draws, most of a log's events, for ever: their ends are made once.
-_TAILS: dict[int, tuple[Event, str]] = {}
-_TAILS_LIMIT = 4096
-
-
 def event_line(hand: int, event: Event) -> str:
     """The log line of one event (the record ``event_record`` gives, built directly: events are most of a log, and
     this is the referee's and the replayer's hot path).  Throws and draws, most of the events, have their lines
-    written out, and the ends of those of the engine's shared events kept; a test checks every kind against the
-    general form."""
+    written out; a test checks every kind against the general form."""
     prefixes = _PREFIXES
     if prefixes[0] != hand:
         prefixes = _prefixes(hand)
-    entry = _TAILS.get(id(event))
-    if entry is not None and entry[0] is event:
-        return prefixes[1] + entry[1]
     kind = event.kind
     to = _AUDIENCE_JSON.get(event.audience) or _audience_json(event.audience)
     if kind == "throw":
         e: Any = event
-        tail = f'"throw","seat":{e.seat},"tile":{e.tile},"to":{to}}}'
-    elif kind == "mo":
+        return f'{prefixes[1]}"throw","seat":{e.seat},"tile":{e.tile},"to":{to}}}'
+    if kind == "mo":
         e = event
         r = "true" if e.replacement else "false"
-        tail = f'"mo","seat":{e.seat},"tile":{e.tile},"replacement":{r},"to":{to}}}'
-    else:
-        return prefixes[1] + _general_event_tail(event, to)
-    if len(_TAILS) >= _TAILS_LIMIT:
-        _TAILS.clear()
-    _TAILS[id(event)] = (event, tail)
-    return prefixes[1] + tail
+        return f'{prefixes[1]}"mo","seat":{e.seat},"tile":{e.tile},"replacement":{r},"to":{to}}}'
+    return prefixes[1] + _general_event_tail(event, to)
 
 
 def _general_event_tail(event: Event, to: str) -> str:

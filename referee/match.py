@@ -431,19 +431,6 @@ async def _play_hand(
     return HandSummary(h, setup, hand.result, fault_settlement(sorted(payers), rules), (0, 0, 0, 0), faults)
 
 
-# An answer's part of the play digest by the answer's (seat, ask, tile, line, by): bots repeat themselves.
-_DIGEST_PARTS: dict[tuple[Any, ...], str] = {}
-_DIGEST_PARTS_LIMIT = 4096
-
-
-def _digest_part(key: tuple[Any, ...]) -> str:
-    part = f"{key[0]} {key[1]} {key[2]} {key[3]!r} {key[4]}"
-    if len(_DIGEST_PARTS) >= _DIGEST_PARTS_LIMIT:
-        _DIGEST_PARTS.clear()
-    _DIGEST_PARTS[key] = part
-    return part
-
-
 def _count_answers(journal: list[Any], stats: list[SeatResult]) -> None:
     """The bots' own answers of a hand (not their stand-ins') into their seats' counts and times."""
     for item in journal:
@@ -459,11 +446,7 @@ def _count_answers(journal: list[Any], stats: list[SeatResult]) -> None:
 def _play_digest(previous: str, hand: int, journal: list[Any], faults: list[FaultInfo]) -> str:
     """The match's play digest after this hand: the previous one chained with this hand's answers and faults."""
     parts = [previous, str(hand)]
-    get = _DIGEST_PARTS.get
-    for item in journal:
-        if type(item) is tuple:
-            key = item[:5]
-            parts.append(get(key) or _digest_part(key))
+    parts += [f"{item[0]} {item[1]} {item[2]} {item[3]!r} {item[4]}" for item in journal if type(item) is tuple]
     parts += [f"fault {f.position} {f.kind}" for f in faults]
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
 

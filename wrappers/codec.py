@@ -197,19 +197,31 @@ def _join(tiles: tuple[int, ...]) -> str:
     return " ".join(map(str, tiles))
 
 
-# The lines of throws and draws (the same with any extensions), by the event's id, beside the event itself, which
-# stays alive as long as its entry (so that its id names no other event): the engine shares these events, most of
-# a hand's, for ever, and each goes to several seats.  ``wrappers.seat.Deliveries`` reads it before calling.
-KEPT_LINES: dict[int, tuple[Event, str]] = {}
-_KEPT = KEPT_LINES
-_KEPT_LIMIT = 4096
+# The lines of every throw and draw (the same with any extensions), most of a hand's events and each sent to
+# several seats: made at the first event, by seat and tile (``throw_or_draw_line``).
+_THROW_LINES: dict[int, dict[int, str]] = {}
+_DRAW_LINES: dict[int, str] = {}
 
 
-def _keep(event: Event, line: str) -> str:
-    if len(_KEPT) >= _KEPT_LIMIT:
-        _KEPT.clear()
-    _KEPT[id(event)] = (event, line)
-    return line
+def _fill_lines() -> None:
+    tiles = (*ALL_TIDS, *FLOWER_TIDS)
+    _DRAW_LINES.update({t: f"/mo {t}" for t in tiles})
+    _THROW_LINES.update({p: {t: f"/throw {p} {t}" for t in tiles} for p in (1, 2, 3, 4)})
+
+
+def throw_or_draw_line(event: Event) -> str | None:
+    """The line of a throw or a draw of a real seat and tile (``format_event``'s, from the tables), else None."""
+    if not _DRAW_LINES:
+        _fill_lines()
+    cls = event.__class__
+    if cls is Throw:
+        return _THROW_LINES.get(event.seat, _NO_LINES).get(event.tile)  # type: ignore[attr-defined]
+    if cls is Mo:
+        return _DRAW_LINES.get(event.tile)  # type: ignore[attr-defined]
+    return None
+
+
+_NO_LINES: dict[int, str] = {}
 
 
 def format_event(event: Event, *, extensions: frozenset[str] = frozenset()) -> str | None:
@@ -220,14 +232,14 @@ def format_event(event: Event, *, extensions: frozenset[str] = frozenset()) -> s
     for: ``/eat`` with the claimed tile in the middle, everything else ascending).  The audience is not
     checked here: the match decides who gets the line.  An unknown event type raises ``TypeError``.
     """
-    entry = _KEPT.get(id(event))
-    if entry is not None and entry[0] is event:
-        return entry[1]
+    line = throw_or_draw_line(event)
+    if line is not None:
+        return line
     match event:
         case Throw(seat=seat, tile=tile):
-            return _keep(event, f"/throw {seat} {tile}")
+            return f"/throw {seat} {tile}"
         case Mo(tile=tile):
-            return _keep(event, f"/mo {tile}")
+            return f"/mo {tile}"
         case Eat(seat=seat, tiles=tiles):
             return f"/eat {seat} {_join(tiles)}"
         case Pong(seat=seat, tiles=tiles):

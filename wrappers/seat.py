@@ -10,7 +10,6 @@ Faults are values, not exceptions: ``ask`` returns a ``Reply`` that carries eith
 
 from __future__ import annotations
 
-import functools
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -21,7 +20,7 @@ from referee.game.types import Answer, Event, Question
 from referee.game.view import SeatView, new_view
 from referee.game.wall import bot_seed
 
-from .codec import KEPT_LINES, format_event
+from .codec import format_event, throw_or_draw_line
 
 if TYPE_CHECKING:  # the ruleset is a pydantic model: a bot process (``python -m bots.greedy``) must not import it
     from referee.game.rules import Ruleset
@@ -75,7 +74,18 @@ class Policy(Protocol):
     def decide(self, view: SeatView, ask: str, legal: Sequence[Answer]) -> Answer: ...
 
 
-_bot_seed = functools.lru_cache(maxsize=256)(bot_seed)  # a SHA-256 per seat and hand, the same every hand of a match
+# The bot seeds of the last match asked about: a SHA-256 per seat, the same every hand of a match.
+_LAST_SEEDS: tuple[int, tuple[int, ...]] = (-1, ())
+
+
+def _bot_seed(match_seed: int, position: int) -> int:
+    global _LAST_SEEDS
+    last = _LAST_SEEDS
+    if last[0] != match_seed or not 1 <= position <= len(last[1]):
+        if not 1 <= position <= 4:
+            return bot_seed(match_seed, position)
+        last = _LAST_SEEDS = (match_seed, tuple(bot_seed(match_seed, p) for p in (1, 2, 3, 4)))
+    return last[1][position - 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,13 +256,11 @@ class Deliveries:
 
     def deliver(self, events: Sequence[Event]) -> None:
         outboxes = self._outboxes
-        kept = KEPT_LINES.get
         for e in events:
             appends = outboxes.get(e.audience)
             if appends is not None:
-                entry = kept(id(e))  # a throw's or a draw's line, the same for every seat
-                if entry is not None and entry[0] is e:
-                    line = entry[1]
+                line = throw_or_draw_line(e)  # the same for every seat, whatever its extensions
+                if line is not None:
                     for append in appends:
                         append(line)
                     continue

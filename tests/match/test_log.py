@@ -104,9 +104,9 @@ def test_the_written_out_event_lines_are_the_general_records() -> None:
         assert json.loads(event_line(5, e)) == event_record(5, e).model_dump()
 
 
-def test_event_lines_kept_for_shared_events_follow_the_hand_and_the_event() -> None:
-    """The end of a throw's or draw's line is kept by event: the same event in another hand, and another event
-    with the same fields, give their own lines."""
+def test_event_lines_follow_the_hand_and_the_event() -> None:
+    """A hand's line prefix is made once per hand: the same event in another hand, and another event with the
+    same tile, give their own lines."""
     throw = Throw(2, 112)
     assert event_line(3, throw) == '{"type":"event","hand":3,"kind":"throw","seat":2,"tile":112,"to":[1,2,3,4]}'
     assert event_line(4, throw) == '{"type":"event","hand":4,"kind":"throw","seat":2,"tile":112,"to":[1,2,3,4]}'

@@ -477,3 +477,14 @@ def test_fuzz_server_lines(data: bytes) -> None:
         parse_server_line(data)
     except ProtocolError:
         pass
+
+
+def test_throw_and_draw_lines_from_the_tables_are_the_protocol_lines() -> None:
+    """Throws and draws take their lines from tables made at the first event: every seat and tile gives the line
+    docs/protocol.md writes; a seat or tile outside them is formatted all the same."""
+    for tid in (*ALL_TIDS, *FLOWER_TIDS):
+        assert format_event(Mo(3, tid, audience=frozenset({3}))) == f"/mo {tid}"
+        for seat in (1, 2, 3, 4):
+            assert format_event(Throw(seat, tid)) == f"/throw {seat} {tid}"
+    assert format_event(Throw(7, 1112)) == "/throw 7 1112"
+    assert format_event(Mo(0, 999)) == "/mo 999"
