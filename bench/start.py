@@ -25,6 +25,7 @@ Run from the repository root: ``python bench/start.py [--bots greedy,drawdiscard
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -43,6 +44,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.anchor import exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
 
 # A hand's opening as seat 1 (the dealer) sees it, up to its first question: 16 dealt tiles, a draw, /ask throw.
@@ -129,16 +131,6 @@ def slowest_imports(bot: str, n: int = 10) -> list[dict[str, Any]]:
     return [{"module": module, "cumulative_us": us} for us, module in rows[:n]]
 
 
-def export(rev: str, into: Path) -> Path:
-    """The tree of git revision ``rev``, exported (``git archive``) under ``into``."""
-    archive = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=False)
-    if archive.returncode != 0:
-        raise SystemExit(f"bench/start.py: --anchor {rev}: {archive.stderr.decode(errors='replace').strip()}")
-    into.mkdir()
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
-
-
 def _children_cpu() -> float:
     """CPU seconds (user and system) of every child process waited for so far: a start's CPU is the difference
     around it, which a loaded machine inflates far less than the wall clock."""
@@ -201,9 +193,9 @@ def main(argv: list[str] | None = None) -> int:
         known = ', '.join(sorted(BUILTIN_NAMES))
         parser.error(f"--bots: unknown bot {unknown[0] if unknown else ''!r} (known: {known})")
     global PYTHON
-    with tempfile.TemporaryDirectory(prefix="mjref-start-") as tmp:
-        PYTHON = args.python or bare_python(Path(tmp) / "venv")
-        anchor = export(args.anchor, Path(tmp) / "anchor") if args.anchor else None
+    with contextlib.ExitStack() as stack:
+        PYTHON = args.python or bare_python(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "venv")
+        anchor = stack.enter_context(exported_tree(args.anchor, "bench/start.py")) if args.anchor else None
         times, cpu = interleaved(bots, args.runs, anchor)
         imports = {b: slowest_imports(b) for b in bots} if args.imports else None
     floor = statistics.median(times["python -c pass"])
