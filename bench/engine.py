@@ -43,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.anchor import exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from referee.game.engine import Hand  # noqa: E402
 from referee.game.rules import Ruleset  # noqa: E402
@@ -103,16 +104,12 @@ def child_rate(tree: Path, hands: int, seed: int, flowers: bool) -> float:
 def compare_anchor(args: argparse.Namespace, result: dict[str, Any]) -> None:
     """Random play of ours and of revision ``args.anchor``, alternating in fresh processes, into ``result``."""
     repo = Path(__file__).resolve().parent.parent
-    with tempfile.TemporaryDirectory(prefix="mjref-engine-anchor-") as tmp:
-        archive = subprocess.run(["git", "archive", args.anchor], cwd=repo, capture_output=True, check=False)
-        if archive.returncode != 0:
-            raise SystemExit(f"bench/engine.py: --anchor {args.anchor}: {archive.stderr.decode().strip()}")
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+    with exported_tree(args.anchor, "bench/engine.py") as tree:
         ours: list[float] = []
         theirs: list[float] = []
         for _ in range(args.repeats):
             ours.append(child_rate(repo, args.hands, args.seed, args.flowers))
-            theirs.append(child_rate(Path(tmp), args.hands, args.seed, args.flowers))
+            theirs.append(child_rate(tree, args.hands, args.seed, args.flowers))
     ratios = [o / t for o, t in zip(ours, theirs)]
     result["anchor"] = {
         "rev": args.anchor,
