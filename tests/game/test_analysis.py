@@ -585,6 +585,24 @@ def test_completes_with_agrees_with_is_complete(data: st.DataObject) -> None:
         assert completes_with(counts, states, i) == is_complete(plus), (counts, i)
 
 
+def _waiting_hand(rng: random.Random, sets: int = 5, chow_share: float = 0.5) -> list[int]:
+    """A complete hand of ``sets`` random chows and pungs (a chow with probability ``chow_share``) and a pair, less
+    one of its tiles: it waits at least on the tile taken out."""
+    while True:
+        counts = [0] * 34
+        for _ in range(sets):
+            if rng.random() < chow_share:
+                suit, r = rng.randrange(3), rng.randrange(7)
+                for d in range(3):
+                    counts[9 * suit + r + d] += 1
+            else:
+                counts[rng.randrange(34)] += 3
+        counts[rng.randrange(34)] += 2
+        if max(counts) <= 4:
+            counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
+            return counts
+
+
 def test_completes_with_on_waiting_hands() -> None:
     """Waiting hands (a complete hand less one tile), where the shortcut must search: 3,000 of them."""
     from referee.game.analysis import completes_with, group_states
@@ -592,19 +610,7 @@ def test_completes_with_on_waiting_hands() -> None:
     rng = random.Random(5)
     checked = wins = 0
     while checked < 3000:
-        counts = [0] * 34
-        for _ in range(5):
-            if rng.random() < 0.5:
-                suit, r = rng.randrange(3), rng.randrange(7)
-                for d in range(3):
-                    counts[9 * suit + r + d] += 1
-            else:
-                counts[rng.randrange(34)] += 3
-        counts[rng.randrange(34)] += 2
-        if max(counts) > 4:
-            continue
-        held = [i for i in range(34) if counts[i]]
-        counts[rng.choice(held)] -= 1
+        counts = _waiting_hand(rng)
         states = group_states(counts)
         for i in range(34):
             plus = list(counts)
@@ -648,19 +654,7 @@ def _waiting_or_random_hand(rng: random.Random) -> list[int]:
         for t in rng.sample(ALL_TIDS, size):
             counts[INDEX[t // 10]] += 1
         return counts
-    while True:
-        counts = [0] * 34
-        for _ in range((size - 1) // 3):
-            if rng.random() < 0.6:
-                suit, r = rng.randrange(3), rng.randrange(7)
-                for d in range(3):
-                    counts[9 * suit + r + d] += 1
-            else:
-                counts[rng.randrange(34)] += 3
-        counts[rng.randrange(34)] += 2
-        if max(counts) <= 4:
-            counts[rng.choice([i for i in range(34) if counts[i]])] -= 1
-            return counts
+    return _waiting_hand(rng, (size - 1) // 3, chow_share=0.6)
 
 
 def test_waits_by_group_keys_agree_with_standard_waits_and_brute_force() -> None:

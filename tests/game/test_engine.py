@@ -12,7 +12,7 @@ the whole sequence of questions, so an accidental claim would show.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
@@ -1149,6 +1149,18 @@ def test_arrange_wall_can_fill_the_whole_undealt_wall() -> None:
     assert wall.tiles[-2:] == (reps[1], reps[0])
 
 
+def _questions_of_hands(rules: Ruleset, wall_seed: int, hands: int) -> Iterator[tuple[Hand, Question]]:
+    """Each question of ``hands`` hands on the walls of ``wall_seed``, with its hand: the caller applies an answer
+    before asking for the next."""
+    for h in range(hands):
+        hand = Hand(generate_wall(wall_seed, h, rules), rules, dealer=h % 4 + 1, check=False)
+        hand.start()
+        while hand.result is None:
+            q = hand.question
+            assert q is not None
+            yield hand, q
+
+
 @pytest.mark.slow
 def test_the_engines_win_check_agrees_with_is_complete_through_random_hands() -> None:
     """The engine keeps per-group states and updates them as tiles come and go; through 150 randomly played
@@ -1157,27 +1169,20 @@ def test_the_engines_win_check_agrees_with_is_complete_through_random_hands() ->
 
     from referee.game.analysis import is_complete
     from referee.game.tiles import INDEX
-    from referee.game.wall import generate_wall
 
-    rules = Ruleset()
     rng = random.Random(3)
     checks = 0
-    for h in range(150):
-        hand = Hand(generate_wall(9, h, rules), rules, dealer=h % 4 + 1, check=False)
-        hand.start()
-        while hand.result is None:
-            q = hand.question
-            assert q is not None
-            for p in (1, 2, 3, 4):
-                counts = hand._seats[p].counts
-                if sum(counts) % 3 != 1:
-                    continue
-                for t in (111, 155, 199, 211, 291, 311, 351, 411, 471, 472):
-                    plus = list(counts)
-                    plus[INDEX[t // 10]] += 1
-                    assert hand._can_win_on(p, t) == is_complete(plus)
-                    checks += 1
-            hand.apply(q.legal[rng.randrange(len(q.legal))])
+    for hand, q in _questions_of_hands(Ruleset(), 9, 150):
+        for p in (1, 2, 3, 4):
+            counts = hand._seats[p].counts
+            if sum(counts) % 3 != 1:
+                continue
+            for t in (111, 155, 199, 211, 291, 311, 351, 411, 471, 472):
+                plus = list(counts)
+                plus[INDEX[t // 10]] += 1
+                assert hand._can_win_on(p, t) == is_complete(plus)
+                checks += 1
+        hand.apply(q.legal[rng.randrange(len(q.legal))])
     assert checks > 50_000
 
 
@@ -1217,28 +1222,22 @@ def test_the_seats_bookkeeping_kept_tile_by_tile_is_its_definition(flowers: bool
     from referee.game.options import throw_options
     from referee.game.tiles import counts34
 
-    rules = Ruleset(flowers=flowers)
     rng = random.Random(4)
     claims = 0
-    for h in range(60):
-        hand = Hand(generate_wall(12, h, rules), rules, dealer=h % 4 + 1, check=False)
-        hand.start()
-        while hand.result is None:
-            q = hand.question
-            assert q is not None
-            for p in (1, 2, 3, 4):
-                s = hand._seats[p]
-                assert s.concealed == sorted(s.concealed)
-                assert tuple(s.throws) == throw_options(s.concealed)
-                assert s.counts == counts34(s.concealed)
-                assert s.keys == group_keys(s.counts)
-            if q.ask == "throw":
-                assert q.legal == throw_options(hand.concealed(q.seat))
-            # claim whenever possible, so that melds and gongs change hands too
-            claim = [a for a in q.legal if a.kind != "pass"]
-            a = claim[0] if claim and q.ask != "throw" else q.legal[rng.randrange(len(q.legal))]
-            claims += q.ask != "throw" and a.kind != "pass"
-            hand.apply(a)
+    for hand, q in _questions_of_hands(Ruleset(flowers=flowers), 12, 60):
+        for p in (1, 2, 3, 4):
+            s = hand._seats[p]
+            assert s.concealed == sorted(s.concealed)
+            assert tuple(s.throws) == throw_options(s.concealed)
+            assert s.counts == counts34(s.concealed)
+            assert s.keys == group_keys(s.counts)
+        if q.ask == "throw":
+            assert q.legal == throw_options(hand.concealed(q.seat))
+        # claim whenever possible, so that melds and gongs change hands too
+        claim = [a for a in q.legal if a.kind != "pass"]
+        a = claim[0] if claim and q.ask != "throw" else q.legal[rng.randrange(len(q.legal))]
+        claims += q.ask != "throw" and a.kind != "pass"
+        hand.apply(a)
     assert claims > 100
 
 
