@@ -89,8 +89,6 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     rules = parse_assignments(args.options)
     if args.hands is not None:
         rules = make_ruleset({"hands": args.hands}, rules)
-    if args.timeout is not None:
-        rules = make_ruleset({"move_timeout": args.timeout}, rules)
     walls = _read_walls(args.wallfile, rules) if args.wallfile else None
     try:
         filler = seat_filler(rules.default_dummy)

@@ -122,8 +122,6 @@ def settings_from_args(args: argparse.Namespace) -> RegressSettings:
     """The run's settings from the command line; raises the library's errors (all ``ValueError``)."""
     rules = parse_assignments(args.options)
     rules = make_ruleset({"hands": args.hands}, rules)
-    if args.timeout is not None:
-        rules = make_ruleset({"move_timeout": args.timeout}, rules)
     specs = {}
     for role in ("candidate", "baseline", "field"):
         text = getattr(args, role)

@@ -27,8 +27,12 @@ def bot_file(tmp_path: Path) -> Path:
     return toml
 
 
-def seat_timeouts(log: Path) -> list[float | None]:
-    return [s.timeout for s in open_log(log).header.seats]
+def seat_timeouts(log: Path, move_timeout: float = 10) -> list[float | None]:
+    """Each seat's seconds per question in the log's header.  The header's rules keep the ruleset's own
+    ``move_timeout``: ``--timeout`` is a seat's, in every command, never a change of the rules."""
+    header = open_log(log).header
+    assert header.rules["move_timeout"] == move_timeout
+    return [s.timeout for s in header.seats]
 
 
 def test_match_logs_the_command_lines_timeout(bot_file: Path, tmp_path: Path) -> None:
@@ -42,7 +46,7 @@ def test_match_logs_the_command_lines_timeout(bot_file: Path, tmp_path: Path) ->
     plain.write_text(bot_file.read_text().replace("timeout = 5\n", ""))
     assert main(["match", str(plain), "--set", "move_timeout=7", "--hands", "1", "--seed", "1", "--quiet",
                  "--log", str(log)]) == 0
-    assert seat_timeouts(log) == [7, None, None, None]  # without either, the ruleset's
+    assert seat_timeouts(log, move_timeout=7) == [7, None, None, None]  # without either, the ruleset's
 
 
 def test_regress_logs_the_command_lines_timeout(bot_file: Path, tmp_path: Path,

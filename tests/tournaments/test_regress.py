@@ -539,7 +539,9 @@ def test_the_command_lines_timeout_wins_over_the_bot_files(tmp_path: Path) -> No
     args = parser.parse_args(["regress", "--candidate", str(toml), "--baseline", "greedy", "--timeout", "2",
                               "--store", str(tmp_path / "r.sqlite")])
     settings = command.settings_from_args(args)
-    assert settings.candidate.timeout == 2 and settings.rules.move_timeout == 2
+    assert settings.candidate.timeout == 2
+    assert settings.rules.move_timeout == 10  # the ruleset's own: --timeout is the seats', never the rules' (as in
+    # mjref match and mjref tournament)
     args = parser.parse_args(["regress", "--candidate", str(toml), "--baseline", "greedy",
                               "--store", str(tmp_path / "r.sqlite")])
     assert command.settings_from_args(args).candidate.timeout == 5
