@@ -11,6 +11,7 @@ folders live here too.
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import subprocess
@@ -35,6 +36,20 @@ def pytest_configure(config: pytest.Config) -> None:
     keeps every worker two tests ahead, so the slow ones spread over the workers as they come free."""
     if getattr(config.option, "maxschedchunk", False) is None:
         config.option.maxschedchunk = 1
+    if not hasattr(config, "workerinput"):  # once per run: in xdist's controller, before the workers start
+        compile_sources()
+
+
+def compile_sources() -> None:
+    """Write the bytecode of mjref's own packages (``__pycache__``, git-ignored), where it is missing or stale.
+
+    The suite starts about a thousand Python processes (bots, most of them boxed by bubblewrap, which sees these
+    folders read-only; ``mjref`` commands; tournament pool workers).  Where bytecode writing is off
+    (``PYTHONDONTWRITEBYTECODE``, as in a fresh clone on this project's CI machine) each of them would compile every
+    module it imports from source again: about 0.06 s of CPU per bot and 0.17 s per ``mjref``.  Compiled once here
+    instead (about a second; nothing when they are up to date)."""
+    for package in ("bots", "referee", "tournaments", "wrappers"):
+        compileall.compile_dir(ROOT / package, quiet=2)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
