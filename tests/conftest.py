@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # No test may fail for being slow (speed is measured by bench/, never asserted): hypothesis's per-example deadline
 # and its "too slow" health check are timings, and they trip on a loaded machine or under pytest-xdist.
-_untimed = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+_untimed: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 settings.register_profile("dev", **_untimed)
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **_untimed)
 settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "dev")
