@@ -365,7 +365,7 @@ def answer_ms(seconds: float) -> str:
     made with one decimal conversion instead of two (``.3f`` rounds as ``round`` does, and repr drops the zeros
     it leaves)."""
     ms = seconds * 1000
-    if not 0 <= ms < 1e15:  # repr's exponent form (or a negative, NaN): the long way
+    if not 0 <= ms < 1e12:  # beyond, floats are too sparse for 3 decimals to be round's (or a negative, NaN)
         return repr(round(ms, 3))
     text = f"{ms:.3f}".rstrip("0")
     return text + "0" if text[-1] == "." else text

@@ -11,9 +11,9 @@ exits 2.  (The bot protocol's lines are checked for plain ASCII before any token
 
 from __future__ import annotations
 
+from referee import TYPE_CHECKING
 from referee.errors import InputError
 
-TYPE_CHECKING = False  # ``typing.TYPE_CHECKING`` without importing ``typing`` (type checkers read it as true)
 if TYPE_CHECKING:
     import re
 

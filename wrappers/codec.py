@@ -204,9 +204,14 @@ _DRAW_LINES: dict[int, str] = {}
 
 
 def _fill_lines() -> None:
+    def line(event: Event) -> str:
+        text = _format(event)  # the one writing of each line: the tables only keep what it wrote
+        assert text is not None  # a throw and a draw always have a line
+        return text
+
     tiles = (*ALL_TIDS, *FLOWER_TIDS)
-    _DRAW_LINES.update({t: f"/mo {t}" for t in tiles})
-    _THROW_LINES.update({p: {t: f"/throw {p} {t}" for t in tiles} for p in (1, 2, 3, 4)})
+    _DRAW_LINES.update({t: line(Mo(1, t)) for t in tiles})
+    _THROW_LINES.update({p: {t: line(Throw(p, t)) for t in tiles} for p in (1, 2, 3, 4)})
 
 
 def throw_or_draw_line(event: Event) -> str | None:
@@ -233,8 +238,11 @@ def format_event(event: Event, *, extensions: frozenset[str] = frozenset()) -> s
     checked here: the match decides who gets the line.  An unknown event type raises ``TypeError``.
     """
     line = throw_or_draw_line(event)
-    if line is not None:
-        return line
+    return line if line is not None else _format(event, extensions)
+
+
+def _format(event: Event, extensions: frozenset[str] = frozenset()) -> str | None:
+    """``format_event`` without the tables of throws and draws (which are made from it)."""
     match event:
         case Throw(seat=seat, tile=tile):
             return f"/throw {seat} {tile}"

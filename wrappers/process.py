@@ -108,6 +108,14 @@ def _parse(line: bytes) -> tuple[Answer, str, str | None]:
     return parsed
 
 
+# The answers each question takes: its own kind, and /pass to any but /ask throw (the one rule; ``judge_line`` and
+# the process seat's fast path both read it).
+ANSWERS_TO: dict[str, frozenset[str]] = {
+    "throw": frozenset({"throw"}),
+    **{ask: frozenset({ask, "pass"}) for ask in ("hu", "gong", "pong", "eat")},
+}
+
+
 def judge_line(item: bytes, ask: str, seconds: float) -> Reply:
     """A bot's line as the reply to ``/ask <ask>``: the answer, or the fault (``garbage``, ``wrong_answer``,
     ``false_hu``).  Whether the answer is legal is the engine's to say.  Used for a pipe (``ProcessSeat``) and for
@@ -121,7 +129,7 @@ def judge_line(item: bytes, ask: str, seconds: float) -> Reply:
             return Reply(None, seconds, shown, Fault("garbage", exc.reason, shown))
     answer, line, raw = parsed
     kind = answer.kind
-    if kind == ask or (kind == "pass" and ask != "throw"):
+    if kind in ANSWERS_TO[ask]:
         return Reply(answer, seconds, line, raw=raw)
     fault_kind = "false_hu" if kind == "hu" else "wrong_answer"
     detail = "/hu when the hand does not win" if kind == "hu" else f"/{kind} does not answer /ask {ask}"
@@ -668,14 +676,7 @@ class ProcessSeat(Seat):
         if self._first_question:
             timeout += self._start_grace
             self._first_question = False
-        outbox = self._outbox
-        outbox.append(ask_line)
-        self.lines_sent += len(outbox)
-        outbox.append("")  # the last line's end
-        data = "\n".join(outbox).encode("ascii")  # _take_outbox, written out
-        outbox.clear()
-        if self.trace is not None:
-            self.trace.append(("w", data))
+        data = self._take_outbox(ask_line)
         started = time.perf_counter()
         try:
             written = self._write_now(data)
@@ -707,10 +708,8 @@ class ProcessSeat(Seat):
             if self.trace is not None:
                 self.trace.append(("r", item))
             parsed = _PARSED.get(item)
-            if parsed is not None:  # a line seen before: judge_line's first case, written out
-                kind = parsed[0].kind
-                if kind == ask or (kind == "pass" and ask != "throw"):
-                    return Reply(parsed[0], seconds, parsed[1], None, parsed[2])
+            if parsed is not None and parsed[0].kind in ANSWERS_TO[ask]:  # judge_line's first case, inline
+                return Reply(parsed[0], seconds, parsed[1], None, parsed[2])
             return judge_line(item, ask, seconds)
         if item is None:
             return self._timed_out(ask_line, timeout, seconds)

@@ -142,6 +142,7 @@ class Seat(ABC):
     @abstractmethod
     async def ask(self, question: Question) -> Reply:
         """Ask a question; the seat enforces its own deadline and returns a Reply (never raises for bot faults)."""
+
     @abstractmethod
     async def end_hand(self) -> None:
         """The hand is over (``/exit`` was delivered): flush and, for per-hand processes, stop the process."""
@@ -207,6 +208,7 @@ class BuiltinSeat(Seat):
 
     async def ask(self, question: Question) -> Reply:
         return self.reply(question)
+
     async def end_hand(self) -> None:
         return None
 

@@ -14,7 +14,8 @@ cost of that start.  They behave as the dataclasses did: positional and keyword 
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # ``typing.TYPE_CHECKING`` without importing ``typing`` (type checkers read it as true)
+from referee import TYPE_CHECKING
+
 if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
     from typing import Any, ClassVar
 

@@ -150,8 +150,11 @@ def _splitmix_outputs(seed: int, count: int) -> list[int]:
     z = ((z ^ (z >> 30)) & masks) * 0xBF58476D1CE4E5B9 & masks
     z = ((z ^ (z >> 27)) & masks) * 0x94D049BB133111EB & masks
     z = (z ^ (z >> 31)) & masks
-    # each lane is two 64-bit words in machine order: the low word is the number, the high one is zero
-    return memoryview(z.to_bytes(count * _LANE // 8, sys.byteorder)).cast("Q").tolist()[::2]
+    # each lane is two 64-bit words, little-endian: the low word (first) is the number, the high one is zero.  The
+    # cast reads machine order, so on a big-endian machine the bytes go the other way round (and the lanes with them)
+    if sys.byteorder == "little":
+        return memoryview(z.to_bytes(count * _LANE // 8, "little")).cast("Q").tolist()[::2]
+    return memoryview(z.to_bytes(count * _LANE // 8, "big")).cast("Q").tolist()[::-2]  # pragma: no cover
 
 
 def check_wall(tiles: Sequence[int], rules: Ruleset, where: str = "wall") -> None:

@@ -116,7 +116,8 @@ def test_event_lines_follow_the_hand_and_the_event() -> None:
 
 
 @pytest.mark.parametrize("seconds", [0.0, 1e-7, 4.9999e-7, 5e-7, 0.0005, 0.0015, 0.0025, 0.000123456, 0.1, 1.0, 2.5,
-                                     12.0004, 59.9995, 3600.0, 1e9, 1e13, 1e20])
+                                     12.0004, 59.9995, 3600.0, 1e9, 999_999_999.9996, 1e10,
+                                     83_757_797_566.257281, 1e13, 1e20])
 def test_answer_ms_is_the_rounded_milliseconds_as_repr_writes_them(seconds: float) -> None:
     assert answer_ms(seconds) == repr(round(seconds * 1000, 3))
     assert answer_line(0, 1, "throw", None, "/throw 112", "bot", answer_ms(seconds)) == answer_line(
