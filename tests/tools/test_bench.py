@@ -73,3 +73,17 @@ def test_match_bench_anchor_runs_both_trees_and_gives_their_ratio() -> None:
     assert bad.returncode != 0
     assert bad.stderr.startswith("bench/match.py: --anchor no-such-revision-here:")
     assert "Traceback" not in bad.stderr
+
+
+def test_targets_prints_the_readme_table_of_a_target() -> None:
+    """``bench/targets.py`` runs a target's benchmark and prints its row of the README's table: the command, the
+    figure here, its anchor, the target and a verdict."""
+    proc = run_bench("bench/targets.py", "--only", "start", "--markdown")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| `python bench/start.py")]
+    assert len(rows) == 3  # greedy, drawdiscard, random
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert len(cells) == 5 and cells[3] == "≤ 40 ms"
+        assert cells[4].endswith(("**met**", "**not met**")) and "`python -c pass`" in cells[2]
+    assert "load average" in proc.stdout
