@@ -70,7 +70,7 @@ def engine() -> list[Row]:
     times = r["vs_rlcard_cpu"]  # both sides in CPU time: the wall clock of either counts whatever else runs
     ours = [r["hands_per_cpu_second"], r.get("hands_per_cpu_second_after_rlcard") or r["hands_per_cpu_second"]]
     greedy = r.get("greedy", {}).get("hands_per_cpu_second")
-    also = f"; greedy vs greedy {greedy:,.1f}" if greedy else ""
+    also = f"; greedy vs greedy {greedy:,.1f} hands per CPU second" if greedy else ""
     return [{
         "name": "engine",
         "command": "python bench/engine.py --vs-rlcard --greedy --greedy-hands 30",
