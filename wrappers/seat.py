@@ -10,6 +10,7 @@ Faults are values, not exceptions: ``ask`` returns a ``Reply`` that carries eith
 
 from __future__ import annotations
 
+import functools
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -74,18 +75,9 @@ class Policy(Protocol):
     def decide(self, view: SeatView, ask: str, legal: Sequence[Answer]) -> Answer: ...
 
 
-# The bot seeds of the last match asked about: a SHA-256 per seat, the same every hand of a match.
-_LAST_SEEDS: tuple[int, tuple[int, ...]] = (-1, ())
-
-
-def _bot_seed(match_seed: int, position: int) -> int:
-    global _LAST_SEEDS
-    last = _LAST_SEEDS
-    if last[0] != match_seed or not 1 <= position <= len(last[1]):
-        if not 1 <= position <= 4:
-            return bot_seed(match_seed, position)
-        last = _LAST_SEEDS = (match_seed, tuple(bot_seed(match_seed, p) for p in (1, 2, 3, 4)))
-    return last[1][position - 1]
+# A seat's bot seed is a SHA-256, the same every hand of a match: kept for the seats of the last few matches (a
+# bounded cache: a runner that plays a million matches keeps no more).
+_bot_seed = functools.lru_cache(maxsize=16)(bot_seed)
 
 
 @dataclass(frozen=True, slots=True)
