@@ -969,18 +969,47 @@ def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
 
     A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
     near uses no hand tile, so a target can drop it.  Suits whose seen copies are all that far use the fast
-    tables."""
+    tables.  Otherwise the suit's runs (:func:`_components`) are parts of their own, as without copies seen,
+    except that two runs whose reaches (two ranks either side) share a rank with copies seen are one part: their
+    chows could ask for the same scarce copies.  A part with copies seen in its reach takes the exact programme
+    over its reach (cached by its counts and caps there); the others take the tables of the unseen case.  A test
+    pins the parts to the programme over the whole suit."""
     caps = tuple(4 - x if x and any(t[max(0, i - 2) : i + 3]) else 4 for i, x in enumerate(seen))
     if caps == _FULL_CAPS:
         hit = _SUIT_IDS.get(t)
         return hit if hit is not None else _suit_id(t)
     key = (t, caps)
     hit = _CAPPED_SUITS.get(key)
-    if hit is None:
-        if len(_CAPPED_SUITS) > _CACHE_LIMIT:
-            _CAPPED_SUITS.clear()
-        hit = _CAPPED_SUITS[key] = _intern(_exact_suit_table(t, caps))
+    if hit is not None:
+        return hit
+    parts: list[tuple[int, int]] = []
+    for start, end in _components(t):
+        if parts and min(caps[start - 2 : parts[-1][1] + 2], default=4) < 4:
+            parts[-1] = (parts[-1][0], end)
+        else:
+            parts.append((start, end))
+    hit = _ZERO_ID
+    for start, end in parts:
+        lo = max(0, start - 2)
+        hi = min(9, end + 2)
+        reach_caps = caps[lo:hi]
+        if min(reach_caps) == 4:
+            part = t[start:end]
+            table = _exact_part_table(t, start, end) if 4 in part else _block_table(part)
+        else:
+            part_key = (t[lo:hi], reach_caps)
+            table = _CAPPED_PARTS.get(part_key)
+            if table is None:
+                table = _CAPPED_PARTS[part_key] = _exact_suit_table(*part_key)
+        hit = _conv_id(hit, _intern(table), SETS_NEEDED)
+    if len(_CAPPED_SUITS) > _CACHE_LIMIT:
+        _CAPPED_SUITS.clear()
+        _CAPPED_PARTS.clear()
+    _CAPPED_SUITS[key] = hit
     return hit
+
+
+_CAPPED_PARTS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Table] = {}  # (counts, caps) over a part's reach
 
 
 def _part_ids(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
