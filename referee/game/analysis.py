@@ -687,10 +687,11 @@ def _block_table(t: tuple[int, ...]) -> _Table:
         for ds, dp, used, sub in options:
             sub_table = _block_table(sub)
             for p in range(dp, 2):
-                off = 6 * p
-                sub_off = 6 * (p - dp)
-                for s in range(ds, 6):
-                    best[s + off] = max(best[s + off], sub_table[s - ds + sub_off] + used)
+                shift = 6 * dp + ds  # entry i of best takes entry i - shift of the sub-table
+                for i in range(6 * p + ds, 6 * p + 6):
+                    v = sub_table[i - shift] + used
+                    if v > best[i]:  # an ``if``, not ``max()``: this loop builds every shipped table
+                        best[i] = v
         table = tuple(best)
     if len(_BLOCKS) > _CACHE_LIMIT:
         _BLOCKS.clear()
@@ -885,20 +886,18 @@ _SHIPPED_CODES = b""
 _SHIPPED_IDS: list[int] = []
 
 
-def _code_suit(code: int) -> tuple[int, ...]:
-    return tuple((code >> (2 * r)) & 3 for r in range(9))
-
-
 def build_suit_tables() -> bytes:
-    """The contents of ``suit_tables.bin`` before compression, built from scratch (7-8 s on a quiet machine)."""
+    """The contents of ``suit_tables.bin`` before compression, built from scratch (a few seconds)."""
+    from itertools import product
+
     numbers: dict[_Table, int] = {}
     codes = bytearray(4**9)
-    for code in range(4**9):
-        t = _code_suit(code)
-        if sum(t) > 17:
+    # In code order: a code counts rank r in bits 2r, 2r+1, so rank 0 changes fastest, as product()'s last item.
+    for code, reverse in enumerate(product(range(4), repeat=9)):
+        if sum(reverse) > 17:
             codes[code] = _NOT_SHIPPED
             continue
-        table = _TABLE_AT[_built_suit_id(t)]
+        table = _TABLE_AT[_built_suit_id(reverse[::-1])]
         codes[code] = numbers.setdefault(table, len(numbers))
     if len(numbers) >= _NOT_SHIPPED:
         raise AssertionError(f"{len(numbers)} distinct suit tables do not fit in a byte")
