@@ -230,15 +230,17 @@ def test_without_dask_the_import_says_how_to_install_it() -> None:
 
 
 @pytest.mark.slow
-def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`mjref regress --dask local` plays the same walls (a shared --wall-salt) and decides exactly as locally.
+def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, cluster: Any,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`mjref regress --dask ADDRESS` plays the same walls (a shared --wall-salt) and decides exactly as locally
+    (on the module's cluster: `--dask local` starts one the same way, and test_kill.py runs it).
     The tail guard is off: it holds a pass for more groups than this small budget has, and what is compared here
     is where the matches run, not the test's guard; 1-hand matches, so that a verdict takes some 50 hands."""
     common = ["regress", "--candidate", "greedy", "--baseline", "random", "--hands", "1", "--max-hands", "256",
               "--wall-salt", "same-walls", "--concurrency", "2", "--tail-loss", "0", "--json"]
     assert main([*common, "--store", str(tmp_path / "local.sqlite")]) == 0
     local = json.loads(capsys.readouterr().out)
-    assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--dask", "local"]) == 0
+    assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--dask", cluster.scheduler_address]) == 0
     remote = json.loads(capsys.readouterr().out)
     for key in ("verdict", "groups", "hands", "llr", "mean_diff", "ci95"):
         assert remote[key] == local[key], key
