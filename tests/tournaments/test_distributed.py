@@ -143,7 +143,7 @@ def test_process_bots_play_on_workers_and_their_stderr_comes_back(tmp_path: Path
     badbot = ROOT / "tests/bots/badbot.py"
     bot.write_text(f"#!/bin/sh\necho hello from the bot >&2\nexec {sys.executable} {badbot} good\n")
     bot.chmod(0o755)
-    bots = [{"name": n, "builtin": b} for n, b in BUILTINS[:3]]
+    bots: list[dict[str, Any]] = [{"name": n, "builtin": b} for n, b in BUILTINS[:3]]
     bots.append({"name": "sh", "cmd": [str(bot)], "cwd": str(tmp_path), "keep_alive": True})
     cfg = config(bots=bots, hands=1)
     local = run_tournament(cfg, tmp_path / "local", concurrency=2)
