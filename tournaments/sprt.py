@@ -70,7 +70,6 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from statistics import NormalDist
 from typing import Literal
 
@@ -205,11 +204,24 @@ _Z99 = NormalDist().inv_cdf(0.99)
 # Student's t quantile: the exact one of the standings (one implementation for the project).
 
 
-@lru_cache(maxsize=4096)
+_KEPT_FACTORS = 4096
+"""The factors remembered (every n up to this); above it Student's t is a short series (Cornish-Fisher), cheap to
+recompute.  (A least-recently-used cache of this size was emptied by every run longer than it: the test asks for
+n = 2, 3, 4… in order, so each new n evicted the oldest, and the next run paid for every exact quantile again.)"""
+_factors: list[float] = [math.inf, math.inf]  # small_sample_factor(n) at index n, as far as it was asked
+
+
 def small_sample_factor(n: int) -> float:
     """How much the sample variance of ``n`` observations is inflated before it enters the LLR:
     ``(t(0.99, n − 1) / z(0.99))²``, 1.66 at 8 groups, 1.12 at 30, 1.03 at 100, → 1."""
-    return (t_quantile(0.99, n - 1) / _Z99) ** 2 if n >= 2 else math.inf
+    if 0 <= n < len(_factors):
+        return _factors[n]
+    if n < 2:
+        return math.inf
+    if n > _KEPT_FACTORS:
+        return (t_quantile(0.99, n - 1) / _Z99) ** 2
+    _factors.extend((t_quantile(0.99, k - 1) / _Z99) ** 2 for k in range(len(_factors), n + 1))
+    return _factors[n]
 
 
 @dataclass(slots=True)
@@ -232,35 +244,53 @@ class Sprt:
     _cmean: float = 0.0
     _restake_at: int = 2
     _bounds: tuple[float, float] = (0.0, 0.0)
+    # the settings add() reads for every group, looked up once (the settings are frozen)
+    _mu: tuple[float, float] = field(default=(0.0, 0.0), init=False, repr=False)
+    _evidence_bound: float = field(default=0.0, init=False, repr=False)
+    _min_groups: int = field(default=0, init=False, repr=False)
+    _betting: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._bounds = self.settings.bounds
+        s = self.settings
+        self._bounds = s.bounds
+        self._mu = s.mu0, s.mu1
+        self._evidence_bound = s.evidence_bound
+        self._min_groups = s.min_groups
+        self._betting = s.tail > 0
 
     def add(self, x: float) -> Verdict | None:
         """Add one observation; return the verdict if this one decides the test (and keep it), else None."""
         if not math.isfinite(x):
             raise SprtError(f"a group difference must be a finite number, not {x!r}")
-        self._bet(x)
-        self.n += 1
+        betting = self._betting
+        if betting:
+            self._bet(x)
+        n = self.n = self.n + 1
         if self.first is None:
             self.first = x
         elif x != self.first:
             self.constant = False
         delta = x - self.mean
-        self.mean += delta / self.n
-        self._m2 += delta * (x - self.mean)
+        mean = self.mean + delta / n
+        m2 = self._m2 + delta * (x - mean)
         if self.constant:  # exactly: rounding must not invent a variance
-            self.mean, self._m2 = x, 0.0
+            mean, m2 = x, 0.0
+        self.mean, self._m2 = mean, m2
         if self._state is not None:
             return None
-        value = self.llr
+        # self.llr, written out (the same operations): the variance, inflated, and the LLR of this many groups
+        value = 0.0
+        if n >= 2 and m2 > 0:
+            variance = m2 / (n - 1) * small_sample_factor(n)
+            if 0.0 < variance < math.inf:  # as llr(): no evidence without a finite variance
+                mu0, mu1 = self._mu
+                value = n * (mu1 - mu0) * (2 * mean - mu0 - mu1) / (2 * variance)
         a, b = self._bounds
-        betting = self.settings.tail > 0
-        passing = self.evidence >= self.settings.evidence_bound if betting else value >= b
+        passing = self.evidence >= self._evidence_bound if betting else value >= b
         hold: Hold | None = None
         verdict: Verdict | None = None
         if value <= a or passing or value >= b:
-            if self.n < self.settings.min_groups:
+            if n < self._min_groups:
                 hold = "burn-in"
             elif value <= a:
                 verdict = "regression"
@@ -272,7 +302,7 @@ class Sprt:
             self.last_hold = (hold, self.n)
         self.held = hold
         if verdict is not None:
-            self._state, self.decided_at = verdict, self.n
+            self._state, self.decided_at = verdict, n
         return verdict
 
     @property
@@ -323,9 +353,10 @@ class Sprt:
         widen = math.sqrt(small_sample_factor(n))
         centre = max(self._cmean, 0.0)
         tail, low, mean, margin = s.tail, -s.tail, self._cmean, s.margin
-        # min(tail, max(−tail, v)) + margin written out: the same numbers without two calls per group
-        ys = [(tail if v > tail else low if v < low else v) + margin
-              for v in [(c - mean) * widen + centre for c in self._clipped]]
+        # min(tail, max(−tail, v)) + margin written out, v = (c − mean)·widen + centre: the same numbers without two
+        # calls and an intermediate list per group
+        ys = [(tail if (v := (c - mean) * widen + centre) > tail else low if v < low else v) + margin
+              for c in self._clipped]
         return best_stake(ys, s.max_stake, self.stake)
 
     @property

@@ -394,3 +394,77 @@ def test_simulate_counts_burn_in_and_overshoot() -> None:
     # an equal bot takes longer than the Brownian figure, which leaves burn-in and inflation out
     s = SprtSettings(margin=10)
     assert simulate(s, normal_groups(0.0, 9.6), runs=300).mean_groups > expected_groups(0.0, 9.6, s)
+
+
+# ------------------------------------------------------------------------------------------------ pinned numbers
+def _pin_stream(seed: int, n: int, mean: float, loss: float) -> list[float]:
+    rng = random.Random(seed)
+    return [rng.gauss(mean, 9.6) - (loss if rng.random() < 0.04 else 0.0) for _ in range(n)]
+
+
+# (group, llr, evidence, stake, mean, variance, held) after that many groups: computed with the implementation of
+# 2026-11-23 (before the statistics were made faster), which every change since must reproduce
+PINNED_LLR = [
+    (2, -0.004521275566238231, 0.0, 0.0, -11.817686818517116, 110.14936893128488, None),
+    (3, -0.0947379269667533, 0.0, 0.0, -8.04048872969908, 97.87636067215433, None),
+    (8, -0.9828886709435574, 0.0, 0.0, -5.824130239629349, 81.45800785506552, None),
+    (17, -1.6753891837855908, 0.0, 0.0, -6.561912578521209, 167.09770437069184, None),
+    (50, -1.7714043191764441, 0.0, 0.0, -10.704056619918449, 1083.450828991852, None),
+    (123, -4.109931838737451, 0.0, 0.0, -12.13752330890875, 1404.5098165749, 'burn-in'),
+    (300, -8.707074383178504, 0.0, 0.0, -10.731026595726073, 1402.8298155895718, 'burn-in'),
+]
+PINNED_BET = [
+    (2, -0.0016098605416939012, 0.0, 0.000784313725487351, -5.8176868185171156, 110.14936893128488, None),
+    (3, 0.007857275285628653, 0.008212387761935034, 0.007890068899885012,
+     -2.0404887296990792, 97.87636067215433, None),
+    (8, 0.7912090931437236, 0.4311035650474546, 0.01332, 0.17586976037065205, 81.45800785506553, None),
+    (17, 0.7993896078281932, 0.6877295236773702, 0.01332, -0.5619125785212076, 167.09770437069182, None),
+    (50, 1.7022178400690195, 0.8080153607264449, 0.01097735761977353, -0.7040566199184447, 246.81739223267084, None),
+    (123, 4.75528281630268, 2.683043751062486, 0.011133725737531408,
+     -0.44646639833964724, 258.65413109193634, 'burn-in'),
+    (300, 16.732005040622777, 9.73900003547102, 0.010406577069356654,
+     0.6023067376072655, 275.1439619819985, 'burn-in'),
+]
+# simulate(..., runs=30, seed=4, budget=50): (model, passed, failed, undecided, mean_groups, p95_groups, within,
+# capped)
+PINNED_SIMULATIONS = [
+    ('normal', 0.7, 0.3, 0.0, 36.13333333333333, 75, (0.5, 0.23333333333333334), 0.0),
+    ('poisson', 0.6333333333333333, 0.36666666666666664, 0.0, 135.63333333333333, 405,
+     (0.1, 0.03333333333333333), 0.0),
+    ('rare', 0.6666666666666666, 0.3333333333333333, 0.0, 176.33333333333334, 553, (0.2, 0.0), 0.0),
+    ('resampled', 0.6, 0.4, 0.0, 42.733333333333334, 82, (0.36666666666666664, 0.26666666666666666), 0.0),
+]
+
+
+@pytest.mark.parametrize(("settings", "mean", "loss", "pinned"), [
+    (SprtSettings(margin=5.0, min_groups=400), -2.0, 160.0, PINNED_LLR),
+    (SprtSettings(margin=5.0, tail=80.0, min_groups=400), 4.0, 60.0, PINNED_BET),
+], ids=["llr", "betting"])
+def test_the_statistics_are_pinned_on_a_fixed_stream(settings: SprtSettings, mean: float, loss: float,
+                                                      pinned: list[tuple[object, ...]]) -> None:
+    """Speed-ups of ``Sprt`` must not change a number: the LLR, the betting test's wealth and stake, the estimates
+    and the hold, group by group (a burn-in of 400 keeps the run going), as the implementation computed them."""
+    s = Sprt(settings)
+    at = {row[0]: row for row in pinned}
+    for i, x in enumerate(_pin_stream(17, 300, mean, loss), 1):
+        s.add(x)
+        if i in at:
+            _, llr_, evidence, stake, mean_, variance, held = at[i]
+            assert (s.llr, s.evidence, s.stake, s.mean, s.variance) == pytest.approx(
+                (llr_, evidence, stake, mean_, variance), rel=1e-12, abs=1e-15), i
+            assert s.held == held, i
+
+
+def test_simulations_are_pinned() -> None:
+    """The verdicts of whole simulated runs on each model factory, as the implementation computed them."""
+    models = {
+        "normal": (SprtSettings(margin=5.0), normal_groups(-2.0, 9.6)),
+        "poisson": (SprtSettings(margin=5.0, tail=80.0), poisson_loss_groups(-2.0, 9.6, 40.0, 0.1)),
+        "rare": (SprtSettings(margin=10.0, tail=130.0), rare_loss_groups(-4.0, 9.6, 0.1, 100.0)),
+        "resampled": (SprtSettings(margin=10.0, tail=80.0),
+                      resampled_groups([3.0, -7.5, 12.0, 0.0, -1.25, 40.0, -33.0], -4.0)),
+    }
+    pinned = {row[0]: row[1:] for row in PINNED_SIMULATIONS}
+    for name, (settings, draw) in models.items():
+        r = simulate(settings, draw, runs=30, seed=4, budget=50)
+        assert (r.passed, r.failed, r.undecided, r.mean_groups, r.p95_groups, r.within, r.capped) == pinned[name]
