@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 import math
 import random
+from bisect import bisect
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -75,22 +77,44 @@ class GroupModel:
             for mult, p in ((-1, 0.35), (3, 0.075), (1, 0.125)):
                 scores[mult * amount] = scores.get(mult * amount, 0.0) + p * p_tai
         total = sum(scores.values())
-        diffs: dict[int, float] = {0: self.p_same}
+        # ``apart``: the difference of two independent hand scores (a seat-hand that played differently)
+        apart: dict[int, float] = {}
         for a, pa in scores.items():
             for b, pb in scores.items():
-                diffs[a - b] = diffs.get(a - b, 0.0) + (1 - self.p_same) * pa * pb / total**2
-        self.values = list(diffs)
-        self.cum: list[float] = []
-        c = 0.0
-        for v in self.values:
-            c += diffs[v]
-            self.cum.append(c)
-        mean = sum(v * diffs[v] for v in self.values)
-        self.hand_sd = math.sqrt(sum((v - mean) ** 2 * diffs[v] for v in self.values))
+                apart[a - b] = apart.get(a - b, 0.0) + pa * pb / total**2
+        self.values = list(apart)
+        self.cum = list(accumulate(apart[v] for v in self.values))
+        # P(m of the k seat-hands played differently), m = 0..k: Binomial(k, 1 - p_same), cumulated
+        q = 1 - self.p_same
+        self.cum_apart = list(accumulate(math.comb(self.k, m) * q**m * self.p_same ** (self.k - m)
+                                         for m in range(self.k + 1)))
+        # the law of one seat-hand's difference: 0 with probability p_same, else a draw from ``apart``
+        self.hand = {v: (1 - self.p_same) * p for v, p in apart.items()}
+        self.hand[0] += self.p_same
+        mean = sum(v * p for v, p in self.hand.items())
+        self.hand_sd = math.sqrt(sum((v - mean) ** 2 * p for v, p in self.hand.items()))
         self.sd = self.hand_sd / math.sqrt(self.k)
 
     def draw(self, rng: random.Random, delta: float) -> float:
-        return sum(rng.choices(self.values, cum_weights=self.cum, k=self.k)) / self.k + delta
+        """The mean of ``k`` seat-hands, each 0 with probability ``p_same``, else a draw from ``apart``.
+
+        Drawn as: m ~ Binomial(k, 1 − p_same), the number of seat-hands that played differently, then m draws from
+        ``apart``; the others are 0.  The same law as k draws from the mixture ``p_same·δ0 + (1 − p_same)·apart``:
+        drawing one seat-hand from the mixture is choosing "same" (probability p_same) or "apart" independently of
+        everything, then a value from the chosen part; so the k hands' choices are k independent Bernoulli trials,
+        their count m is Binomial(k, 1 − p_same), and given m the values of the hands that played apart are m
+        independent draws from ``apart`` (the hands that played the same add 0).  The sum of the k hands is then the
+        sum of those m draws, whichever hands they were.  (The values are integers: every sum is exact, in any
+        order.)  One uniform and on average k·(1 − p_same) = 2.4 draws, instead of k = 16 draws of the mixture;
+        ``test_the_group_model_draws_its_law`` checks the mean, the variance and the share of all-zero groups
+        against the model's exact ones."""
+        u = rng.random
+        m = bisect(self.cum_apart, u() * self.cum_apart[-1])
+        if not m:
+            return 0.0 + delta
+        # rng.choices(self.values, cum_weights=self.cum, k=m), written out
+        values, cum, total = self.values, self.cum, self.cum[-1]
+        return sum([values[bisect(cum, u() * total)] for _ in range(m)]) / self.k + delta
 
 
 def run_to_verdict(rng: random.Random, model: GroupModel, delta: float, settings: SprtSettings,
@@ -104,6 +128,31 @@ def run_to_verdict(rng: random.Random, model: GroupModel, delta: float, settings
 
 
 MODEL = GroupModel()
+
+
+def test_the_group_model_draws_its_law() -> None:
+    """``GroupModel.draw`` (a binomial count of differing seat-hands, then only those) against the model's exact
+    law: the mean and variance of a group, and the share of groups that are exactly 0 against k draws of the
+    per-hand mixture itself.  Each bound is 4.5 standard errors: a correct draw fails it about once in 10⁵ seeds."""
+    n, delta = 10_000, -3.0
+    rng = random.Random(5)
+    groups = [MODEL.draw(rng, delta) for _ in range(n)]
+    hand_mean = sum(v * p for v, p in MODEL.hand.items())
+    var_h = sum((v - hand_mean) ** 2 * p for v, p in MODEL.hand.items())
+    mu4_h = sum((v - hand_mean) ** 4 * p for v, p in MODEL.hand.items())
+    var_g = var_h / MODEL.k
+    mu4_g = (mu4_h - 3 * var_h**2) / MODEL.k**3 + 3 * var_g**2  # cumulants of a mean of k: κ4 / k³, κ2 / k
+    mean = sum(groups) / n
+    variance = sum((x - mean) ** 2 for x in groups) / (n - 1)
+    assert hand_mean == pytest.approx(0.0, abs=1e-9) and var_g == pytest.approx(MODEL.sd**2)
+    assert abs(mean - delta) <= 4.5 * math.sqrt(var_g / n)
+    assert abs(variance - var_g) <= 4.5 * math.sqrt((mu4_g - var_g**2) / n)
+    values, cum = list(MODEL.hand), list(accumulate(MODEL.hand.values()))
+    direct = sum(sum(rng.choices(values, cum_weights=cum, k=MODEL.k)) == 0 for _ in range(n)) / n
+    drawn = sum(x == delta for x in groups) / n
+    pooled = (direct + drawn) / 2
+    assert abs(direct - drawn) <= 4.5 * math.sqrt(2 * pooled * (1 - pooled) / n), (direct, drawn)
+    assert 0.1 < drawn < 0.25  # the docstring's "16 % zeros"
 
 
 # ------------------------------------------------------------------------------------------------ calibration
