@@ -36,6 +36,7 @@ from referee.game.types import (
     Exit,
     Gong,
     InitCard,
+    Meld,
     Mo,
     Question,
 )
@@ -166,7 +167,83 @@ def unlisted(hand: Hand, q: Question) -> list[Answer]:
     out.append(PASS if q.ask == "throw" else Answer.throw(min(mine)))
     out.append(Answer("eat", (min(mine), max(mine))) if q.ask != "eat" else HU)
     out.append(Answer.gong(0, [other]) if q.ask != "gong" else Answer.gong(GONG_CONCEALED + 4, [other]))
-    return [a for a in out if a not in q.legal]
+    legal = set(q.legal)
+    return [a for a in out if a not in legal]
+
+
+# The per-step checks above, as play_checked runs them: each asserts exactly what its plain form asserts (and calls
+# that form for the message when it fails), without rebuilding per step and per view what a step leaves unchanged.
+
+
+_TIDS = {False: frozenset(ALL_TIDS), True: frozenset(ALL_TIDS_WITH_FLOWERS)}
+
+
+def check_tiles_fast(hand: Hand, rules: Ruleset) -> None:
+    """``check_tiles`` as one comparison: the tiles found make the set's tiles (less the winning tile of a win on a
+    throw) and are as many, so each is there once; which is what its three assertions say together."""
+    held: list[int] = list(hand.undrawn())
+    for p in ALL_SEATS:
+        held += hand.concealed(p)
+        for m in hand.melds(p):
+            held += m.tiles
+        held += hand.river(p)
+        held += hand.flowers(p)
+    expected = _TIDS[rules.flowers]
+    result = hand.result
+    if hand.is_over and result is not None and any(w.how in ("throw", "robbed_gong") for w in result.wins):
+        tile = result.wins[0].tile
+        ok = tile in expected and len(held) == len(expected) - 1 and set(held) == expected - {tile}
+    else:
+        ok = len(held) == len(expected) and set(held) == expected
+    if not ok:
+        check_tiles(hand, rules)
+        raise AssertionError(f"the tiles held are not the set's: {sorted(held)}")
+
+
+def melds_agree(seen: list[Meld], mine: list[Meld], own: bool) -> bool:
+    """``check_view``'s meld assertions for one seat: the same types, the same melds but the others' concealed
+    gongs (whose tiles ``own`` = False views do not see)."""
+    return [m.type for m in seen] == [m.type for m in mine] and [
+        m for m in seen if m.type != "concealed_gong" or own
+    ] == [m for m in mine if m.type != "concealed_gong" or own]
+
+
+class ViewChecks:
+    """``check_view`` for the four views at each question, with the engine's side read once per step rather than
+    once per view, and each seat's meld comparison remembered: melds are immutable records, so a view's list and
+    the engine's that equal the last pair found to agree (one identity comparison per meld, as list equality
+    tries identity first) agree again."""
+
+    def __init__(self) -> None:
+        self.agreed: dict[tuple[int, int], tuple[list[Meld], list[Meld]]] = {}
+
+    def check(self, views: dict[int, SeatView], hand: Hand, q: Question) -> None:
+        rivers = {p: hand.river(p) for p in ALL_SEATS}
+        flowers = {p: hand.flowers(p) for p in ALL_SEATS}
+        melds = {p: hand.melds(p) for p in ALL_SEATS}
+        agreed = self.agreed
+        for v in views.values():
+            me = v.position
+            ok = v.rivers == rivers and v.flowers == flowers
+            if ok and q.seat == me:
+                ok = (
+                    v.legal(q.ask) == q.legal
+                    and sorted(v.hand) == hand.concealed(me)
+                    and v.wall_remaining == hand.remaining
+                )
+            if ok:
+                for p in ALL_SEATS:
+                    seen, mine = v.melds[p], melds[p]
+                    last = agreed.get((me, p))
+                    if last is not None and seen == last[0] and mine == last[1]:
+                        continue
+                    if not melds_agree(seen, mine, p == me):
+                        ok = False
+                        break
+                    agreed[me, p] = (list(seen), mine)
+            if not ok:
+                check_view(v, hand, q)
+                raise AssertionError(f"view {me} disagrees with the engine at {q}")
 
 
 @dataclass
@@ -179,6 +256,7 @@ class Played:
 def play_checked(hand: Hand, rules: Ruleset, policy: Policy, rng: random.Random) -> Played:
     """Play the hand to its end with every per-step check."""
     played = Played()
+    view_checks = ViewChecks()
     views = {p: new_view(p, flowers=rules.flowers, dead_wall=rules.dead_wall,
                          gong_from_previous_player=rules.gong_from_previous_player) for p in ALL_SEATS}
 
@@ -188,7 +266,7 @@ def play_checked(hand: Hand, rules: Ruleset, policy: Policy, rng: random.Random)
             for p in e.audience:
                 views[p].apply(e)
         played.events.extend(events)
-        check_tiles(hand, rules)
+        check_tiles_fast(hand, rules)
 
     feed(hand.start())
     while not hand.is_over:
@@ -196,10 +274,9 @@ def play_checked(hand: Hand, rules: Ruleset, policy: Policy, rng: random.Random)
         assert q is not None
         played.questions.append(q)
         check_sizes(hand, q)
-        for v in views.values():
-            check_view(v, hand, q)
+        view_checks.check(views, hand, q)
+        remaining, concealed = hand.remaining, hand.concealed(q.seat)  # as each bad answer must leave them
         for bad in unlisted(hand, q):
-            remaining, concealed = hand.remaining, hand.concealed(q.seat)
             try:
                 hand.apply(bad)
             except IllegalAnswer as exc:
@@ -248,25 +325,35 @@ def run_property(rules: Ruleset, seed: int, index: int, dealer: int, policy_name
     played = play_checked(hand, rules, POLICIES[policy_name], random.Random(choice_seed))
 
     # The same wall and answers give the same questions and events.
+    n = len(played.answers)
+    probed = [probe % n for probe in probes]
     again = Hand(wall, rules, dealer=dealer)
     events = again.start()
     questions = []
-    for a in played.answers:
+    for i, answer in enumerate(played.answers):
         questions.append(again.question)
-        events += again.apply(a)
+        events += again.apply(answer)
+        for _ in range(probed.count(i)):
+            # The probe below of the answer played here: ``again`` is a replay up to this question, and took it.
+            assert questions[i] == played.questions[i]
+            check_tiles_fast(again, rules)
     assert events == played.events and questions == played.questions
     assert again.result == hand.result
 
-    # Every listed answer is accepted, at a few questions (each on a replay up to that question).
-    n = len(played.answers)
-    for probe in probes:
-        i = probe % n
+    # Every listed answer is accepted, at a few questions (each on a replay up to that question; the answer played
+    # there was checked on ``again``).
+    for i in probed:
         q = played.questions[i]
+        replayed = False
         for a in q.legal:
+            if not replayed and a == played.answers[i]:
+                replayed = True
+                continue
             copy = replay(hand, played.answers[:i])
             assert copy.question == q
             copy.apply(a)
-            check_tiles(copy, rules)
+            check_tiles_fast(copy, rules)
+        assert replayed, (q, played.answers[i])
 
 
 def property_args() -> dict[str, st.SearchStrategy]:
