@@ -17,7 +17,9 @@ from referee.game.rules import Ruleset
 from referee.game.types import Hu
 from referee.game.wall import generate_wall
 from wrappers.codec import format_event
-from wrappers.seat import HandInfo
+from wrappers.seat import Fault, HandInfo
+
+FLOWER_EXTENSION = frozenset({"flower"})
 
 
 def tids_in(line: str) -> set[int]:
@@ -43,13 +45,16 @@ def test_no_seat_is_ever_sent_a_hidden_tile(flowers: bool) -> None:
         while True:
             undrawn = set(hand.undrawn())
             concealed = {p: set(hand.concealed(p)) for p in (1, 2, 3, 4)}
+            # what each seat may not be told: the others' concealed tiles (built once a step, for every line)
+            hidden = {p: set().union(*(concealed[q] for q in (1, 2, 3, 4) if q != p)) for p in (1, 2, 3, 4)}
             for e in events:
+                # the line is the same for every seat of the audience: formatted once
+                line = format_event(e, extensions=FLOWER_EXTENSION)
+                if line is None or isinstance(e, Hu):
+                    continue
+                named = tids_in(line)
                 for p in e.audience:
-                    line = format_event(e, extensions=frozenset({"flower"}))
-                    if line is None or isinstance(e, Hu):
-                        continue
-                    named = tids_in(line)
-                    others = set().union(*(concealed[q] for q in (1, 2, 3, 4) if q != p))
+                    others = hidden[p]
                     assert not named & undrawn, f"seat {p} was sent undrawn tiles: {line}"
                     assert not named & others, f"seat {p} was sent another seat's concealed tiles: {line}"
                     lines_checked += 1
@@ -85,7 +90,7 @@ def test_a_builtin_policy_cannot_rebuild_the_wall(tmp_path: Path) -> None:
     given: list[tuple[int, int]] = []
     original = BuiltinSeat.begin_hand
 
-    async def spy(self: BuiltinSeat, info: HandInfo) -> object:
+    async def spy(self: BuiltinSeat, info: HandInfo) -> Fault | None:
         given.append((info.seed, info.index))
         return await original(self, info)
 
