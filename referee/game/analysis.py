@@ -361,9 +361,10 @@ def _with_seen(counts: Sequence[int], seen: Sequence[int] | None, what: str) -> 
     if len(seen) != 34:
         raise ValueError(f"{what}: seen must have 34 counts, not {len(seen)}")
     have = [a + b for a, b in zip(counts, seen)]
-    for j, x in enumerate(have):
-        if x > 4 or seen[j] < 0:
-            raise ValueError(f"{what}: {x} copies of kind {KIND_AT[j]} in hand and seen (at most 4)")
+    if max(have) > 4 or min(seen) < 0:  # then find the kind to name (a bot asks this on every throw it weighs)
+        for j, x in enumerate(have):
+            if x > 4 or seen[j] < 0:
+                raise ValueError(f"{what}: {x} copies of kind {KIND_AT[j]} in hand and seen (at most 4)")
     return have
 
 
@@ -960,7 +961,7 @@ _HONOUR_SHAPES: dict[tuple[int, ...], int] = {}  # kinds held 1, 2, 3 and 4 time
 
 
 _CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], int] = {}
-_CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+_CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}  # (counts, seen) of a suit -> its table's id
 
 
 def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
@@ -973,14 +974,14 @@ def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
     chows could ask for the same scarce copies.  A part with copies seen in its reach takes the exact programme
     over its reach (cached by its counts and caps there); the others take the tables of the unseen case.  A test
     pins the parts to the programme over the whole suit."""
+    key = (t, tuple(seen))
+    hit = _CAPPED_SUITS.get(key)
+    if hit is not None:
+        return hit
     caps = tuple(4 - x if x and any(t[max(0, i - 2) : i + 3]) else 4 for i, x in enumerate(seen))
     if caps == _FULL_CAPS:
         hit = _SUIT_IDS.get(t)
         return hit if hit is not None else _suit_id(t)
-    key = (t, caps)
-    hit = _CAPPED_SUITS.get(key)
-    if hit is not None:
-        return hit
     parts: list[tuple[int, int]] = []
     for start, end in _components(t):
         if parts and min(caps[start - 2 : parts[-1][1] + 2], default=4) < 4:
