@@ -5,16 +5,20 @@ derandomized set so that a landing never depends on luck; database writes are of
 
 The suite runs under pytest-xdist on few cores, where its wall time is set by the longest tests: the tests marked
 ``slow`` are collected first, so that the workers start them at once and the many short tests fill in around them
-(run last, one long test would keep a worker busy alone while the other idles).  Fixtures shared by several test
-folders live here too.
+(run last, one long test would keep a worker busy alone while the other idles).  A module-scoped fixture (real
+matches played, a browser launched, a Dask cluster started) is built once per worker that runs a test using it, so
+the tests that use one run on one worker, as one unit of xdist's work, handed out first (``FixtureGroups``).
+Fixtures shared by several test folders live here too.
 """
 
 from __future__ import annotations
 
 import compileall
+import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +36,6 @@ settings.load_profile("ci" if os.environ.get("CI", "").lower() in ("1", "true", 
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """xdist's ``load`` schedule first hands each worker a quarter of its share of the collection in one piece,
-    which would give every slow test to the first worker; one test at a time (``--maxschedchunk 1``, unless given)
-    keeps every worker two tests ahead, so the slow ones spread over the workers as they come free."""
-    if getattr(config.option, "maxschedchunk", False) is None:
-        config.option.maxschedchunk = 1
     if not hasattr(config, "workerinput"):  # once per run: in xdist's controller, before the workers start
         compile_sources()
 
@@ -53,10 +52,75 @@ def compile_sources() -> None:
         compileall.compile_dir(ROOT / package, quiet=2)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow tests first, each group in its collected order (a stable sort: every xdist worker collects the same
-    order, as it must)."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def _module_fixture_group(item: pytest.Item) -> str | None:
+    """The module's path if the test uses a fixture of module scope (see the top), else None."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is not None and any(defs[-1].scope == "module" for defs in info.name2fixturedefs.values()):
+        return item.nodeid.split("::", 1)[0]
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests and those of a module-fixture group first, each in its collected order (a stable sort: every
+    xdist worker collects the same order, as it must).  An xdist worker also writes the groups down for the
+    controller's scheduler."""
+    groups = {item.nodeid: group for item in items if (group := _module_fixture_group(item)) is not None}
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None and item.nodeid not in groups)
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and GROUPS_FILE in workerinput:
+        path = Path(workerinput[GROUPS_FILE])
+        path.with_suffix(f".{workerinput['workerid']}").write_text(json.dumps(groups))
+
+
+GROUPS_FILE = "mjref_fixture_groups"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist's controller, per worker: where the worker writes its tests' module-fixture groups."""
+    node.workerinput[GROUPS_FILE] = str(_groups_path(node.config))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    path = getattr(config, "_mjref_groups", None)
+    if path is not None:
+        shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def _groups_path(config: pytest.Config) -> Path:
+    path = getattr(config, "_mjref_groups", None)
+    if path is None:
+        path = Path(tempfile.mkdtemp(prefix="mjref-groups-")) / "groups"
+        config._mjref_groups = path  # type: ignore[attr-defined]
+    return path
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``-n`` with xdist's default schedule (``load``): ``FixtureGroups`` instead.  (xdist's own ``loadgroup``
+    names a test's group in its node id, which pytest 9.2 no longer lets a plugin change.)"""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FixtureGroups(LoadScopeScheduling):  # type: ignore[misc]
+        """Each test a unit of work of its own, except the tests of one module that use a module-scoped fixture:
+        one unit, so that the fixture is built on one worker only.  Units go out in collection order, and a worker
+        is given the next when it has two tests or fewer left: the slow tests spread over the workers as they come
+        free (xdist's ``load`` would first hand each worker a share of the collection in one piece)."""
+
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:
+                self.groups = {}
+                path = _groups_path(self.config)
+                for part in sorted(path.parent.glob(path.name + ".*"))[:1]:  # every worker collects the same
+                    self.groups = json.loads(part.read_text())
+            return self.groups.get(nodeid, nodeid)
+
+    config.option.loadscopereorder = False
+    return FixtureGroups(config, log)
 
 
 @pytest.fixture(scope="session")
