@@ -318,10 +318,12 @@ def is_dummy(name: str) -> bool:
     return name.startswith(f"{DUMMY_PREFIX}-")
 
 
-def _first_credit(points: Sequence[float], mine: float) -> float:
-    """1 if ``mine`` is the unique best total of the match, 1/k if k seats tie for the best, else 0."""
+def _first_credits(points: Sequence[float]) -> list[float]:
+    """Each seat's first-place credit in a match: 1 for the unique best total, 1/k to each of k seats that tie for
+    the best, else 0."""
     best = max(points)
-    return 1.0 / sum(1 for p in points if p == best) if mine == best else 0.0
+    share = 1.0 / sum(1 for p in points if p == best)
+    return [share if p == best else 0.0 for p in points]
 
 
 def _rate(num: float, den: float) -> float | None:
@@ -387,9 +389,15 @@ class _Sums:
         self.answers += r.answers
         self.answer_seconds += r.answer_seconds
         self.max_answer_seconds = max(self.max_answer_seconds, r.max_answer_seconds)
-        for sums, y, n in ((self.mean, r.points, r.hands), (self.rank, r.rank, 1), (self.first, first_credit, 1)):
-            sums[cluster][0] += y
-            sums[cluster][1] += n
+        y_n = self.mean[cluster]
+        y_n[0] += r.points
+        y_n[1] += r.hands
+        y_n = self.rank[cluster]
+        y_n[0] += r.rank
+        y_n[1] += 1
+        y_n = self.first[cluster]
+        y_n[0] += first_credit
+        y_n[1] += 1
 
     def totals(self, bot: str) -> BotTotals:
         return BotTotals(bot, len(self.matches), self.hands, self.points, self.wins, self.self_draws, self.deal_ins,
@@ -401,35 +409,43 @@ class _Sums:
 def _bot_totals(by_match: Mapping[str, list[SeatRow]], key: Callable[[SeatRow], str]) -> list[BotTotals]:
     sums: dict[str, _Sums] = {}
     for rs in by_match.values():
-        points = [r.seat.points for r in rs]
-        for r in rs:
-            sums.setdefault(r.seat.bot, _Sums()).add(r, key(r), _first_credit(points, r.seat.points))
+        for r, credit in zip(rs, _first_credits([r.seat.points for r in rs])):
+            bot = r.seat.bot
+            s = sums.get(bot)
+            if s is None:  # not setdefault: that would build a _Sums (a set, three dicts) for every seat
+                s = sums[bot] = _Sums()
+            s.add(r, key(r), credit)
     return [s.totals(bot) for bot, s in sums.items()]
 
 
 def _pair_totals(by_match: Mapping[str, list[SeatRow]], key: Callable[[SeatRow], str],
                  match_hands: Mapping[str, int]) -> list[PairTotals]:
     """Head-to-head: per match, each bot's mean points over its seats there (one seat, unless a dummy fills two)."""
-    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])  # matches, hands
-    clusters: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
+    # per ordered pair: [matches, hands] and its clusters' [y, n], in the order the pairs and clusters first appear
+    pairs: dict[tuple[str, str], tuple[list[int], dict[str, list[float]]]] = {}
     for match_id, rs in by_match.items():
         seat_points: dict[str, list[float]] = defaultdict(list)
         for r in rs:
             seat_points[r.seat.bot].append(r.seat.points)
-        mean_points = {b: math.fsum(p) / len(p) for b, p in seat_points.items()}
+        mean_points = [(b, math.fsum(p) / len(p)) for b, p in seat_points.items()]
         hands = match_hands[match_id]
         k = key(rs[0])
-        for a_name, a_pts in mean_points.items():
-            for b_name, b_pts in mean_points.items():
+        for a_name, a_pts in mean_points:
+            for b_name, b_pts in mean_points:
                 if a_name == b_name:
                     continue
-                count = counts[a_name, b_name]
+                entry = pairs.get((a_name, b_name))
+                if entry is None:
+                    entry = pairs[a_name, b_name] = ([0, 0], {})
+                count, clusters = entry
                 count[0] += 1
                 count[1] += hands
-                cluster = clusters[a_name, b_name][k]
+                cluster = clusters.get(k)
+                if cluster is None:
+                    cluster = clusters[k] = [0.0, 0.0]
                 cluster[0] += a_pts - b_pts
                 cluster[1] += hands
-    return [PairTotals(a, b, c[0], c[1], Moments.of(clusters[a, b].values())) for (a, b), c in counts.items()]
+    return [PairTotals(a, b, c[0], c[1], Moments.of(clusters.values())) for (a, b), (c, clusters) in pairs.items()]
 
 
 def totals_from_rows(rows: Iterable[SeatRow], cluster_by: ClusterBy = "group") -> tuple[

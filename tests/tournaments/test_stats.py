@@ -103,7 +103,7 @@ def test_cluster_ratio_edge_cases() -> None:
 
 
 def ranks(points: list[int]) -> list[float]:
-    return [sum(u > t for u in points) + (sum(u == t for u in points) + 1) / 2 for t in points]
+    return [sum([u > t for u in points]) + (sum([u == t for u in points]) + 1) / 2 for t in points]
 
 
 def record(match_id: str, group: str, seed: int, hands: int, seats: list[tuple[str, int]],
