@@ -172,7 +172,10 @@ def best_stake(ys: list[float], cap: float, start: float = 0.0) -> float:
 
     if not ys or cap <= 0 or sum(ys) <= 0:
         return 0.0
-    if slope(cap)[0] >= 0:
+    g = 0.0
+    for y in ys:  # slope(cap)[0] alone: the same sum, without the second one
+        g += y / (1.0 + cap * y)
+    if g >= 0:
         return cap
     lo, hi = 0.0, cap
     lam = min(max(start, 0.0), cap) or cap / 2
@@ -249,6 +252,8 @@ class Sprt:
     _evidence_bound: float = field(default=0.0, init=False, repr=False)
     _min_groups: int = field(default=0, init=False, repr=False)
     _betting: bool = field(default=False, init=False, repr=False)
+    _tail: float = field(default=0.0, init=False, repr=False)
+    _margin: float = field(default=0.0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         s = self.settings
@@ -257,6 +262,7 @@ class Sprt:
         self._evidence_bound = s.evidence_bound
         self._min_groups = s.min_groups
         self._betting = s.tail > 0
+        self._tail, self._margin = s.tail, s.margin
 
     def add(self, x: float) -> Verdict | None:
         """Add one observation; return the verdict if this one decides the test (and keep it), else None."""
@@ -330,12 +336,12 @@ class Sprt:
         """The betting test's step for the group ``x`` (before it enters the other statistics): the wealth is
         multiplied by ``1 + stake·(clip(x) + margin)`` with the stake fixed from the groups before it; then the
         stake for the next group."""
-        s = self.settings
-        if not s.tail > 0:
+        tail = self._tail
+        if not tail > 0:
             return
-        c = min(s.tail, max(-s.tail, x))
+        c = min(tail, max(-tail, x))
         if self.stake > 0:
-            self.evidence += math.log1p(self.stake * (c + s.margin))
+            self.evidence += math.log1p(self.stake * (c + self._margin))
         self._clipped.append(c)
         n = len(self._clipped)
         self._cmean += (c - self._cmean) / n
