@@ -287,7 +287,7 @@ class Sprt:
         # self.llr, written out (the same operations): the variance, inflated, and the LLR of this many groups
         value = 0.0
         if n >= 2 and m2 > 0:
-            variance = m2 / (n - 1) * small_sample_factor(n)
+            variance = m2 / (n - 1) * (_factors[n] if n < len(_factors) else small_sample_factor(n))
             if 0.0 < variance < math.inf:  # as llr(): no evidence without a finite variance
                 mu0, mu1 = self._mu
                 value = n * (mu1 - mu0) * (2 * mean - mu0 - mu1) / (2 * variance)
