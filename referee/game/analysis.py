@@ -998,9 +998,10 @@ def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
             table = _exact_part_table(t, start, end) if 4 in part else _block_table(part)
         else:
             part_key = (t[lo:hi], reach_caps)
-            table = _CAPPED_PARTS.get(part_key)
-            if table is None:
-                table = _CAPPED_PARTS[part_key] = _exact_suit_table(*part_key)
+            cached = _CAPPED_PARTS.get(part_key)
+            if cached is None:
+                cached = _CAPPED_PARTS[part_key] = _exact_suit_table(*part_key)
+            table = cached
         hit = _conv_id(hit, _intern(table), SETS_NEEDED)
     if len(_CAPPED_SUITS) > _CACHE_LIMIT:
         _CAPPED_SUITS.clear()
