@@ -151,9 +151,7 @@ def test_served_match_gives_the_local_log(tmp_path: Path, procs: list[Proc]) -> 
     results = [r for r in served if r["type"] == "result"]
     assert all(r["rtt_ms"][2:] == [None, None] and r["rtt_ms"][0] is not None for r in results)
 
-    replay = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "m.jsonl"], cwd=tmp_path, env=ENV,
-                            capture_output=True, text=True, timeout=120)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0  # here: a replay starts no process
 
 
 def test_wrong_token_exits_2_and_the_attempt_is_logged(tmp_path: Path, procs: list[Proc]) -> None:
@@ -534,9 +532,7 @@ def test_hostile_clients_that_log_in_or_hold_the_door_fault_alone(tmp_path: Path
     assert wrapper.finish()[0] == 0, wrapper.stderr
     assert "more than 34 connections at once" in server.stderr
     assert "already logged in on another connection" in server.stderr
-    replay = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "m.jsonl"], cwd=tmp_path, env=ENV,
-                            capture_output=True, text=True, timeout=120)
-    assert replay.returncode == 0, replay.stdout + replay.stderr
+    assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0  # here: a replay starts no process
 
 
 def test_a_bad_frames_reason_quotes_the_sender_escaped() -> None:
