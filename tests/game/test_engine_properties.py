@@ -159,16 +159,17 @@ def check_view(view: SeatView, hand: Hand, q: Question | None) -> None:
         ]
 
 
-def unlisted(hand: Hand, q: Question) -> list[Answer]:
-    """A sample of illegal answers: a wrong kind, tiles the seat does not hold, /pass to a throw."""
-    mine = set(hand.concealed(q.seat))
+def unlisted(concealed: list[int], q: Question) -> list[Answer]:
+    """A sample of illegal answers: a wrong kind, tiles the seat (holding ``concealed``) does not hold, /pass to
+    a throw."""
+    mine = set(concealed)
     other = next(t for t in ALL_TIDS if t not in mine)
     out = [Answer.throw(other), Answer.pong(other, other + 1 if other % 10 < 3 else other - 1)]
     out.append(PASS if q.ask == "throw" else Answer.throw(min(mine)))
     out.append(Answer("eat", (min(mine), max(mine))) if q.ask != "eat" else HU)
     out.append(Answer.gong(0, [other]) if q.ask != "gong" else Answer.gong(GONG_CONCEALED + 4, [other]))
-    legal = set(q.legal)
-    return [a for a in out if a not in legal]
+    kinds = {a.kind for a in q.legal}  # (answers of other kinds are unequal to them all)
+    return [a for a in out if a.kind not in kinds or a not in q.legal]
 
 
 # The per-step checks above, as play_checked runs them: each asserts exactly what its plain form asserts (and calls
@@ -208,29 +209,33 @@ def melds_agree(seen: list[Meld], mine: list[Meld], own: bool) -> bool:
     ] == [m for m in mine if m.type != "concealed_gong" or own]
 
 
-class ViewChecks:
-    """``check_view`` for the four views at each question, with the engine's side read once per step rather than
-    once per view, and each seat's meld comparison remembered: melds are immutable records, so a view's list and
-    the engine's that equal the last pair found to agree (one identity comparison per meld, as list equality
-    tries identity first) agree again."""
+class QuestionChecks:
+    """``check_sizes`` and ``check_view`` for the four views at each question, with the engine's side read once
+    per question rather than once per view and seat, and each seat's meld comparison remembered per view: melds are
+    immutable records, so a view's list and the engine's that equal the last pair found to agree (one identity
+    comparison per meld, as list equality tries identity first) agree again."""
 
     def __init__(self) -> None:
         self.agreed: dict[tuple[int, int], tuple[list[Meld], list[Meld]]] = {}
 
-    def check(self, views: dict[int, SeatView], hand: Hand, q: Question) -> None:
+    def check(self, views: dict[int, SeatView], hand: Hand, q: Question) -> list[int]:
+        """Check, and give the asked seat's concealed tiles (read for the checks)."""
+        concealed = {p: hand.concealed(p) for p in ALL_SEATS}
+        melds = {p: hand.melds(p) for p in ALL_SEATS}
+        for p in ALL_SEATS:
+            own_turn = p == q.seat and (q.ask == "throw" or (q.ask in ("hu", "gong") and q.tile is None))
+            if len(concealed[p]) != 3 * (5 - len(melds[p])) + (2 if own_turn else 1):
+                check_sizes(hand, q)
+                raise AssertionError(f"seat {p} holds {len(concealed[p])} tiles at {q}")
         rivers = {p: hand.river(p) for p in ALL_SEATS}
         flowers = {p: hand.flowers(p) for p in ALL_SEATS}
-        melds = {p: hand.melds(p) for p in ALL_SEATS}
         agreed = self.agreed
         for v in views.values():
             me = v.position
             ok = v.rivers == rivers and v.flowers == flowers
             if ok and q.seat == me:
-                ok = (
-                    v.legal(q.ask) == q.legal
-                    and sorted(v.hand) == hand.concealed(me)
-                    and v.wall_remaining == hand.remaining
-                )
+                ok = v.legal(q.ask) == q.legal and sorted(v.hand) == concealed[me]
+                ok = ok and v.wall_remaining == hand.remaining
             if ok:
                 for p in ALL_SEATS:
                     seen, mine = v.melds[p], melds[p]
@@ -244,6 +249,7 @@ class ViewChecks:
             if not ok:
                 check_view(v, hand, q)
                 raise AssertionError(f"view {me} disagrees with the engine at {q}")
+        return concealed[q.seat]
 
 
 @dataclass
@@ -256,7 +262,7 @@ class Played:
 def play_checked(hand: Hand, rules: Ruleset, policy: Policy, rng: random.Random) -> Played:
     """Play the hand to its end with every per-step check."""
     played = Played()
-    view_checks = ViewChecks()
+    question_checks = QuestionChecks()
     views = {p: new_view(p, flowers=rules.flowers, dead_wall=rules.dead_wall,
                          gong_from_previous_player=rules.gong_from_previous_player) for p in ALL_SEATS}
 
@@ -273,10 +279,9 @@ def play_checked(hand: Hand, rules: Ruleset, policy: Policy, rng: random.Random)
         q = hand.question
         assert q is not None
         played.questions.append(q)
-        check_sizes(hand, q)
-        view_checks.check(views, hand, q)
-        remaining, concealed = hand.remaining, hand.concealed(q.seat)  # as each bad answer must leave them
-        for bad in unlisted(hand, q):
+        concealed = question_checks.check(views, hand, q)
+        remaining = hand.remaining  # as each bad answer must leave them, with the asked seat's tiles
+        for bad in unlisted(concealed, q):
             try:
                 hand.apply(bad)
             except IllegalAnswer as exc:
