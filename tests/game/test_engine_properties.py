@@ -70,14 +70,21 @@ def eager(rng: random.Random, hand: Hand, q: Question) -> Answer:
     return claims[int(rng.random() * len(claims))]
 
 
+# Per dense kind index: the kinds at rank distance 1 and 2 in its suit, with the weight a held one adds to the
+# index's keep score (none for honours).
+_NEAR: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((i + d, w) for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)) if i < 27 and 0 <= i % 9 + d <= 8)
+    for i in range(34)
+)
+
+
 def _keep(c: list[int], t: int) -> int:
+    """How much the hand (counts ``c``) wants to keep tile ``t``: its copies held, and its suit neighbours."""
     i = INDEX[t // 10]
     score = 3 * (c[i] - 1)
-    if i < 27:
-        r = i % 9
-        for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
-            if 0 <= r + d <= 8 and c[i + d]:
-                score += w
+    for j, w in _NEAR[i]:
+        if c[j]:
+            score += w
     return score
 
 
@@ -89,9 +96,16 @@ def builder(rng: random.Random, hand: Hand, q: Question) -> Answer:
         return HU
     if q.ask == "throw":
         c = counts34(hand.concealed(q.seat))
-        scored = [(_keep(c, a.tiles[0]), a) for a in q.legal]
-        best = min(s for s, _ in scored)
-        ties = [a for s, a in scored if s == best]
+        by_kind: dict[int, int] = {}  # copies of a kind score alike: scored once
+        scores = []
+        for a in q.legal:
+            t = a.tiles[0]
+            score = by_kind.get(t // 10)
+            if score is None:
+                score = by_kind[t // 10] = _keep(c, t)
+            scores.append(score)
+        best = min(scores)
+        ties = [a for score, a in zip(scores, q.legal) if score == best]
         return ties[int(rng.random() * len(ties))]
     if rng.random() < 0.7:
         claims = q.legal[:-1]
