@@ -74,7 +74,7 @@ def log_body(path: Path) -> list[dict[str, Any]]:
 @pytest.mark.slow
 def test_dask_gives_the_same_results_as_the_local_runner(tmp_path: Path, cluster: Any) -> None:
     cfg = config()
-    local = run_tournament(cfg, tmp_path / "local", concurrency=2)
+    local = run_tournament(cfg, tmp_path / "local", concurrency=1)  # in a thread here: no worker processes to start
     p = plan(cfg, tmp_path / "dask")
     assert run_on_dask(p, cluster.scheduler_address) == len(p.schedule) == 20
     for sql in ("SELECT id, hands, total1, total2, total3, total4 FROM matches",
