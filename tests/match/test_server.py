@@ -355,7 +355,7 @@ def test_connect_bad_inputs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 TOURNAMENT = """name = "net"
-seeds = 2
+seeds = 1
 hands = 1
 concurrency = 1
 [[bots]]
@@ -380,21 +380,21 @@ def test_served_tournament_resumes_after_sigkill(tmp_path: Path, procs: list[Pro
     first, url = serve(procs, tmp_path, "t.toml", "--tokens", tokens)
     port = url.rsplit(":", 1)[1]
     wrappers = [connect(procs, tmp_path, url, n) for n in ("a", "b")]
-    first.wait_for(r"recorded \(2/8\)")
+    first.wait_for(r"recorded \(2/4\)")
     first.p.send_signal(signal.SIGKILL)
     first.p.wait()
     # The same port, so that the wrappers, reconnecting with backoff, find the new server.
     second = Proc(["serve", "t.toml", "--tokens", tokens, "--listen", f"127.0.0.1:{port}", "--json"], tmp_path)
     procs.append(second)
-    done = int(second.wait_for(r"8 matches, (\d) already in").group(1))
-    assert 2 <= done < 8
+    done = int(second.wait_for(r"4 matches, (\d) already in").group(1))
+    assert 2 <= done < 4
     code, out = second.finish()
     assert code == 0, second.stderr
-    assert "recorded (8/8)" in second.stderr
-    assert len(re.findall(r"match \S+ recorded", second.stderr)) == 8 - done
+    assert "recorded (4/4)" in second.stderr
+    assert len(re.findall(r"match \S+ recorded", second.stderr)) == 4 - done
     standings = json.loads(out)
-    assert standings["matches"] == 8
-    assert {row["name"]: row["matches"] for row in standings["bots"]} == {"a": 8, "b": 8, "g": 8, "r": 8}
+    assert standings["matches"] == 4
+    assert {row["name"]: row["matches"] for row in standings["bots"]} == {"a": 4, "b": 4, "g": 4, "r": 4}
     for w in wrappers:
         assert w.finish()[0] == 0, w.stderr
         assert "reconnecting" in w.stderr
