@@ -76,6 +76,13 @@ GROUPS_FILE = "mjref_fixture_groups"
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers per CPU this process may use.  A third of the suite's test time is spent waiting
+    (on bot processes, sockets, timeouts, a browser), during which a second worker per CPU keeps it busy."""
+    return 2 * len(os.sched_getaffinity(0))
+
+
+@pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """xdist's controller, per worker: where the worker writes its tests' module-fixture groups."""
     node.workerinput[GROUPS_FILE] = str(_groups_path(node.config))
