@@ -284,13 +284,12 @@ class Sprt:
         self.mean, self._m2 = mean, m2
         if self._state is not None:
             return None
-        # self.llr, written out (the same operations): the variance, inflated, and the LLR of this many groups
+        # self.llr with the settings read once: the variance, inflated, and the LLR of this many groups
         value = 0.0
-        if n >= 2 and m2 > 0:
-            variance = m2 / (n - 1) * (_factors[n] if n < len(_factors) else small_sample_factor(n))
-            if 0.0 < variance < math.inf:  # as llr(): no evidence without a finite variance
-                mu0, mu1 = self._mu
-                value = n * (mu1 - mu0) * (2 * mean - mu0 - mu1) / (2 * variance)
+        if n >= 2:
+            mu0, mu1 = self._mu
+            factor = _factors[n] if n < len(_factors) else small_sample_factor(n)
+            value = llr(n, mean, m2 / (n - 1) * factor, mu0, mu1)
         a, b = self._bounds
         passing = self.evidence >= self._evidence_bound if betting else value >= b
         hold: Hold | None = None
