@@ -781,20 +781,37 @@ def _components(t: tuple[int, ...]) -> list[tuple[int, int]]:
     return parts
 
 
-_EXACT_PARTS: dict[tuple[int, ...], _Table] = {}
+_EXACT_PARTS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Table] = {}  # (counts, caps) over a part's reach
 
 
-def _exact_part_table(t: tuple[int, ...], start: int, end: int) -> _Table:
-    """The exact table of the run ``t[start:end]`` (it holds four of a kind): the programme runs over the run and
-    the (up to two) empty ranks on either side that its chows can reach, not over the whole suit."""
+def _exact_part_table(t: tuple[int, ...], start: int, end: int, caps: tuple[int, ...] = _FULL_CAPS) -> _Table:
+    """The exact table of the run ``t[start:end]`` (it holds four of a kind, or copies are seen within its reach):
+    the programme runs over the run and the (up to two) empty ranks on either side that its chows can reach, not
+    over the whole suit."""
     lo = max(0, start - 2)
-    key = t[lo : min(9, end + 2)]  # the run between its reach's empty ranks (as many as the suit's edges allow)
+    hi = min(9, end + 2)  # the run between its reach's empty ranks (as many as the suit's edges allow)
+    key = (t[lo:hi], caps[lo:hi])
     hit = _EXACT_PARTS.get(key)
     if hit is None:
         if len(_EXACT_PARTS) > _CACHE_LIMIT:
             _EXACT_PARTS.clear()
-        hit = _EXACT_PARTS[key] = _exact_suit_table(key, (4,) * len(key))
+        hit = _EXACT_PARTS[key] = _exact_suit_table(*key)
     return hit
+
+
+def _parts_id(t: tuple[int, ...], parts: Iterable[tuple[int, int]], caps: tuple[int, ...] = _FULL_CAPS) -> int:
+    """The interned table of the suit counts ``t`` made of independent ``parts`` (``(start, end)`` runs): their
+    tables combined.  A part with four of a kind, or with copies seen (``caps`` below 4) within its reach, takes the
+    exact programme over its reach; the others the unlimited-supply block table."""
+    i = _ZERO_ID
+    for start, end in parts:
+        part = t[start:end]
+        if 4 in part or min(caps[max(0, start - 2) : min(9, end + 2)]) < 4:
+            table = _exact_part_table(t, start, end, caps)
+        else:
+            table = _block_table(part)
+        i = _conv_id(i, _intern(table), SETS_NEEDED)
+    return i
 
 
 # Interned tables: every distinct table gets a small int id, so that the caches that combine tables (two parts
@@ -860,11 +877,7 @@ def _built_suit_id(t: tuple[int, ...]) -> int:
         if i is not None:
             _SUIT_IDS[t] = i
             return i
-    i = _ZERO_ID
-    for start, end in _components(t):
-        part = t[start:end]
-        table = _exact_part_table(t, start, end) if 4 in part else _block_table(part)
-        i = _conv_id(i, _intern(table), SETS_NEEDED)
+    i = _parts_id(t, _components(t))
     if len(_SUIT_IDS) > _CACHE_LIMIT:
         _SUIT_IDS.clear()
         _SHIFTED_IDS.clear()
@@ -971,9 +984,8 @@ def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
     near uses no hand tile, so a target can drop it.  Suits whose seen copies are all that far use the fast
     tables.  Otherwise the suit's runs (:func:`_components`) are parts of their own, as without copies seen,
     except that two runs whose reaches (two ranks either side) share a rank with copies seen are one part: their
-    chows could ask for the same scarce copies.  A part with copies seen in its reach takes the exact programme
-    over its reach (cached by its counts and caps there); the others take the tables of the unseen case.  A test
-    pins the parts to the programme over the whole suit."""
+    chows could ask for the same scarce copies (:func:`_parts_id` combines the parts).  A test pins the parts to
+    the programme over the whole suit."""
     key = (t, tuple(seen))
     hit = _CAPPED_SUITS.get(key)
     if hit is not None:
@@ -988,29 +1000,11 @@ def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
             parts[-1] = (parts[-1][0], end)
         else:
             parts.append((start, end))
-    hit = _ZERO_ID
-    for start, end in parts:
-        lo = max(0, start - 2)
-        hi = min(9, end + 2)
-        reach_caps = caps[lo:hi]
-        if min(reach_caps) == 4:
-            part = t[start:end]
-            table = _exact_part_table(t, start, end) if 4 in part else _block_table(part)
-        else:
-            part_key = (t[lo:hi], reach_caps)
-            cached = _CAPPED_PARTS.get(part_key)
-            if cached is None:
-                cached = _CAPPED_PARTS[part_key] = _exact_suit_table(*part_key)
-            table = cached
-        hit = _conv_id(hit, _intern(table), SETS_NEEDED)
+    hit = _parts_id(t, parts, caps)
     if len(_CAPPED_SUITS) > _CACHE_LIMIT:
         _CAPPED_SUITS.clear()
-        _CAPPED_PARTS.clear()
     _CAPPED_SUITS[key] = hit
     return hit
-
-
-_CAPPED_PARTS: dict[tuple[tuple[int, ...], tuple[int, ...]], _Table] = {}  # (counts, caps) over a part's reach
 
 
 def _part_ids(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
