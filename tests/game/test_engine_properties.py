@@ -119,29 +119,26 @@ POLICIES: dict[str, Policy] = {"uniform": uniform, "eager": eager, "builder": bu
 
 
 def check_tiles(hand: Hand, rules: Ruleset) -> None:
-    """Each tile of the set once, in exactly one place."""
+    """Each tile of the set once, in exactly one place (the winning tile of a win on a throw, or of a robbed gong,
+    went to the winner): the tiles found are as many as the set's and make the set, so each is there once."""
     held: list[int] = list(hand.undrawn())
     for p in ALL_SEATS:
         held += hand.concealed(p)
-        held += [t for m in hand.melds(p) for t in m.tiles]
+        for m in hand.melds(p):
+            held += m.tiles
         held += hand.river(p)
         held += hand.flowers(p)
-    assert len(held) == len(set(held)), "a tile is in two places"
-    expected = set(ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS)
-    missing = expected - set(held)
-    if hand.is_over and hand.result is not None and any(w.how in ("throw", "robbed_gong") for w in hand.result.wins):
-        # the claimed winning tile (thrown, or robbed from a promoted gong) went to the winner(s)
-        assert missing == {hand.result.wins[0].tile}
-    else:
-        assert not missing, f"tiles missing: {sorted(missing)}"
-    assert set(held) <= expected
+    expected = _TIDS[rules.flowers]
+    result = hand.result
+    if hand.is_over and result is not None and any(w.how in ("throw", "robbed_gong") for w in result.wins):
+        expected = expected - {result.wins[0].tile}
+    if len(held) != len(expected) or set(held) != expected:
+        twice = sorted(t for t in set(held) if held.count(t) > 1)
+        raise AssertionError(f"twice: {twice}; missing: {sorted(expected - set(held))}; "
+                             f"not in the set: {sorted(set(held) - expected)}")
 
 
-def check_sizes(hand: Hand, q: Question) -> None:
-    for p in ALL_SEATS:
-        k = 5 - len(hand.melds(p))
-        own_turn = p == q.seat and (q.ask == "throw" or (q.ask in ("hu", "gong") and q.tile is None))
-        assert len(hand.concealed(p)) == 3 * k + (2 if own_turn else 1), (p, q)
+_TIDS = {False: frozenset(ALL_TIDS), True: frozenset(ALL_TIDS_WITH_FLOWERS)}
 
 
 def check_audience(e: Event) -> None:
@@ -157,22 +154,6 @@ def check_audience(e: Event) -> None:
         assert e.audience == ALL_SEATS
 
 
-def check_view(view: SeatView, hand: Hand, q: Question | None) -> None:
-    if q is not None and q.seat == view.position:
-        assert view.legal(q.ask) == q.legal, (q, view.legal(q.ask))
-        assert sorted(view.hand) == hand.concealed(q.seat)
-        assert view.wall_remaining == hand.remaining
-    for p in ALL_SEATS:
-        assert view.rivers[p] == hand.river(p)
-        assert view.flowers[p] == hand.flowers(p)
-        mine = hand.melds(p)
-        seen = view.melds[p]
-        assert [m.type for m in seen] == [m.type for m in mine]
-        assert [m for m in seen if m.type != "concealed_gong" or p == view.position] == [
-            m for m in mine if m.type != "concealed_gong" or p == view.position
-        ]
-
-
 def unlisted(concealed: list[int], q: Question) -> list[Answer]:
     """A sample of illegal answers: a wrong kind, tiles the seat (holding ``concealed``) does not hold, /pass to
     a throw."""
@@ -186,48 +167,12 @@ def unlisted(concealed: list[int], q: Question) -> list[Answer]:
     return [a for a in out if a.kind not in kinds or a not in q.legal]
 
 
-# The per-step checks above, as play_checked runs them: each asserts exactly what its plain form asserts (and calls
-# that form for the message when it fails), without rebuilding per step and per view what a step leaves unchanged.
-
-
-_TIDS = {False: frozenset(ALL_TIDS), True: frozenset(ALL_TIDS_WITH_FLOWERS)}
-
-
-def check_tiles_fast(hand: Hand, rules: Ruleset) -> None:
-    """``check_tiles`` as one comparison: the tiles found make the set's tiles (less the winning tile of a win on a
-    throw) and are as many, so each is there once; which is what its three assertions say together."""
-    held: list[int] = list(hand.undrawn())
-    for p in ALL_SEATS:
-        held += hand.concealed(p)
-        for m in hand.melds(p):
-            held += m.tiles
-        held += hand.river(p)
-        held += hand.flowers(p)
-    expected = _TIDS[rules.flowers]
-    result = hand.result
-    if hand.is_over and result is not None and any(w.how in ("throw", "robbed_gong") for w in result.wins):
-        tile = result.wins[0].tile
-        ok = tile in expected and len(held) == len(expected) - 1 and set(held) == expected - {tile}
-    else:
-        ok = len(held) == len(expected) and set(held) == expected
-    if not ok:
-        check_tiles(hand, rules)
-        raise AssertionError(f"the tiles held are not the set's: {sorted(held)}")
-
-
-def melds_agree(seen: list[Meld], mine: list[Meld], own: bool) -> bool:
-    """``check_view``'s meld assertions for one seat: the same types, the same melds but the others' concealed
-    gongs (whose tiles ``own`` = False views do not see)."""
-    return [m.type for m in seen] == [m.type for m in mine] and [
-        m for m in seen if m.type != "concealed_gong" or own
-    ] == [m for m in mine if m.type != "concealed_gong" or own]
-
-
 class QuestionChecks:
-    """``check_sizes`` and ``check_view`` for the four views at each question, with the engine's side read once
-    per question rather than once per view and seat, and each seat's meld comparison remembered per view: melds are
-    immutable records, so a view's list and the engine's that equal the last pair found to agree (one identity
-    comparison per meld, as list equality tries identity first) agree again."""
+    """The checks at each question: every seat's concealed size, and each of the four views against the engine
+    (rivers, flowers, melds for every seat; for the asked seat its legal answers, hand and wall count).  The engine's
+    side is read once per question, and each seat's meld comparison is remembered per view: melds are immutable
+    records, so a view's list and the engine's that equal the last pair found to agree (one identity comparison per
+    meld, as list equality tries identity first) agree again."""
 
     def __init__(self) -> None:
         self.agreed: dict[tuple[int, int], tuple[list[Meld], list[Meld]]] = {}
@@ -238,31 +183,29 @@ class QuestionChecks:
         melds = {p: hand.melds(p) for p in ALL_SEATS}
         for p in ALL_SEATS:
             own_turn = p == q.seat and (q.ask == "throw" or (q.ask in ("hu", "gong") and q.tile is None))
-            if len(concealed[p]) != 3 * (5 - len(melds[p])) + (2 if own_turn else 1):
-                check_sizes(hand, q)
-                raise AssertionError(f"seat {p} holds {len(concealed[p])} tiles at {q}")
+            assert len(concealed[p]) == 3 * (5 - len(melds[p])) + (2 if own_turn else 1), (p, q)
         rivers = {p: hand.river(p) for p in ALL_SEATS}
         flowers = {p: hand.flowers(p) for p in ALL_SEATS}
         agreed = self.agreed
         for v in views.values():
             me = v.position
-            ok = v.rivers == rivers and v.flowers == flowers
-            if ok and q.seat == me:
-                ok = v.legal(q.ask) == q.legal and sorted(v.hand) == concealed[me]
-                ok = ok and v.wall_remaining == hand.remaining
-            if ok:
-                for p in ALL_SEATS:
-                    seen, mine = v.melds[p], melds[p]
-                    last = agreed.get((me, p))
-                    if last is not None and seen == last[0] and mine == last[1]:
-                        continue
-                    if not melds_agree(seen, mine, p == me):
-                        ok = False
-                        break
-                    agreed[me, p] = (list(seen), mine)
-            if not ok:
-                check_view(v, hand, q)
-                raise AssertionError(f"view {me} disagrees with the engine at {q}")
+            assert v.rivers == rivers, (me, q)
+            assert v.flowers == flowers, (me, q)
+            if q.seat == me:
+                assert v.legal(q.ask) == q.legal, (q, v.legal(q.ask))
+                assert sorted(v.hand) == concealed[me], q
+                assert v.wall_remaining == hand.remaining, q
+            for p in ALL_SEATS:
+                seen, mine = v.melds[p], melds[p]
+                last = agreed.get((me, p))
+                if last is not None and seen == last[0] and mine == last[1]:
+                    continue
+                assert [m.type for m in seen] == [m.type for m in mine], (me, p, q)
+                own = p == me  # the others' concealed gongs are seen without their tiles
+                assert [m for m in seen if m.type != "concealed_gong" or own] == [
+                    m for m in mine if m.type != "concealed_gong" or own
+                ], (me, p, q)
+                agreed[me, p] = (list(seen), mine)
         return concealed[q.seat]
 
 
@@ -286,7 +229,7 @@ def play_checked(hand: Hand, rules: Ruleset, policy: Policy, rng: random.Random)
             for p in e.audience:
                 views[p].apply(e)
         played.events.extend(events)
-        check_tiles_fast(hand, rules)
+        check_tiles(hand, rules)
 
     feed(hand.start())
     while not hand.is_over:
@@ -355,7 +298,7 @@ def run_property(rules: Ruleset, seed: int, index: int, dealer: int, policy_name
         for _ in range(probed.count(i)):
             # The probe below of the answer played here: ``again`` is a replay up to this question, and took it.
             assert questions[i] == played.questions[i]
-            check_tiles_fast(again, rules)
+            check_tiles(again, rules)
     assert events == played.events and questions == played.questions
     assert again.result == hand.result
 
@@ -371,7 +314,7 @@ def run_property(rules: Ruleset, seed: int, index: int, dealer: int, policy_name
             copy = replay(hand, played.answers[:i])
             assert copy.question == q
             copy.apply(a)
-            check_tiles_fast(copy, rules)
+            check_tiles(copy, rules)
         assert replayed, (q, played.answers[i])
 
 
