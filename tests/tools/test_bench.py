@@ -87,3 +87,31 @@ def test_targets_prints_the_readme_table_of_a_target() -> None:
         assert len(cells) == 5 and cells[3] == "≤ 40 ms"
         assert cells[4].endswith(("**met**", "**not met**")) and "`python -c pass`" in cells[2]
     assert "load average" in proc.stdout
+
+
+def test_suite_bench_finds_the_anchors_tests_where_they_live_today() -> None:
+    """``bench/suite.py``'s like-for-like set: the anchor's test functions found by name in today's folders, in a file
+    of the same name where a later test of another file shares the name; the command is the README's."""
+    from bench import suite
+
+    names = suite.anchor_test_names("4cb019a")
+    assert len(names) == 318
+    assert names["test_bad_input_is_one_line_and_exit_2"] == {"test_regress.py", "test_viewer.py"}
+    assert names["test_greedy_against_itself_is_identical"] == {"test_regress.py"}  # renamed since
+    ids = ["tests/cli/test_bad_input.py::test_bad_input_is_one_line_and_exit_2[a]",
+           "tests/tournaments/test_regress.py::test_bad_input_is_one_line_and_exit_2[b]",
+           "tests/tournaments/test_regress.py::test_bad_input_is_one_line_and_exit_2[c]",
+           "tests/browser/test_viewer.py::test_bad_input_is_one_line_and_exit_2",
+           "tests/game/test_scoring.py::test_eight_flowers_win",
+           "tests/game/test_new.py::test_eight_flowers_win",
+           "tests/match/test_later.py::test_a_test_written_later"]
+    assert suite.functions_named(ids, names) == [
+        "tests/tournaments/test_regress.py::test_bad_input_is_one_line_and_exit_2",
+        "tests/browser/test_viewer.py::test_bad_input_is_one_line_and_exit_2",
+        "tests/game/test_scoring.py::test_eight_flowers_win"]
+    moved = ["tests/wrappers/test_codec.py::test_roundtrip_of_every_tile"]
+    assert suite.functions_named(moved, {"test_roundtrip_of_every_tile": {"test_tiles.py"}}) == [moved[0]]
+    command = suite.readme_test_command(REPO)
+    assert command in (REPO / "README.md").read_text() and suite.pytest_args(command)[0] != "pytest"
+    assert suite.pytest_args("python3 -m venv v && v/bin/pip install . && v/bin/python -m pytest -q -n 4") == [
+        "-q", "-n", "4"]
