@@ -90,9 +90,18 @@ def _worker_label() -> str:
     return f"{w.name} ({w.address})" if str(w.name) != w.address else w.address
 
 
+def _scratch_root() -> str | None:
+    """Where a task plays: the worker's own folder, which Dask removes when the worker ends and, for a worker that
+    was killed, when the next worker starts beside it; outside a worker, the system's temporary folder."""
+    try:
+        return str(distributed.get_worker().local_directory)
+    except ValueError:
+        return None
+
+
 def play_remote(fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> RemoteResult:
     """The task: play ``job`` with ``fn`` (``run_job``) in a temporary directory and return everything made."""
-    with tempfile.TemporaryDirectory(prefix="mjref-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="mjref-", dir=_scratch_root()) as tmp:
         log = Path(tmp) / "match.jsonl" if job.log else None
         stderr_dir = Path(tmp) / "stderr" if job.stderr_dir else None
         if stderr_dir is not None:

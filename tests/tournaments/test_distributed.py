@@ -11,6 +11,8 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +110,7 @@ def test_a_killed_worker_loses_and_doubles_no_match(tmp_path: Path) -> None:
     # is playing one and the freed one is given the next, so a match is in flight whatever its length.
     cfg = config(hands=2)
     p = plan(cfg, tmp_path)
+    started = time.time()
     executor = dask_executor("local", p, workers=2)
     client = executor.client
     pids: dict[str, int] = client.run(os.getpid)
@@ -136,6 +139,11 @@ def test_a_killed_worker_loses_and_doubles_no_match(tmp_path: Path) -> None:
     assert lost <= set(ids)
     for _, log, sha in got:
         assert file_sha256(Path(log)) == sha
+    # The match that was in flight on the killed worker was played in the worker's own folder (Dask purges it), not
+    # in a folder of the system's that nobody removes.
+    left = [d for d in Path(tempfile.gettempdir()).glob("mjref-*")
+            if d.is_dir() and d.stat().st_mtime >= started and any(d.glob("match.jsonl*"))]
+    assert not left, left
 
 
 def test_process_bots_play_on_workers_and_their_stderr_comes_back(tmp_path: Path, cluster: Any) -> None:
