@@ -36,7 +36,9 @@ class Proc:
 
     def __init__(self, args: list[str], cwd: Path) -> None:
         self.lines: list[str] = []
-        self.p = subprocess.Popen([sys.executable, "-m", "referee.cli", *args], cwd=cwd, env=ENV,
+        # TMPDIR: what a process killed here leaves (its seat's scratch folder) stays in the test's folder
+        self.p = subprocess.Popen([sys.executable, "-m", "referee.cli", *args], cwd=cwd,
+                                  env={**ENV, "TMPDIR": str(cwd)},
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
