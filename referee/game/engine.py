@@ -246,8 +246,12 @@ class Hand:
         for a in q.legal:  # identity first: built-in seats answer with the very objects listed
             if a is answer:
                 break
-        else:
-            if answer not in q.legal:
+        else:  # a process bot's parsed answer: its fields compared here, not by a call of Answer.__eq__ per answer
+            tiles, kind, mode = answer.tiles, answer.kind, answer.mode
+            for a in q.legal:
+                if a.tiles == tiles and a.kind == kind and a.mode == mode:
+                    break
+            else:
                 raise IllegalAnswer(self.explain_illegal(q, answer))
         # _advance inlined: this runs once per question
         out: list[Event] = []

@@ -5,8 +5,9 @@ dealer, the policy and the policy's seed) under several rulesets, checking after
   the winning tile of a win on a throw is outside them all);
 - the asked seat holds 3k+2 concealed tiles in its own turn and 3k+1 when asked about another's tile, and
   every other seat 3k+1 (k = 5 - melds);
-- unlisted answers (wrong kind, tiles not held, /pass to a throw) raise ``IllegalAnswer`` with a reason and
-  change nothing, and every listed answer is accepted (on a replay of the hand up to that question);
+- unlisted answers (wrong kind, tiles not held, /pass to a throw, a listed gong's tiles with another type) raise
+  ``IllegalAnswer`` with a reason and change nothing, and every listed answer is accepted (on a replay of the hand
+  up to that question), as the very object listed or as an equal one (a process bot's parsed answer);
 - a ``SeatView`` fed only the events that seat receives derives the same legal answers, the same hand and the
   same wall count as the engine, and sees the same rivers, melds and flowers;
 - no seat is sent another seat's concealed tiles or draws;
@@ -29,6 +30,8 @@ from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, INDEX, counts34
 from referee.game.types import (
     ALL_SEATS,
     GONG_CONCEALED,
+    GONG_MELDED,
+    GONG_PROMOTED,
     HU,
     PASS,
     Answer,
@@ -156,13 +159,15 @@ def check_audience(e: Event) -> None:
 
 def unlisted(concealed: list[int], q: Question) -> list[Answer]:
     """A sample of illegal answers: a wrong kind, tiles the seat (holding ``concealed``) does not hold, /pass to
-    a throw."""
+    a throw, a listed gong's tiles with another gong type."""
     mine = set(concealed)
     other = next(t for t in ALL_TIDS if t not in mine)
     out = [Answer.throw(other), Answer.pong(other, other + 1 if other % 10 < 3 else other - 1)]
     out.append(PASS if q.ask == "throw" else Answer.throw(min(mine)))
     out.append(Answer("eat", (min(mine), max(mine))) if q.ask != "eat" else HU)
     out.append(Answer.gong(0, [other]) if q.ask != "gong" else Answer.gong(GONG_CONCEALED + 4, [other]))
+    out += [Answer("gong", a.tiles, mode) for a in q.legal if a.kind == "gong"
+            for mode in (GONG_CONCEALED, GONG_PROMOTED, GONG_MELDED) if mode != a.mode]
     kinds = {a.kind for a in q.legal}  # (answers of other kinds are unequal to them all)
     return [a for a in out if a.kind not in kinds or a not in q.legal]
 
@@ -248,7 +253,7 @@ def play_checked(hand: Hand, rules: Ruleset, policy: Policy, rng: random.Random)
             assert hand.question is q and hand.remaining == remaining and hand.concealed(q.seat) == concealed
         a = policy(rng, hand, q)
         played.answers.append(a)
-        feed(hand.apply(a))
+        feed(hand.apply(a if len(played.answers) % 2 else Answer(a.kind, a.tiles, a.mode)))  # listed, or equal
     result = hand.result
     assert result is not None
     assert sum(result.scores) == 0
