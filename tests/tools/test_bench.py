@@ -113,5 +113,10 @@ def test_suite_bench_finds_the_anchors_tests_where_they_live_today() -> None:
     assert suite.functions_named(moved, {"test_roundtrip_of_every_tile": {"test_tiles.py"}}) == [moved[0]]
     command = suite.readme_test_command(REPO)
     assert command in (REPO / "README.md").read_text() and suite.pytest_args(command)[0] != "pytest"
+    # the command CI runs: .ci/run's own reading of the README, run here as .ci/run runs it
+    reading = next(line for line in (REPO / ".ci/run").read_text().splitlines() if line.startswith("cmd=$(awk"))
+    ci = subprocess.run(["bash", "-c", reading + '\nprintf %s "$cmd"'], cwd=REPO, capture_output=True, text=True,
+                        check=True)
+    assert ci.stdout == command
     assert suite.pytest_args("python3 -m venv v && v/bin/pip install . && v/bin/python -m pytest -q -n 4") == [
         "-q", "-n", "4"]
