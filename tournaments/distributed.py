@@ -82,26 +82,26 @@ class RemoteResult:
     worker: str = ""
 
 
-def _worker_label() -> str:
+def _this_worker() -> distributed.Worker | None:
+    """The Dask worker running this task; None outside a worker (a task run in place)."""
     try:
-        w = distributed.get_worker()
-    except ValueError:
-        return socket.gethostname()
-    return f"{w.name} ({w.address})" if str(w.name) != w.address else w.address
-
-
-def _scratch_root() -> str | None:
-    """Where a task plays: the worker's own folder, which Dask removes when the worker ends and, for a worker that
-    was killed, when the next worker starts beside it; outside a worker, the system's temporary folder."""
-    try:
-        return str(distributed.get_worker().local_directory)
+        return distributed.get_worker()
     except ValueError:
         return None
 
 
+def _worker_label(w: distributed.Worker | None) -> str:
+    if w is None:
+        return socket.gethostname()
+    return f"{w.name} ({w.address})" if str(w.name) != w.address else w.address
+
+
 def play_remote(fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> RemoteResult:
-    """The task: play ``job`` with ``fn`` (``run_job``) in a temporary directory and return everything made."""
-    with tempfile.TemporaryDirectory(prefix="mjref-", dir=_scratch_root()) as tmp:
+    """The task: play ``job`` with ``fn`` (``run_job``) in a temporary directory and return everything made.  The
+    directory is in the worker's own folder, which Dask removes when the worker ends and, for a worker that was
+    killed, when the next worker starts beside it (outside a worker: in the system's temporary folder)."""
+    worker = _this_worker()
+    with tempfile.TemporaryDirectory(prefix="mjref-", dir=worker.local_directory if worker else None) as tmp:
         log = Path(tmp) / "match.jsonl" if job.log else None
         stderr_dir = Path(tmp) / "stderr" if job.stderr_dir else None
         if stderr_dir is not None:
@@ -110,10 +110,10 @@ def play_remote(fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> RemoteR
         try:
             record = fn(local)
         except Exception as exc:
-            raise RuntimeError(f"worker {_worker_label()}: {type(exc).__name__}: {exc}") from exc
+            raise RuntimeError(f"worker {_worker_label(worker)}: {type(exc).__name__}: {exc}") from exc
         data = zlib.compress(log.read_bytes(), 1) if log is not None and log.exists() else None
         files = {p.name: p.read_bytes() for p in sorted(stderr_dir.iterdir())} if stderr_dir is not None else {}
-    return RemoteResult(record, data, files, _worker_label())
+    return RemoteResult(record, data, files, _worker_label(worker))
 
 
 _FINGERPRINT_PACKAGES = ("referee", "wrappers", "bots", "tournaments")
