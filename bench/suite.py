@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also run the anchor's own suite in a virtual environment of its own (slow; needs pip)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each of today's two measures (default 1)")
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1, not {args.runs}")
 
     command = readme_test_command(ROOT)
     base = [sys.executable, "-m", "pytest", *pytest_args(command)]
