@@ -5,6 +5,11 @@ the floor of ``bench/match.py`` does.  Measured with the echo process on the sam
 CPU, and wherever the kernel puts them; also what one short sleep costs.  The CPU time of a blocked-and-woken
 process depends on where the process that wakes it runs: the floor of ``bench/match.py`` is mostly this cost.
 
+``referee_wait`` gives, per placement, the same round trip waited for as a process seat waits on its fast path
+(``wrappers.process``): a ``poll(0)`` on the bot's stdout and stderr for a line nobody asked for, the write, a
+``poll()`` with a timeout, then the read; and its extra CPU over the plain blocking read.  It is what a referee that
+keeps a deadline and drains stderr pays above the floor for the wait itself.
+
 Prints one JSON line.  ``python bench/wakeup.py [--trips N] [--repeats R]``
 """
 
@@ -14,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import select
 import statistics
 import subprocess
 import sys
@@ -28,27 +34,42 @@ from bench.machine import machine  # noqa: E402
 _ECHO = "import os\nwhile True:\n    d = os.read(0, 4096)\n    if not d:\n        break\n    os.write(1, d)\n"
 
 
-def round_trip(trips: int, repeats: int, mine: set[int] | None, theirs: set[int] | None) -> dict[str, float]:
-    """Median CPU and wall microseconds per write-then-blocking-read, over ``repeats`` runs of ``trips``."""
+def round_trip(trips: int, repeats: int, mine: set[int] | None, theirs: set[int] | None,
+               *, polled: bool = False) -> dict[str, float]:
+    """Median CPU and wall microseconds per write-then-blocking-read, over ``repeats`` runs of ``trips``; with
+    ``polled``, waited for as a process seat waits (see the top)."""
     before = os.sched_getaffinity(0)
-    child = subprocess.Popen([sys.executable, "-c", _ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    assert child.stdin is not None and child.stdout is not None
+    child = subprocess.Popen([sys.executable, "-c", _ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, bufsize=0)
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
     try:
         if theirs is not None:
             os.sched_setaffinity(child.pid, theirs)
         if mine is not None:
             os.sched_setaffinity(0, mine)
         w, r = child.stdin.fileno(), child.stdout.fileno()
+        poll = select.poll()
+        poll.register(r, select.POLLIN)
+        poll.register(child.stderr.fileno(), select.POLLIN)
+        os.set_blocking(r, not polled)
         line = b"/ask throw\n"
-        for _ in range(200):  # warm up
-            os.write(w, line)
+
+        def trip() -> None:
+            if polled:
+                poll.poll(0)
+                os.write(w, line)
+                poll.poll(250.0)
+            else:
+                os.write(w, line)
             os.read(r, 4096)
+
+        for _ in range(200):  # warm up
+            trip()
         cpu, wall = [], []
         for _ in range(repeats):
             c0, w0 = time.process_time(), time.perf_counter()
             for _ in range(trips):
-                os.write(w, line)
-                os.read(r, 4096)
+                trip()
             cpu.append((time.process_time() - c0) / trips * 1e6)
             wall.append((time.perf_counter() - w0) / trips * 1e6)
     finally:
@@ -56,6 +77,7 @@ def round_trip(trips: int, repeats: int, mine: set[int] | None, theirs: set[int]
         child.stdin.close()
         child.wait()
         child.stdout.close()
+        child.stderr.close()
     return {"cpu_us": round(statistics.median(cpu), 2), "wall_us": round(statistics.median(wall), 2)}
 
 
@@ -77,9 +99,18 @@ def main() -> None:
         ap.error("--trips and --repeats must be at least 1")
     cpus = sorted(os.sched_getaffinity(0))
     out: dict[str, object] = {"bench": "wakeup", "trips": args.trips, "repeats": args.repeats}
-    out["same_cpu"] = round_trip(args.trips, args.repeats, {cpus[0]}, {cpus[0]})
-    out["other_cpu"] = (round_trip(args.trips, args.repeats, {cpus[0]}, {cpus[1]}) if len(cpus) > 1 else None)
-    out["unpinned"] = round_trip(args.trips, args.repeats, None, None)
+    placements: dict[str, tuple[set[int] | None, set[int] | None]] = {"same_cpu": ({cpus[0]}, {cpus[0]})}
+    placements["other_cpu"] = ({cpus[0]}, {cpus[1]}) if len(cpus) > 1 else (None, None)
+    placements["unpinned"] = (None, None)
+    waits: dict[str, object] = {}
+    for name, (mine, theirs) in placements.items():
+        if name == "other_cpu" and len(cpus) < 2:
+            out[name] = None
+            continue
+        plain = out[name] = round_trip(args.trips, args.repeats, mine, theirs)
+        polled = round_trip(args.trips, args.repeats, mine, theirs, polled=True)
+        waits[name] = {**polled, "extra_cpu_us": round(polled["cpu_us"] - plain["cpu_us"], 2)}
+    out["referee_wait"] = waits
     out["sleep_50us"] = sleep_cost(args.trips)
     out["python"] = platform.python_version()
     out["machine"] = machine()

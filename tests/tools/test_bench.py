@@ -120,3 +120,13 @@ def test_suite_bench_finds_the_anchors_tests_where_they_live_today() -> None:
     assert ci.stdout == command
     assert suite.pytest_args("python3 -m venv v && v/bin/pip install . && v/bin/python -m pytest -q -n 4") == [
         "-q", "-n", "4"]
+
+
+def test_wakeup_bench_gives_the_referees_wait_beside_the_plain_read() -> None:
+    proc = run_bench("bench/wakeup.py", "--trips", "50", "--repeats", "1")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    for placement in ("same_cpu", "unpinned"):
+        plain, waited = result[placement], result["referee_wait"][placement]
+        assert plain["cpu_us"] > 0 and waited["cpu_us"] > 0
+        assert waited["extra_cpu_us"] == round(waited["cpu_us"] - plain["cpu_us"], 2)
