@@ -235,6 +235,7 @@ def test_sigkill_to_the_referee_leaves_no_bot_behind(boxed: None, tmp_path: Path
     marker = f"mjref-sleeper-{uuid.uuid4().hex}"
     bot = f"{sys.executable} {HOSTILE} sleep {marker}"
     env = {k: v for k, v in os.environ.items() if k != sandbox.MODE_ENV}
+    env["TMPDIR"] = str(tmp_path)  # the seats' scratch folders, which a referee killed by SIGKILL cannot remove
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "match", bot, bot, bot, bot, "--timeout", "60",
                              "--log", "none", "--quiet"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
