@@ -108,6 +108,15 @@ class SprtSettings:
     tail: float = 0.0
     """The bound ``B`` of the betting test that gives a pass, in points per hand of a group: the largest group loss
     its alpha covers (0: no betting test, the LLR passes)."""
+    # Derived from the fields above once, in __post_init__ (the test reads them for every group it adds):
+    mu0: float = field(init=False, repr=False, compare=False)
+    """The mean under H0 (a regression of exactly ``margin``)."""
+    mu1: float = field(init=False, repr=False, compare=False)
+    """The mean under H1 (no difference)."""
+    bounds: tuple[float, float] = field(init=False, repr=False, compare=False)
+    """Wald's bounds ``(a, b)``: the LLR at or below ``a`` accepts H0, at or above ``b`` accepts H1."""
+    evidence_bound: float = field(init=False, repr=False, compare=False)
+    """The betting test's bound: a pass once the log-wealth reaches ``ln(1/alpha)`` (Ville's inequality)."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.margin) and self.margin >= MIN_MARGIN):
@@ -123,26 +132,11 @@ class SprtSettings:
         if 0 < self.tail <= self.margin:
             raise SprtError(f"the tail bound ({self.tail:g} points per hand of a group) must exceed the margin "
                             f"({self.margin:g}): a group that loses less than the margin is no tail")
-
-    @property
-    def mu0(self) -> float:
-        """The mean under H0 (a regression of exactly ``margin``)."""
-        return -self.margin
-
-    @property
-    def mu1(self) -> float:
-        """The mean under H1 (no difference)."""
-        return 0.0
-
-    @property
-    def bounds(self) -> tuple[float, float]:
-        """Wald's bounds ``(a, b)``: the LLR at or below ``a`` accepts H0, at or above ``b`` accepts H1."""
-        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
-
-    @property
-    def evidence_bound(self) -> float:
-        """The betting test's bound: a pass once the log-wealth reaches ``ln(1/alpha)`` (Ville's inequality)."""
-        return math.log(1 / self.alpha)
+        derived = {"mu0": -self.margin, "mu1": 0.0,
+                   "bounds": (math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)),
+                   "evidence_bound": math.log(1 / self.alpha)}
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)  # frozen: set once, here
 
     @property
     def max_stake(self) -> float:
@@ -246,29 +240,13 @@ class Sprt:
     _clipped: list[float] = field(default_factory=list, repr=False)  # the groups, clipped to [−B, B]
     _cmean: float = 0.0
     _restake_at: int = 2
-    _bounds: tuple[float, float] = (0.0, 0.0)
-    # the settings add() reads for every group, looked up once (the settings are frozen)
-    _mu: tuple[float, float] = field(default=(0.0, 0.0), init=False, repr=False)
-    _evidence_bound: float = field(default=0.0, init=False, repr=False)
-    _min_groups: int = field(default=0, init=False, repr=False)
-    _betting: bool = field(default=False, init=False, repr=False)
-    _tail: float = field(default=0.0, init=False, repr=False)
-    _margin: float = field(default=0.0, init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        s = self.settings
-        self._bounds = s.bounds
-        self._mu = s.mu0, s.mu1
-        self._evidence_bound = s.evidence_bound
-        self._min_groups = s.min_groups
-        self._betting = s.tail > 0
-        self._tail, self._margin = s.tail, s.margin
 
     def add(self, x: float) -> Verdict | None:
         """Add one observation; return the verdict if this one decides the test (and keep it), else None."""
         if not math.isfinite(x):
             raise SprtError(f"a group difference must be a finite number, not {x!r}")
-        betting = self._betting
+        s = self.settings
+        betting = s.tail > 0
         if betting:
             self._bet(x)
         n = self.n = self.n + 1
@@ -284,18 +262,13 @@ class Sprt:
         self.mean, self._m2 = mean, m2
         if self._state is not None:
             return None
-        # self.llr with the settings read once: the variance, inflated, and the LLR of this many groups
-        value = 0.0
-        if n >= 2:
-            mu0, mu1 = self._mu
-            factor = _factors[n] if n < len(_factors) else small_sample_factor(n)
-            value = llr(n, mean, m2 / (n - 1) * factor, mu0, mu1)
-        a, b = self._bounds
-        passing = self.evidence >= self._evidence_bound if betting else value >= b
+        value = self.llr
+        a, b = s.bounds
+        passing = self.evidence >= s.evidence_bound if betting else value >= b
         hold: Hold | None = None
         verdict: Verdict | None = None
         if value <= a or passing or value >= b:
-            if n < self._min_groups:
+            if n < s.min_groups:
                 hold = "burn-in"
             elif value <= a:
                 verdict = "regression"
@@ -326,21 +299,20 @@ class Sprt:
 
     @property
     def llr(self) -> float:
-        if self.n < 2:
+        n = self.n
+        if n < 2:
             return 0.0
         s = self.settings
-        return llr(self.n, self.mean, self.variance * small_sample_factor(self.n), s.mu0, s.mu1)
+        return llr(n, self.mean, self._m2 / (n - 1) * small_sample_factor(n), s.mu0, s.mu1)
 
     def _bet(self, x: float) -> None:
         """The betting test's step for the group ``x`` (before it enters the other statistics): the wealth is
         multiplied by ``1 + stake·(clip(x) + margin)`` with the stake fixed from the groups before it; then the
         stake for the next group."""
-        tail = self._tail
-        if not tail > 0:
-            return
-        c = min(tail, max(-tail, x))
+        s = self.settings
+        c = min(s.tail, max(-s.tail, x))
         if self.stake > 0:
-            self.evidence += math.log1p(self.stake * (c + self._margin))
+            self.evidence += math.log1p(self.stake * (c + s.margin))
         self._clipped.append(c)
         n = len(self._clipped)
         self._cmean += (c - self._cmean) / n
