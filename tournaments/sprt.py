@@ -216,9 +216,13 @@ def small_sample_factor(n: int) -> float:
     if n < 2:
         return math.inf
     if n > _KEPT_FACTORS:
-        return (t_quantile(0.99, n - 1) / _Z99) ** 2
-    _factors.extend((t_quantile(0.99, k - 1) / _Z99) ** 2 for k in range(len(_factors), n + 1))
+        return _factor(n)
+    _factors.extend(_factor(k) for k in range(len(_factors), n + 1))
     return _factors[n]
+
+
+def _factor(n: int) -> float:
+    return (t_quantile(0.99, n - 1) / _Z99) ** 2
 
 
 @dataclass(slots=True)

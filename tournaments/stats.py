@@ -68,13 +68,15 @@ _ODD_RATIOS = [(2 * k) / (2 * k + 1) for k in range(1, _EXACT_DF_LIMIT // 2 + 1)
 
 
 def _t_two_sided(t: float, df: int) -> float:
-    """``P(|T| < t)`` for ``t >= 0`` and integer ``df >= 1`` (Abramowitz & Stegun 26.7.3 and 26.7.4)."""
+    """``P(|T| < t)`` for ``t >= 0`` and integer ``1 <= df <= _EXACT_DF_LIMIT`` (Abramowitz & Stegun 26.7.3 and
+    26.7.4; above the limit the quantile is the Cornish-Fisher expansion, and the ratios are kept up to it)."""
+    assert 1 <= df <= _EXACT_DF_LIMIT, df
     theta = math.atan(t / math.sqrt(df))
     s, c2 = math.sin(theta), math.cos(theta) ** 2
     if df % 2 == 0:
         m = df // 2 - 1
         term = total = 1.0
-        for r in _EVEN_RATIOS[:m] if m <= len(_EVEN_RATIOS) else [(2 * k - 1) / (2 * k) for k in range(1, m + 1)]:
+        for r in _EVEN_RATIOS[:m]:
             term *= r * c2
             total += term
         return s * total
@@ -83,7 +85,7 @@ def _t_two_sided(t: float, df: int) -> float:
     c = math.cos(theta)
     m = (df - 1) // 2 - 1
     term = total = c
-    for r in _ODD_RATIOS[:m] if m <= len(_ODD_RATIOS) else [(2 * k) / (2 * k + 1) for k in range(1, m + 1)]:
+    for r in _ODD_RATIOS[:m]:
         term *= r * c2
         total += term
     return 2 / math.pi * (theta + s * total)
