@@ -788,8 +788,7 @@ def _exact_part_table(t: tuple[int, ...], start: int, end: int, caps: tuple[int,
     """The exact table of the run ``t[start:end]`` (it holds four of a kind, or copies are seen within its reach):
     the programme runs over the run and the (up to two) empty ranks on either side that its chows can reach, not
     over the whole suit."""
-    lo = max(0, start - 2)
-    hi = min(9, end + 2)  # the run between its reach's empty ranks (as many as the suit's edges allow)
+    lo, hi = _reach(start, end)
     key = (t[lo:hi], caps[lo:hi])
     hit = _EXACT_PARTS.get(key)
     if hit is None:
@@ -799,6 +798,12 @@ def _exact_part_table(t: tuple[int, ...], start: int, end: int, caps: tuple[int,
     return hit
 
 
+def _reach(start: int, end: int) -> tuple[int, int]:
+    """The ranks the chows of the run ``start:end`` can use: the run and up to two ranks on either side (within the
+    suit), as a slice."""
+    return max(0, start - 2), min(9, end + 2)
+
+
 def _parts_id(t: tuple[int, ...], parts: Iterable[tuple[int, int]], caps: tuple[int, ...] = _FULL_CAPS) -> int:
     """The interned table of the suit counts ``t`` made of independent ``parts`` (``(start, end)`` runs): their
     tables combined.  A part with four of a kind, or with copies seen (``caps`` below 4) within its reach, takes the
@@ -806,7 +811,8 @@ def _parts_id(t: tuple[int, ...], parts: Iterable[tuple[int, int]], caps: tuple[
     i = _ZERO_ID
     for start, end in parts:
         part = t[start:end]
-        if 4 in part or min(caps[max(0, start - 2) : min(9, end + 2)]) < 4:
+        lo, hi = _reach(start, end)
+        if 4 in part or min(caps[lo:hi]) < 4:
             table = _exact_part_table(t, start, end, caps)
         else:
             table = _block_table(part)
@@ -977,30 +983,44 @@ _CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], int] = {}
 _CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}  # (counts, seen) of a suit -> its table's id
 
 
+def _seen_caps(t: tuple[int, ...], seen: Sequence[int]) -> tuple[int, ...]:
+    """The copies of each rank a target may use: 4 less those seen, where a held tile is within two ranks (a seen
+    copy farther from the hand cannot matter), else 4."""
+    return tuple(4 - x if x and any(t[max(0, i - 2) : i + 3]) else 4 for i, x in enumerate(seen))
+
+
+def _capped_parts(t: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The suit's runs (:func:`_components`) as parts, except that two runs whose reaches share a rank with copies
+    seen (``caps`` below 4) are one part: their chows could ask for the same scarce copies."""
+    parts: list[tuple[int, int]] = []
+    for start, end in _components(t):
+        if parts:
+            lo, _ = _reach(start, end)
+            _, hi = _reach(*parts[-1])
+            if min(caps[lo:hi], default=4) < 4:
+                parts[-1] = (parts[-1][0], end)
+                continue
+        parts.append((start, end))
+    return parts
+
+
 def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
     """The interned exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach.
 
     A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
     near uses no hand tile, so a target can drop it.  Suits whose seen copies are all that far use the fast
-    tables.  Otherwise the suit's runs (:func:`_components`) are parts of their own, as without copies seen,
-    except that two runs whose reaches (two ranks either side) share a rank with copies seen are one part: their
-    chows could ask for the same scarce copies (:func:`_parts_id` combines the parts).  A test pins the parts to
-    the programme over the whole suit."""
+    tables.  Otherwise the suit is split into parts as without copies seen, keeping together runs that could
+    share scarce copies (:func:`_capped_parts`), and :func:`_parts_id` combines them.  A test pins the parts to the
+    programme over the whole suit."""
     key = (t, tuple(seen))
     hit = _CAPPED_SUITS.get(key)
     if hit is not None:
         return hit
-    caps = tuple(4 - x if x and any(t[max(0, i - 2) : i + 3]) else 4 for i, x in enumerate(seen))
+    caps = _seen_caps(t, seen)
     if caps == _FULL_CAPS:
         hit = _SUIT_IDS.get(t)
         return hit if hit is not None else _suit_id(t)
-    parts: list[tuple[int, int]] = []
-    for start, end in _components(t):
-        if parts and min(caps[start - 2 : parts[-1][1] + 2], default=4) < 4:
-            parts[-1] = (parts[-1][0], end)
-        else:
-            parts.append((start, end))
-    hit = _parts_id(t, parts, caps)
+    hit = _parts_id(t, _capped_parts(t, caps), caps)
     if len(_CAPPED_SUITS) > _CACHE_LIMIT:
         _CAPPED_SUITS.clear()
     _CAPPED_SUITS[key] = hit

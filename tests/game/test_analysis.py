@@ -537,11 +537,10 @@ def test_suits_with_copies_seen_by_parts_agree_with_the_programme_over_the_whole
                 t[r] = min(t[r] + 1, 4)
             seen = [rng.randint(0, 4 - c) if rng.random() < 0.3 else 0 for c in t]
         key = tuple(t)
-        caps = tuple(4 - x if x and any(key[max(0, i - 2) : i + 3]) else 4 for i, x in enumerate(seen))
-        runs = analysis._components(key)
-        shared = [min(caps[b[0] - 2 : a[1] + 2], default=4) < 4 for a, b in zip(runs, runs[1:])]
-        merged += any(shared)
-        split += len(runs) > 1 and not all(shared) and min(caps) < 4
+        caps = analysis._seen_caps(key, seen)
+        parts = analysis._capped_parts(key, caps)
+        merged += len(parts) < len(analysis._components(key))
+        split += len(parts) > 1 and min(caps) < 4
         analysis._CAPPED_SUITS.pop((key, tuple(seen)), None)
         got = analysis._TABLE_AT[analysis._capped_suit_id(key, seen)]
         assert got == analysis._exact_suit_table(key, caps), (key, seen)
