@@ -288,3 +288,13 @@ def test_the_benchmarks_in_memory_seats_replay_a_match_exactly(tmp_path: Path) -
     assert [h.result.scores for h in again.hands] == [h.result.scores for h in played.hands]
     assert [h.result.outcome for h in again.hands] == [h.result.outcome for h in played.hands]
     assert not again.faults
+
+
+def test_the_play_digest_of_a_fixed_match_does_not_change() -> None:
+    """Stores keep each match's play digest, and ``regress`` compares digests of matches played at different times
+    (equal digests on the same walls mean identical play): what the digest hashes, and how, is pinned here by the
+    digest of one fixed match, so that a change to it is seen (twice: its texts are kept after the first match)."""
+    rules = make_ruleset({"hands": 4})
+    for _ in range(2):
+        played = play_match(resolve_bots(["greedy", "random", "drawdiscard", "greedy"]), seed=5, rules=rules)
+        assert played.play_digest == "f23d9fa91068453ff985d8d56f0899f6"
