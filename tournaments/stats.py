@@ -43,6 +43,7 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Literal
 
+from referee.markdown import md_text
 from referee.results import SeatResult
 from wrappers.identity import short_identity
 
@@ -778,13 +779,9 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _md(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|")
-
-
 def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
     """A GitHub-flavoured markdown report: the standings table, the head-to-head matrix, and the notes."""
-    title = f"## Standings{': ' + _md(standings.name) if standings.name else ''}"
+    title = f"## Standings{': ' + md_text(standings.name) if standings.name else ''}"
     lines = [title, "",
              (f"{_count(standings.matches, 'match', 'matches')}, {_count(standings.hands, 'hand')}, "
               f"{_count(standings.groups, standings.cluster_word)}."), ""]
@@ -795,9 +792,9 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "|".join("---:" if h not in ("bot", "faults") else "---" for h in head) + "|")
     for i, b in enumerate(standings.bots, start=1):
-        cells = (str(i), _md(display_name(b)), str(b.matches), str(b.hands), f"{b.points:g}",
+        cells = (str(i), md_text(display_name(b)), str(b.matches), str(b.hands), f"{b.points:g}",
                  fmt_interval(b.mean, 1, sign=True), fmt_interval(b.rank, 2), fmt_pct(b.first_rate.value),
-                 fmt_pct(b.win_rate), fmt_pct(b.self_draw_rate), fmt_pct(b.deal_in_rate), _md(fmt_faults(b)),
+                 fmt_pct(b.win_rate), fmt_pct(b.self_draw_rate), fmt_pct(b.deal_in_rate), md_text(fmt_faults(b)),
                  f"{fmt_num(b.mean_answer_ms, 2)} / {fmt_num(b.max_answer_ms, 2)}")
         lines.append("| " + " | ".join(cells) + " |")
     if head_to_head and standings.head_to_head:
@@ -806,7 +803,7 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
         lines += ["", "### Head-to-head", "",
                   ("Row minus column, points per hand over the matches where both sat, ± 95% interval; "
                    "**bold** when the interval excludes 0."), ""]
-        lines.append("| | " + " | ".join(_md(n) for n in names) + " |")
+        lines.append("| | " + " | ".join(md_text(n) for n in names) + " |")
         lines.append("|---|" + "|".join("---:" for _ in names) + "|")
         for a in names:
             row = []
@@ -819,8 +816,8 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
                 else:
                     text = fmt_interval(h.diff, 1, sign=True)
                     row.append(f"**{text}**" if h.diff.excludes_zero else text)
-            lines.append(f"| {_md(a)} | " + " | ".join(row) + " |")
-    lines += ["", *(f"- {n}" for n in standings.notes), ""]
+            lines.append(f"| {md_text(a)} | " + " | ".join(row) + " |")
+    lines += ["", *(f"- {md_text(n)}" for n in standings.notes), ""]  # a note may quote names
     return "\n".join(lines)
 
 

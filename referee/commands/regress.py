@@ -21,6 +21,7 @@ from rich.text import Text
 from referee.commands import add_play_options, add_timeout_option, fail, make_console
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
 from referee.game.rules import make_ruleset, parse_assignments
+from referee.markdown import md_code
 from referee.match import MatchError, resolve_bots
 from referee.numbers import float_arg, int_arg
 from referee.userfiles import check_output_dir, check_output_file
@@ -204,9 +205,9 @@ def to_markdown(r: RegressResult, store: Path) -> str:
     rows = [
         ("verdict", f"**{r.verdict}** ({r.reason}): {r.detail}"),
         *(("note", n) for n in r.notes),
-        ("candidate", f"`{r.candidate}`"),
-        ("baseline", f"`{r.baseline}`"),
-        *((("field", f"`{r.field}`"),) if r.field else ()),
+        ("candidate", md_code(r.candidate)),  # a command line: a backtick in it must not end the code span
+        ("baseline", md_code(r.baseline)),
+        *((("field", md_code(r.field)),) if r.field else ()),
         ("design", design),
         ("hands", f"{r.hands} ({r.groups} duplicate groups of {r.hands_per_match}-hand matches; "
                   + f"budget {r.max_hands})"),
@@ -224,7 +225,7 @@ def to_markdown(r: RegressResult, store: Path) -> str:
         ("identical play", f"{r.identical_groups} groups" + (f"; an answer differed in group {r.differed_at}"
                                                              if r.differed_at else "")),
         ("seeds", f"{r.seeds[0]}..{r.seeds[1]}" if r.seeds else "-"),
-        ("store", f"`{store}`"),
+        ("store", md_code(str(store))),
     ]
     lines = [f"### {mark} mjref regress: {_verdict_words(r)}", "", "| | |", "|---|---|"]
     lines += ["| " + k + " | " + v.replace("|", "\\|") + " |" for k, v in rows]
