@@ -26,12 +26,17 @@ PIPE_WIDTH = 160  # the width of tables written to a file or a pipe (a terminal'
 
 def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH) -> Console:
     """The one rich console of a command: a terminal's own width, or ``width`` when the output is a file or a
-    pipe (rich would fold tables at 80 columns there)."""
+    pipe (rich would fold tables at 80 columns there).
+
+    Text a user or a bot controls (a bot's or a tournament's name, a path, a bot's line) is printed as written: a
+    ``rich.text.Text`` where it fills a cell or a line, ``rich.markup.escape`` where it sits in a string of our
+    markup (a name ``evil[/]`` once ended a match with a ``MarkupError``).  No emoji codes either: ``x:smile:``
+    stays ``x:smile:``."""
     from rich.console import Console
 
-    console = Console(highlight=False, stderr=stderr)
+    console = Console(highlight=False, emoji=False, stderr=stderr)
     if not console.is_terminal:
-        console = Console(highlight=False, stderr=stderr, width=width)
+        console = Console(highlight=False, emoji=False, stderr=stderr, width=width)
     return console
 
 

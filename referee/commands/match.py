@@ -17,6 +17,7 @@ from typing import Any
 from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from bots.base import seat_filler
 from referee.commands import add_play_options, add_timeout_option, fail, make_console
@@ -166,9 +167,9 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     if result.faults:
         console.print(_faults_table(result))
     if args.html is not None:
-        console.print(f"viewer: {args.html}")
+        console.print(f"viewer: {escape(str(args.html))}")
     if log_path is not None:
-        console.print(f"seed {seed}; log: {log_path}")
+        console.print(f"seed {seed}; log: {escape(str(log_path))}")
     else:
         console.print(f"seed {seed}")
     status = _status(args, result, specs)
@@ -185,6 +186,7 @@ def _status(args: argparse.Namespace, result: MatchResult, specs: list[Any]) -> 
 
 
 def _describe(summary: HandSummary, names: list[str]) -> str:
+    """The hand's result in words, as plain text (it names bots: escape it where markup is read)."""
     r = summary.result
     if r.outcome == "draw":
         return "exhaustive draw"
@@ -204,7 +206,7 @@ def _hand_line(summary: HandSummary, names: list[str]) -> str:
     totals = "  ".join(str(x) for x in summary.totals)
     fault = f"  [red]{len(summary.faults)} fault(s)[/red]" if summary.faults else ""
     return (f"hand {summary.index + 1:>2} {s.round_wind[0]}{s.hand_wind[0]} dealer {s.dealer}: "
-            f"{_describe(summary, names)}  | {scores} | totals {totals}{fault}")
+            f"{escape(_describe(summary, names))}  | {scores} | totals {totals}{fault}")
 
 
 def _score_table(names: list[str], hands: list[HandSummary]) -> Table:
@@ -214,7 +216,7 @@ def _score_table(names: list[str], hands: list[HandSummary]) -> Table:
     t.add_column("hand")
     t.add_column("result", overflow="fold", max_width=60)
     for p, n in enumerate(names, start=1):
-        t.add_column(f"{p} {n}", justify="right")
+        t.add_column(Text(f"{p} {n}"), justify="right")  # a bot's name is text, never markup
     for h in hands:
         cells = []
         for i in range(4):
@@ -222,7 +224,7 @@ def _score_table(names: list[str], hands: list[HandSummary]) -> Table:
             style = "green" if pay > 0 else ("red" if pay < 0 else "dim")
             cells.append(f"[{style}]{pay:+d}[/{style}] [bold]{h.totals[i]}[/bold]")
         t.add_row(str(h.index + 1), f"{h.setup.round_wind[0]}{h.setup.hand_wind[0]} d{h.setup.dealer}",
-                  _describe(h, names), *cells)
+                  Text(_describe(h, names)), *cells)
     return t
 
 
@@ -233,7 +235,7 @@ def _standings(result: MatchResult) -> Table:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for s in sorted(result.seats, key=lambda s: (s.rank, s.position)):
         mean = f"{s.mean_answer_ms:.2f} ms" if s.answers else "-"
-        t.add_row(f"{s.rank:g}", str(s.position), s.bot, str(s.points), str(s.wins), str(s.faults), mean)
+        t.add_row(f"{s.rank:g}", str(s.position), Text(s.bot), str(s.points), str(s.wins), str(s.faults), mean)
     return t
 
 

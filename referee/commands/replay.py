@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from referee.commands import fail, make_console
 from referee.game.engine import WinRecord
@@ -104,6 +105,7 @@ def rules_changed(report: ReplayReport) -> dict[str, Any]:
 
 
 def describe_win(w: WinRecord, names: list[str]) -> str:
+    """A win in words, as plain text (it names bots: escape it where markup is read)."""
     who = f"{w.seat} {names[w.seat - 1]}"
     how = HOW[w.how] + (f" from {w.thrower}" if w.thrower else "")
     tile = f" {glyph(w.tile)}" if w.tile else ""
@@ -119,11 +121,11 @@ def score_table(hands: list[HandReport], names: list[str]) -> Table:
     t.add_column("lines", justify="right", style="dim")
     t.add_column("result", overflow="fold", max_width=56)
     for p, n in enumerate(names, start=1):
-        t.add_column(f"{p} {escape(n)}", justify="right")
+        t.add_column(Text(f"{p} {n}"), justify="right")  # a bot's name is text, never markup
     for h in hands:
         e = h.end
         r = e.result
-        text = "exhaustive draw" if r.outcome == "draw" else "; ".join(describe_win(w, names) for w in r.wins)
+        text = "exhaustive draw" if r.outcome == "draw" else escape("; ".join(describe_win(w, names) for w in r.wins))
         if e.faults:
             text += f" [red]({len(e.faults)} fault{'s' if len(e.faults) > 1 else ''})[/red]"
         cells = []

@@ -7,6 +7,15 @@ The commands run as real processes: with their output in a pipe (lines) and in a
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import termios
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +25,111 @@ from referee.markdown import md_code, md_text
 from tournaments.regress import RegressSettings, RegressState
 from tournaments.sprt import Sprt
 from wrappers.spec import BotSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+EVIL = "evil[/]name"  # an unbalanced closing tag
+
+
+def mjref(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``mjref ARGS`` with its output in a pipe."""
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>78])")
+
+
+def mjref_in_a_terminal(*args: str, cwd: Path) -> tuple[int, str, str]:
+    """``mjref ARGS`` with its stdout in a wide terminal (a pseudo-terminal: rich draws its live view there);
+    the exit status, what the terminal showed without its escape sequences, and stderr."""
+    main, sub = pty.openpty()
+    fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 240, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "240", "LINES": "60"}
+    env.pop("NO_COLOR", None)
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", *args], cwd=cwd, stdin=sub, stdout=sub,
+                            stderr=subprocess.PIPE, env=env)
+    os.close(sub)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main, 65536)
+        except OSError:  # EIO: the process, the terminal's last writer, has ended
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main)
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode()
+    status = proc.wait(timeout=300)
+    return status, ANSI.sub("", b"".join(chunks).decode(errors="replace")), err
+
+
+def bot_file(folder: Path, name: str, builtin_bot: str) -> Path:
+    path = folder / f"{builtin_bot}-{len(list(folder.glob('*.toml')))}.toml"
+    path.write_text(f"name = {json.dumps(name)}\nbuiltin = {json.dumps(builtin_bot)}\n")
+    return path
+
+
+def process_bot(path: Path) -> str:
+    """A process bot (``drawdiscard``) at ``path``: its command line, whose name is the script's stem."""
+    path.write_text(f"import runpy, sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+                    "runpy.run_module('bots.drawdiscard', run_name='__main__', alter_sys=True)\n")
+    return f"{sys.executable} {path}"
+
+
+def records(log: Path) -> list[str]:
+    return [json.loads(line)["type"] for line in log.read_text().splitlines()]
+
+
+def ok(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "MarkupError" not in done.stderr, done.stderr
+    return done.stdout
+
+
+def test_bracketed_and_emoji_names_are_shown_as_written(tmp_path: Path) -> None:
+    """Two bot files named ``mybot[v1]`` and ``mybot[v2]`` were two rows named ``mybot``; a script
+    ``[reverse]BOT.py`` showed as ``BOT`` (in reverse video on a terminal); ``x:smile:`` as ``x😄``."""
+    bots = [str(bot_file(tmp_path, "mybot[v1]", "greedy")), str(bot_file(tmp_path, "mybot[v2]", "greedy")),
+            process_bot(tmp_path / "[reverse]BOT.py"), str(bot_file(tmp_path, "x:smile:", "drawdiscard"))]
+    out = ok(mjref("match", *bots, "--hands", "1", "--seed", "1", "--log", "none", cwd=tmp_path))
+    standings = out[out.index("Standings"):]
+    for name in ("mybot[v1]", "mybot[v2]", "[reverse]BOT", "x:smile:"):
+        assert f" {name} " in standings, standings
+    assert "😄" not in out
+
+
+def test_a_match_won_by_a_bot_named_with_a_closing_tag_is_played_to_the_end(tmp_path: Path) -> None:
+    """``evil[/]name`` wins the first hand: its hand line ended the match mid-way (an ExceptionGroup from the
+    hand callback, a log with neither ``final`` nor ``aborted``); the standings ended ``mjref match``.  Its log
+    is replayed: the replay's hand table once raised the same error."""
+    (tmp_path / "logs[").mkdir()
+    (tmp_path / "logs[" / "x]").mkdir()
+    log = tmp_path / "logs[" / "x]" / "m.jsonl"  # a path is shown literally too: ".../logs[/x]/m.jsonl"
+    bots = [str(bot_file(tmp_path, EVIL, "greedy")), "drawdiscard", "drawdiscard", "drawdiscard"]
+    out = ok(mjref("match", *bots, "--hands", "2", "--seed", "1", "--log", str(log), cwd=tmp_path))
+    assert f"dealer 1: 1 {EVIL} wins" in out, out  # the hand line, printed as the hand ended
+    assert f" {EVIL} " in out[out.index("Standings"):]
+    assert f"log: {log}" in out
+    kinds = records(log)
+    assert kinds[-1] == "final" and kinds.count("result") == 2, kinds
+    out = ok(mjref("replay", str(log), cwd=tmp_path))
+    assert f"seats: 1 {EVIL}, 2" in out and f"┃ 1 {EVIL} ┃" in out and f"│ 1 {EVIL} wins" in out, out
+    assert "verified: 2 hands" in out, out
+    out = ok(mjref("replay", str(log), "--hand", "1", "--explain", cwd=tmp_path))
+    assert f"seat 1 ({EVIL}) wins" in out, out
+
+
+def test_the_live_score_table_shows_names_as_written(tmp_path: Path) -> None:
+    """On a terminal the score table is drawn live, hand by hand: its columns and results are named literally."""
+    bots = [str(bot_file(tmp_path, EVIL, "greedy")), str(bot_file(tmp_path, "mybot[v1]", "drawdiscard")),
+            "drawdiscard", "drawdiscard"]
+    status, shown, err = mjref_in_a_terminal("match", *bots, "--hands", "1", "--seed", "1", "--log",
+                                             str(tmp_path / "m.jsonl"), cwd=tmp_path)
+    assert status == 0 and "Traceback" not in err, err
+    assert f"1 {EVIL}" in shown and "2 mybot[v1]" in shown and f"1 {EVIL} wins" in shown, shown
+    assert records(tmp_path / "m.jsonl")[-1] == "final"
 
 
 def test_markdown_text_and_code_spans_are_literal() -> None:
