@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             context = ssl.create_default_context(cafile=str(args.cafile))
         except (OSError, ssl.SSLError) as exc:
             return fail("connect", f"--cafile {args.cafile}: cannot load ({exc})")
-    console = Console(stderr=True, highlight=False)
+    console = Console(stderr=True, highlight=False, emoji=False)  # the server's words are text, not emoji codes
 
     def say(text: str) -> None:
         console.print(f"{time.strftime('%H:%M:%S')} {name}: {text}", markup=False, highlight=False)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -286,13 +287,13 @@ def run(args: argparse.Namespace) -> int:
     session = LongRun("regress", json=args.json, quiet=args.quiet, render=lambda: status_line(state),
                       line=lambda: status_line(state), every=5)
     field = f" (field {settings.field.describe()})" if settings.has_field and settings.field else ""
-    session.say(f"[bold]mjref regress[/bold]: candidate {settings.candidate.describe()} vs baseline "
-                f"{settings.baseline.describe()}{field}, design {settings.design}, {settings.rules.hands} hands per "
-                f"match; H0 weaker by ≥ {settings.sprt.margin:g} points/hand, H1 not weaker; alpha "
+    session.say(f"[bold]mjref regress[/bold]: candidate {escape(settings.candidate.describe())} vs baseline "
+                f"{escape(settings.baseline.describe())}{escape(field)}, design {settings.design}, "
+                f"{settings.rules.hands} hands per match; H0 weaker by ≥ {settings.sprt.margin:g} points/hand, H1 not weaker; alpha "
                 f"{settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget {settings.max_hands} hands")
     if state.matches_resumed:
-        session.say(f"resuming: {state.matches_resumed} matches already in {args.store} ({state.groups} groups "
-                    "counted)")
+        session.say(f"resuming: {state.matches_resumed} matches already in {escape(str(args.store))} "
+                    f"({state.groups} groups counted)")
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
         result = session.play(lambda: run_regress(p, concurrency=concurrency, executor=executor,
@@ -312,8 +313,8 @@ def run(args: argparse.Namespace) -> int:
         return result.exit_status
     session.finish_line()
     _print_verdict(result, session.console)
-    session.console.print(f"  {result.matches_played} matches played in {session.elapsed:.1f} s; results in "
-                          f"{args.store}")
+    session.console.print(Text(f"  {result.matches_played} matches played in {session.elapsed:.1f} s; results in "
+                               f"{args.store}"))
     return result.exit_status
 
 
@@ -332,9 +333,9 @@ def _print_plan(args: argparse.Namespace, settings: RegressSettings) -> int:
 
 def _print_verdict(result: RegressResult, console: Console) -> None:
     console.print(Text(_verdict_words(result), style=VERDICT_STYLE[result.verdict]))
-    console.print(f"  {result.detail}")
+    console.print(Text(f"  {result.detail}"))
     for note in result.notes:
-        console.print(f"  [cyan]note: {note}[/cyan]")
+        console.print(Text(f"  note: {note}", style="cyan"))
     ci = f" (95% interval {_signed(result.ci95[0])} to {_signed(result.ci95[1])})" if result.ci95 else ""
     console.print(f"  mean difference {_signed(result.mean_diff)} points per hand{ci} over {result.hands} hands "
                   f"({result.groups} groups); LLR {result.llr:+.2f} (bounds {result.bounds[0]:.2f}, "

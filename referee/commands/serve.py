@@ -20,6 +20,7 @@ import trio
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
+from rich.text import Text
 
 from referee.commands import fail
 from referee.commands import match as match_command
@@ -85,7 +86,7 @@ class Lobby:
             link = slot.link if slot.connected else None
             status = "[green]logged in[/green]" if link else "[yellow]waiting[/yellow]"
             rtt = f"{link.rtt_ms:.2f} ms" if link and link.rtt_ms is not None else "-"
-            t.add_row(name, status, link.peer if link else "", rtt)
+            t.add_row(Text(name), status, Text(link.peer if link else ""), rtt)
         return t
 
     def say(self, text: str) -> None:
@@ -128,8 +129,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("serve", str(exc))
     # Progress and the server's log go to stderr: stdout carries the tokens (unless --json) and the result.
     tls = (args.cert, args.key) if args.cert is not None and args.key is not None else None
-    err = Console(stderr=True, highlight=False)
-    out = Console(highlight=False, stderr=args.json)
+    err = Console(stderr=True, highlight=False, emoji=False)  # text, as make_console's: names are never markup
+    out = Console(highlight=False, emoji=False, stderr=args.json)
     if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
         given = [flag for flag, value in (("--seed", args.seed), ("--hands", args.hands), ("--wallfile", args.wallfile),
                                           ("--set", args.options), ("--log", args.log), ("--html", args.html))

@@ -12,6 +12,7 @@ from rich.console import Group
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
@@ -53,7 +54,8 @@ class LiveView:
     def __init__(self, p: Plan) -> None:
         self.plan = p
         self.progress = Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
+            TextColumn("{task.description}", style="bold", markup=False),  # the tournament's name, as written
+            BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
             TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
         )
         self.task = self.progress.add_task(p.config.name, total=p.total, completed=p.done)
@@ -83,7 +85,7 @@ class LiveView:
         for bot in sorted(self.points, key=lambda b: -self.points[b] / max(1, self.hands[b])):
             h = self.hands[bot]
             per_hand = f"{self.points[bot] / max(1, h):+.1f}"
-            t.add_row(bot, str(self.matches[bot]), str(h), str(self.points[bot]), per_hand)
+            t.add_row(Text(bot), str(self.matches[bot]), str(h), str(self.points[bot]), per_hand)
         return t
 
     def render(self) -> Group:
@@ -119,18 +121,18 @@ def run(args: argparse.Namespace) -> int:
     session = LongRun("tournament", json=args.json, quiet=args.quiet, render=view.render, every=2,
                       line=lambda: f"  {p.done + view.recorded}/{p.total} matches, {view.fault_count} faults")
     for note in p.notes:
-        session.console.print(f"note: {note}", style="yellow")
+        session.console.print(f"note: {escape(note)}", style="yellow")  # notes quote paths
     warning = concurrency_warning(config, at_once) if executor is None else None
     if warning:
-        session.console.print(f"warning: {warning}", style="yellow")
+        session.console.print(f"warning: {escape(warning)}", style="yellow")
     if not args.json:
         why = ""
         if executor is None and not (args.concurrency or config.concurrency) and config.has_process_bots:
             why = " (process bots: one core left for the referee, see docs/tournaments.md)"
-        session.console.print(f"[bold]{config.name}[/bold]: {p.total} matches ({p.done} already in "
-                              f"{p.store_path}), {config.hands} hands each, {at_once} at once{why}")
+        session.console.print(f"[bold]{escape(config.name)}[/bold]: {p.total} matches ({p.done} already in "
+                              f"{escape(str(p.store_path))}), {config.hands} hands each, {at_once} at once{why}")
         if executor is not None:
-            session.console.print(executor.describe())
+            session.console.print(Text(executor.describe()))
 
     def on_match(rec: MatchRecord) -> None:
         view.add(rec)
@@ -152,11 +154,11 @@ def run(args: argparse.Namespace) -> int:
 
         write_report(p.store_path, args.report, with_matches=args.with_matches)
         if not args.json:
-            session.console.print(f"report: {args.report}")
+            session.console.print(Text(f"report: {args.report}"))
     if args.json:
         print(json.dumps(to_json(standings)))
         return 0
-    session.console.print(f"{view.recorded} matches played in {session.elapsed:.1f} s; results in {p.store_path}, "
-                          f"logs in {p.logs_dir}")
+    session.console.print(Text(f"{view.recorded} matches played in {session.elapsed:.1f} s; results in "
+                               f"{p.store_path}, logs in {p.logs_dir}"))
     render_standings(standings, session.console)
     return 0

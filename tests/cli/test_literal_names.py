@@ -12,6 +12,7 @@ import json
 import os
 import pty
 import re
+import shlex
 import struct
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from wrappers.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 EVIL = "evil[/]name"  # an unbalanced closing tag
+HTML = "<img/src=x/onerror=alert(1)>|x"  # no whitespace: a tournament's bot names have none
 
 
 def mjref(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -130,6 +132,55 @@ def test_the_live_score_table_shows_names_as_written(tmp_path: Path) -> None:
     assert status == 0 and "Traceback" not in err, err
     assert f"1 {EVIL}" in shown and "2 mybot[v1]" in shown and f"1 {EVIL} wins" in shown, shown
     assert records(tmp_path / "m.jsonl")[-1] == "final"
+
+
+def tournament_file(tmp_path: Path) -> Path:
+    bots = [(EVIL, "greedy"), ("mybot[v1]", "drawdiscard"), ("[reverse]BOT", "drawdiscard"), (HTML, "drawdiscard")]
+    text = (f"name = {json.dumps(EVIL + ' cup')}\nformat = \"round-robin\"\nduplicate = false\nseeds = 1\n"
+            "hands = 1\nconcurrency = 1\nstore = \"t.sqlite\"\n")
+    text += "".join(f"[[bots]]\nname = {json.dumps(n)}\nbuiltin = {json.dumps(b)}\n" for n, b in bots)
+    path = tmp_path / "cup.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_tournament_and_its_bots_are_named_as_written(tmp_path: Path) -> None:
+    """A tournament named ``evil[/]name cup`` ended ``mjref tournament`` at its first line; its live view (the
+    progress bar's label, the live standings) and its final standings name it and its bots literally; the
+    markdown standings escape a name's HTML and ``|``."""
+    cup = tournament_file(tmp_path)
+    status, shown, err = mjref_in_a_terminal("tournament", str(cup), cwd=tmp_path)
+    assert status == 0 and "Traceback" not in err, err
+    assert f"{EVIL} cup: 1 matches" in shown, shown
+    live = shown[shown.index("Live standings"):]
+    bar = [line for line in shown.splitlines() if "━" in line and "matches" in line][-1]  # the progress bar
+    assert bar.startswith(f"{EVIL} cup ") and "1/1 matches" in bar, bar
+    for name in (EVIL, "mybot[v1]", "[reverse]BOT"):
+        assert f" {name} " in live, live
+    # again in a pipe (resumed: nothing left to play): the first line and the standings
+    out = ok(mjref("tournament", str(cup), cwd=tmp_path))
+    assert f"{EVIL} cup: 1 matches" in out and f"Standings: {EVIL} cup" in out, out
+    for name in (EVIL, "mybot[v1]", "[reverse]BOT", HTML):
+        assert name in out[out.index("Standings"):], out
+    md = ok(mjref("standings", "t.sqlite", "--format", "markdown", cwd=tmp_path))
+    assert "<" not in md and ">" not in md, md
+    assert "&lt;img/src=x/onerror=alert(1)&gt;\\|x" in md and f"## Standings: evil\\[/\\]name cup" in md, md
+    assert "| mybot\\[v1\\] |" in md and "| \\[reverse\\]BOT |" in md, md
+
+
+def test_a_regression_run_names_its_bots_and_store_as_written(tmp_path: Path) -> None:
+    """A candidate's command line and the store are paths under ``runs[/x]``: the run's first line (``[/x]``, a
+    closing tag) ended ``mjref regress`` with a ``MarkupError``."""
+    folder = tmp_path / "runs[" / "x]"
+    folder.mkdir(parents=True)
+    candidate = process_bot(folder / "bot.py")
+    store, md = folder / "r.sqlite", folder / "summary.md"
+    out = ok(mjref("regress", "--candidate", candidate, "--baseline", "drawdiscard", "--hands", "1", "--max-hands",
+                   "8", "--store", str(store), "--markdown", str(md), "--concurrency", "1", cwd=tmp_path))
+    command = shlex.join([sys.executable, str(folder / "bot.py")])  # as the run names it
+    flat = " ".join(out.split())  # a long line is folded at the console's width
+    assert f"candidate {command} vs baseline builtin:drawdiscard" in flat and f"results in {store}" in flat, out
+    assert f"| candidate | `{command}` |" in md.read_text()
 
 
 def test_markdown_text_and_code_spans_are_literal() -> None:
