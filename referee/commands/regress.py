@@ -289,8 +289,9 @@ def run(args: argparse.Namespace) -> int:
     field = f" (field {settings.field.describe()})" if settings.has_field and settings.field else ""
     session.say(f"[bold]mjref regress[/bold]: candidate {escape(settings.candidate.describe())} vs baseline "
                 f"{escape(settings.baseline.describe())}{escape(field)}, design {settings.design}, "
-                f"{settings.rules.hands} hands per match; H0 weaker by ≥ {settings.sprt.margin:g} points/hand, H1 not weaker; alpha "
-                f"{settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget {settings.max_hands} hands")
+                f"{settings.rules.hands} hands per match; H0 weaker by ≥ {settings.sprt.margin:g} points/hand, "
+                f"H1 not weaker; alpha {settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget "
+                f"{settings.max_hands} hands")
     if state.matches_resumed:
         session.say(f"resuming: {state.matches_resumed} matches already in {escape(str(args.store))} "
                     f"({state.groups} groups counted)")
