@@ -82,9 +82,10 @@ def load_tokens(path: Path, names: Iterable[str]) -> dict[str, str]:
         if not isinstance(token, str):
             raise ServeError(f"{path}: {name}: the token must be a string, not {type(token).__name__}")
         if not TOKEN_MIN <= len(token) <= TOKEN_MAX or not token.isascii() or not token.isprintable() \
-                or " " in token:
+                or " " in token or token.startswith("-"):
             raise ServeError(f"{path}: {name}: a token is {TOKEN_MIN}-{TOKEN_MAX} printable ASCII characters "
-                             "without spaces")
+                             "without spaces, not starting with '-' (mjref connect --token would take it for an "
+                             "option)")
         tokens[name] = token
     wanted = list(names)
     missing = [n for n in wanted if n not in tokens]
@@ -94,7 +95,14 @@ def load_tokens(path: Path, names: Iterable[str]) -> dict[str, str]:
 
 
 def generate_tokens(names: Iterable[str]) -> dict[str, str]:
-    return {n: secrets.token_urlsafe(24) for n in names}
+    """A random token per name, never starting with '-' (one in 64 would: ``--token -x…`` reads as an option)."""
+    return {n: _token() for n in names}
+
+
+def _token() -> str:
+    while (token := secrets.token_urlsafe(24)).startswith("-"):
+        pass
+    return token
 
 
 def server_ssl_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:

@@ -45,6 +45,10 @@ class ConfigError(InputError):
     """A tournament file that cannot be used; the message names the file and field."""
 
 
+# The names of the dummies that fill a round's empty seats (``dummy-greedy``): no participant may take one.
+DUMMY_PREFIX = "dummy"
+
+
 class BotEntry(BotFields):
     """One participant: a built-in bot (``builtin``), a bot executable (``cmd``) or a remote bot, with the fields
     of a bot file (``wrappers.spec.BotFields``) and the cores it keeps busy (``threads``).  Checked as a bot file
@@ -57,6 +61,14 @@ class BotEntry(BotFields):
     extensions: list[str] = Field(default_factory=list, description="Opt-in protocol extensions, e.g. 'flower'.")
     threads: int = Field(1, ge=1, le=1024, description="Cores the bot keeps busy while it thinks: the default "
                          "concurrency leaves each match of process bots that many (see docs/tournaments.md).")
+
+    @field_validator("name")
+    @classmethod
+    def _not_a_dummy(cls, v: str) -> str:
+        if v.startswith(f"{DUMMY_PREFIX}-"):
+            raise ValueError(f"bot name {v!r}: names starting with '{DUMMY_PREFIX}-' are the dummies that fill empty "
+                             "seats; choose another")
+        return v
 
     @field_validator("builtin")
     @classmethod

@@ -37,9 +37,18 @@ from referee.shutdown import Shutdown, watching_signals
 from wrappers.identity import file_sha256
 from wrappers.spec import BotSpec, SpecError
 
-from .config import BotEntry, ConfigError, TournamentConfig, bot_specs, canonical, diff_identity, ruleset_of
+from .config import (
+    DUMMY_PREFIX,
+    BotEntry,
+    ConfigError,
+    TournamentConfig,
+    bot_specs,
+    canonical,
+    diff_identity,
+    ruleset_of,
+)
 from .lock import StoreLock
-from .schedule import DUMMY_PREFIX, Schedule, ScheduledMatch
+from .schedule import Schedule, ScheduledMatch
 from .store import (
     FaultRow,
     HandRow,

@@ -28,9 +28,8 @@ from itertools import permutations
 from math import comb
 from typing import overload
 
-from .config import TournamentConfig
+from .config import DUMMY_PREFIX, TournamentConfig
 
-DUMMY_PREFIX = "dummy"
 
 _ROTATIONS = tuple(tuple((i + k) % 4 for i in range(4)) for k in range(4))
 _PERMUTATIONS = tuple(permutations(range(4)))

@@ -48,7 +48,7 @@ from referee.results import SeatResult
 from wrappers.identity import short_identity
 
 from . import totals as agg
-from .schedule import DUMMY_PREFIX
+from .config import DUMMY_PREFIX
 from .store import MatchRecord, StoreError, connect, has_totals
 
 LEVEL = 0.95

@@ -37,6 +37,7 @@ from typing import IO
 
 import trio
 
+from referee.errors import printable
 from referee.game.types import Answer, Event, Question
 
 from . import sandbox
@@ -89,9 +90,11 @@ class ProtocolLog:
 
     def append(self, item: tuple[str, bytes]) -> None:
         direction, data = item
-        arrow = "<" if direction == "w" else ">"
-        for line in data.decode("utf-8", "replace").splitlines() or [""]:
-            PROTOCOL_LOG.debug("%s %s %s", self.prefix, arrow, line)
+        if direction == "w":  # the referee's own lines
+            for line in data.decode("ascii", "replace").split("\n")[:-1] or [""]:
+                PROTOCOL_LOG.debug("%s < %s", self.prefix, line)
+        else:  # one line of the bot's, escaped: its bytes never reach the terminal as they are
+            PROTOCOL_LOG.debug("%s > %s", self.prefix, printable(data.decode("utf-8", "replace")))
 
 
 def _parse(line: bytes) -> tuple[Answer, str, str | None]:

@@ -18,7 +18,8 @@ Modes (``sandbox`` in a bot's TOML; ``--sandbox`` or ``MJREF_SANDBOX`` for every
 
 In every mode: ``setrlimit`` limits (util-linux ``prlimit`` runs the command with them: no Python code runs
 between fork and exec); an environment reduced to ``ENV_ALLOW`` plus a private ``HOME`` and ``TMPDIR`` and the
-bot's own ``env``; only file descriptors 0-2; a private per-seat scratch folder as the working directory when the
+bot's own ``env`` (set by env(1) right before the bot's program, inside the box: never given to the launchers);
+only file descriptors 0-2; a private per-seat scratch folder as the working directory when the
 bot names no ``cwd``; and death with the referee (bwrap's ``--die-with-parent``, or util-linux ``setpriv
 --pdeathsig KILL`` in mode ``none``).
 """
@@ -299,7 +300,8 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     exe = real_interpreter(spec.resolved_executable() or cmd[0])
     cmd[0] = exe
     cwd = spec.cwd or str(scratch)
-    env = _environment(spec, home=str(scratch))
+    env = _environment(home=str(scratch))
+    cmd = _with_own_env(spec, cmd)
     prlimit = _which("prlimit") or "prlimit"
     if actual == "none":
         setpriv = _which("setpriv")
@@ -346,12 +348,24 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
                   tuple(hidden), tuple(unprotected))
 
 
-def _environment(spec: BotSpec, home: str) -> dict[str, str]:
+def _environment(home: str) -> dict[str, str]:
+    """The environment of the launch (the box, the limits, the uid switch): the referee's allowed variables, and
+    the seat's folder as HOME and TMPDIR.  None of the bot's own: see ``_with_own_env``."""
     env = {k: os.environ[k] for k in ENV_ALLOW if k in os.environ}
     env.setdefault("PATH", DEFAULT_PATH)
     env["HOME"] = env["TMPDIR"] = home
-    env.update(spec.env)
     return env
+
+
+def _with_own_env(spec: BotSpec, cmd: list[str]) -> list[str]:
+    """The bot's command with its own ``env`` set by env(1), the last program before the bot's, run inside the box
+    and under the limits.  Given to the launch, ``LD_PRELOAD`` or the like would run code in bwrap, prlimit or
+    setpriv: as root, outside the box, before the limits and the uid switch."""
+    if not spec.env:
+        return cmd
+    if "=" in cmd[0]:  # env(1) would take it for one more variable
+        raise BotError(f"bot {spec.name!r}: a program whose path holds '=' cannot be given 'env'")
+    return [_which("env") or "/usr/bin/env", *(f"{name}={value}" for name, value in spec.env.items()), *cmd]
 
 
 def _system_args() -> list[str]:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from referee.errors import BotError, printable
 from referee.game.rules import MAX_SECONDS
@@ -38,6 +38,8 @@ REMOTE_PREFIX = "remote:"
 HUMAN_PREFIX = "human:"  # a remote seat played by a person through the page (``wrappers.human``)
 # A remote seat's name is what its wrapper logs in as and the key of its token: plain, printable, short.
 REMOTE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+# A bot's own environment variables: portable names (never an option to env(1), never holding "=").
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class SpecError(BotError):
@@ -81,6 +83,17 @@ class BotFields(SandboxFields):
         "files named in cmd) or 'folder' (also every file under cwd, but the ignored); see docs/tournaments.md.")
     identity_ignore: tuple[str, ...] = Field((), description="Extra glob patterns left out of a folder identity.")
 
+    @field_validator("env")
+    @classmethod
+    def _env_names(cls, v: dict[str, str]) -> dict[str, str]:
+        for name, value in v.items():
+            if not ENV_NAME.fullmatch(name):
+                raise ValueError(f"environment variable name '{printable(name)}': use letters, digits and '_', not "
+                                 "starting with a digit")
+            if "\0" in value:
+                raise ValueError(f"environment variable {name}: its value holds a NUL character")
+        return v
+
 
 class BotSpec(BotFields):
     """How to run one bot.  Exactly one of ``builtin``, ``cmd`` and ``remote``."""
@@ -102,6 +115,8 @@ class BotSpec(BotFields):
             raise ValueError(f"remote bot name {self.name!r}: use 1-64 letters, digits, '_', '.', '-'")
         if self.cmd is not None and not self.cmd:
             raise ValueError("'cmd' is empty")
+        if self.cmd is not None and any("\0" in arg for arg in self.cmd):
+            raise ValueError("'cmd' holds a NUL character")
         if not self.name.isprintable() or not self.name.strip():  # it is shown in every table and message
             raise ValueError(f"bot name '{printable(self.name)}': use printable characters (no control characters "
                              "or escapes), not only blanks")

@@ -96,6 +96,15 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "ansi_bot.toml").write_text('name = "\\u001b[2Jevil"\ncmd = ["python3"]\n')
     (d / "ansi_name.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "\\u001b[31mred"\nbuiltin = "greedy"\n')
     (d / "blank_name.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "   "\nbuiltin = "greedy"\n')
+    # A bot file's env and cmd go to exec: a name env(1) would misread, and NUL bytes exec refuses
+    (d / "env_key.toml").write_text('name = "e"\ncmd = ["python3", "-c", "pass"]\nenv = { "A=B" = "1" }\n')
+    (d / "env_nul.toml").write_text('name = "e"\ncmd = ["python3", "-c", "pass"]\nenv = { A = "x\\u0000y" }\n')
+    (d / "cmd_nul.toml").write_text('name = "e"\ncmd = ["python3", "-c", "pa\\u0000ss"]\n')
+    (d / "env_key_t.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "a"\ncmd = ["python3"]\n'
+                                      'env = { "-u" = "1" }\n')
+    # The dummies that fill empty seats are named dummy-<bot>: a participant taking such a name was replaced
+    (d / "dummy_name.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "dummy-greedy"\n'
+                                       'builtin = "random"\n')
     os.mkfifo(d / "fifo")  # a writer opening it would wait for a reader for ever
     (d / "loop1").symlink_to("loop2")
     (d / "loop2").symlink_to("loop1")
@@ -166,6 +175,11 @@ CASES: list[tuple[str, str]] = [
     ("report cell.sqlite -o r.html", "points"),
     ("report text.sqlite -o r.html", "text.sqlite"),
     ("tournament t.toml", "seeds"),
+    ("tournament env_key_t.toml", "-u"),
+    ("tournament dummy_name.toml", "dummy-greedy"),
+    ("match env_key.toml --log none", "A=B"),
+    ("match env_nul.toml --log none", "NUL"),
+    ("match cmd_nul.toml --log none", "NUL"),
     ("tournament latin.toml", "UTF-8"),
     ("tournament deep.toml", "TOML"),
     ("tournament chownes.toml", "chownes"),

@@ -36,3 +36,17 @@ def test_match_v_logs_every_line_in_and_out(capsys: pytest.CaptureFixture[str]) 
 def test_match_without_v_logs_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", BOT, "--hands", "1", "--seed", "3", "--quiet", "--log", "none"]) == 0
     assert "seat 1 (bots.greedy)" not in capsys.readouterr().err
+
+
+def test_a_bots_line_is_escaped_in_the_protocol_log(caplog: pytest.LogCaptureFixture) -> None:
+    """A bot's bytes never reach the terminal of whoever debugs it with -v (clear the screen, set the title, write
+    the clipboard): its line is logged escaped, whole (a lone \\r or \\x0b does not split it)."""
+    from wrappers.process import ProtocolLog
+
+    log = ProtocolLog(2, "evil")
+    with caplog.at_level(logging.DEBUG, logger="mjref.protocol"):
+        log.append(("w", b"/mo 112\n/ask throw\n"))
+        log.append(("r", b"\x1b[2J\x1b]52;c;eA==\x07/throw\r112\x0b"))
+    assert [r.getMessage() for r in caplog.records] == [
+        "seat 2 (evil) < /mo 112", "seat 2 (evil) < /ask throw",
+        "seat 2 (evil) > \\x1b[2J\\x1b]52;c;eA==\\x07/throw\\r112\\x0b"]

@@ -21,7 +21,7 @@ import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, WebSocketConnection, open_websocket_url
 
 from referee.cli import main as mjref
-from referee.server import ServeError, load_tokens, parse_listen
+from referee.server import ServeError, generate_tokens, load_tokens, parse_listen
 from wrappers import messages as m
 from wrappers.spec import SpecError, parse_bot
 
@@ -321,12 +321,19 @@ def test_a_remote_name_sits_once(capsys: pytest.CaptureFixture[str]) -> None:
     ('b = "bbbbbbbbbbbbbbbbbbbb"\n', "no token for the remote bot(s) a"),
     ("a = [\n", "not valid TOML"),
     ('a = "aaaaaaaa aaaaaaaaaaaa"\n', "without spaces"),
+    ('a = "-aaaaaaaaaaaaaaaaaaa"\n', "not starting with '-'"),
 ])
 def test_bad_tokens_files(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "t.toml"
     path.write_text(text)
     with pytest.raises(ServeError, match=re.escape(message)):
         load_tokens(path, ["a"])
+
+
+def test_generated_tokens_never_start_with_a_dash() -> None:
+    """One random token in 64 did, and ``mjref connect --token -x…`` then refused it as an option."""
+    tokens = generate_tokens([f"b{i}" for i in range(2000)])
+    assert len(set(tokens.values())) == 2000 and not any(t.startswith("-") for t in tokens.values())
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -30,15 +30,20 @@ HOSTILE = ROOT / "tests" / "bots" / "hostile" / "hostile.py"
 REQUIRED = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get("MJREF_REQUIRE_SANDBOX") == "1"
 
 
-@pytest.fixture
-def boxed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The default mode (auto) must box bots here: bwrap works (in CI it must)."""
-    monkeypatch.delenv(sandbox.MODE_ENV, raising=False)
+def _require_bwrap() -> None:
+    """bwrap works here (in CI it must)."""
     problem = sandbox.bwrap_problem()
     if problem is not None:
         if REQUIRED:
             pytest.fail(f"the sandbox is required here but {problem}")
         pytest.skip(problem)
+
+
+@pytest.fixture
+def boxed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default mode (auto) must box bots here."""
+    monkeypatch.delenv(sandbox.MODE_ENV, raising=False)
+    _require_bwrap()
 
 
 def _hostile(attack: str, *args: str, **fields: object) -> BotSpec:
@@ -72,7 +77,9 @@ def test_the_plan_is_data_a_test_can_read(tmp_path: Path, monkeypatch: pytest.Mo
     assert none.mode == "none" and none.argv[0].endswith("prlimit")
     assert "--as=314572800:314572800" in none.argv and "--cpu=7:8" in none.argv and "--core=0:0" in none.argv
     assert "--pdeathsig" in none.argv, "the bot dies with the referee"
-    assert set(none.env) <= {"PATH", "LANG", "HOME", "TMPDIR", "MINE"} and none.env["HOME"] == str(tmp_path)
+    assert set(none.env) <= {"PATH", "LANG", "HOME", "TMPDIR"} and none.env["HOME"] == str(tmp_path)
+    own = none.argv.index("MINE=1")  # the bot's own env, set by env(1) after the launchers, right before the bot
+    assert none.argv[own - 1].endswith("env") and none.argv[own + 1:] == (sys.executable, str(HOSTILE), "none")
     assert none.cwd == str(tmp_path), "no cwd: the seat's scratch folder"
     if sandbox.bwrap_problem() is None:
         box = sandbox.plan(spec, tmp_path, mode="bwrap")
@@ -281,3 +288,25 @@ def test_a_bots_stderr_in_a_fault_detail_is_escaped(tmp_path: Path) -> None:
                            launch.hands, None, (), (), ())
     detail = boxed.describe_exit(1, b"bwrap: \x1b]0;title\x07 " + b"x" * 500 + b"\n")
     assert "\x1b" not in detail and "\\x1b]0;title\\x07" in detail and len(detail) < 300, detail
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_bots_own_env_never_reaches_the_launchers(mode: str, monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    """A bot file's ``env`` is set right before the bot's program, inside the box and under the limits: given to
+    the launch, ``LD_PRELOAD`` ran code in bwrap as root, outside the box, and could read the live log.  Seen
+    here through the loader's own trace (``LD_DEBUG``), which every program that gets the variable writes to
+    stderr: the bot's programs write it, bwrap, prlimit and setpriv do not."""
+    if mode == "bwrap":
+        _require_bwrap()
+    monkeypatch.setenv(sandbox.MODE_ENV, mode)
+    bot = BotSpec(name="traced", cmd=(sys.executable, "-m", "bots.drawdiscard"), env={"LD_DEBUG": "files"})
+    err = tmp_path / "stderr"
+    others = [BotSpec(name=f"greedy{i}", builtin="greedy") for i in (2, 3, 4)]
+    result = play_match([bot, *others], seed=5, rules=make_ruleset({"hands": 1}),
+                        stderr_dir=err)
+    assert result.faults == [] and len(result.hands) == 1
+    trace = "".join(p.read_text(errors="replace") for p in err.glob("seat1-*.stderr"))
+    assert "needed by" in trace, "the bot's programs got the variable"
+    for launcher in ("bwrap", "prlimit", "setpriv"):
+        assert f"/{launcher}" not in trace, f"{launcher} got the bot's env"
