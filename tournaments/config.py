@@ -33,7 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bots.base import parse_spec
-from referee.errors import BotError, InputError
+from referee.errors import BotError, InputError, printable
 from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.wall import check_seed
 from referee.userfiles import read_toml
@@ -85,7 +85,7 @@ _NOT_IDENTITY = ("threads", "identity", "identity_ignore")
 class TournamentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    name: str = "tournament"
+    name: str = Field("tournament", min_length=1, max_length=200)
     format: Literal["round-robin", "gauntlet"] = "round-robin"
     duplicate: bool = True
     seatings: Literal[4, 24] = 4
@@ -103,6 +103,14 @@ class TournamentConfig(BaseModel):
         "do not let a bot derive its wall; set it to replay the same walls in another store (walls then become "
         "as public as this file).",
     )
+
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, v: str) -> str:
+        if not v.isprintable() or not v.strip():  # shown on the terminal, in pages and in markdown
+            raise ValueError(f"tournament name '{printable(v)}': use printable characters (no control characters or "
+                             "escapes), not only blanks")
+        return v
 
     @field_validator("seeds")
     @classmethod

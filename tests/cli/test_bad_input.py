@@ -105,6 +105,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # The dummies that fill empty seats are named dummy-<bot>: a participant taking such a name was replaced
     (d / "dummy_name.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "dummy-greedy"\n'
                                        'builtin = "random"\n')
+    (d / "ansi_title.toml").write_text('name = "\\u001b]0;pwned\\u0007cup"\nseeds = 1\n' + bot)
     os.mkfifo(d / "fifo")  # a writer opening it would wait for a reader for ever
     (d / "loop1").symlink_to("loop2")
     (d / "loop2").symlink_to("loop1")
@@ -177,6 +178,7 @@ CASES: list[tuple[str, str]] = [
     ("tournament t.toml", "seeds"),
     ("tournament env_key_t.toml", "-u"),
     ("tournament dummy_name.toml", "dummy-greedy"),
+    ("tournament ansi_title.toml", "tournament name"),
     ("match env_key.toml --log none", "A=B"),
     ("match env_nul.toml --log none", "NUL"),
     ("match cmd_nul.toml --log none", "NUL"),
