@@ -249,7 +249,7 @@ async def run_match(
                          log_path=log_path)
     if stderr_dir is not None and any(s.cmd for s in specs):
         try:
-            stderr_dir.mkdir(parents=True, exist_ok=True)
+            stderr_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise MatchError(f"{stderr_dir}: cannot hold the bots' stderr files ({exc.strerror or exc})") from None
     writer: LogWriter = LogWriter.open(log_path) if log_path else NullWriter()

@@ -131,7 +131,7 @@ async def refeed(path: Path | str, seat: int, spec: BotSpec, *, hand: int | None
         if stderr_path.is_dir():
             raise RefeedError(f"{stderr_path}: is a directory; give the stderr file a name")
         try:
-            stderr_path.parent.mkdir(parents=True, exist_ok=True)
+            stderr_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             stderr_path.open("ab").close()
         except OSError as exc:
             raise RefeedError(f"{stderr_path}: cannot write the bot's stderr there ({exc.strerror or exc})") from None

@@ -105,10 +105,11 @@ def parse_json(text: str, where: str, error: type[InputError] = InputError) -> A
 
 
 def check_output_file(path: Path | str, what: str, error: type[InputError] = InputError, *,
-                      make_parents: bool = True) -> None:
+                      make_parents: bool = True, private: bool = False) -> None:
     """Refuse, before any work, a file that a command will write but cannot: a directory, a FIFO or socket, a
     parent that is not a folder (or is missing, unless ``make_parents`` lets the command create it), or a place
-    it may not write.  ``what`` names the option or field (``--markdown``); the file itself is left as it was."""
+    it may not write.  ``what`` names the option or field (``--markdown``); the file itself is left as it was.
+    ``private``: a folder made for it is 0700 (a log, a store, a bot's stderr: see docs/security.md)."""
     p = Path(path)
     try:
         st = p.stat()
@@ -126,7 +127,7 @@ def check_output_file(path: Path | str, what: str, error: type[InputError] = Inp
         except OSError as exc:
             raise error(f"{what} {p}: cannot write ({exc.strerror or exc})") from None
         return
-    check_output_dir(p.parent, what, error, make=make_parents, naming=p)
+    check_output_dir(p.parent, what, error, make=make_parents, naming=p, private=private)
     try:
         os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except OSError as exc:
@@ -135,14 +136,15 @@ def check_output_file(path: Path | str, what: str, error: type[InputError] = Inp
 
 
 def check_output_dir(path: Path | str, what: str, error: type[InputError] = InputError, *, make: bool = True,
-                     naming: Path | None = None) -> None:
+                     naming: Path | None = None, private: bool = False) -> None:
     """Refuse a folder a command will write files into: a file in its place, a folder it may not write, or a
-    missing one (created when ``make``).  ``naming``: the file the message is about (default: the folder)."""
+    missing one (created when ``make``; 0700 when ``private``).  ``naming``: the file the message is about
+    (default: the folder)."""
     d = Path(path) if str(path) else Path(".")
     shown = naming if naming is not None else d
     try:
         if not d.exists() and make:
-            d.mkdir(parents=True, exist_ok=True)
+            d.mkdir(mode=0o700 if private else 0o777, parents=True, exist_ok=True)
         st = d.stat()
     except FileNotFoundError:
         raise error(f"{what} {shown}: the folder {d} does not exist") from None

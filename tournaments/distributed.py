@@ -105,7 +105,7 @@ def play_remote(fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> RemoteR
         log = Path(tmp) / "match.jsonl" if job.log else None
         stderr_dir = Path(tmp) / "stderr" if job.stderr_dir else None
         if stderr_dir is not None:
-            stderr_dir.mkdir()
+            stderr_dir.mkdir(mode=0o700)
         local = replace(job, log=str(log) if log else None, stderr_dir=str(stderr_dir) if stderr_dir else None)
         try:
             record = fn(local)
@@ -229,9 +229,9 @@ def land(job: MatchJob, remote: RemoteResult) -> MatchRecord:
     rec = remote.record
     if job.stderr_dir and remote.stderr:
         folder = Path(job.stderr_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         for name, data in remote.stderr.items():
-            (folder / Path(name).name).write_bytes(data)
+            _write_private(folder / Path(name).name, data)
     if job.log is None or remote.log is None:
         return replace(rec, log=None, log_sha256=None)
     try:
@@ -242,11 +242,18 @@ def land(job: MatchJob, remote: RemoteResult) -> MatchRecord:
     if rec.log_sha256 is not None and sha != rec.log_sha256:
         raise DaskError(f"match {job.match.id}: the log from worker {remote.worker} does not match its SHA-256")
     path = Path(job.log)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
-    part.write_bytes(data)
+    _write_private(part, data)
     os.replace(part, path)
     return replace(rec, log=job.log, log_sha256=sha)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Write a landed log or stderr file as the referee writes its own: 0600 (it holds walls, or a bot's words)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(fd, "wb") as f:
+        f.write(data)
 
 
 class DaskExecutor:

@@ -462,7 +462,7 @@ async def execute(
     try:
         if lock.note:
             p.notes.append(lock.note)
-        p.logs_dir.mkdir(parents=True, exist_ok=True)
+        p.logs_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         store = Store(p.store_path)
         try:
             if store.identity() != p.identity or store.wall_salt() != p.wall_salt:

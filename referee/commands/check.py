@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     spec = resolve_bots([args.bot])[0]
     spec.check_runnable()
     if args.stderr is not None:
-        check_output_file(args.stderr, "--stderr")
+        check_output_file(args.stderr, "--stderr", private=True)
     report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only,
                        stderr_path=args.stderr)
     if args.json:

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"{time.strftime('%H:%M:%S')} {name}: {text}", markup=False, highlight=False)
 
     stderr_path = args.stderr or Path(f"{name}.stderr")
-    check_output_file(stderr_path, "--stderr")
+    check_output_file(stderr_path, "--stderr", private=True)
     try:
         trio.run(lambda: relay(args.url, args.token, name, spec, say=say, ssl_context=context,
                                stderr_path=stderr_path, reconnect=not args.once))

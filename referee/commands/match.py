@@ -111,11 +111,11 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
     if log_path is not None:  # every place the match will write, checked before it starts
-        check_output_file(log_path, "--log")
+        check_output_file(log_path, "--log", private=True)
     if args.html is not None:
         check_output_file(args.html, "--html")
     if args.stderr_dir is not None:
-        check_output_dir(args.stderr_dir, "--stderr-dir")
+        check_output_dir(args.stderr_dir, "--stderr-dir", private=True)
 
     console = make_console(width=150)
     show_hands = not (args.quiet or args.json)

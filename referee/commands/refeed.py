@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     spec = resolve_bots([args.bot])[0]
     spec.check_runnable()
     if args.stderr is not None:
-        check_output_file(args.stderr, "--stderr")
+        check_output_file(args.stderr, "--stderr", private=True)
     report = run_refeed(args.log, args.seat, spec, hand=None if args.hand is None else args.hand - 1,
                         timeout=args.timeout, stderr_path=args.stderr)
     if args.json:

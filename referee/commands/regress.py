@@ -274,11 +274,11 @@ def run(args: argparse.Namespace) -> int:
     check_plan_sd(args.sd)
     if args.plan:
         return _print_plan(args, settings)
-    check_output_file(args.store, "--store")
+    check_output_file(args.store, "--store", private=True)
     if args.markdown is not None:
         check_output_file(args.markdown, "--markdown")
     if args.logs is not None:
-        check_output_dir(args.logs, "--logs")
+        check_output_dir(args.logs, "--logs", private=True)
     p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
     executor = open_dask(args.dask, lambda d, address: d.open_dask_executor(
         address, specs=settings.roles().values(), namespace=d.namespace_of(settings.identity()),

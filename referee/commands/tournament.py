@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         config, base_dir, where = load_config(args.file), args.file.resolve().parent, str(args.file)
     config = config.with_timeout(args.timeout)
     if args.store is not None:
-        check_output_file(args.store, "--store")
+        check_output_file(args.store, "--store", private=True)
     if args.report is not None:
         check_output_file(args.report, "--report")
     p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)

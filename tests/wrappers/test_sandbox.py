@@ -147,6 +147,25 @@ def test_logs_and_stores_are_private(tmp_path: Path) -> None:
     assert (tmp_path / "s").stat().st_mode & 0o777 == 0o700
 
 
+def test_the_folders_commands_make_for_logs_and_stderr_are_private(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands check their output places first, and that check made the folders 0755 (the files in them were
+    0600, so a bot could list them): ``mjref match``'s default log folder, ``--stderr-dir``, a tournament's
+    stderr folders."""
+    from referee.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "greedy", "random", "--hands", "1", "--stderr-dir", "err", "--quiet"]) == 0
+    for folder in (tmp_path / "mjref-logs", tmp_path / "err"):
+        assert folder.stat().st_mode & 0o777 == 0o700, folder
+    (tmp_path / "t.toml").write_text('name = "t"\nseeds = 1\nhands = 1\n[[bots]]\nname = "a"\nbuiltin = "greedy"\n'
+                                     '[[bots]]\nname = "b"\ncmd = ["python3", "-m", "bots.random"]\n')
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[2]))
+    assert main(["tournament", "t.toml", "--quiet"]) == 0
+    made = [p for p in tmp_path.rglob("*") if p.is_dir() and p.name not in ("err", "mjref-logs")]
+    assert made and all(p.stat().st_mode & 0o777 == 0o700 for p in made), [(p, oct(p.stat().st_mode)) for p in made]
+
+
 # ---------------------------------------------------------------------------------------------------- attacks
 def test_a_bot_cannot_read_another_seats_stdin(boxed: None, tmp_path: Path) -> None:
     faults, found = _play(_hostile("spy"), tmp_path)
