@@ -544,8 +544,8 @@ def plan_regress(settings: RegressSettings, store_path: Path, *, restart: bool =
             if old is not None and old != new and not restart:
                 diffs = diff_identity(old, new)
                 raise RegressError(
-                    f"{store_path}: this store belongs to another run; differences:\n  " + "\n  ".join(diffs)
-                    + "\nuse --restart to discard its results, or another --store"
+                    f"{store_path}: this store belongs to another run; differences: " + "; ".join(diffs)
+                    + "; use --restart to discard its results, or another --store"
                 )
             if restart or (old is not None and old != new):
                 store.clear()

@@ -238,7 +238,7 @@ def changed_message(store_path: Path, old: dict[str, Any], new: dict[str, Any], 
     lines += [d for d in diff_identity(rest, rest_new) if not (lines and d.startswith("executables."))]
     shown = lines[:12] + ([f"… and {len(lines) - 12} more"] if len(lines) > 12 else [])
     return (f"{store_path}: holds {recorded} match{'es' if recorded != 1 else ''} of a different tournament; "
-            f"differences:\n  " + "\n  ".join(shown) + "\nuse --restart to discard its results, or another store")
+            f"differences: " + "; ".join(shown) + "; use --restart to discard its results, or another store")
 
 
 @dataclass(slots=True)

@@ -176,6 +176,7 @@ def test_another_run_in_the_store_is_refused(tmp_path: Path, capsys: pytest.Capt
     assert code == 2 and out == ""
     assert err.startswith(f"mjref regress: {store}: this store belongs to another run; differences:")
     assert 'baseline.builtin: "random" -> "drawdiscard"' in err and "use --restart" in err
+    assert err.count("\n") == 1 and "\\n" not in err, "one line, without an escaped newline in it"
     code, out, err = cli(capsys, "--candidate", "greedy", "--baseline", "drawdiscard", *FAST, "--max-hands", "16",
                          "--store", store, "--restart", "--quiet")
     assert code == 3, err

@@ -162,6 +162,7 @@ def test_a_script_bot_edited_between_runs_is_refused_naming_the_file(tmp_path: P
         plan(cfg, tmp_path)
     assert "bot 'mine' changed: bot.py (changed)" in str(info.value)
     assert "[" not in str(info.value)  # no JSON arrays dumped
+    assert "\n" not in str(info.value), "one line (the command line's fail() showed its newlines as \\n)"
 
 
 def test_a_folder_identity_covers_every_file_but_the_ignored(tmp_path: Path) -> None:
