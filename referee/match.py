@@ -182,15 +182,21 @@ def check_specs(specs: Sequence[BotSpec]) -> None:
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    """Seat names for display: a name used by several seats gets ``#1``, ``#2``… in seat order."""
+    """Seat names for display, all different: a name used by several seats gets ``#1``, ``#2``… in seat order,
+    skipping a number another seat is named with (a bot file named ``greedy#2`` beside greedy seats)."""
     names = [s.name for s in specs]
     counts = {n: names.count(n) for n in names}
+    used = set(names)
     taken: dict[str, int] = {}
     out = []
     for n in names:
         if counts[n] > 1:
-            taken[n] = taken.get(n, 0) + 1
-            out.append(f"{n}#{taken[n]}")
+            k = taken.get(n, 0) + 1
+            while f"{n}#{k}" in used:
+                k += 1
+            taken[n] = k
+            used.add(f"{n}#{k}")
+            out.append(f"{n}#{k}")
         else:
             out.append(n)
     return out

@@ -298,3 +298,14 @@ def test_the_play_digest_of_a_fixed_match_does_not_change() -> None:
     for _ in range(2):
         played = play_match(resolve_bots(["greedy", "random", "drawdiscard", "greedy"]), seed=5, rules=rules)
         assert played.play_digest == "f23d9fa91068453ff985d8d56f0899f6"
+
+
+def test_seat_names_are_all_different_even_when_a_bot_takes_a_numbered_name() -> None:
+    """Seats sharing a name are numbered ``#1``, ``#2``…; a bot file named ``greedy#2`` beside them kept its name
+    and a greedy seat got the same one: two seats of one name in the log, the standings and the fault lines."""
+    impostor = BotSpec(name="greedy#2", builtin="random")
+    specs = [BotSpec(name="greedy", builtin="greedy"), impostor, BotSpec(name="greedy", builtin="greedy"),
+             BotSpec(name="greedy", builtin="greedy")]
+    played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
+    names = [s.bot for s in played.seats]
+    assert names == ["greedy#1", "greedy#2", "greedy#3", "greedy#4"] and len(set(names)) == 4
