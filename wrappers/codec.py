@@ -151,13 +151,14 @@ def _escape(ch: str) -> str:
     return f"\\U{o:08x}"
 
 
-def cut(text: str | bytes, limit: int = 80) -> str:
+def cut(text: str | bytes, limit: int = 80, *, escaped: bool = False) -> str:
     """``text`` made safe to quote in a reason or a log: at most ``limit`` characters of printable ASCII.
 
     Every character outside printable ASCII, and the backslash, is escaped as in a Python literal
     (``\\x00``, ``\\t``, ``\\u4e2d``, ``\\\\``); bytes are shown byte by byte (``\\xff``).  A text that does
     not fit is cut and ends with ``…`` (which counts towards ``limit``).  Only about ``limit`` characters are
-    read, so a huge line costs nothing.
+    read, so a huge line costs nothing.  ``escaped``: the text says it was escaped already (a wrapper's report
+    of its bot's line): its backslashes are kept as they are, so that it is not escaped twice.
     """
     if not isinstance(text, str):
         text = bytes(text).decode("latin-1")  # one character per byte: non-ASCII bytes escape as \xNN
@@ -165,7 +166,7 @@ def cut(text: str | bytes, limit: int = 80) -> str:
     pieces: list[str] = []
     used = 0
     for ch in text:
-        piece = ch if (" " <= ch <= "~" and ch != "\\") else _escape(ch)
+        piece = ch if (" " <= ch <= "~" and (ch != "\\" or escaped)) else _escape(ch)
         if used + len(piece) > limit:
             while pieces and used + 1 > limit:
                 used -= len(pieces.pop())

@@ -292,8 +292,10 @@ class RemoteSeat(Seat):
             if message.line is not None and message.fault is None:
                 return judge_line(message.line.encode("utf-8", "replace"), question.ask, seconds)
             kind = message.fault if message.fault in FAULT_KINDS and message.fault != "disconnected" else "crash"
-            detail = cut(f"reported by the wrapper: {message.detail or message.fault or 'no answer'}")
-            line = cut(message.line) if message.line is not None else None
+            # The wrapper escaped its bot's line and reason (wrappers.process) already: not twice, and the reason whole
+            detail = cut(f"reported by the wrapper: {message.detail or message.fault or 'no answer'}", 400,
+                         escaped=True)
+            line = cut(message.line, escaped=True) if message.line is not None else None
             return Reply(None, seconds, line, Fault(kind, detail, line))  # type: ignore[arg-type]
         return Reply(None, time.perf_counter() - started, fault=Fault(
             "timeout", f"no answer to /ask {question.ask} within {timeout:g} s "

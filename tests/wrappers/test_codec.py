@@ -488,3 +488,15 @@ def test_throw_and_draw_lines_from_the_tables_are_the_protocol_lines() -> None:
             assert format_event(Throw(seat, tid)) == f"/throw {seat} {tid}"
     assert format_event(Throw(7, 1112)) == "/throw 7 1112"
     assert format_event(Mo(0, 999)) == "/mo 999"
+
+
+def test_a_line_escaped_by_a_wrapper_is_not_escaped_twice() -> None:
+    """A served match's wrapper reports its bot's bad line escaped (``cut``); the referee escapes what it is sent
+    again (the wrapper is not trusted either), but keeps its backslashes: the transcript showed ``\\\\x1b``."""
+    from wrappers.codec import cut
+
+    line = cut("\x1b[2J/throw 11")
+    assert line == "\\x1b[2J/throw 11"
+    assert cut(line, escaped=True) == line
+    assert cut("\x1b[2J" + line, escaped=True) == "\\x1b[2J" + line, "raw control characters are still escaped"
+    assert cut(line) == "\\\\x1b[2J/throw 11"
