@@ -71,7 +71,8 @@ class BotFields(SandboxFields):
 
     builtin: str | None = Field(None, description="A built-in bot, e.g. 'greedy' or 'greedy:chowness=0.2'.")
     cwd: str | None = Field(None, description="Working directory (relative paths: to the file that names the bot).")
-    env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables.")
+    env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables (names: letters, "
+                                "digits and _), set right before the bot's program.")
     timeout: float | None = Field(
         None, gt=0, le=MAX_SECONDS, description="Seconds per question (overrides move_timeout; --timeout overrides it)."
     )
