@@ -24,15 +24,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Annotated, Any, Literal
+from typing import IO, Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
 from referee import __version__
-from referee.errors import InputError
+from referee.errors import InputError, printable
 from referee.game.engine import HandResult, WinRecord
 from referee.game.rules import RulesError, Ruleset, make_ruleset
+from referee.game.scoring import SetStatus, SetType
 from referee.game.series import HandSetup
+from referee.game.tiles import WINDS_IN_ORDER
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
 from referee.userfiles import loads_json, read_bytes, utf8_reason
@@ -76,6 +78,13 @@ class SeatInfo(_Record):
     ``human_timeout``); None for a built-in bot, which answers in-process without a deadline, and in a log of
     format 1, which did not record it."""
 
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, v: str) -> str:
+        if not v.isprintable():  # mjref writes only printable names; shown by every reader of the log
+            raise ValueError(f"seat name '{printable(v)}' holds control characters")
+        return v
+
 
 class HeaderRecord(_Record):
     type: Literal["header"] = "header"
@@ -87,6 +96,13 @@ class HeaderRecord(_Record):
     hands: int
     walls: Literal["seeded", "file"] = "seeded"
     started: str
+
+    @field_validator("mjref", "started")
+    @classmethod
+    def _printable(cls, v: str) -> str:
+        if not v.isprintable():  # shown by replay, transcript and the viewer
+            raise ValueError(f"'{printable(v)[:60]}' holds control characters")
+        return v
 
     @field_validator("seats")
     @classmethod
@@ -128,6 +144,16 @@ class EventRecord(_Record):
             raise ValueError(f"a {self.kind} event with " + "; ".join(
                 part for part in (missing and "no " + ", ".join(missing), unknown and "unknown " + ", ".join(unknown))
                 if part))
+        for name in names:  # what every reader (the viewer's page among them) may take it for
+            value = (self.model_extra or {})[name]
+            if name.endswith("_wind"):
+                ok = value in WINDS_IN_ORDER
+            elif name == "replacement":
+                ok = type(value) is bool
+            else:
+                ok = type(value) is int or (type(value) is list and all(type(x) is int for x in value))
+            if not ok:
+                raise ValueError(f"a {self.kind} event's {name} is {str(value)[:40]!r}, not what a {self.kind} holds")
         return self
 
     def to_event(self) -> Event:
@@ -172,8 +198,21 @@ class WinJson(_Record):
     thrower: int | None
     tai: int
     items: list[ItemJson]
-    arrangement: Any = None
+    arrangement: Any = None  # scoring.ArrangedSet.to_json of each set, kept as written (replay compares it)
     payments: list[int]
+
+    @field_validator("arrangement")
+    @classmethod
+    def _sets(cls, v: Any) -> Any:
+        """What every reader (the viewer's page among them) may take a set for: a type and a status by name,
+        tiles as numbers."""
+        for s in v if type(v) is list else () if v is None else [v]:
+            if (type(s) is not dict or s.get("type") not in get_args(SetType)
+                    or s.get("status") not in get_args(SetStatus) or type(s.get("tiles")) is not list
+                    or not all(type(t) is int for t in s["tiles"]) or type(s.get("winning", False)) is not bool
+                    or set(s) - {"type", "tiles", "status", "winning"}):
+                raise ValueError(f"an arrangement set {str(s)[:60]!r} is not one a win holds")
+        return v
 
 
 class ResultRecord(_Record):

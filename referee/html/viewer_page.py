@@ -178,6 +178,7 @@ const kindOf = (t) => Math.floor(t / 10);
 function tileName(t) { const n = TILES[kindOf(t)]; return n ? n[0] + " " + n[1] : String(t); }
 function tileEn(t) { const n = TILES[kindOf(t)]; return n ? n[0] : String(t); }
 function tile(t, cls) {
+  if (!Number.isSafeInteger(t)) t = esc(String(t));  // a log is checked on reading; never markup here either
   const k = kindOf(t);
   return '<span class="tile' + (cls ? " " + cls : "") + '" data-tid="' + t + '" data-kind="' + k + '" title="' +
     esc(tileName(t)) + " (" + t + ')"><svg viewBox="0 0 30 40"><use href="#k-' + k + '"/></svg></span>';
