@@ -13,7 +13,9 @@ served as a whole.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__
-from referee.errors import InputError
+from referee.errors import InputError, printable
 from referee.html import charts, report_page
 from referee.viewer import ViewerError, write_viewer
 from tournaments import totals as agg
@@ -125,6 +127,8 @@ def _read_tables(store_path: Path) -> dict[str, Any]:
                 f"total4, log, seconds, finished, (SELECT COUNT(*) FROM faults f WHERE f.match_id = m.id) AS faults "
                 f"FROM matches m WHERE id IN ({marks})", chunk)]  # noqa: S608 - placeholders only
         listed.sort(key=lambda m: (m["idx"], m["id"]))
+        for m in listed:
+            _check_match_row(m, store_path)
         seats: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
@@ -146,6 +150,26 @@ def _read_tables(store_path: Path) -> dict[str, Any]:
         con.close()
     return {"matches": listed, "matches_total": total, "seats": seats, "faults": faults,
             "faults_total": fault_total, "per_hand": per_hand, "cumulative": cumulative, "meta": meta}
+
+
+# A match ID as the runner makes them: it names the match's viewer page and log file, so nothing else is taken.
+_MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+_MATCH_NUMBERS = ("idx", "seed", "hands", "total1", "total2", "total3", "total4", "seconds")
+
+
+def _check_match_row(m: dict[str, Any], store_path: Path | str) -> None:
+    """A listed match as the report writes it into its page and its viewers' file names: a plain ID, numbers where
+    numbers go, a log path as text.  A store edited by hand (an ID ``../../x``, a seed holding HTML) is refused."""
+    if type(m["id"]) is not str or not _MATCH_ID.fullmatch(m["id"]):
+        raise StoreError(f"{store_path}: a match ID {printable(str(m['id'])[:60])!r} is not one mjref makes; the "
+                         "store is damaged")
+    for column in _MATCH_NUMBERS:
+        value = m[column]
+        if type(value) not in (int, float) or (type(value) is float and not math.isfinite(value)):
+            raise StoreError(f"{store_path}: match {m['id']}: column {column!r} holds {printable(str(value)[:60])!r}, "
+                             "not a number; the store is damaged")
+    if m["log"] is not None and type(m["log"]) is not str:
+        raise StoreError(f"{store_path}: match {m['id']}: its log is not a path; the store is damaged")
 
 
 def _seat_bot(tables: dict[str, Any], match: dict[str, Any], position: int) -> str:
