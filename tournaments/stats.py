@@ -43,6 +43,7 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any, Literal
 
+from referee.errors import printable
 from referee.markdown import md_text
 from referee.results import SeatResult
 from wrappers.identity import short_identity
@@ -476,7 +477,7 @@ def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals],
     identities = identities or {}
     bots = [
         BotStanding(
-            name=t.bot, dummy=is_dummy(t.bot), matches=t.matches, hands=t.hands, points=t.points,
+            name=printable(t.bot), dummy=is_dummy(t.bot), matches=t.matches, hands=t.hands, points=t.points,
             mean=ratio_estimate(t.mean, level), rank=ratio_estimate(t.rank, level),
             first_rate=ratio_estimate(t.first, level),
             win_rate=_rate(t.wins, t.hands), self_draw_rate=_rate(t.self_draws, t.hands),
@@ -678,7 +679,8 @@ def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> S
     finally:
         con.close()
     return assemble(bots, pairs, matches, hands, groups, faults, cluster_by=cluster_by,
-                    name=str(meta["name"]) if meta.get("name") is not None else None,
+                    # escaped: names are printable when a tournament is made, so only an edited store changes here
+                    name=printable(str(meta["name"])) if meta.get("name") is not None else None,
                     identities=_identities(meta.get("identity")))
 
 

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.commands import fail, make_console
+from referee.errors import printable
 from referee.game.engine import WinRecord
 from referee.game.rules import DEFAULT_RULES
 from referee.game.scoring import ITEM_TITLES
@@ -150,7 +151,7 @@ def verdict(report: ReplayReport) -> str:
         return text
     d = report.divergence
     assert d is not None
-    return f"[red bold]divergence[/red bold] at {escape(d.message)}"
+    return f"[red bold]divergence[/red bold] at {escape(printable(d.message))}"
 
 
 def meld_glyphs(m: Meld | dict[str, Any]) -> str:

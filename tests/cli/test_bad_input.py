@@ -78,6 +78,24 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     con.commit()
     con.close()
     (d / "text.sqlite").write_text("hello, not a store")
+    # A store edited to put a file outside the report's folder, or HTML into its page
+    for name, sql in (("id_path", "UPDATE matches SET id = '../../outside' WHERE idx = 0"),
+                      ("seed_html", "UPDATE matches SET seed = '<img src=x onerror=alert(1)>' WHERE idx = 0")):
+        shutil.copy(d / "tiny.sqlite", d / f"{name}.sqlite")
+        con = sqlite3.connect(d / f"{name}.sqlite")
+        con.execute("PRAGMA foreign_keys = OFF")
+        con.execute(sql)
+        con.commit()
+        con.close()
+    # A log whose tiles are not numbers: the viewer's page drew them as markup
+    records = [json.loads(line) for line in lines if line.strip()]
+    deal = next(r for r in records if r.get("kind") == "init_card")
+    deal["tiles"] = ['"><img src=x onerror=alert(1)>', *deal["tiles"][1:]]
+    (d / "tile_html.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    records = [json.loads(line) for line in lines if line.strip()]
+    won = next(r for r in records if r.get("type") == "result" and r.get("wins"))
+    won["wins"][0]["arrangement"][0]["tiles"][0] = "<b>"
+    (d / "set_html.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     # Control characters and ANSI escapes (clear the screen, ring the bell, a bidi override) in every kind of input
     (d / "ansi.jsonl").write_bytes(b"\x1b[2J\x1b[31m\x07garbage\x1b]0;title\x07\n")
     (d / "ansi.toml").write_text(_bot_toml("\\u001b[2Jgreedy\\u0007"))
@@ -178,6 +196,10 @@ CASES: list[tuple[str, str]] = [
     ("tournament t.toml", "seeds"),
     ("tournament env_key_t.toml", "-u"),
     ("tournament dummy_name.toml", "dummy-greedy"),
+    ("report id_path.sqlite -o rep/r.html --with-matches", "match ID"),
+    ("report seed_html.sqlite -o rep/r.html", "seed"),
+    ("view tile_html.jsonl -o v.html", "init_card"),
+    ("view set_html.jsonl -o v.html", "arrangement"),
     ("tournament ansi_title.toml", "tournament name"),
     ("match env_key.toml --log none", "A=B"),
     ("match env_nul.toml --log none", "NUL"),
@@ -510,3 +532,22 @@ def test_a_bad_output_place_is_refused_before_any_match(tmp_path: Path, capsys: 
             str(tmp_path / "md"), "--quiet"]
     line = _one_line(*_run(argv, capsys), argv)
     assert "--markdown" in line and not store.exists()
+
+
+def test_a_log_or_store_someone_else_gives_you_cannot_drive_the_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A log's seat names and header are refused when they hold control characters (mjref never writes them); a
+    divergence quoting a tampered line is shown escaped; a store's edited names are shown escaped."""
+    records = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
+    evil = "\x1b[2J\x1b]0;HACKED\x07"
+    named = json.loads(json.dumps(records))
+    named[0]["seats"][0]["name"] = "bot" + evil
+    (tmp_path / "named.jsonl").write_text("".join(json.dumps(r) + "\n" for r in named))
+    assert main(["replay", str(tmp_path / "named.jsonl")]) == 2
+    answered = json.loads(json.dumps(records))
+    answer = next(r for r in answered if r["type"] == "answer")
+    answer["raw"] = answer["answer"] + evil
+    (tmp_path / "answered.jsonl").write_text("".join(json.dumps(r) + "\n" for r in answered))
+    assert main(["replay", str(tmp_path / "answered.jsonl")]) == 1
+    out, err = capsys.readouterr()
+    assert "divergence" in out and "\x1b" not in out + err and "\x07" not in out + err
