@@ -151,6 +151,9 @@ class TournamentConfig(BaseModel):
             if b.name in seen:
                 raise ValueError(f"two bots are named {b.name!r}")
             seen.add(b.name)
+        if not self.store and ("/" in self.name or "\\" in self.name or self.name.startswith(".")):
+            raise ValueError(f"the name {self.name!r} names the store's file (<name>.sqlite beside this file): no "
+                             "'/' or '\\', not starting with '.'; or give 'store' a path")
         return self
 
     @property

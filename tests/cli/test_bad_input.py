@@ -121,6 +121,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "env_key_t.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "a"\ncmd = ["python3"]\n'
                                       'env = { "-u" = "1" }\n')
     # The dummies that fill empty seats are named dummy-<bot>: a participant taking such a name was replaced
+    (d / "name_path.toml").write_text('name = "../../escaped"\nseeds = 1\n[[bots]]\nname = "a"\nbuiltin = "greedy"\n')
     (d / "dummy_name.toml").write_text('name = "x"\nseeds = 1\n[[bots]]\nname = "dummy-greedy"\n'
                                        'builtin = "random"\n')
     (d / "ansi_title.toml").write_text('name = "\\u001b]0;pwned\\u0007cup"\nseeds = 1\n' + bot)
@@ -196,6 +197,7 @@ CASES: list[tuple[str, str]] = [
     ("tournament t.toml", "seeds"),
     ("tournament env_key_t.toml", "-u"),
     ("tournament dummy_name.toml", "dummy-greedy"),
+    ("tournament name_path.toml", "store"),
     ("report id_path.sqlite -o rep/r.html --with-matches", "match ID"),
     ("report seed_html.sqlite -o rep/r.html", "seed"),
     ("view tile_html.jsonl -o v.html", "init_card"),
