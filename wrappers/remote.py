@@ -255,7 +255,8 @@ class RemoteSeat(Seat):
                 if isinstance(message, m.Ready) and message.hand == info.index:
                     ready = message
         if ready is None:
-            return Fault("timeout", f"the wrapper did not start hand {info.index + 1} within {limit:g} s")
+            who = "the page" if self.spec.human else "the wrapper"  # a person plays from a page (wrappers.human)
+            return Fault("timeout", f"{who} did not start hand {info.index + 1} within {limit:g} s")
         if ready.fault is not None:
             return Fault("start_failed", cut(f"{ready.fault}: {ready.detail or ''}"))
         self._first_question = ready.started
