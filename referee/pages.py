@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from referee.errors import InputError
 from referee.html import play_page
@@ -35,18 +36,13 @@ def _csp(request: Request, ws_port: int, secure: bool) -> str:
             f"connect-src {ws}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
-def page_app(ws_port: int, secure: bool = False) -> Starlette:
+def page_app(ws_port: int, secure: bool = False) -> ASGIApp:
     """The app: ``/`` (the page), ``/play.js``, ``/play.css``; anything else is 404."""
     script = play_page.script()
     style = play_page.style()
 
     def respond(request: Request, body: str, media_type: str) -> Response:
-        return Response(body, media_type=media_type, headers={
-            "Content-Security-Policy": _csp(request, ws_port, secure),
-            "Cache-Control": "no-store",
-            "Referrer-Policy": "no-referrer",
-            "X-Content-Type-Options": "nosniff",
-        })
+        return Response(body, media_type=media_type)
 
     async def index(request: Request) -> Response:
         return respond(request, play_page.page(ws_port), "text/html; charset=utf-8")
@@ -57,7 +53,26 @@ def page_app(ws_port: int, secure: bool = False) -> Starlette:
     async def css(request: Request) -> Response:
         return respond(request, style, "text/css; charset=utf-8")
 
-    return Starlette(routes=[Route("/", index), Route("/play.js", js), Route("/play.css", css)])
+    app = Starlette(routes=[Route("/", index), Route("/play.js", js), Route("/play.css", css)])
+    app.router.redirect_slashes = False  # /play.js/ is a 404, not a redirect built from the request's Host
+
+    async def with_headers(scope: Scope, receive: Receive, send: Send) -> None:
+        """Every response, a 404 or 405 too, carries the policy and the no-store, no-sniff headers."""
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        csp = _csp(Request(scope), ws_port, secure).encode("latin-1")
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"content-security-policy", csp),
+                                      (b"cache-control", b"no-store"), (b"referrer-policy", b"no-referrer"),
+                                      (b"x-content-type-options", b"nosniff")]
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return with_headers
 
 
 async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path] | None = None, *,

@@ -317,6 +317,10 @@ def test_mjref_play_serves_the_page_and_a_person_plays_through_it(tmp_path: Path
             status, headers, text = _get(base + asset)
             assert status == 200 and headers["content-type"].startswith(kind) and len(text) > 1000
         assert _get(base + "/../etc/passwd")[0] == 404 and _get(base + "/favicon.ico")[0] == 404
+        for path in ("/favicon.ico", "/play.js/"):  # every response has the headers; no redirect made from Host
+            status, headers, _ = _get(base + path)
+            assert status == 404 and headers["x-content-type-options"] == "nosniff", path
+            assert headers["content-security-policy"] == csp and headers["cache-control"] == "no-store", path
         page = Page(f"ws://127.0.0.1:{data['ws_port']}", "bea", urllib.parse.unquote(found.group(3)))
         trio.run(page.run)
         out, err = proc.communicate(timeout=60)
