@@ -176,14 +176,19 @@ class AnswerRecord(_Record):
     raw: str | None = None
 
 
+# What mjref writes of a fault stays far below these (a line is cut to 80 characters, a bot's last words to 512
+# bytes); a log holding more was not written by mjref, and would make every page and table that shows it huge.
+FAULT_TEXT_MAX = 16384
+
+
 class FaultRecord(_Record):
     type: Literal["fault"] = "fault"
     hand: int
     seat: int
-    kind: str
-    question: str | None = None
-    line: str | None = None
-    detail: str
+    kind: str = Field(max_length=64)
+    question: str | None = Field(None, max_length=64)
+    line: str | None = Field(None, max_length=FAULT_TEXT_MAX)
+    detail: str = Field(max_length=FAULT_TEXT_MAX)
 
 
 class ItemJson(_Record):

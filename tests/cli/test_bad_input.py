@@ -93,6 +93,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
     deal["tiles"] = ['"><img src=x onerror=alert(1)>', *deal["tiles"][1:]]
     (d / "tile_html.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     records = [json.loads(line) for line in lines if line.strip()]
+    at = next(i for i, r in enumerate(records) if r.get("type") == "answer")
+    huge = [*records[:at], {"type": "fault", "hand": records[at]["hand"], "seat": 1, "kind": "garbage",
+                            "detail": "x" * 100_000}, *records[at:]]
+    (d / "fault_huge.jsonl").write_text("".join(json.dumps(r) + "\n" for r in huge))
     won = next(r for r in records if r.get("type") == "result" and r.get("wins"))
     won["wins"][0]["arrangement"][0]["tiles"][0] = "<b>"
     (d / "set_html.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -202,6 +206,7 @@ CASES: list[tuple[str, str]] = [
     ("report seed_html.sqlite -o rep/r.html", "seed"),
     ("view tile_html.jsonl -o v.html", "init_card"),
     ("view set_html.jsonl -o v.html", "arrangement"),
+    ("view fault_huge.jsonl -o v.html", "detail"),
     ("tournament ansi_title.toml", "tournament name"),
     ("match env_key.toml --log none", "A=B"),
     ("match env_nul.toml --log none", "NUL"),
