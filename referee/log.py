@@ -211,7 +211,11 @@ class WinJson(_Record):
     def _sets(cls, v: Any) -> Any:
         """What every reader (the viewer's page among them) may take a set for: a type and a status by name,
         tiles as numbers."""
-        for s in v if type(v) is list else () if v is None else [v]:
+        if v is None:
+            return v
+        if type(v) is not list:
+            raise ValueError(f"an arrangement {str(v)[:60]!r} is not a list of sets")
+        for s in v:
             if (type(s) is not dict or s.get("type") not in get_args(SetType)
                     or s.get("status") not in get_args(SetStatus) or type(s.get("tiles")) is not list
                     or not all(type(t) is int for t in s["tiles"]) or type(s.get("winning", False)) is not bool

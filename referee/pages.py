@@ -41,17 +41,14 @@ def page_app(ws_port: int, secure: bool = False) -> ASGIApp:
     script = play_page.script()
     style = play_page.style()
 
-    def respond(request: Request, body: str, media_type: str) -> Response:
-        return Response(body, media_type=media_type)
-
     async def index(request: Request) -> Response:
-        return respond(request, play_page.page(ws_port), "text/html; charset=utf-8")
+        return Response(play_page.page(ws_port), media_type="text/html; charset=utf-8")
 
     async def js(request: Request) -> Response:
-        return respond(request, script, "text/javascript; charset=utf-8")
+        return Response(script, media_type="text/javascript; charset=utf-8")
 
     async def css(request: Request) -> Response:
-        return respond(request, style, "text/css; charset=utf-8")
+        return Response(style, media_type="text/css; charset=utf-8")
 
     app = Starlette(routes=[Route("/", index), Route("/play.js", js), Route("/play.css", css)])
     app.router.redirect_slashes = False  # /play.js/ is a 404, not a redirect built from the request's Host

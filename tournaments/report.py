@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from referee.errors import InputError, printable
 from referee.html import charts, report_page
 from referee.viewer import ViewerError, write_viewer
 from tournaments import totals as agg
+from tournaments.schedule import MATCH_ID
 from tournaments.stats import compute_standings, to_json
 from tournaments.store import StoreError, connect, has_totals
 
@@ -152,15 +152,13 @@ def _read_tables(store_path: Path) -> dict[str, Any]:
             "faults_total": fault_total, "per_hand": per_hand, "cumulative": cumulative, "meta": meta}
 
 
-# A match ID as the runner makes them: it names the match's viewer page and log file, so nothing else is taken.
-_MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 _MATCH_NUMBERS = ("idx", "seed", "hands", "total1", "total2", "total3", "total4", "seconds")
 
 
 def _check_match_row(m: dict[str, Any], store_path: Path | str) -> None:
     """A listed match as the report writes it into its page and its viewers' file names: a plain ID, numbers where
     numbers go, a log path as text.  A store edited by hand (an ID ``../../x``, a seed holding HTML) is refused."""
-    if type(m["id"]) is not str or not _MATCH_ID.fullmatch(m["id"]):
+    if type(m["id"]) is not str or not MATCH_ID.fullmatch(m["id"]):
         raise StoreError(f"{store_path}: a match ID {printable(str(m['id'])[:60])!r} is not one mjref makes; the "
                          "store is damaged")
     for column in _MATCH_NUMBERS:

@@ -22,6 +22,7 @@ Match IDs are stable (``g0003-s17-r02``): a resumed tournament recognises what i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -31,13 +32,17 @@ from typing import overload
 from .config import DUMMY_PREFIX, TournamentConfig
 
 
+# Every match ID a schedule makes (``g0000-s7-r01``, regress's ``s7-c0``): a reader of a store refuses any other, since
+# an ID names files (``report --with-matches`` writes ``<id>.html``).
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
 _ROTATIONS = tuple(tuple((i + k) % 4 for i in range(4)) for k in range(4))
 _PERMUTATIONS = tuple(permutations(range(4)))
 
 
 @dataclass(frozen=True, slots=True)
 class ScheduledMatch:
-    id: str
+    id: str  # fits MATCH_ID: it names the match's log and viewer files
     index: int
     group: str  # the duplicate group: one table of bots on one seed
     seed: int

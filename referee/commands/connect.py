@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from rich.console import Console
 
 from bots.base import BUILTIN_NAMES
-from referee.commands import fail
+from referee.commands import fail, make_console
 from referee.userfiles import check_output_file
 from wrappers.relay import Refused, relay
 from wrappers.spec import REMOTE_NAME, SpecError, parse_bot
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             context = ssl.create_default_context(cafile=str(args.cafile))
         except (OSError, ssl.SSLError) as exc:
             return fail("connect", f"--cafile {args.cafile}: cannot load ({exc})")
-    console = Console(stderr=True, highlight=False, emoji=False)  # the server's words are text, not emoji codes
+    console = make_console(stderr=True)
 
     def say(text: str) -> None:
         console.print(f"{time.strftime('%H:%M:%S')} {name}: {text}", markup=False, highlight=False)

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from referee.commands import fail
+from referee.commands import fail, make_console
 from referee.errors import InputError
 from referee.game import tiles
 from referee.game.rules import DEFAULT_RULES, RulesError, Ruleset, make_ruleset, parse_assignments
@@ -114,10 +114,9 @@ def run(args: argparse.Namespace) -> int:
 
 def explain(result: dict[str, Any], rules: Ruleset) -> None:
     """Print a result as rich tables: the items with their tai, the arrangement in glyphs, the total."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(file=sys.stdout, highlight=False)
+    console = make_console()
     items = Table(title="Items", title_justify="left")
     items.add_column("item")
     items.add_column("key", style="dim")

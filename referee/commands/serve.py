@@ -22,7 +22,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import fail
+from referee.commands import fail, make_console
 from referee.commands import match as match_command
 from referee.match import MatchResult
 from referee.numbers import float_arg
@@ -129,8 +129,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("serve", str(exc))
     # Progress and the server's log go to stderr: stdout carries the tokens (unless --json) and the result.
     tls = (args.cert, args.key) if args.cert is not None and args.key is not None else None
-    err = Console(stderr=True, highlight=False, emoji=False)  # text, as make_console's: names are never markup
-    out = Console(highlight=False, emoji=False, stderr=args.json)
+    err = make_console(stderr=True)
+    out = make_console(stderr=args.json)
     if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
         given = [flag for flag, value in (("--seed", args.seed), ("--hands", args.hands), ("--wallfile", args.wallfile),
                                           ("--set", args.options), ("--log", args.log), ("--html", args.html))

@@ -273,3 +273,20 @@ def test_a_stopped_run_says_what_is_kept(capsys: pytest.CaptureFixture[str]) -> 
     assert err == f"mjref regress: OSError: worker lost; {kept}. Run the same command again to resume.\n"
     with pytest.raises(SystemExit):
         stopped("regress", SystemExit(3), kept)
+
+
+def test_every_match_id_a_schedule_makes_fits_what_readers_accept() -> None:
+    """A store's reader (the report, which names files after them) refuses any ID outside ``MATCH_ID``: every ID a
+    tournament's or a regression's schedule makes fits it, large seeds and 24 seatings included."""
+    from referee.game.rules import make_ruleset
+    from tournaments.regress import RegressSettings
+    from tournaments.schedule import MATCH_ID
+    from wrappers.spec import BotSpec
+
+    bots = [{"name": x, "builtin": "random"} for x in "abcde"]
+    ids = [m.id for m in build_schedule(config(seatings=24, seeds=[0, 2**63 - 1], bots=bots))]
+    builtin = [BotSpec(name=n, builtin=n) for n in ("greedy", "random", "drawdiscard")]
+    for design, field in (("1v3", None), ("2v2", None), ("1v3", builtin[2])):
+        s = RegressSettings(builtin[0], builtin[1], field, design=design, rules=make_ruleset({"hands": 1}))
+        ids += [m.id for k in (0, 5) for m in s.group(k)]
+    assert len(ids) > 100 and all(MATCH_ID.fullmatch(i) for i in ids), [i for i in ids if not MATCH_ID.fullmatch(i)]
