@@ -550,3 +550,36 @@ def test_a_bad_frames_reason_quotes_the_sender_escaped() -> None:
         with pytest.raises(m.BadMessage) as err:
             m.read_client(frame)
         assert "\x1b" not in str(err.value) and "\\x1b" in str(err.value), err.value
+
+
+_ESCAPING_BOT = """import sys
+for line in sys.stdin:
+    if line.startswith("/ask"):
+        if sys.argv[1] == "garbage":  # judged by the server: the wrapper relays the line as it came
+            sys.stdout.write("/throw \\x1b]0;pwned\\x07 [bold red]seat 3 cheated[/]\\n")
+        else:  # judged by the wrapper (line_too_long): the server gets its report, escaped there
+            sys.stdout.write("\\x1b[2J\\x1b]0;pwned\\x07" + "x" * 5000 + "\\n")
+        sys.stdout.flush()
+"""
+
+
+@pytest.mark.slow
+def test_a_served_bots_terminal_escapes_never_reach_a_terminal(tmp_path: Path, procs: list[Proc]) -> None:
+    """A remote bot's line with terminal escapes, judged at the server (garbage) or reported by its wrapper
+    (line_too_long): the server's terminal, its JSON and its log, and the wrapper's terminal show it escaped."""
+    (tmp_path / "esc.py").write_text(_ESCAPING_BOT)
+    server, url = serve(procs, tmp_path, "remote:a", "remote:b", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "1", "--seed", "3", "--log", "m.jsonl")
+    wrappers = [connect(procs, tmp_path, url, name, f"{sys.executable} {tmp_path / 'esc.py'} {how}")
+                for name, how in (("a", "garbage"), ("b", "long"))]
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    faults = {r["seat"]: r for r in records(tmp_path / "m.jsonl") if r["type"] == "fault"}
+    assert faults[1]["kind"] == "garbage" and faults[2]["kind"] == "line_too_long", faults
+    assert "\\x1b]0;pwned\\x07" in faults[1]["line"] and faults[2]["line"].startswith("\\x1b[2J"), faults
+    for w in wrappers:
+        assert w.finish()[0] == 0, w.stderr
+        assert "\x1b" not in w.stderr and "\x07" not in w.stderr, w.stderr
+    shown = server.stderr + out
+    assert "\x1b" not in shown and "\x07" not in shown, shown
+    assert "seat 3 cheated[/]" in shown, shown  # shown as text: the markup was not read as markup
