@@ -82,6 +82,9 @@ def print_report(report: CheckReport) -> None:
     out.print(t)
     n, bad = len(report.results), len(report.failed)
     took = f"{report.seconds:.1f} s" + (f"; {report.timeout:g} s per question" if report.timeout is not None else "")
+    unreached = [r.name for r in report.results if r.passed and not r.reached]
+    if unreached:  # passed, but the bot's own choices never led there: said, so that a pass is not read as tested
+        took += f"; not reached, so not tested: {', '.join(unreached)}"
     if bad:
         out.print(f"[red bold]{bad} of {n} scenarios failed[/red bold]: {', '.join(report.failed)} ({took})")
     else:

@@ -68,6 +68,10 @@ def test_declining_a_claim_passes_and_says_so(capsys: pytest.CaptureFixture[str]
     assert by["eat_two"]["received"] == "/pass" and "declined" in by["eat_two"]["note"]
     assert by["throw_after_eat"]["reached"] is False
     assert "the bot passed on /ask eat" in by["throw_after_eat"]["note"]
+    code, out, _ = run_cmd(["drawdiscard", "--only", "eat_two", "--only", "throw_after_eat"], capsys)
+    assert code == 0
+    summary = " ".join(out.split())  # the table's terminal width folds lines
+    assert "all 2 scenarios passed" in summary and "not reached, so not tested: throw_after_eat)" in summary, out
 
 
 # Each mode of the check bot breaks the situation of one scenario.
