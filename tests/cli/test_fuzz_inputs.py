@@ -1,0 +1,117 @@
+"""Hostile inputs found by fuzzing the installed ``mjref``: each is refused in one line with exit status 2 (or, where
+the input is fine, handled), never a traceback, a hang or a process killed for its memory.
+
+Every case runs ``mjref`` in a subprocess, as a user would, with a time limit and an address-space limit: a file
+that never ends (``/dev/zero``, a FIFO) must be refused, not read until the machine runs out of memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "data" / "golden-seed7.jsonl"
+BOT = '[[bots]]\nname = "g"\nbuiltin = "greedy"\n'
+MYBOT = f"{sys.executable} {ROOT / 'examples' / 'mybot.py'}"
+MEMORY = 2 << 30  # bytes of address space a command gets: reading /dev/zero whole hits it at once
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def mjref(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).parent / "mjref"
+    cmd = [str(exe), *argv] if exe.exists() else [sys.executable, "-m", "referee.cli", *argv]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "MJREF_SANDBOX": "none"})
+
+
+def one_line(proc: subprocess.CompletedProcess[str], word: str) -> str:
+    lines = proc.stderr.strip("\n").split("\n")
+    assert proc.returncode == 2, f"exit {proc.returncode}: {proc.stderr[-2000:]}"
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert word.lower() in lines[0].lower(), f"the line does not name {word!r}: {lines[0]}"
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("fuzz")
+    os.mkfifo(d / "fifo")
+    (d / "fifo.toml").symlink_to("fifo")
+    (d / "zero.toml").symlink_to("/dev/zero")
+    (d / "deep.json").write_text("[" * 100_000)
+    (d / "afile").write_text("not a folder\n")
+    records = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
+    # An event whose number fields hold lists, or whose list fields hold numbers: the viewer and transcript used
+    # them as they came (TypeError) since the check took a list for a number
+    for name, field, value in (("seat_list", "seat", []), ("tile_list", "tile", [1]), ("tiles_int", "tiles", 3)):
+        changed = json.loads(json.dumps(records))
+        event = next(r for r in changed if r["type"] == "event" and field in r)
+        event[field] = value
+        (d / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in changed))
+    return d
+
+
+LOG_CASES = [(command, log) for command in (["view", "-o", "v.html"], ["transcript", "--seat", "1"],
+                                            ["transcript", "--seat", "1", "--json"])
+             for log in ("seat_list", "tile_list", "tiles_int")]
+
+
+@pytest.mark.parametrize(("command", "log"), LOG_CASES, ids=[f"{' '.join(c)} {n}" for c, n in LOG_CASES])
+def test_an_event_field_of_the_wrong_shape_is_refused(command: list[str], log: str, d: Path) -> None:
+    one_line(mjref(command[0], f"{log}.jsonl", *command[1:], cwd=d), f"{log}.jsonl")
+
+
+def test_check_with_stderr_to_a_device_does_not_read_it_whole(d: Path) -> None:
+    """``--stderr /dev/zero`` (or /dev/full) is a place to write; the check's report used to read it back whole."""
+    proc = mjref("check", "greedy", "--stderr", "/dev/zero", "--only", "pass", cwd=d)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+
+
+FILE_CASES = [
+    # Files that never end or never open, and JSON that nests past Python's stack
+    (["regress", "--plan", "--resample", "/dev/zero"], "/dev/zero"),
+    (["regress", "--plan", "--resample", "fifo"], "fifo"),
+    (["regress", "--plan", "--resample", "deep.json"], "deep.json"),
+    (["serve", "remote:abc", "greedy", "--tokens", "fifo", "--listen", "127.0.0.1:0"], "fifo"),
+    (["serve", "remote:abc", "greedy", "--tokens", "/dev/zero", "--listen", "127.0.0.1:0"], "/dev/zero"),
+    (["serve", "fifo.toml", "--listen", "127.0.0.1:0"], "fifo.toml"),
+    (["serve", "zero.toml", "--listen", "127.0.0.1:0"], "zero.toml"),
+    (["serve", "remote:abc", "--cert", "fifo", "--key", "fifo", "--listen", "127.0.0.1:0"], "fifo"),
+    (["connect", "wss://127.0.0.1:1/", "--token", "abcdefghijklmnop", "--cafile", "fifo", MYBOT, "--once"], "fifo"),
+    # A URL urllib cannot split
+    (["connect", "ws://[::1", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
+    (["connect", "ws://127.0.0.1:99999/", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
+    # Points that a store cannot keep (SQLite's integers end at 2**63 - 1), refused before any match
+    (["match", "--set", f"base={10**23}", "--log", "none"], "base"),
+    (["match", "--set", f"per_tai={10**23}", "--log", "none"], "per_tai"),
+    (["match", "--set", f"fault_penalty={10**23}", "--log", "none"], "fault_penalty"),
+    (["match", "--set", f"tai.dealer={10**23}", "--log", "none"], "tai.dealer"),
+]
+
+
+@pytest.mark.parametrize(("argv", "word"), FILE_CASES, ids=[" ".join(a) for a, _ in FILE_CASES])
+def test_hostile_files_and_arguments_are_one_line(argv: list[str], word: str, d: Path) -> None:
+    one_line(mjref(*argv, cwd=d), word)
+
+
+def test_a_tournament_whose_logs_is_a_file_is_refused_before_any_match(d: Path) -> None:
+    (d / "logs.toml").write_text(f'name = "l"\nseeds = 1\nhands = 1\nstore = "l.sqlite"\nlogs = "afile"\n{BOT}')
+    one_line(mjref("tournament", "logs.toml", "--quiet", cwd=d), "afile")
+    assert (d / "afile").read_text() == "not a folder\n"
+
+
+def test_a_tournament_with_points_a_store_cannot_keep_is_refused_before_any_match(d: Path) -> None:
+    (d / "base.toml").write_text(f'name = "b"\nseeds = 1\nhands = 1\nstore = "b.sqlite"\n[rules]\nbase = {10**23}\n'
+                                 + BOT)
+    line = one_line(mjref("tournament", "base.toml", "--quiet", cwd=d), "base")
+    assert "OverflowError" not in line and not (d / "b.sqlite").exists()
