@@ -17,7 +17,8 @@ import trio
 
 from bots.base import BUILTIN_NAMES
 from referee.commands import fail, make_console
-from referee.userfiles import check_output_file
+from referee.errors import InputError
+from referee.userfiles import check_output_file, read_bytes
 from wrappers.relay import Refused, relay
 from wrappers.spec import REMOTE_NAME, SpecError, parse_bot
 
@@ -58,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         return fail("connect", f"--name {name!r}: a name is 1-64 letters, digits, '_', '.', '-'")
     context: ssl.SSLContext | None = None
     if args.cafile is not None:
+        try:
+            read_bytes(args.cafile)  # OpenSSL would wait on a FIFO for ever
+        except InputError as exc:
+            return fail("connect", f"--cafile {exc}")
         try:
             context = ssl.create_default_context(cafile=str(args.cafile))
         except (OSError, ssl.SSLError) as exc:
