@@ -12,6 +12,7 @@ import ssl
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import trio
 
@@ -45,6 +46,12 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not args.url.startswith(("ws://", "wss://")):
+        return fail("connect", f"URL {args.url!r}: give ws://HOST:PORT or wss://HOST:PORT")
+    try:  # what the websocket client splits: ws://[::1, a port of 99999 or no host was a traceback
+        host, _port = urlsplit(args.url).hostname, urlsplit(args.url).port
+    except ValueError as exc:
+        return fail("connect", f"URL {args.url!r}: {exc}")
+    if not host:
         return fail("connect", f"URL {args.url!r}: give ws://HOST:PORT or wss://HOST:PORT")
     try:
         spec = parse_bot(args.bot, set(BUILTIN_NAMES))

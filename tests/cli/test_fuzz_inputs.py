@@ -91,6 +91,7 @@ FILE_CASES = [
     # A URL urllib cannot split
     (["connect", "ws://[::1", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
     (["connect", "ws://127.0.0.1:99999/", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
+    (["connect", "ws://:80", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
     # Points that a store cannot keep (SQLite's integers end at 2**63 - 1), refused before any match
     (["match", "--set", f"base={10**23}", "--log", "none"], "base"),
     (["match", "--set", f"per_tai={10**23}", "--log", "none"], "per_tai"),
