@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +118,37 @@ def test_a_tournament_with_points_a_store_cannot_keep_is_refused_before_any_matc
                                  + BOT)
     line = one_line(mjref("tournament", "base.toml", "--quiet", cwd=d), "base")
     assert "OverflowError" not in line and not (d / "b.sqlite").exists()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tournament's store (two built-in bots and two dummies, one seed, one hand)."""
+    d = tmp_path_factory.mktemp("store")
+    (d / "t.toml").write_text(f'name = "t"\nseeds = 1\nhands = 1\nstore = "t.sqlite"\n{BOT}'
+                              '[[bots]]\nname = "r"\nbuiltin = "random"\n')
+    proc = mjref("tournament", "t.toml", "--quiet", cwd=d)
+    assert proc.returncode == 0, proc.stderr
+    con = sqlite3.connect(d / "t.sqlite")
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    return d
+
+
+STORE_CASES = [
+    # A total that is a float: the report's page formats it as a whole number (ValueError)
+    ("UPDATE matches SET total4 = -1e308", ["report", "e.sqlite", "-o", "r.html"], "total4"),
+    ("UPDATE matches SET total1 = 1.5", ["report", "e.sqlite", "-o", "r.html"], "total1"),
+    # A rank past SQLite's integers: totalling it again was an OverflowError
+    ("UPDATE seats SET rank = 9223372036854775807", ["standings", "e.sqlite", "--recount"], "e.sqlite"),
+]
+
+
+@pytest.mark.parametrize(("sql", "argv", "word"), STORE_CASES, ids=[s for s, _, _ in STORE_CASES])
+def test_a_store_edited_by_hand_is_refused_in_one_line(sql: str, argv: list[str], word: str, store: Path,
+                                                       tmp_path: Path) -> None:
+    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
+    con = sqlite3.connect(tmp_path / "e.sqlite")
+    con.execute(sql)
+    con.commit()
+    con.close()
+    one_line(mjref(*argv, cwd=tmp_path), word)
