@@ -52,6 +52,11 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "zero.toml").symlink_to("/dev/zero")
     (d / "deep.json").write_text("[" * 100_000)
     (d / "afile").write_text("not a folder\n")
+    # A bot's cmd string with an unbalanced quote (shlex's ValueError), a cwd holding NUL (resolve's ValueError)
+    (d / "quote.toml").write_text('name = "q"\ncmd = "python3 \'x"\n')
+    (d / "cwd_nul.toml").write_text('name = "n"\ncmd = ["python3"]\ncwd = "a\\u0000b"\n')
+    for name, bot in (("quote_t", 'cmd = "python3 \'x"'), ("cwd_nul_t", 'cmd = ["python3"]\ncwd = "a\\u0000b"')):
+        (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n[[bots]]\nname = "a"\n{bot}\n')
     records = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
     # An event whose number fields hold lists, or whose list fields hold numbers: the viewer and transcript used
     # them as they came (TypeError) since the check took a list for a number
@@ -90,6 +95,10 @@ FILE_CASES = [
     (["serve", "zero.toml", "--listen", "127.0.0.1:0"], "zero.toml"),
     (["serve", "remote:abc", "--cert", "fifo", "--key", "fifo", "--listen", "127.0.0.1:0"], "fifo"),
     (["connect", "wss://127.0.0.1:1/", "--token", "abcdefghijklmnop", "--cafile", "fifo", MYBOT, "--once"], "fifo"),
+    (["match", "quote.toml", "--log", "none"], "cmd"),
+    (["match", "cwd_nul.toml", "--log", "none"], "cwd"),
+    (["tournament", "quote_t.toml"], "cmd"),
+    (["tournament", "cwd_nul_t.toml"], "cwd"),
     # A URL urllib cannot split
     (["connect", "ws://[::1", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
     (["connect", "ws://127.0.0.1:99999/", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
