@@ -149,6 +149,10 @@ STORE_CASES = [
     ("UPDATE matches SET total1 = 1.5", ["report", "e.sqlite", "-o", "r.html"], "total1"),
     # A rank past SQLite's integers: totalling it again was an OverflowError
     ("UPDATE seats SET rank = 9223372036854775807", ["standings", "e.sqlite", "--recount"], "e.sqlite"),
+    # A count that is a huge real: kept as given in an INTEGER column, it overflowed the statistics' int to float
+    ("UPDATE agg_bot_moments SET rg = 1e308", ["standings", "e.sqlite", "--cluster", "seed"], "rg"),
+    ("UPDATE agg_bot SET deal_ins = 1e308 * 10", ["standings", "e.sqlite"], "deal_ins"),
+    ("UPDATE seats SET deal_ins = 1e308", ["standings", "e.sqlite", "--recount"], "deal_ins"),
 ]
 
 
