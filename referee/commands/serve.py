@@ -119,6 +119,8 @@ def _tokens(args: argparse.Namespace, names: list[str], out: Console) -> dict[st
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.wait is not None and not args.wait >= 0:  # trio's timeout refuses a negative or nan with a ValueError
+        return fail("serve", f"--wait {args.wait}: give seconds, 0 or more")
     try:
         listen = parse_listen(args.listen)
         try:

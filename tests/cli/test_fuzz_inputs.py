@@ -99,6 +99,8 @@ FILE_CASES = [
     (["match", "cwd_nul.toml", "--log", "none"], "cwd"),
     (["tournament", "quote_t.toml"], "cmd"),
     (["tournament", "cwd_nul_t.toml"], "cwd"),
+    (["serve", "remote:abc", "--wait", "-1", "--listen", "127.0.0.1:0"], "--wait"),
+    (["serve", "remote:abc", "--wait", "nan", "--listen", "127.0.0.1:0"], "--wait"),
     # A URL urllib cannot split
     (["connect", "ws://[::1", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
     (["connect", "ws://127.0.0.1:99999/", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
