@@ -50,6 +50,7 @@ try:
     from distributed import Client, LocalCluster
     from distributed.comm import parse_address
     from distributed.comm.addressing import parse_host_port
+    from distributed.comm.registry import backends
 except ImportError as exc:  # pragma: no cover - exercised by a test with dask hidden
     raise ImportError(
         f"tournaments.distributed needs Dask ({exc}); install it with: pip install 'mjref[dask]'"
@@ -322,6 +323,9 @@ def _precheck_tcp(address: str, timeout: float) -> None:
     """Fail fast with the operating system's reason (refused, unknown host) instead of Dask's generic timeout."""
     try:  # Dask's parsers say ValueError for an address they cannot read; only that is caught here
         scheme, loc = parse_address(address)
+        known = sorted(set(backends) - {"inproc"})  # inproc: within one process only
+        if scheme not in known:  # Client() would fail, then time out for 20 s closing itself at exit (a traceback)
+            raise ValueError(f"unknown scheme {scheme!r}, known: {', '.join(known)}")
         if scheme not in ("tcp", "tls"):
             return
         host, port = parse_host_port(loc)

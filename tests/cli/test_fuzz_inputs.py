@@ -101,6 +101,9 @@ FILE_CASES = [
     (["tournament", "cwd_nul_t.toml"], "cwd"),
     (["serve", "remote:abc", "--wait", "-1", "--listen", "127.0.0.1:0"], "--wait"),
     (["serve", "remote:abc", "--wait", "nan", "--listen", "127.0.0.1:0"], "--wait"),
+    # A Dask address of a scheme Dask has not, or that works within one process only: 20 s, then a traceback
+    (["tournament", "--dask", "nonsense://x", "--quiet"], "nonsense"),
+    (["tournament", "--dask", "inproc://x", "--quiet"], "inproc"),
     # A URL urllib cannot split
     (["connect", "ws://[::1", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
     (["connect", "ws://127.0.0.1:99999/", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
