@@ -104,6 +104,10 @@ FILE_CASES = [
     # A Dask address of a scheme Dask has not, or that works within one process only: 20 s, then a traceback
     (["tournament", "--dask", "nonsense://x", "--quiet"], "nonsense"),
     (["tournament", "--dask", "inproc://x", "--quiet"], "inproc"),
+    # A seat played through `mjref serve`: nothing to run here (an AssertionError)
+    (["check", "remote:abc"], "remote:abc"),
+    (["check", "human:abc"], "human:abc"),
+    (["refeed", str(GOLDEN), "--seat", "1", "remote:abc"], "remote:abc"),
     # A URL urllib cannot split
     (["connect", "ws://[::1", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
     (["connect", "ws://127.0.0.1:99999/", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
