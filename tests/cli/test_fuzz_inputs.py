@@ -29,11 +29,13 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def mjref(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def mjref(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     exe = Path(sys.executable).parent / "mjref"
     cmd = [str(exe), *argv] if exe.exists() else [sys.executable, "-m", "referee.cli", *argv]
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), "MJREF_SANDBOX": "none"})
+    with open(stdin or os.devnull, "rb") as f:
+        return subprocess.run(cmd, cwd=cwd, stdin=f, capture_output=True, text=True, timeout=60,
+                              preexec_fn=_limit_memory, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                             "MJREF_SANDBOX": "none"})
 
 
 def one_line(proc: subprocess.CompletedProcess[str], word: str) -> str:
@@ -76,6 +78,10 @@ LOG_CASES = [(command, log) for command in (["view", "-o", "v.html"], ["transcri
 @pytest.mark.parametrize(("command", "log"), LOG_CASES, ids=[f"{' '.join(c)} {n}" for c, n in LOG_CASES])
 def test_an_event_field_of_the_wrong_shape_is_refused(command: list[str], log: str, d: Path) -> None:
     one_line(mjref(command[0], f"{log}.jsonl", *command[1:], cwd=d), f"{log}.jsonl")
+
+
+def test_a_score_request_on_stdin_is_bounded_as_a_file_is(d: Path) -> None:
+    one_line(mjref("score", "-", cwd=d, stdin="/dev/zero"), "<stdin>")
 
 
 def test_check_with_stderr_to_a_device_does_not_read_it_whole(d: Path) -> None:
