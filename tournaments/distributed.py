@@ -344,6 +344,13 @@ def _precheck_tcp(address: str, timeout: float) -> None:
             from None
 
 
+def check_address(address: str, timeout: float = 10.0) -> None:
+    """Refuse (DaskError) an address that cannot be a scheduler, or a TCP one that cannot be reached, without
+    connecting a client: a run checks it before ``--restart`` discards anything."""
+    if address != LOCAL:
+        _precheck_tcp(address, timeout)
+
+
 def _connect(address: str, workers: int | None, timeout: float) -> tuple[Client, LocalCluster | None]:
     if address == LOCAL:
         n = workers or os.cpu_count() or 1

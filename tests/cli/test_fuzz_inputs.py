@@ -180,3 +180,14 @@ def test_a_store_edited_by_hand_is_refused_in_one_line(sql: str, argv: list[str]
     con.commit()
     con.close()
     one_line(mjref(*argv, cwd=tmp_path), word)
+
+
+@pytest.mark.parametrize("address", ["nonsense://x", "tcp://127.0.0.1:1"])
+def test_restart_with_a_dask_address_that_cannot_be_used_keeps_the_store(address: str, store: Path,
+                                                                         tmp_path: Path) -> None:
+    """``--restart`` discarded the store when the run was planned, and only then was the address refused."""
+    shutil.copy(store / "t.toml", tmp_path / "t.toml")
+    shutil.copy(store / "t.sqlite", tmp_path / "t.sqlite")
+    before = (tmp_path / "t.sqlite").read_bytes()
+    one_line(mjref("tournament", "t.toml", "--restart", "--dask", address, "--quiet", cwd=tmp_path), address)
+    assert (tmp_path / "t.sqlite").read_bytes() == before
