@@ -112,6 +112,13 @@ class TournamentConfig(BaseModel):
                              "escapes), not only blanks")
         return v
 
+    @field_validator("store", "logs")
+    @classmethod
+    def _no_nul(cls, v: str) -> str:
+        if "\0" in v:  # every use of the path raised "embedded null byte" (a traceback)
+            raise ValueError("a path cannot hold a NUL character")
+        return v
+
     @field_validator("seeds")
     @classmethod
     def _seeds(cls, v: int | list[int]) -> int | list[int]:

@@ -57,6 +57,8 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # A bot's cmd string with an unbalanced quote (shlex's ValueError), a cwd holding NUL (resolve's ValueError)
     (d / "quote.toml").write_text('name = "q"\ncmd = "python3 \'x"\n')
     (d / "cwd_nul.toml").write_text('name = "n"\ncmd = ["python3"]\ncwd = "a\\u0000b"\n')
+    for name, path in (("store_nul", "store"), ("logs_nul", "logs")):  # "embedded null byte" where it was used
+        (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n{path} = "a\\u0000b"\n{BOT}')
     for name, bot in (("quote_t", 'cmd = "python3 \'x"'), ("cwd_nul_t", 'cmd = ["python3"]\ncwd = "a\\u0000b"')):
         (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n[[bots]]\nname = "a"\n{bot}\n')
     records = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
@@ -105,6 +107,8 @@ FILE_CASES = [
     (["match", "cwd_nul.toml", "--log", "none"], "cwd"),
     (["tournament", "quote_t.toml"], "cmd"),
     (["tournament", "cwd_nul_t.toml"], "cwd"),
+    (["tournament", "store_nul.toml"], "store"),
+    (["tournament", "logs_nul.toml"], "logs"),
     (["serve", "remote:abc", "--wait", "-1", "--listen", "127.0.0.1:0"], "--wait"),
     (["serve", "remote:abc", "--wait", "nan", "--listen", "127.0.0.1:0"], "--wait"),
     # A Dask address of a scheme Dask has not, or that works within one process only: 20 s, then a traceback
