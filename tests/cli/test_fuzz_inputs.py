@@ -69,6 +69,15 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
         event = next(r for r in changed if r["type"] == "event" and field in r)
         event[field] = value
         (d / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in changed))
+    # Half of a surrogate pair ("\\ud800" alone) in a fault's line, and in the header: printing the replay's table
+    # and writing the viewer's page raised a UnicodeEncodeError
+    at = next(i for i, r in enumerate(records) if r["type"] == "answer")
+    fault = {"type": "fault", "hand": records[at]["hand"], "seat": 1, "kind": "garbage", "detail": "x", "line": "\ud800"}
+    (d / "surrogate_fault.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [*records[:at], fault, *records[at:]]))
+    header = json.loads(json.dumps(records))
+    header[0]["seats"][0]["spec"] = "\udc80"
+    (d / "surrogate_header.jsonl").write_text("".join(json.dumps(r) + "\n" for r in header))
+    (d / "surrogate.json").write_text('{"concealed": "\\ud800"}')
     return d
 
 
@@ -82,6 +91,13 @@ def test_an_event_field_of_the_wrong_shape_is_refused(command: list[str], log: s
     one_line(mjref(command[0], f"{log}.jsonl", *command[1:], cwd=d), f"{log}.jsonl")
 
 
+def test_replay_says_where_a_log_holds_half_a_surrogate_pair(d: Path) -> None:
+    """Replay's verdict on a damaged line is a divergence (exit 1) on stdout, not a UnicodeEncodeError."""
+    proc = mjref("replay", "surrogate_fault.jsonl", "--hand", "1", cwd=d)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "surrogate" in proc.stdout
+
+
 def test_a_score_request_on_stdin_is_bounded_as_a_file_is(d: Path) -> None:
     one_line(mjref("score", "-", cwd=d, stdin="/dev/zero"), "<stdin>")
 
@@ -93,6 +109,9 @@ def test_check_with_stderr_to_a_device_does_not_read_it_whole(d: Path) -> None:
 
 
 FILE_CASES = [
+    (["view", "surrogate_header.jsonl", "-o", "v.html"], "surrogate_header.jsonl"),
+    (["transcript", "surrogate_fault.jsonl", "--seat", "1"], "surrogate"),
+    (["score", "surrogate.json"], "surrogate"),
     # Files that never end or never open, and JSON that nests past Python's stack
     (["regress", "--plan", "--resample", "/dev/zero"], "/dev/zero"),
     (["regress", "--plan", "--resample", "fifo"], "fifo"),
