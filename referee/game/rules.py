@@ -197,7 +197,10 @@ def parse_assignments(items: Iterable[str], base: Ruleset | None = None) -> Rule
         except json.JSONDecodeError:
             value = raw
         if key.startswith("tai."):
-            options.setdefault("tai", {})[key[4:]] = value
+            table = options.setdefault("tai", {})
+            if not isinstance(table, dict):  # --set tai=2 --set tai.dealer=1: a TypeError
+                raise RulesError(f"rule option 'tai': the tai table must be a table of item key = tai, not {table!r}")
+            table[key[4:]] = value
         else:
             options[key] = value
     return make_ruleset(options, base)

@@ -146,6 +146,9 @@ FILE_CASES = [
     (["match", "--set", f"per_tai={10**23}", "--log", "none"], "per_tai"),
     (["match", "--set", f"fault_penalty={10**23}", "--log", "none"], "fault_penalty"),
     (["match", "--set", f"tai.dealer={10**23}", "--log", "none"], "tai.dealer"),
+    # A tai table set to a number, then one of its items (a TypeError)
+    (["score", str(ROOT / "examples" / "score-request.json"), "--set", "tai=2", "--set", "tai.dealer=1"], "tai"),
+    (["match", "--set", "tai=null", "--set", "tai.dealer=1", "--log", "none"], "tai"),
 ]
 
 
