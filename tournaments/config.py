@@ -83,7 +83,7 @@ _NOT_IDENTITY = ("threads", "identity", "identity_ignore")
 
 
 class TournamentConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # TOML has types: seeds = true is no number of seeds
 
     name: str = Field("tournament", min_length=1, max_length=200)
     format: Literal["round-robin", "gauntlet"] = "round-robin"

@@ -57,6 +57,10 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # A bot's cmd string with an unbalanced quote (shlex's ValueError), a cwd holding NUL (resolve's ValueError)
     (d / "quote.toml").write_text('name = "q"\ncmd = "python3 \'x"\n')
     (d / "cwd_nul.toml").write_text('name = "n"\ncmd = ["python3"]\ncwd = "a\\u0000b"\n')
+    # Values of another type that pydantic's lax mode took: true seeds (one), "yes" duplicate (true)
+    for name, line in (("seeds_true", "seeds = true"), ("duplicate_yes", 'duplicate = "yes"\nseeds = 1'),
+                       ("concurrency_true", "concurrency = true\nseeds = 1"), ("hands_float", "hands = 2.0\nseeds = 1")):
+        (d / f"{name}.toml").write_text(f'name = "{name}"\n{line}\n{BOT}')
     for name, path in (("store_nul", "store"), ("logs_nul", "logs")):  # "embedded null byte" where it was used
         (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n{path} = "a\\u0000b"\n{BOT}')
     for name, bot in (("quote_t", 'cmd = "python3 \'x"'), ("cwd_nul_t", 'cmd = ["python3"]\ncwd = "a\\u0000b"')):
@@ -126,6 +130,10 @@ FILE_CASES = [
     (["match", "cwd_nul.toml", "--log", "none"], "cwd"),
     (["tournament", "quote_t.toml"], "cmd"),
     (["tournament", "cwd_nul_t.toml"], "cwd"),
+    (["tournament", "seeds_true.toml"], "seeds"),
+    (["tournament", "duplicate_yes.toml"], "duplicate"),
+    (["tournament", "concurrency_true.toml"], "concurrency"),
+    (["tournament", "hands_float.toml"], "hands"),
     (["tournament", "store_nul.toml"], "store"),
     (["tournament", "logs_nul.toml"], "logs"),
     (["serve", "remote:abc", "--wait", "-1", "--listen", "127.0.0.1:0"], "--wait"),
