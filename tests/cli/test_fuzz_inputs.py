@@ -76,8 +76,10 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # Half of a surrogate pair ("\\ud800" alone) in a fault's line, and in the header: printing the replay's table
     # and writing the viewer's page raised a UnicodeEncodeError
     at = next(i for i, r in enumerate(records) if r["type"] == "answer")
-    fault = {"type": "fault", "hand": records[at]["hand"], "seat": 1, "kind": "garbage", "detail": "x", "line": "\ud800"}
-    (d / "surrogate_fault.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [*records[:at], fault, *records[at:]]))
+    fault = {"type": "fault", "hand": records[at]["hand"], "seat": 1, "kind": "garbage", "detail": "x",
+             "line": "\ud800"}
+    faulted = [*records[:at], fault, *records[at:]]
+    (d / "surrogate_fault.jsonl").write_text("".join(json.dumps(r) + "\n" for r in faulted))
     header = json.loads(json.dumps(records))
     header[0]["seats"][0]["spec"] = "\udc80"
     (d / "surrogate_header.jsonl").write_text("".join(json.dumps(r) + "\n" for r in header))
