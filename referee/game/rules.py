@@ -68,7 +68,7 @@ MAX_TAI = 1000
 class Ruleset(BaseModel):
     """Every rule option (docs/rules.md), with its default.  Frozen: a ruleset never changes during a match."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)  # flowers="yes" is no bool
 
     flowers: bool = Field(False, description="Play with the eight flowers (144-tile wall).")
     dead_wall: int = Field(

@@ -149,6 +149,9 @@ FILE_CASES = [
     (["match", "--set", f"base={10**23}", "--log", "none"], "base"),
     (["match", "--set", f"fault_penalty={10**23}", "--log", "none"], "fault_penalty"),
     (["match", "--set", f"tai.dealer={10**23}", "--log", "none"], "tai.dealer"),
+    # Rule values of another type that pydantic's lax mode took: hands=true played one hand, flowers="yes" flowers
+    (["match", "--set", "hands=true", "--log", "none"], "hands"),
+    (["match", "--set", 'flowers="yes"', "--log", "none"], "flowers"),
     # A tai table set to a number, then one of its items (a TypeError)
     (["score", str(ROOT / "examples" / "score-request.json"), "--set", "tai=2", "--set", "tai.dealer=1"], "tai"),
     (["match", "--set", "tai=null", "--set", "tai.dealer=1", "--log", "none"], "tai"),
