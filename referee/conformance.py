@@ -20,6 +20,7 @@ bot exits by itself after ``/exit``.  An in-process bot passes them by construct
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -572,10 +573,13 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, timeout: float
 def _keep_stderr(report: CheckReport, path: Path, *, remove_if_empty: bool) -> None:
     """Name the bot's stderr file in the report, with its last lines when a scenario failed."""
     try:
-        size = path.stat().st_size
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # /dev/null, /dev/zero: written to, never read back (it would never end)
+            return
+        size = st.st_size
         with path.open("rb") as f:
             f.seek(max(0, size - 64 * STDERR_LINES * 8))
-            tail = f.read()
+            tail = f.read(64 * STDERR_LINES * 8)
     except OSError:
         return
     if size == 0:

@@ -144,14 +144,17 @@ class EventRecord(_Record):
             raise ValueError(f"a {self.kind} event with " + "; ".join(
                 part for part in (missing and "no " + ", ".join(missing), unknown and "unknown " + ", ".join(unknown))
                 if part))
+        annotations = EVENT_TYPES[self.kind].__annotations__  # "int", "tuple[int, ...]": the field's own shape
         for name in names:  # what every reader (the viewer's page among them) may take it for
             value = (self.model_extra or {})[name]
             if name.endswith("_wind"):
                 ok = value in WINDS_IN_ORDER
             elif name == "replacement":
                 ok = type(value) is bool
+            elif str(annotations.get(name)).startswith("tuple"):  # a seat of [] or tiles of 3 were read as given
+                ok = type(value) is list and all(type(x) is int for x in value)
             else:
-                ok = type(value) is int or (type(value) is list and all(type(x) is int for x in value))
+                ok = type(value) is int
             if not ok:
                 raise ValueError(f"a {self.kind} event's {name} is {str(value)[:40]!r}, not what a {self.kind} holds")
         return self

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hmac
 import secrets
 import ssl
-import tomllib
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from referee.errors import InputError
 from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
 from referee.numbers import is_int_text
 from referee.shutdown import Shutdown
+from referee.userfiles import read_bytes, read_toml
 from wrappers import messages as m
 from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
@@ -67,14 +67,7 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 def load_tokens(path: Path, names: Iterable[str]) -> dict[str, str]:
     """The tokens of a TOML file ``name = "token"``, for exactly the remote bots ``names`` (each must have one)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ServeError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise ServeError(f"{path}: not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ServeError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path, ServeError)  # a FIFO or /dev/zero is refused, not read for ever
     tokens: dict[str, str] = {}
     for name, token in data.items():
         if not REMOTE_NAME.fullmatch(name):
@@ -112,6 +105,11 @@ def server_ssl_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | 
     if cert is None or key is None:
         raise ServeError("--cert and --key go together")
     ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    for option, path in (("--cert", cert), ("--key", key)):
+        try:
+            read_bytes(path)  # OpenSSL would wait on a FIFO for ever
+        except InputError as exc:
+            raise ServeError(f"{option} {exc}") from None
     try:
         ctx.load_cert_chain(str(cert), str(key))
     except (OSError, ssl.SSLError) as exc:

@@ -29,6 +29,7 @@ MAX_JSON_DEPTH = 32
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(r"[\[\]{}]")
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # the escape of half a character beyond U+FFFF
 
 
 def check_depth(text: str, max_depth: int = MAX_JSON_DEPTH) -> None:
@@ -44,9 +45,30 @@ def check_depth(text: str, max_depth: int = MAX_JSON_DEPTH) -> None:
 
 
 def loads_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """``json.loads`` that refuses documents nested deeper than ``max_depth`` (as a ``json.JSONDecodeError``)."""
+    """``json.loads`` that refuses documents nested deeper than ``max_depth``, and strings holding half of a
+    surrogate pair (``"\\ud800"`` alone: no text, and printing or writing it raised a UnicodeEncodeError), as a
+    ``json.JSONDecodeError``."""
     check_depth(text, max_depth)
-    return json.loads(text)
+    data = json.loads(text)
+    found = _SURROGATE.search(text) if "\\u" in text else None  # cheap for real input: a pair is rare
+    if found is not None and not _is_text(data):
+        raise json.JSONDecodeError("a string holds half of a surrogate pair, not text", text, found.start())
+    return data
+
+
+def _is_text(value: Any) -> bool:
+    """Every string of the JSON ``value`` (keys too) can be written as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_is_text(k) and _is_text(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_is_text(v) for v in value)
+    return True
 
 
 def utf8_reason(data: bytes, exc: UnicodeDecodeError) -> str:

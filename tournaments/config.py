@@ -83,7 +83,7 @@ _NOT_IDENTITY = ("threads", "identity", "identity_ignore")
 
 
 class TournamentConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # TOML has types: seeds = true is no number of seeds
 
     name: str = Field("tournament", min_length=1, max_length=200)
     format: Literal["round-robin", "gauntlet"] = "round-robin"
@@ -110,6 +110,13 @@ class TournamentConfig(BaseModel):
         if not v.isprintable() or not v.strip():  # shown on the terminal, in pages and in markdown
             raise ValueError(f"tournament name '{printable(v)}': use printable characters (no control characters or "
                              "escapes), not only blanks")
+        return v
+
+    @field_validator("store", "logs")
+    @classmethod
+    def _no_nul(cls, v: str) -> str:
+        if "\0" in v:  # every use of the path raised "embedded null byte" (a traceback)
+            raise ValueError("a path cannot hold a NUL character")
         return v
 
     @field_validator("seeds")

@@ -50,6 +50,7 @@ try:
     from distributed import Client, LocalCluster
     from distributed.comm import parse_address
     from distributed.comm.addressing import parse_host_port
+    from distributed.comm.registry import backends
 except ImportError as exc:  # pragma: no cover - exercised by a test with dask hidden
     raise ImportError(
         f"tournaments.distributed needs Dask ({exc}); install it with: pip install 'mjref[dask]'"
@@ -322,6 +323,9 @@ def _precheck_tcp(address: str, timeout: float) -> None:
     """Fail fast with the operating system's reason (refused, unknown host) instead of Dask's generic timeout."""
     try:  # Dask's parsers say ValueError for an address they cannot read; only that is caught here
         scheme, loc = parse_address(address)
+        known = sorted(set(backends) - {"inproc"})  # inproc: within one process only
+        if scheme not in known:  # Client() would fail, then time out for 20 s closing itself at exit (a traceback)
+            raise ValueError(f"unknown scheme {scheme!r}, known: {', '.join(known)}")
         if scheme not in ("tcp", "tls"):
             return
         host, port = parse_host_port(loc)
@@ -338,6 +342,13 @@ def _precheck_tcp(address: str, timeout: float) -> None:
     except OSError as exc:
         raise DaskError(f"{address}: cannot connect ({exc.strerror or exc}; is `dask scheduler` running there?)") \
             from None
+
+
+def check_address(address: str, timeout: float = 10.0) -> None:
+    """Refuse (DaskError) an address that cannot be a scheduler, or a TCP one that cannot be reached, without
+    connecting a client: a run checks it before ``--restart`` discards anything."""
+    if address != LOCAL:
+        _precheck_tcp(address, timeout)
 
 
 def _connect(address: str, workers: int | None, timeout: float) -> tuple[Client, LocalCluster | None]:

@@ -50,6 +50,7 @@ from referee.errors import BotError, InputError
 from referee.errors import StoreError as BaseStoreError
 from referee.game.rules import Ruleset, make_ruleset
 from referee.shutdown import Shutdown, watching_signals
+from referee.userfiles import loads_json, read_bytes
 from wrappers.spec import BotSpec, SpecError
 
 from .config import diff_identity
@@ -677,12 +678,14 @@ def load_differences(path: Path) -> list[float]:
     ``mjref regress``, as ``differences``): a list of at least two finite numbers, or a clear error."""
     try:
         size = path.stat().st_size
-        if size > MAX_RESAMPLE_BYTES:
-            raise RegressError(f"--resample {path}: {size:,} bytes, more than the {MAX_RESAMPLE_BYTES:,} a file of "
-                               "differences may have")
-        data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise RegressError(f"{path}: cannot read ({exc.strerror})") from None
+    if size > MAX_RESAMPLE_BYTES:
+        raise RegressError(f"--resample {path}: {size:,} bytes, more than the {MAX_RESAMPLE_BYTES:,} a file of "
+                           "differences may have")
+    raw = read_bytes(path, RegressError, MAX_RESAMPLE_BYTES)  # not /dev/zero nor a FIFO: they never end
+    try:
+        data = loads_json(raw.decode("utf-8"))  # bounded nesting: 100,000 '[' are a reason, not a RecursionError
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RegressError(f"{path}: not JSON ({exc})") from None
     diffs = data.get("differences") if isinstance(data, dict) else None

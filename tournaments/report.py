@@ -162,10 +162,10 @@ def _check_match_row(m: dict[str, Any], store_path: Path | str) -> None:
         raise StoreError(f"{store_path}: a match ID {printable(str(m['id'])[:60])!r} is not one mjref makes; the "
                          "store is damaged")
     for column in _MATCH_NUMBERS:
-        value = m[column]
-        if type(value) not in (int, float) or (type(value) is float and not math.isfinite(value)):
+        value = m[column]  # whole numbers but the seconds: the page writes a total of 1.5 as {:d} (a ValueError)
+        if type(value) is not int and (column != "seconds" or type(value) is not float or not math.isfinite(value)):
             raise StoreError(f"{store_path}: match {m['id']}: column {column!r} holds {printable(str(value)[:60])!r}, "
-                             "not a number; the store is damaged")
+                             f"not {'a' if column == 'seconds' else 'a whole'} number; the store is damaged")
     if m["log"] is not None and type(m["log"]) is not str:
         raise StoreError(f"{store_path}: match {m['id']}: its log is not a path; the store is damaged")
 

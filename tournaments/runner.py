@@ -34,6 +34,7 @@ from referee.game.rules import Ruleset
 from referee.game.wall import salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
 from referee.shutdown import Shutdown, watching_signals
+from referee.userfiles import check_output_dir
 from wrappers.identity import file_sha256
 from wrappers.spec import BotSpec, SpecError
 
@@ -332,6 +333,8 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
     store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
     logs_dir = base_dir / config.logs if config.logs else store_path.with_name(store_path.stem + "-logs")
+    # A file in the folder's place was a FileExistsError once the matches started
+    check_output_dir(logs_dir, f"{where}: logs", TournamentError, private=True)
     notes: list[str] = []
     try:
         with StoreLock(store_path) as lock:

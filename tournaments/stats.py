@@ -630,26 +630,39 @@ _NUMBER_COLUMNS = ("points", "rank", "hands", "wins", "self_draws", "deal_ins", 
                    "max_answer_seconds")
 
 
+def _whole_columns(con: sqlite3.Connection, table: str) -> set[str]:
+    """The columns of ``table`` declared INTEGER: SQLite keeps a real such as 1e308 there as given, and a count that
+    large overflowed the statistics (a traceback), so a cell there must be a whole number."""
+    return {str(r[1]) for r in con.execute(f"PRAGMA table_info({table})") if str(r[2]).upper() == "INTEGER"}
+
+
+def _not_a_number(column: str, whole: set[str]) -> str:
+    """The SQL test of a cell that ``column`` cannot hold."""
+    return f"typeof({column}) NOT IN ('integer'{'' if column in whole else ', ' + repr('real')})"
+
+
 def _check_numbers(con: sqlite3.Connection, store_path: Path) -> None:
     """SQLite keeps whatever a cell is given and sums text as 0: a seat cell that is not a number (a store edited by
     hand, or damaged) is refused naming the match and the column, instead of standings that are silently wrong."""
+    whole = _whole_columns(con, "seats")
     for column in _NUMBER_COLUMNS:
         bad = con.execute(f"SELECT match_id, position, {column} FROM seats "
-                          f"WHERE typeof({column}) NOT IN ('integer', 'real') LIMIT 1").fetchone()
+                          f"WHERE {_not_a_number(column, whole)} LIMIT 1").fetchone()
         if bad is not None:
             raise StoreError(f"{store_path}: match {bad[0]!r}, seat {bad[1]}: column {column!r} holds {bad[2]!r}, "
-                             f"not a number; the store is damaged")
+                             f"not {'a whole' if column in whole else 'a'} number; the store is damaged")
 
 
 def _check_total_numbers(con: sqlite3.Connection, store_path: Path) -> None:
     """As :func:`_check_numbers`, for the totals standings read (a handful of rows)."""
     for table, columns in agg.NUMBER_COLUMNS.items():
-        test = " OR ".join(f"typeof({c}) NOT IN ('integer', 'real')" for c in columns)
-        bad = con.execute(f"SELECT * FROM {table} WHERE {test} LIMIT 1").fetchone()  # noqa: S608 - fixed names
-        if bad is not None:
-            column = next(c for c in columns if not isinstance(bad[c], int | float))
-            raise StoreError(f"{store_path}: table {table}: column {column!r} holds {bad[column]!r}, not a number; "
-                             f"the store is damaged")
+        whole = _whole_columns(con, table)
+        for column in columns:
+            bad = con.execute(f"SELECT {column} FROM {table} "  # noqa: S608 - fixed names
+                              f"WHERE {_not_a_number(column, whole)} LIMIT 1").fetchone()
+            if bad is not None:
+                raise StoreError(f"{store_path}: table {table}: column {column!r} holds {bad[0]!r}, not "
+                                 f"{'a whole' if column in whole else 'a'} number; the store is damaged")
 
 
 def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> Standings:

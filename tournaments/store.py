@@ -424,7 +424,7 @@ class Store:
     def _rebuild_totals(self) -> int:
         try:
             return agg.rebuild(self.con)
-        except (TypeError, ValueError, KeyError) as exc:  # a cell that is not a number, edited by hand
+        except (TypeError, ValueError, KeyError, OverflowError) as exc:  # a cell that is not a number (or too big)
             raise StoreError(f"{self.path}: a damaged results store: its matches cannot be totalled ({exc})") \
                 from None
 

@@ -257,6 +257,9 @@ def clear(con: sqlite3.Connection) -> None:
         con.execute(f"DELETE FROM {table}")  # noqa: S608 - fixed table names
 
 
+_WHOLE_SEAT_COLUMNS = ("points", "hands", "wins", "self_draws", "deal_ins", "faults", "answers")
+
+
 def facts_from_tables(con: sqlite3.Connection) -> Iterator[MatchFacts]:
     """Every recorded match, read back from the store's match tables (to build the totals of an older store)."""
     seat_cols = ("bot", "points", "rank", "hands", "wins", "self_draws", "deal_ins", "faults", "answers",
@@ -265,6 +268,10 @@ def facts_from_tables(con: sqlite3.Connection) -> Iterator[MatchFacts]:
     for mid, grp, seed, hands, *names in matches.fetchall():
         seat_rows = [dict(zip(seat_cols, r, strict=True)) for r in con.execute(
             f"SELECT {', '.join(seat_cols)} FROM seats WHERE match_id = ? ORDER BY position", (mid,))]  # noqa: S608
+        for r in seat_rows:  # a count edited to 1e308 (a real, kept as given in an INTEGER column) summed to inf
+            column = next((c for c in _WHOLE_SEAT_COLUMNS if type(r[c]) is not int), None)
+            if column is not None:
+                raise ValueError(f"match {mid!r}: seat column {column!r} holds {r[column]!r}, not a whole number")
         bots = {i + 1: r["bot"] for i, r in enumerate(seat_rows)} or dict(enumerate(names, start=1))
         hand_points = [(bots[p], r[p - 1] - r[p + 3]) for r in con.execute(
             "SELECT s1, s2, s3, s4, p1, p2, p3, p4 FROM hands WHERE match_id = ?", (mid,)) for p in (1, 2, 3, 4)]

@@ -217,8 +217,13 @@ def spec_from_mapping(data: dict[str, Any], where: str, base_dir: Path | None = 
     """Build a spec from a TOML table; relative ``cwd`` is taken from ``base_dir``."""
     data = dict(data)
     if isinstance(data.get("cmd"), str):
-        data["cmd"] = shlex.split(data["cmd"])
+        try:
+            data["cmd"] = shlex.split(data["cmd"])
+        except ValueError as exc:  # an unbalanced quote
+            raise SpecError(f"{where}: cmd: {exc}") from None
     if base_dir is not None:
+        if "\0" in str(data.get("cwd", "")):  # resolving it would raise "embedded null byte"
+            raise SpecError(f"{where}: cwd: holds a NUL character")
         if data.get("cwd") is not None:
             data["cwd"] = str((base_dir / str(data["cwd"])).resolve())
         elif isinstance(data.get("cmd"), list | tuple):

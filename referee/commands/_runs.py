@@ -61,6 +61,12 @@ def open_dask(address: str | None, opener: Callable[[Any, str], Any]) -> Any:
     return opener(distributed, address)
 
 
+def check_dask(address: str | None) -> None:
+    """Refuse a ``--dask`` address that cannot be used (Dask missing, an address it cannot read or reach) before
+    ``--restart`` discards a store's results: they are discarded when the run is planned, before the cluster opens."""
+    open_dask(address, lambda d, a: d.check_address(a))
+
+
 class LongRun:
     """One long run's console and progress.  ``render``: the live view on a terminal; ``line``: what is printed
     instead, at most every ``every`` seconds (and at the end), when the output is a file or a pipe; ``show``

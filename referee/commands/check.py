@@ -54,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
     if args.start_grace is not None and not 0 <= args.start_grace <= MAX_SECONDS:
         return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to {MAX_SECONDS:g} seconds")
     spec = resolve_bots([args.bot])[0]
+    if spec.remote:  # a seat played through `mjref serve` has no command to run here (an AssertionError)
+        return fail("check", f"bot {spec.describe()!r} is played by a wrapper logging in to `mjref serve`; check "
+                    "runs a built-in bot, a command line or a bot file here")
     spec.check_runnable()
     if args.stderr is not None:
         check_output_file(args.stderr, "--stderr", private=True)

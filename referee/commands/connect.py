@@ -12,12 +12,14 @@ import ssl
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import trio
 
 from bots.base import BUILTIN_NAMES
 from referee.commands import fail, make_console
-from referee.userfiles import check_output_file
+from referee.errors import InputError
+from referee.userfiles import check_output_file, read_bytes
 from wrappers.relay import Refused, relay
 from wrappers.spec import REMOTE_NAME, SpecError, parse_bot
 
@@ -45,6 +47,12 @@ def register(sub: Any, name: str, summary: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if not args.url.startswith(("ws://", "wss://")):
         return fail("connect", f"URL {args.url!r}: give ws://HOST:PORT or wss://HOST:PORT")
+    try:  # what the websocket client splits: ws://[::1, a port of 99999 or no host was a traceback
+        host, _port = urlsplit(args.url).hostname, urlsplit(args.url).port
+    except ValueError as exc:
+        return fail("connect", f"URL {args.url!r}: {exc}")
+    if not host:
+        return fail("connect", f"URL {args.url!r}: give ws://HOST:PORT or wss://HOST:PORT")
     try:
         spec = parse_bot(args.bot, set(BUILTIN_NAMES))
         if spec.cmd is None:
@@ -58,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         return fail("connect", f"--name {name!r}: a name is 1-64 letters, digits, '_', '.', '-'")
     context: ssl.SSLContext | None = None
     if args.cafile is not None:
+        try:
+            read_bytes(args.cafile)  # OpenSSL would wait on a FIFO for ever
+        except InputError as exc:
+            return fail("connect", f"--cafile {exc}")
         try:
             context = ssl.create_default_context(cafile=str(args.cafile))
         except (OSError, ssl.SSLError) as exc:

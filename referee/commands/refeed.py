@@ -46,6 +46,9 @@ def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
         return fail("refeed", f"--hand {args.hand}: hands are counted from 1")
     spec = resolve_bots([args.bot])[0]
+    if spec.remote:  # a seat played through `mjref serve` has no command to run here (an AssertionError)
+        return fail("refeed", f"bot {spec.describe()!r} is played by a wrapper logging in to `mjref serve`; refeed "
+                    "runs a built-in bot, a command line or a bot file here")
     spec.check_runnable()
     if args.stderr is not None:
         check_output_file(args.stderr, "--stderr", private=True)

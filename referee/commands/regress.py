@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.commands import add_play_options, add_timeout_option, fail, make_console
-from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.markdown import md_code
 from referee.match import MatchError, resolve_bots
@@ -279,6 +279,8 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.markdown, "--markdown")
     if args.logs is not None:
         check_output_dir(args.logs, "--logs", private=True)
+    if args.restart:
+        check_dask(args.dask)
     p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
     executor = open_dask(args.dask, lambda d, address: d.open_dask_executor(
         address, specs=settings.roles().values(), namespace=d.namespace_of(settings.identity()),

@@ -12,7 +12,6 @@ import json
 import ssl
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from rich.text import Text
 
 from referee.commands import fail, make_console
 from referee.commands import match as match_command
+from referee.errors import InputError
 from referee.match import MatchResult
 from referee.numbers import float_arg
 from referee.server import (
@@ -36,6 +36,7 @@ from referee.server import (
     serve_match,
     server_ssl_context,
 )
+from referee.userfiles import read_toml
 from wrappers.spec import BotSpec
 
 
@@ -118,6 +119,8 @@ def _tokens(args: argparse.Namespace, names: list[str], out: Console) -> dict[st
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.wait is not None and not args.wait >= 0:  # trio's timeout refuses a negative or nan with a ValueError
+        return fail("serve", f"--wait {args.wait}: give seconds, 0 or more")
     try:
         listen = parse_listen(args.listen)
         try:
@@ -227,8 +230,8 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
 def _is_tournament(path: Path) -> bool:
     """A tournament file has ``[[bots]]``; a bot's own TOML file does not."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(path)  # a FIFO or /dev/zero is refused, not read for ever
+    except InputError:
         return False
     return isinstance(data.get("bots"), list)
 

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.commands import add_play_options, add_timeout_option, fail
-from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, open_dask
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
 from referee.numbers import int_arg
 from referee.userfiles import check_output_file
 from tournaments.config import check_concurrency, concurrency_warning, demo_config, load_config
@@ -109,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         config, base_dir, where = load_config(args.file), args.file.resolve().parent, str(args.file)
     config = config.with_timeout(args.timeout)
+    if args.restart:
+        check_dask(args.dask or config.dask)
     if args.store is not None:
         check_output_file(args.store, "--store", private=True)
     if args.report is not None:

@@ -59,10 +59,16 @@ MAX_SECONDS = 3600
 """The longest time any rule or option may give for one question or a hand's start: the ruleset's
 ``move_timeout``, ``start_grace`` and ``human_timeout``, a bot file's ``timeout`` and every ``--timeout``."""
 
+MAX_POINTS = 1_000_000
+"""The most ``base``, ``per_tai`` and ``fault_penalty`` may be, and ``MAX_TAI`` the most one tai item may count:
+far above any real table, and low enough that a match's points fit a store's integers (SQLite's end at 2**63 - 1;
+a base of 10**23 was an OverflowError once the first match was played)."""
+MAX_TAI = 1000
+
 class Ruleset(BaseModel):
     """Every rule option (docs/rules.md), with its default.  Frozen: a ruleset never changes during a match."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)  # flowers="yes" is no bool
 
     flowers: bool = Field(False, description="Play with the eight flowers (144-tile wall).")
     dead_wall: int = Field(
@@ -106,8 +112,8 @@ class Ruleset(BaseModel):
     scoring: Literal["tai", "wins"] = Field(
         "tai", description="'tai': base + per_tai × tai; 'wins': +3/-1 self-draw, +1/-1 throw."
     )
-    base: int = Field(100, ge=0, description="Points every payer pays for a win (tai scheme).")
-    per_tai: int = Field(20, ge=0, description="Points per tai every payer pays (tai scheme).")
+    base: int = Field(100, ge=0, le=MAX_POINTS, description="Points every payer pays for a win (tai scheme).")
+    per_tai: int = Field(20, ge=0, le=MAX_POINTS, description="Points per tai every payer pays (tai scheme).")
     tai: dict[str, int] = Field(
         default_factory=lambda: dict(DEFAULT_TAI), description="The tai table: item key to tai."
     )
@@ -121,8 +127,8 @@ class Ruleset(BaseModel):
     @field_validator("fault_penalty", mode="before")
     @classmethod
     def _check_penalty(cls, value: Any) -> Any:
-        if isinstance(value, bool) or not (value == "auto" or (isinstance(value, int) and value >= 0)):
-            raise ValueError(f"must be a whole number of points >= 0 or \"auto\", not {value!r}")
+        if isinstance(value, bool) or not (value == "auto" or (isinstance(value, int) and 0 <= value <= MAX_POINTS)):
+            raise ValueError(f"must be a whole number of points from 0 to {MAX_POINTS:,} or \"auto\", not {value!r}")
         return value
 
     @field_validator("tai", mode="before")
@@ -135,8 +141,8 @@ class Ruleset(BaseModel):
             raise ValueError(f"unknown tai item {unknown[0]!r} (known: {', '.join(sorted(DEFAULT_TAI))})")
         merged = dict(DEFAULT_TAI)
         for key, v in value.items():
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"tai.{key} must be a whole number >= 0, not {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_TAI:
+                raise ValueError(f"tai.{key} must be a whole number from 0 to {MAX_TAI}, not {v!r}")
             merged[key] = v
         return merged
 
@@ -191,7 +197,10 @@ def parse_assignments(items: Iterable[str], base: Ruleset | None = None) -> Rule
         except json.JSONDecodeError:
             value = raw
         if key.startswith("tai."):
-            options.setdefault("tai", {})[key[4:]] = value
+            table = options.setdefault("tai", {})
+            if not isinstance(table, dict):  # --set tai=2 --set tai.dealer=1: a TypeError
+                raise RulesError(f"rule option 'tai': the tai table must be a table of item key = tai, not {table!r}")
+            table[key[4:]] = value
         else:
             options[key] = value
     return make_ruleset(options, base)

@@ -1,0 +1,225 @@
+"""Hostile inputs found by fuzzing the installed ``mjref``: each is refused in one line with exit status 2 (or, where
+the input is fine, handled), never a traceback, a hang or a process killed for its memory.
+
+Every case runs ``mjref`` in a subprocess, as a user would, with a time limit and an address-space limit: a file
+that never ends (``/dev/zero``, a FIFO) must be refused, not read until the machine runs out of memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "data" / "golden-seed7.jsonl"
+BOT = '[[bots]]\nname = "g"\nbuiltin = "greedy"\n'
+MYBOT = f"{sys.executable} {ROOT / 'examples' / 'mybot.py'}"
+MEMORY = 2 << 30  # bytes of address space a command gets: reading /dev/zero whole hits it at once
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def mjref(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).parent / "mjref"
+    cmd = [str(exe), *argv] if exe.exists() else [sys.executable, "-m", "referee.cli", *argv]
+    with open(stdin or os.devnull, "rb") as f:
+        return subprocess.run(cmd, cwd=cwd, stdin=f, capture_output=True, text=True, timeout=60,
+                              preexec_fn=_limit_memory, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                             "MJREF_SANDBOX": "none"})
+
+
+def one_line(proc: subprocess.CompletedProcess[str], word: str) -> str:
+    lines = proc.stderr.strip("\n").split("\n")
+    assert proc.returncode == 2, f"exit {proc.returncode}: {proc.stderr[-2000:]}"
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert word.lower() in lines[0].lower(), f"the line does not name {word!r}: {lines[0]}"
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("fuzz")
+    os.mkfifo(d / "fifo")
+    (d / "fifo.toml").symlink_to("fifo")
+    (d / "zero.toml").symlink_to("/dev/zero")
+    (d / "deep.json").write_text("[" * 100_000)
+    (d / "afile").write_text("not a folder\n")
+    # A bot's cmd string with an unbalanced quote (shlex's ValueError), a cwd holding NUL (resolve's ValueError)
+    (d / "quote.toml").write_text('name = "q"\ncmd = "python3 \'x"\n')
+    (d / "cwd_nul.toml").write_text('name = "n"\ncmd = ["python3"]\ncwd = "a\\u0000b"\n')
+    # Values of another type that pydantic's lax mode took: true seeds (one), "yes" duplicate (true)
+    for name, line in (("seeds_true", "seeds = true"), ("duplicate_yes", 'duplicate = "yes"\nseeds = 1'),
+                       ("hands_float", "hands = 2.0\nseeds = 1")):
+        (d / f"{name}.toml").write_text(f'name = "{name}"\n{line}\n{BOT}')
+    for name, path in (("store_nul", "store"), ("logs_nul", "logs")):  # "embedded null byte" where it was used
+        (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n{path} = "a\\u0000b"\n{BOT}')
+    for name, bot in (("quote_t", 'cmd = "python3 \'x"'), ("cwd_nul_t", 'cmd = ["python3"]\ncwd = "a\\u0000b"')):
+        (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n[[bots]]\nname = "a"\n{bot}\n')
+    records = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
+    # An event whose number fields hold lists, or whose list fields hold numbers: the viewer and transcript used
+    # them as they came (TypeError) since the check took a list for a number
+    for name, field, value in (("seat_list", "seat", []), ("tile_list", "tile", [1]), ("tiles_int", "tiles", 3)):
+        changed = json.loads(json.dumps(records))
+        event = next(r for r in changed if r["type"] == "event" and field in r)
+        event[field] = value
+        (d / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in changed))
+    # Half of a surrogate pair ("\\ud800" alone) in a fault's line, and in the header: printing the replay's table
+    # and writing the viewer's page raised a UnicodeEncodeError
+    at = next(i for i, r in enumerate(records) if r["type"] == "answer")
+    fault = {"type": "fault", "hand": records[at]["hand"], "seat": 1, "kind": "garbage", "detail": "x",
+             "line": "\ud800"}
+    faulted = [*records[:at], fault, *records[at:]]
+    (d / "surrogate_fault.jsonl").write_text("".join(json.dumps(r) + "\n" for r in faulted))
+    header = json.loads(json.dumps(records))
+    header[0]["seats"][0]["spec"] = "\udc80"
+    (d / "surrogate_header.jsonl").write_text("".join(json.dumps(r) + "\n" for r in header))
+    return d
+
+
+LOG_CASES = [*((["view", "-o", "v.html"], log) for log in ("seat_list", "tile_list", "tiles_int")),
+             (["transcript", "--seat", "1"], "tiles_int")]
+
+
+@pytest.mark.parametrize(("command", "log"), LOG_CASES, ids=[f"{' '.join(c)} {n}" for c, n in LOG_CASES])
+def test_an_event_field_of_the_wrong_shape_is_refused(command: list[str], log: str, d: Path) -> None:
+    one_line(mjref(command[0], f"{log}.jsonl", *command[1:], cwd=d), f"{log}.jsonl")
+
+
+def test_replay_says_where_a_log_holds_half_a_surrogate_pair(d: Path) -> None:
+    """Replay's verdict on a damaged line is a divergence (exit 1) on stdout, not a UnicodeEncodeError."""
+    proc = mjref("replay", "surrogate_fault.jsonl", "--hand", "1", cwd=d)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "surrogate" in proc.stdout
+
+
+def test_a_score_request_on_stdin_is_bounded_as_a_file_is(d: Path) -> None:
+    one_line(mjref("score", "-", cwd=d, stdin="/dev/zero"), "<stdin>")
+
+
+def test_check_with_stderr_to_a_device_does_not_read_it_whole(d: Path) -> None:
+    """``--stderr /dev/zero`` (or /dev/full) is a place to write; the check's report used to read it back whole."""
+    proc = mjref("check", "greedy", "--stderr", "/dev/zero", "--only", "pass", cwd=d)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+
+
+FILE_CASES = [
+    (["view", "surrogate_header.jsonl", "-o", "v.html"], "surrogate_header.jsonl"),
+    # Files that never end or never open, and JSON that nests past Python's stack
+    (["regress", "--plan", "--resample", "/dev/zero"], "/dev/zero"),
+    (["regress", "--plan", "--resample", "fifo"], "fifo"),
+    (["regress", "--plan", "--resample", "deep.json"], "deep.json"),
+    (["serve", "remote:abc", "greedy", "--tokens", "fifo", "--listen", "127.0.0.1:0"], "fifo"),
+    (["serve", "remote:abc", "greedy", "--tokens", "/dev/zero", "--listen", "127.0.0.1:0"], "/dev/zero"),
+    (["serve", "fifo.toml", "--listen", "127.0.0.1:0"], "fifo.toml"),
+    (["serve", "zero.toml", "--listen", "127.0.0.1:0"], "zero.toml"),
+    (["serve", "remote:abc", "--cert", "fifo", "--key", "fifo", "--listen", "127.0.0.1:0"], "fifo"),
+    (["connect", "wss://127.0.0.1:1/", "--token", "abcdefghijklmnop", "--cafile", "fifo", MYBOT, "--once"], "fifo"),
+    (["match", "quote.toml", "--log", "none"], "cmd"),
+    (["match", "cwd_nul.toml", "--log", "none"], "cwd"),
+    (["tournament", "quote_t.toml"], "cmd"),
+    (["tournament", "cwd_nul_t.toml"], "cwd"),
+    (["tournament", "seeds_true.toml"], "seeds"),
+    (["tournament", "duplicate_yes.toml"], "duplicate"),
+    (["tournament", "hands_float.toml"], "hands"),
+    (["tournament", "store_nul.toml"], "store"),
+    (["tournament", "logs_nul.toml"], "logs"),
+    (["serve", "remote:abc", "--wait", "-1", "--listen", "127.0.0.1:0"], "--wait"),
+    (["serve", "remote:abc", "--wait", "nan", "--listen", "127.0.0.1:0"], "--wait"),
+    # A Dask address of a scheme Dask has not, or that works within one process only: 20 s, then a traceback
+    (["tournament", "--dask", "nonsense://x", "--quiet"], "nonsense"),
+    (["tournament", "--dask", "inproc://x", "--quiet"], "inproc"),
+    # A seat played through `mjref serve`: nothing to run here (an AssertionError)
+    (["check", "remote:abc"], "remote:abc"),
+    (["refeed", str(GOLDEN), "--seat", "1", "remote:abc"], "remote:abc"),
+    # A URL urllib cannot split
+    (["connect", "ws://[::1", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
+    (["connect", "ws://127.0.0.1:99999/", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
+    (["connect", "ws://:80", "--token", "abcdefghijklmnop", MYBOT, "--once"], "URL"),
+    # Points that a store cannot keep (SQLite's integers end at 2**63 - 1), refused before any match
+    (["match", "--set", f"base={10**23}", "--log", "none"], "base"),
+    (["match", "--set", f"fault_penalty={10**23}", "--log", "none"], "fault_penalty"),
+    (["match", "--set", f"tai.dealer={10**23}", "--log", "none"], "tai.dealer"),
+    # Rule values of another type that pydantic's lax mode took: hands=true played one hand, flowers="yes" flowers
+    (["match", "--set", "hands=true", "--log", "none"], "hands"),
+    (["match", "--set", 'flowers="yes"', "--log", "none"], "flowers"),
+    # A tai table set to a number, then one of its items (a TypeError)
+    (["score", str(ROOT / "examples" / "score-request.json"), "--set", "tai=2", "--set", "tai.dealer=1"], "tai"),
+    (["match", "--set", "tai=null", "--set", "tai.dealer=1", "--log", "none"], "tai"),
+]
+
+
+@pytest.mark.parametrize(("argv", "word"), FILE_CASES, ids=[" ".join(a) for a, _ in FILE_CASES])
+def test_hostile_files_and_arguments_are_one_line(argv: list[str], word: str, d: Path) -> None:
+    one_line(mjref(*argv, cwd=d), word)
+
+
+def test_a_tournament_whose_logs_is_a_file_is_refused_before_any_match(d: Path) -> None:
+    (d / "logs.toml").write_text(f'name = "l"\nseeds = 1\nhands = 1\nstore = "l.sqlite"\nlogs = "afile"\n{BOT}')
+    one_line(mjref("tournament", "logs.toml", "--quiet", cwd=d), "afile")
+    assert (d / "afile").read_text() == "not a folder\n"
+
+
+def test_a_tournament_with_points_a_store_cannot_keep_is_refused_before_any_match(d: Path) -> None:
+    (d / "base.toml").write_text(f'name = "b"\nseeds = 1\nhands = 1\nstore = "b.sqlite"\n[rules]\nbase = {10**23}\n'
+                                 + BOT)
+    line = one_line(mjref("tournament", "base.toml", "--quiet", cwd=d), "base")
+    assert "OverflowError" not in line and not (d / "b.sqlite").exists()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tournament's store (two built-in bots and two dummies, one seed, one hand)."""
+    d = tmp_path_factory.mktemp("store")
+    (d / "t.toml").write_text(f'name = "t"\nseeds = 1\nhands = 1\nstore = "t.sqlite"\n{BOT}'
+                              '[[bots]]\nname = "r"\nbuiltin = "random"\n')
+    proc = mjref("tournament", "t.toml", "--quiet", cwd=d)
+    assert proc.returncode == 0, proc.stderr
+    con = sqlite3.connect(d / "t.sqlite")
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    return d
+
+
+STORE_CASES = [
+    # A total that is a float: the report's page formats it as a whole number (ValueError)
+    ("UPDATE matches SET total4 = -1e308", ["report", "e.sqlite", "-o", "r.html"], "total4"),
+    ("UPDATE matches SET total1 = 1.5", ["report", "e.sqlite", "-o", "r.html"], "total1"),
+    # A rank past SQLite's integers: totalling it again was an OverflowError
+    ("UPDATE seats SET rank = 9223372036854775807", ["standings", "e.sqlite", "--recount"], "e.sqlite"),
+    # A count that is a huge real: kept as given in an INTEGER column, it overflowed the statistics' int to float
+    ("UPDATE agg_bot_moments SET rg = 1e308", ["standings", "e.sqlite", "--cluster", "seed"], "rg"),
+    ("UPDATE agg_bot SET deal_ins = 1e308 * 10", ["standings", "e.sqlite"], "deal_ins"),
+    ("UPDATE seats SET deal_ins = 1e308", ["standings", "e.sqlite", "--recount"], "deal_ins"),
+]
+
+
+@pytest.mark.parametrize(("sql", "argv", "word"), STORE_CASES, ids=[s for s, _, _ in STORE_CASES])
+def test_a_store_edited_by_hand_is_refused_in_one_line(sql: str, argv: list[str], word: str, store: Path,
+                                                       tmp_path: Path) -> None:
+    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
+    con = sqlite3.connect(tmp_path / "e.sqlite")
+    con.execute(sql)
+    con.commit()
+    con.close()
+    one_line(mjref(*argv, cwd=tmp_path), word)
+
+
+@pytest.mark.parametrize("address", ["nonsense://x", "tcp://127.0.0.1:1"])
+def test_restart_with_a_dask_address_that_cannot_be_used_keeps_the_store(address: str, store: Path,
+                                                                         tmp_path: Path) -> None:
+    """``--restart`` discarded the store when the run was planned, and only then was the address refused."""
+    shutil.copy(store / "t.toml", tmp_path / "t.toml")
+    shutil.copy(store / "t.sqlite", tmp_path / "t.sqlite")
+    before = (tmp_path / "t.sqlite").read_bytes()
+    one_line(mjref("tournament", "t.toml", "--restart", "--dask", address, "--quiet", cwd=tmp_path), address)
+    assert (tmp_path / "t.sqlite").read_bytes() == before
