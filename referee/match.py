@@ -170,6 +170,20 @@ def resolve_bots(texts: Sequence[str], default: str = DEFAULT_DUMMY) -> list[Bot
     return specs
 
 
+def refuse_remote(spec: BotSpec, where: str = "play it with `mjref serve`") -> None:
+    """A ``remote:NAME`` bot (or a bot file with ``remote = true``) has no command to run here: MatchError, saying
+    ``where`` it is played."""
+    if spec.remote:
+        raise MatchError(f"bot {spec.describe()!r} waits for a wrapper to log in: {where}")
+
+
+def resolve_local_bot(text: str, command: str) -> BotSpec:
+    """One BOT argument for a command that runs the bot here itself (``check``, ``refeed``)."""
+    spec = resolve_bots([text])[0]
+    refuse_remote(spec, f"{command} runs a built-in bot, a command line or a bot file here")
+    return spec
+
+
 def check_specs(specs: Sequence[BotSpec]) -> None:
     """Every built-in bot's name and parameters are known and in range (``greedy:chowness=5`` is refused here, before
     any match starts, not by a seat half-way through a tournament); :class:`MatchError` naming the bot."""
@@ -243,8 +257,8 @@ async def run_match(
     except BotError as exc:
         raise MatchError(f"rule option 'default_dummy': {exc}") from None
     for spec in specs:
-        if spec.remote and remote is None:
-            raise MatchError(f"bot {spec.describe()!r} waits for a wrapper to log in: play it with `mjref serve`")
+        if remote is None:
+            refuse_remote(spec)
         try:
             spec.check_runnable()
         except SpecError as exc:
@@ -521,4 +535,4 @@ def play_match(specs: Sequence[BotSpec], *, handle_signals: bool = False, **kwar
 
 
 __all__ = ["FaultInfo", "HandSummary", "MatchError", "MatchResult", "SeatResult", "play_match", "resolve_bots",
-           "run_match"]
+           "resolve_local_bot", "run_match"]

@@ -14,7 +14,7 @@ from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.game.rules import MAX_SECONDS
-from referee.match import resolve_bots
+from referee.match import resolve_local_bot
 from referee.numbers import float_arg
 from referee.userfiles import check_output_file
 
@@ -53,10 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("check", "give the BOT to check (see mjref check --help; --list shows the scenarios)")
     if args.start_grace is not None and not 0 <= args.start_grace <= MAX_SECONDS:
         return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to {MAX_SECONDS:g} seconds")
-    spec = resolve_bots([args.bot])[0]
-    if spec.remote:  # a seat played through `mjref serve` has no command to run here (an AssertionError)
-        return fail("check", f"bot {spec.describe()!r} is played by a wrapper logging in to `mjref serve`; check "
-                    "runs a built-in bot, a command line or a bot file here")
+    spec = resolve_local_bot(args.bot, "check")
     spec.check_runnable()
     if args.stderr is not None:
         check_output_file(args.stderr, "--stderr", private=True)

@@ -16,7 +16,7 @@ from rich.markup import escape
 from referee.commands import add_play_options, add_timeout_option, fail
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
-from referee.match import resolve_bots
+from referee.match import resolve_local_bot
 from referee.numbers import int_arg
 from referee.refeed import RefeedReport, run_refeed
 from referee.userfiles import check_output_file
@@ -45,10 +45,7 @@ def register(sub: Any, name: str, summary: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.hand is not None and args.hand < 1:
         return fail("refeed", f"--hand {args.hand}: hands are counted from 1")
-    spec = resolve_bots([args.bot])[0]
-    if spec.remote:  # a seat played through `mjref serve` has no command to run here (an AssertionError)
-        return fail("refeed", f"bot {spec.describe()!r} is played by a wrapper logging in to `mjref serve`; refeed "
-                    "runs a built-in bot, a command line or a bot file here")
+    spec = resolve_local_bot(args.bot, "refeed")
     spec.check_runnable()
     if args.stderr is not None:
         check_output_file(args.stderr, "--stderr", private=True)
