@@ -524,47 +524,52 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, timeout: float
         fd, name = tempfile.mkstemp(prefix="mjref-check-", suffix=".stderr")
         os.close(fd)
         stderr_path, own_file = Path(name), True
-    started = time.perf_counter()
-    results: dict[str, ScenarioResult] = {}
+    try:
+        started = time.perf_counter()
+        results: dict[str, ScenarioResult] = {}
 
-    def add(rs: list[ScenarioResult]) -> None:
-        for r in rs:
-            if r.name in wanted and r.name not in results:
-                results[r.name] = r
-                if on_result is not None:
-                    on_result(r)
+        def add(rs: list[ScenarioResult]) -> None:
+            for r in rs:
+                if r.name in wanted and r.name not in results:
+                    results[r.name] = r
+                    if on_result is not None:
+                        on_result(r)
 
-    all_asked: list[_Asked] = []
-    any_fault = False
-    if spec.builtin is not None:
-        policy = make_policy(spec.builtin)
-        for name in ("start_silent", "exit_after_exit"):
-            t = TARGETS[name]
-            add([ScenarioResult(name, t.title, True, t.expected, None, None,
-                                "n/a: an in-process bot has no process or output of its own")])
-    elif "start_silent" in wanted or "exit_after_exit" in wanted:
-        assert seconds is not None
-        add(await _probe(spec, rules, seconds, stderr_path))
-    with unwrap_single():
-        async with trio.open_nursery() as nursery:
-            seat: Seat = (BuiltinSeat(spec.name, 1, policy) if spec.builtin is not None
-                          else ProcessSeat(spec, 1, nursery, timeout=seconds, stderr_path=stderr_path))
-            try:
-                for i, run in enumerate(RUNS):
-                    if not any(t in wanted for t in run.targets) and "pass" not in wanted:
-                        continue
-                    seat.position = run.bot
-                    asked, fault = await _play(run, i, seat, rules)
-                    all_asked.extend(asked)
-                    any_fault = any_fault or fault is not None
-                    add(_results_for_run(run, asked, fault))
-            finally:
-                with trio.CancelScope(shield=True):
-                    await seat.close()
-    if "pass" in wanted:
-        add([_pass_summary(all_asked, any_fault)])
-    report.results = [results[n] for n in ORDER if n in results]
-    report.seconds = time.perf_counter() - started
+        all_asked: list[_Asked] = []
+        any_fault = False
+        if spec.builtin is not None:
+            policy = make_policy(spec.builtin)
+            for name in ("start_silent", "exit_after_exit"):
+                t = TARGETS[name]
+                add([ScenarioResult(name, t.title, True, t.expected, None, None,
+                                    "n/a: an in-process bot has no process or output of its own")])
+        elif "start_silent" in wanted or "exit_after_exit" in wanted:
+            assert seconds is not None
+            add(await _probe(spec, rules, seconds, stderr_path))
+        with unwrap_single():
+            async with trio.open_nursery() as nursery:
+                seat: Seat = (BuiltinSeat(spec.name, 1, policy) if spec.builtin is not None
+                              else ProcessSeat(spec, 1, nursery, timeout=seconds, stderr_path=stderr_path))
+                try:
+                    for i, run in enumerate(RUNS):
+                        if not any(t in wanted for t in run.targets) and "pass" not in wanted:
+                            continue
+                        seat.position = run.bot
+                        asked, fault = await _play(run, i, seat, rules)
+                        all_asked.extend(asked)
+                        any_fault = any_fault or fault is not None
+                        add(_results_for_run(run, asked, fault))
+                finally:
+                    with trio.CancelScope(shield=True):
+                        await seat.close()
+        if "pass" in wanted:
+            add([_pass_summary(all_asked, any_fault)])
+        report.results = [results[n] for n in ORDER if n in results]
+        report.seconds = time.perf_counter() - started
+    except BaseException:  # stopped (Ctrl-C) or failed: the temporary file goes, unless the bot wrote to it
+        if own_file and stderr_path is not None and stderr_path.exists() and stderr_path.stat().st_size == 0:
+            stderr_path.unlink(missing_ok=True)
+        raise
     if stderr_path is not None:
         _keep_stderr(report, stderr_path, remove_if_empty=own_file)
     return report

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -193,3 +197,19 @@ def test_a_timeout_suggests_more_time(capsys: pytest.CaptureFixture[str]) -> Non
 def test_a_quiet_bot_leaves_no_stderr_file(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cmd([f"{sys.executable} -m bots.greedy", "--only", "throw_after_mo", "--json"], capsys)
     assert code == 0 and json.loads(out)["stderr_path"] is None
+
+
+def test_a_stopped_check_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """Ctrl-C during a check: the bot's empty stderr file in the temporary folder goes too (it stayed behind)."""
+    bot = f"{sys.executable} -c 'import time; time.sleep(60)'"
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "check", bot], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(tmp_path)})
+    deadline = time.monotonic() + 30
+    while not list(tmp_path.glob("mjref-check-*.stderr")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(tmp_path.glob("mjref-check-*.stderr")), "the check made its file"
+    time.sleep(0.5)  # the bot is running: the check waits for its first answer
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode != 0 and b"Traceback" not in err, err
+    assert list(tmp_path.glob("mjref-check-*")) == []
