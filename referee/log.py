@@ -38,6 +38,7 @@ from referee.game.tiles import WINDS_IN_ORDER
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
 from referee.userfiles import loads_json, read_bytes, utf8_reason
+from referee.validation import validation_reason
 from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.spec import BotSpec
 
@@ -537,9 +538,8 @@ class NullWriter(LogWriter):
 
 # ---------------------------------------------------------------------------------------------------- reading
 def _validation_reason(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(x) for x in err["loc"])
-    msg = str(err["msg"]).removeprefix("Value error, ")
+    _, where, msg = validation_reason(exc)
+    loc = ".".join(str(x) for x in where)
     return f"{loc}: {msg}" if loc else msg
 
 

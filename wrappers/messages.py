@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from referee.game.kinds import AskKind
+from referee.validation import validation_reason
 
 from .codec import cut
 
@@ -242,10 +243,10 @@ def _read(adapter: TypeAdapter[Any], frame: str | bytes) -> Any:
     try:
         return adapter.validate_json(frame)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        # the reason quotes the sender's keys and tags, and ends up in a log line: escaped and cut
-        raise BadMessage(cut(f"{loc + ': ' if loc else ''}{err['msg']}", 200)) from None
+        _, where, msg = validation_reason(exc)
+        loc = ".".join(str(p) for p in where)
+        # the reason quotes the sender's keys, tags and values, and ends up in a log line: escaped and cut
+        raise BadMessage(cut(f"{loc + ': ' if loc else ''}{msg}", 200)) from None
 
 
 def write(message: _Message) -> str:

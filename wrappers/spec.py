@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from referee.errors import BotError, printable
 from referee.game.rules import MAX_SECONDS
 from referee.userfiles import read_toml
+from referee.validation import validation_reason
 
 from .identity import IdentityError, bot_identity, file_sha256
 
@@ -206,11 +207,11 @@ def with_command_line_timeout(spec: BotSpec, command_line: float | None) -> BotS
 
 def validation_line(exc: ValidationError, where: str) -> str:
     """One line for the first error of a pydantic validation: the file (or place), the field, the reason."""
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"])
-    if err["type"] == "extra_forbidden":
+    kind, place, msg = validation_reason(exc)
+    loc = ".".join(str(p) for p in place)
+    if kind == "extra_forbidden":
         return f"{where}: unknown field {loc!r}"
-    return f"{where}: {loc + ': ' if loc else ''}{str(err['msg']).removeprefix('Value error, ')}"
+    return f"{where}: {loc + ': ' if loc else ''}{msg}"
 
 
 def spec_from_mapping(data: dict[str, Any], where: str, base_dir: Path | None = None) -> BotSpec:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from referee.errors import InputError
+from referee.validation import validation_reason
 
 DEFAULT_TAI: dict[str, int] = {
     "dealer": 1,
@@ -68,7 +69,8 @@ MAX_TAI = 1000
 class Ruleset(BaseModel):
     """Every rule option (docs/rules.md), with its default.  Frozen: a ruleset never changes during a match."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)  # flowers="yes" is no bool
+    # strict: a value of another type is refused, not converted (flowers = "yes" is no bool, hands = true no count)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True, strict=True)
 
     flowers: bool = Field(False, description="Play with the eight flowers (144-tile wall).")
     dead_wall: int = Field(
@@ -158,10 +160,9 @@ def option_names() -> list[str]:
 
 
 def _error_line(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"]) or "rules"
-    msg = str(err["msg"]).removeprefix("Value error, ")
-    if err["type"] == "extra_forbidden":
+    kind, where, msg = validation_reason(exc)
+    loc = ".".join(str(p) for p in where) or "rules"
+    if kind == "extra_forbidden":
         return f"unknown rule option {loc!r} (known: {', '.join(option_names())})"
     return f"rule option {loc!r}: {msg}"
 

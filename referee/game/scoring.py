@@ -36,6 +36,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from referee.errors import InputError
+from referee.validation import validation_reason
 
 from . import analysis
 from .analysis import Group
@@ -717,13 +718,12 @@ def _location(loc: Sequence[int | str]) -> str:
 
 
 def _validation_line(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    loc = _location(err["loc"])
-    if err["type"] == "extra_forbidden":
+    kind, where, msg = validation_reason(exc)
+    loc = _location(where)
+    if kind == "extra_forbidden":
         return f"{loc}: unknown field (known: {', '.join(WinRequest.model_fields)})"
-    if err["type"] == "missing":
+    if kind == "missing":
         return f"{loc}: missing (required)"
-    msg = str(err["msg"])
     return f"{loc}: {msg[:1].lower() + msg[1:]}"
 
 

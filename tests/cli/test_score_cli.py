@@ -175,7 +175,7 @@ BAD: list[tuple[str, Any, str]] = [
     (
         "string where a boolean belongs",
         example(self_drawn="true"),
-        "self_drawn: input should be a valid boolean",
+        "self_drawn: input should be a valid boolean, not 'true'",
     ),
     (
         "bad seat wind",

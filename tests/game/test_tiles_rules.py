@@ -90,6 +90,12 @@ def test_unknown_options_and_bad_values_name_the_field() -> None:
         make_ruleset({"scoring": "points"})
     with pytest.raises(RulesError, match="unknown tai item 'lucky'"):
         make_ruleset({"tai": {"lucky": 3}})
+    # a value of another type is refused, and the reason says what was given, as the file has it
+    for options, given in (({"flowers": 1}, "not 1"), ({"hands": True}, "not true"), ({"hands": 2.0}, "not 2.0"),
+                           ({"default_dummy": None}, "not null")):
+        with pytest.raises(RulesError) as err:
+            make_ruleset(options)
+        assert str(err.value).startswith(f"rule option '{next(iter(options))}': ") and str(err.value).endswith(given)
 
 
 def test_set_assignments() -> None:
