@@ -145,14 +145,15 @@ class EventRecord(_Record):
             raise ValueError(f"a {self.kind} event with " + "; ".join(
                 part for part in (missing and "no " + ", ".join(missing), unknown and "unknown " + ", ".join(unknown))
                 if part))
-        annotations = EVENT_TYPES[self.kind].__annotations__  # "int", "tuple[int, ...]": the field's own shape
+        shapes = EVENT_TYPES[self.kind].__annotations__  # "int", "bool", "str", "tuple[int, ...]" by field
         for name in names:  # what every reader (the viewer's page among them) may take it for
             value = (self.model_extra or {})[name]
-            if name.endswith("_wind"):
+            shape = str(shapes.get(name))
+            if shape == "str":  # the only text an event holds: a wind
                 ok = value in WINDS_IN_ORDER
-            elif name == "replacement":
+            elif shape == "bool":
                 ok = type(value) is bool
-            elif str(annotations.get(name)).startswith("tuple"):  # a seat of [] or tiles of 3 were read as given
+            elif shape.startswith("tuple"):  # a seat of [] or tiles of 3 were read as given
                 ok = type(value) is list and all(type(x) is int for x in value)
             else:
                 ok = type(value) is int
@@ -538,8 +539,7 @@ class NullWriter(LogWriter):
 
 # ---------------------------------------------------------------------------------------------------- reading
 def _validation_reason(exc: ValidationError) -> str:
-    _, where, msg = validation_reason(exc)
-    loc = ".".join(str(x) for x in where)
+    _, loc, msg = validation_reason(exc)
     return f"{loc}: {msg}" if loc else msg
 
 

@@ -17,7 +17,7 @@ import re
 import stat
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from referee.errors import InputError
 
@@ -90,21 +90,32 @@ def read_bytes(path: Path | str, error: type[InputError] = InputError, max_bytes
         if st.st_size > max_bytes:
             raise error(f"{p}: {st.st_size} bytes, more than the {max_bytes >> 20} MiB mjref reads from such a file")
         with p.open("rb") as f:
-            data = f.read(max_bytes + 1)
+            return read_limited(f, str(p), error, max_bytes)  # a file that grew while being read is refused too
     except OSError as exc:
         raise error(f"{p}: cannot read ({exc.strerror or exc})") from None
-    if len(data) > max_bytes:  # it grew while being read
-        raise error(f"{p}: more than the {max_bytes >> 20} MiB mjref reads from such a file")
+
+
+def read_limited(stream: BinaryIO, where: str, error: type[InputError] = InputError,
+                 max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """What ``stream`` holds (a file, or standard input: ``mjref score -``), at most ``max_bytes``: ``error`` naming
+    ``where`` when there is more (``< /dev/zero`` would never end)."""
+    data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise error(f"{where}: more than the {max_bytes >> 20} MiB mjref reads from such a file")
     return data
 
 
 def read_text(path: Path | str, error: type[InputError] = InputError) -> str:
     """The UTF-8 text of ``path``; ``error`` naming the file (and the line of a byte that is not UTF-8)."""
-    data = read_bytes(path, error)
+    return utf8_text(read_bytes(path, error), str(path), error)
+
+
+def utf8_text(data: bytes, where: str, error: type[InputError] = InputError) -> str:
+    """``data`` as UTF-8 text; ``error`` naming ``where`` and the line of a byte that is not UTF-8."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(f"{path}: {utf8_reason(data, exc)}") from None
+        raise error(f"{where}: {utf8_reason(data, exc)}") from None
 
 
 def read_toml(path: Path | str, error: type[InputError] = InputError) -> dict[str, Any]:

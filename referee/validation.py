@@ -4,14 +4,13 @@ which bots import and which imports nothing."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import ValidationError
 
 
-def validation_reason(exc: ValidationError) -> tuple[str, tuple[Any, ...], str]:
-    """The first error of a pydantic ``ValidationError`` as (its type, the field's place, the reason): the one
-    reading of pydantic's errors behind every message that names a bad field.  The reason drops pydantic's "Value
+def validation_reason(exc: ValidationError) -> tuple[str, str, str]:
+    """The first error of a pydantic ``ValidationError`` as (its type, the field's place such as
+    ``melds[0].tiles``, or "" for the whole document, and the reason): the one reading of pydantic's errors behind
+    every message that names a bad field.  The reason drops pydantic's "Value
     error, " and, for a value of the wrong type, names the value given (``flowers = 1``: "Input should be a valid
     boolean, not 1")."""
     err = exc.errors()[0]
@@ -19,7 +18,10 @@ def validation_reason(exc: ValidationError) -> tuple[str, tuple[Any, ...], str]:
     msg = str(err["msg"]).removeprefix("Value error, ")
     if kind.endswith("_type") and "input" in err:  # the reason alone does not say what was given
         msg += f", not {_shown(err['input'])}"
-    return kind, tuple(err["loc"]), msg
+    loc = ""
+    for part in err["loc"]:
+        loc += f"[{part}]" if isinstance(part, int) else ("." if loc else "") + str(part)
+    return kind, loc, msg
 
 
 def _shown(value: object) -> str:

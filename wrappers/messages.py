@@ -243,8 +243,7 @@ def _read(adapter: TypeAdapter[Any], frame: str | bytes) -> Any:
     try:
         return adapter.validate_json(frame)
     except ValidationError as exc:
-        _, where, msg = validation_reason(exc)
-        loc = ".".join(str(p) for p in where)
+        _, loc, msg = validation_reason(exc)
         # the reason quotes the sender's keys, tags and values, and ends up in a log line: escaped and cut
         raise BadMessage(cut(f"{loc + ': ' if loc else ''}{msg}", 200)) from None
 

@@ -207,8 +207,7 @@ def with_command_line_timeout(spec: BotSpec, command_line: float | None) -> BotS
 
 def validation_line(exc: ValidationError, where: str) -> str:
     """One line for the first error of a pydantic validation: the file (or place), the field, the reason."""
-    kind, place, msg = validation_reason(exc)
-    loc = ".".join(str(p) for p in place)
+    kind, loc, msg = validation_reason(exc)
     if kind == "extra_forbidden":
         return f"{where}: unknown field {loc!r}"
     return f"{where}: {loc + ': ' if loc else ''}{msg}"

@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.url.startswith(("ws://", "wss://")):
         return fail("connect", f"URL {args.url!r}: give ws://HOST:PORT or wss://HOST:PORT")
     try:  # what the websocket client splits: ws://[::1, a port of 99999 or no host was a traceback
-        host, _port = urlsplit(args.url).hostname, urlsplit(args.url).port
+        parts = urlsplit(args.url)
+        host, _port = parts.hostname, parts.port
     except ValueError as exc:
         return fail("connect", f"URL {args.url!r}: {exc}")
     if not host:

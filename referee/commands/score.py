@@ -17,7 +17,7 @@ from referee.errors import InputError
 from referee.game import tiles
 from referee.game.rules import DEFAULT_RULES, RulesError, Ruleset, make_ruleset, parse_assignments
 from referee.game.scoring import ITEM_TITLES, ScoreError, score_request
-from referee.userfiles import MAX_FILE_BYTES, loads_json, read_text
+from referee.userfiles import loads_json, read_limited, read_text, utf8_text
 
 EPILOG = """\
 The request (every field but winning_tile, seat_wind and round_wind may be omitted):
@@ -77,11 +77,8 @@ def _rules(args: argparse.Namespace) -> Ruleset:
 
 
 def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        text = sys.stdin.read(MAX_FILE_BYTES + 1)  # bounded as a file is: `< /dev/zero` ended in a MemoryError
-        if len(text) > MAX_FILE_BYTES:
-            raise InputError(f"<stdin>: more than the {MAX_FILE_BYTES >> 20} MiB mjref reads from such a file")
-        return "<stdin>", text
+    if path == "-":  # bounded as a file is: `< /dev/zero` ended in a MemoryError
+        return "<stdin>", utf8_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
     return path, read_text(path)
 
 

@@ -160,8 +160,8 @@ def option_names() -> list[str]:
 
 
 def _error_line(exc: ValidationError) -> str:
-    kind, where, msg = validation_reason(exc)
-    loc = ".".join(str(p) for p in where) or "rules"
+    kind, loc, msg = validation_reason(exc)
+    loc = loc or "rules"
     if kind == "extra_forbidden":
         return f"unknown rule option {loc!r} (known: {', '.join(option_names())})"
     return f"rule option {loc!r}: {msg}"

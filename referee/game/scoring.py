@@ -707,19 +707,9 @@ class WinRequest(BaseModel):
         )
 
 
-def _location(loc: Sequence[int | str]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "request"
-
-
 def _validation_line(exc: ValidationError) -> str:
-    kind, where, msg = validation_reason(exc)
-    loc = _location(where)
+    kind, loc, msg = validation_reason(exc)
+    loc = loc or "request"
     if kind == "extra_forbidden":
         return f"{loc}: unknown field (known: {', '.join(WinRequest.model_fields)})"
     if kind == "missing":

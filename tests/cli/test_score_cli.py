@@ -25,7 +25,7 @@ def run(
 ) -> tuple[int, str, str]:
     if stdin is not None:
         assert monkeypatch is not None
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))  # bytes under it, as a real one
     code = main(["score", *argv])
     out, err = capsys.readouterr()
     return code, out, err
@@ -217,3 +217,9 @@ def test_bad_rule_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert err.startswith("mjref score: unknown rule option 'per_tia'") and err.count("\n") == 1
     code, _, err = run(["--set", "per_tai", str(EXAMPLE)], capsys)
     assert code == 2 and err == "mjref score: --set 'per_tai': expected OPTION=VALUE\n"
+
+
+def test_stdin_that_is_not_utf8_is_named(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'\xff{"concealed": []}')))
+    assert main(["score", "-"]) == 2
+    assert capsys.readouterr().err == "mjref score: <stdin>: line 1: not UTF-8 text (byte 0xff at column 1)\n"
