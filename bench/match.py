@@ -35,6 +35,7 @@ import time
 from collections import deque
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -216,7 +217,7 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
     per_line = cpu / lines
     floor_per_line = floor_cpu / lines
     floor_lines_per_line = floor_lines_cpu / lines
-    return {
+    out: dict[str, Any] = {
         "matches": matches,
         "process_hands_timed": timed_hands,
         "lines": lines,
@@ -235,6 +236,17 @@ def process_cost(matches: int, hands: int, seed: int, log: Path, bot: str = "gre
         "referee_python_warm_per_hand_ms": round(warm_cpu / timed_hands * 1e3, 3),
         "per_match_referee_over_floor": [round(r["cpu"] / r["floor"], 2) if r["floor"] else None for r in runs],
     }
+    return {**out, **split_per_question(out)}
+
+
+def split_per_question(run: dict[str, Any]) -> dict[str, float]:
+    """``referee_minus_floor_per_question_us`` in two: the referee's Python per question on warm caches (the warm
+    replay through in-memory seats), and the rest, which comes with being woken (the wait's system calls beyond
+    the floor's, and the same Python run on the caches the bot process left cold).  From fields that every
+    revision's ``process_cost`` gives, so that it splits an anchor's run too."""
+    warm = run["referee_python_warm_per_hand_ms"] * run["process_hands_timed"] / run["questions"] * 1e3
+    return {"referee_python_warm_per_question_us": round(warm, 1),
+            "referee_after_wakeup_per_question_us": round(run["referee_minus_floor_per_question_us"] - warm, 1)}
 
 
 # Run in a fresh process with a tree (ours, or a revision exported by --anchor) first on its path: the process bots'
@@ -253,11 +265,12 @@ print(json.dumps(out))
 """
 
 # The figures compared with --anchor, run by run.
-ANCHOR_FIGURES = ("referee_minus_floor_per_question_us", "referee_cpu_per_hand_ms", "floor_cpu_per_hand_ms",
+ANCHOR_FIGURES = ("referee_minus_floor_per_question_us", "referee_python_warm_per_question_us",
+                  "referee_after_wakeup_per_question_us", "referee_cpu_per_hand_ms", "floor_cpu_per_hand_ms",
                   "referee_python_warm_per_hand_ms")
 
 
-def child_cost(tree: Path, args: argparse.Namespace, bot: str) -> dict[str, float]:
+def child_cost(tree: Path, args: argparse.Namespace, bot: str) -> dict[str, Any]:
     """``process_cost`` of ``tree``'s bench/match.py in a fresh process (the bots are ``tree``'s too)."""
     cmd = [sys.executable, "-c", CHILD_SCRIPT, str(tree), str(args.matches), str(args.hands), str(args.seed), bot,
            args.pin or "", str(args.block_ms)]
@@ -265,8 +278,8 @@ def child_cost(tree: Path, args: argparse.Namespace, bot: str) -> dict[str, floa
     if proc.returncode != 0:
         lines = proc.stderr.strip().splitlines()
         raise SystemExit(f"bench/match.py: the run of {tree} failed: {lines[-1] if lines else proc.returncode}")
-    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {**result, **split_per_question(result)}
 
 
 def compare_anchor(args: argparse.Namespace, bots: list[str]) -> dict[str, object]:
@@ -274,7 +287,7 @@ def compare_anchor(args: argparse.Namespace, bots: list[str]) -> dict[str, objec
     out: dict[str, object] = {"rev": args.anchor, "commit": commit_of(args.anchor), "repeats": args.repeats}
     with exported_tree(args.anchor, "bench/match.py") as tree:
         for bot in bots:
-            runs: dict[str, list[dict[str, float]]] = {"ours": [], "anchor": []}
+            runs: dict[str, list[dict[str, Any]]] = {"ours": [], "anchor": []}
             for _ in range(args.repeats):
                 runs["ours"].append(child_cost(ROOT, args, bot))
                 runs["anchor"].append(child_cost(tree, args, bot))
@@ -287,6 +300,9 @@ def compare_anchor(args: argparse.Namespace, bots: list[str]) -> dict[str, objec
                 "ratio_minus_floor_per_pair": [round(o / t, 3) if t else None for o, t in zip(ours, theirs)],
                 "ratio_minus_floor_of_medians": (round(statistics.median(ours) / statistics.median(theirs), 3)
                                                  if statistics.median(theirs) else None),
+                "ratio_warm_per_question_per_pair": [
+                    round(o["referee_python_warm_per_question_us"] / t["referee_python_warm_per_question_us"], 3)
+                    for o, t in zip(runs["ours"], runs["anchor"])],
             }
     return out
 
