@@ -55,13 +55,19 @@ class SandboxFields(BaseModel):
 
     sandbox: Literal["auto", "bwrap", "none"] | None = Field(
         None, description="'auto' (default: bwrap where it works), 'bwrap' or 'none'; --sandbox overrides it.")
-    network: bool = Field(False, description="Let the sandboxed bot use the network.")
-    writable: bool = Field(False, description="The bot's folder is writable in the sandbox (else read-only).")
-    memory_mb: int | None = Field(None, ge=16, le=1 << 20, description="Address-space limit in MB (default 2048).")
-    max_procs: int | None = Field(None, ge=1, le=1 << 16, description="Processes and threads (default 128).")
-    cpu_seconds: int | None = Field(None, ge=1, le=1 << 20,
+    # Scalars are strict, as a ruleset's are: TOML has types, so network = "false" is no bool (lax pydantic read it
+    # as False, and keep_alive = "yes" as True), timeout = "5" no number and memory_mb = 512.0 no whole number.
+    network: bool = Field(False, strict=True, description="Let the sandboxed bot use the network.")
+    writable: bool = Field(False, strict=True,
+                           description="The bot's folder is writable in the sandbox (else read-only).")
+    memory_mb: int | None = Field(None, ge=16, le=1 << 20, strict=True,
+                                  description="Address-space limit in MB (default 2048).")
+    max_procs: int | None = Field(None, ge=1, le=1 << 16, strict=True,
+                                  description="Processes and threads (default 128).")
+    cpu_seconds: int | None = Field(None, ge=1, le=1 << 20, strict=True,
                                     description="CPU seconds per hand (default 60; keep_alive: times the hands).")
-    file_mb: int | None = Field(None, ge=0, le=1 << 20, description="Largest file the bot may write, MB (default 64).")
+    file_mb: int | None = Field(None, ge=0, le=1 << 20, strict=True,
+                                description="Largest file the bot may write, MB (default 64).")
 
 
 class BotFields(SandboxFields):
@@ -75,11 +81,12 @@ class BotFields(SandboxFields):
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables (names: letters, "
                                 "digits and _), set right before the bot's program.")
     timeout: float | None = Field(
-        None, gt=0, le=MAX_SECONDS, description="Seconds per question (overrides move_timeout; --timeout overrides it)."
+        None, gt=0, le=MAX_SECONDS, strict=True,
+        description="Seconds per question (overrides move_timeout; --timeout overrides it)."
     )
-    keep_alive: bool = Field(False, description="One process for the whole match instead of one per hand.")
-    remote: bool = Field(False, description="Played by a wrapper that logs in to `mjref serve` under this name "
-                         "(docs/network.md).")
+    keep_alive: bool = Field(False, strict=True, description="One process for the whole match instead of one per hand.")
+    remote: bool = Field(False, strict=True, description="Played by a wrapper that logs in to `mjref serve` under this "
+                         "name (docs/network.md).")
     identity: Literal["files", "folder"] = Field(
         "files", description="What a resumed tournament checks is unchanged: 'files' (the executable and the "
         "files named in cmd) or 'folder' (also every file under cwd, but the ignored); see docs/tournaments.md.")
@@ -105,7 +112,8 @@ class BotSpec(BotFields):
     name: str = Field(..., min_length=1, max_length=64)
     cmd: tuple[str, ...] | None = Field(None, description="The command and its arguments.")
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
-    human: bool = Field(False, description="A remote seat played by a person through the page (needs remote).")
+    human: bool = Field(False, strict=True,
+                        description="A remote seat played by a person through the page (needs remote).")
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotSpec:

@@ -65,6 +65,13 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n{path} = "a\\u0000b"\n{BOT}')
     for name, bot in (("quote_t", 'cmd = "python3 \'x"'), ("cwd_nul_t", 'cmd = ["python3"]\ncwd = "a\\u0000b"')):
         (d / f"{name}.toml").write_text(f'name = "{name}"\nseeds = 1\n[[bots]]\nname = "a"\n{bot}\n')
+    # A bot's fields of another type, which lax pydantic converted: keep_alive = "yes" kept the bot alive, network =
+    # "false" was False, timeout = "5" five seconds, memory_mb = 512.0 a whole number
+    for name, line in (("keep_alive_yes", 'keep_alive = "yes"'), ("network_false", 'network = "false"'),
+                       ("timeout_str", 'timeout = "5"'), ("memory_float", "memory_mb = 512.0")):
+        (d / f"{name}.toml").write_text(f'name = "b"\ncmd = ["python3", "-c", "pass"]\n{line}\n')
+        (d / f"{name}_t.toml").write_text(f'name = "{name}"\nseeds = 1\n[[bots]]\nname = "a"\nbuiltin = "random"\n'
+                                          f"{line}\n{BOT}")
     records = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
     # An event whose number fields hold lists, or whose list fields hold numbers: the viewer and transcript used
     # them as they came (TypeError) since the check took a list for a number
@@ -132,6 +139,12 @@ FILE_CASES = [
     (["tournament", "duplicate_yes.toml"], "duplicate"),
     (["tournament", "hands_float.toml"], "hands"),
     (["tournament", "store_nul.toml"], "store"),
+    (["match", "keep_alive_yes.toml", "--log", "none"], "keep_alive"),
+    (["match", "network_false.toml", "--log", "none"], "network"),
+    (["check", "timeout_str.toml"], "timeout"),
+    (["match", "memory_float.toml", "--log", "none"], "memory_mb"),
+    (["tournament", "keep_alive_yes_t.toml"], "bots[0].keep_alive"),
+    (["tournament", "timeout_str_t.toml"], "bots[0].timeout"),
     (["tournament", "logs_nul.toml"], "logs"),
     (["serve", "remote:abc", "--wait", "-1", "--listen", "127.0.0.1:0"], "--wait"),
     (["serve", "remote:abc", "--wait", "nan", "--listen", "127.0.0.1:0"], "--wait"),
