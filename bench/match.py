@@ -14,7 +14,10 @@ git revision ``REV`` (exported into a temporary folder), each run by its own ``b
 with its tree first on the path (the bots too are the tree's), ours and the anchor's alternating ``--repeats`` times
 in the same placement; the JSON gives each side's figures run by run, and the ratios ours/anchor of
 ``referee_minus_floor_per_question_us`` pair by pair and of the medians:
-``python bench/match.py --process-bots drawdiscard --anchor main --repeats 3 [--pin split|same]``.
+``python bench/match.py --process-bots drawdiscard --anchor main --repeats 3 [--pin split|same]``.  Each side's
+figure per question is also given in two parts: ``referee_python_warm_per_question_us``, the referee's own Python
+(the match replayed through in-memory seats, on warm caches), and ``referee_after_wakeup_per_question_us``, the
+rest, which comes with being woken (the wait's system calls beyond the floor's, caches the bot process left cold).
 
 Prints one JSON line.  ``python bench/match.py [--matches N] [--hands N] [--seed S] [--pin split|same]
 [--anchor REV [--repeats N]]``; ``--matches`` (seeds S, S+1, ...) counts for both parts.
