@@ -187,6 +187,14 @@ def check_output_dir(path: Path | str, what: str, error: type[InputError] = Inpu
         raise error(f"{what} {shown}: {d} is not a folder")
     if not os.access(d, os.W_OK | os.X_OK):
         raise error(f"{what} {shown}: cannot write in the folder {d}")
+    # access() answers from the mode bits, and yes to root everywhere: /proc, a read-only mount.  A file made and
+    # removed says it exactly, before a run whose results would then have nowhere to go.
+    probe = d / f".mjref-probe-{os.getpid()}-{id(d):x}"
+    try:
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as exc:
+        raise error(f"{what} {shown}: cannot write in the folder {d} ({exc.strerror or exc})") from None
+    probe.unlink(missing_ok=True)
 
 
 __all__ = [

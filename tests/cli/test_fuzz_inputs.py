@@ -182,6 +182,14 @@ def test_a_tournament_whose_logs_is_a_file_is_refused_before_any_match(d: Path) 
     assert (d / "afile").read_text() == "not a folder\n"
 
 
+def test_a_tournament_whose_logs_cannot_be_written_is_refused_before_any_match(d: Path) -> None:
+    """/proc is a folder that access() calls writable for root, and no file can be made in it: the matches played,
+    then each failed to write its log."""
+    (d / "proc.toml").write_text(f'name = "p"\nseeds = 1\nhands = 1\nstore = "p.sqlite"\nlogs = "/proc"\n{BOT}')
+    one_line(mjref("tournament", "proc.toml", "--quiet", cwd=d), "/proc")
+    assert not (d / "p.sqlite").exists()
+
+
 def test_a_tournament_with_points_a_store_cannot_keep_is_refused_before_any_match(d: Path) -> None:
     (d / "base.toml").write_text(f'name = "b"\nseeds = 1\nhands = 1\nstore = "b.sqlite"\n[rules]\nbase = {10**23}\n'
                                  + BOT)
