@@ -122,8 +122,8 @@ def test_mode_precedence_and_bad_modes(monkeypatch: pytest.MonkeyPatch) -> None:
     ("sandbox", "maybe", "bot.toml: sandbox: Input should be 'auto', 'bwrap' or 'none'"),
     ("memory_mb", 1, "bot.toml: memory_mb: Input should be greater than or equal to 16"),
     ("max_procs", 0, "bot.toml: max_procs: Input should be greater than or equal to 1"),
-    ("network", "yes please",
-     "bot.toml: network: Input should be a valid boolean, unable to interpret input"),
+    ("network", "yes please", "bot.toml: network: Input should be a valid boolean, not 'yes please'"),
+    ("network", "true", "bot.toml: network: Input should be a valid boolean, not 'true'"),  # a string, not a bool
 ])
 def test_bad_sandbox_fields_are_one_line_errors(field: str, value: object, message: str, tmp_path: Path) -> None:
     with pytest.raises(SpecError) as err:
