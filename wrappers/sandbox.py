@@ -134,15 +134,27 @@ class Launch:
             if sig == signal.SIGXFSZ:
                 return f"{text}: file size limit {self.limits.file_mb} MB"
             if sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and _out_of_memory(tail):
-                return f"{text}: memory limit {self.limits.memory_mb} MB"
+                return f"{text}: {self._memory_limit(tail)}"
             return text
         text = f"exited with status {code}"
         if code != 0 and _out_of_memory(tail):
-            return f"{text}: memory limit {self.limits.memory_mb} MB (an allocation failed)"
+            return f"{text}: {self._memory_limit(tail, failed=True)}"
         if self.mode == "bwrap" and code == 1 and "bwrap:" in tail:
             line = next(ln for ln in tail.splitlines() if "bwrap:" in ln)
             return f"{text}: the sandbox could not start it ({cut(line.strip(), 200)})"  # the bot's own words
         return text
+
+
+    def _memory_limit(self, tail: str, *, failed: bool = False) -> str:
+        """The memory limit a bot hit, and what its author can change: ``memory_mb``, or for a JVM (which reserves
+        address space it never uses) the reservation itself."""
+        text = f"memory limit {self.limits.memory_mb} MB of address space"
+        if failed:
+            text += " (an allocation failed)"
+        if any(mark in tail for mark in _JVM_MARKS):
+            return (f"{text}; a JVM reserves more than it uses: start it with -XX:CompressedClassSpaceSize=64m "
+                    "(and -Xmx), or raise memory_mb in the bot's TOML file")
+        return f"{text}; a bot that needs more sets memory_mb in its TOML file"
 
 
 @functools.cache
@@ -151,7 +163,11 @@ def _max_files() -> int:
     return MAX_FILES if hard == resource.RLIM_INFINITY else min(MAX_FILES, hard)
 
 
-_OOM_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory")
+# What a JVM says (on stdout) when it cannot reserve its address space: its heap, its class space, its threads.
+_JVM_MARKS = ("Could not reserve enough space", "Could not allocate compressed class space",
+              "insufficient memory for the Java Runtime")
+_OOM_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory",
+              *_JVM_MARKS)
 
 
 def _out_of_memory(tail: str) -> bool:
