@@ -455,7 +455,7 @@ async def _start_silent(seat: ProcessSeat, hand: Hand, events: list[Event]) -> S
     expected = "/throw <a tile it holds>"
     if reply.fault is not None and reply.line is None:
         return ScenarioResult("start_silent", silent.title, False, expected, None, ms,
-                              f"no answer to /ask throw: {reply.fault.detail}")
+                              f"{reply.fault.kind}: {reply.fault.detail}")
     if reply.fault is not None:
         return ScenarioResult("start_silent", silent.title, False, expected, reply.line, ms,
                               f"silent until the first question, but its answer is wrong: {reply.fault.detail}")
@@ -484,7 +484,9 @@ async def _exit_after_exit(seat: ProcessSeat, spec: BotSpec) -> ScenarioResult:
     code = await seat.wait_exit(EXIT_WAIT)
     if code is None:
         return ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
-                              f"still running {EXIT_WAIT:g} s after /exit")
+                              f"still running {EXIT_WAIT:g} s after /exit: a bot exits when it reads /exit (a "
+                              "process per hand); one that plays every hand in one process sets keep_alive = true "
+                              "in its TOML file")
     ms = round((time.perf_counter() - started) * 1000, 3)
     status = "exit status 0" if code == 0 else f"exit status {code}"
     return ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, ms,
