@@ -65,6 +65,7 @@ if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.
 __all__ = [
     "MAX_LINE_LENGTH",
     "DEBUG_TO_STDERR",
+    "ONE_LINE",
     "Ask",
     "ProtocolError",
     "ServerMessage",
@@ -90,6 +91,8 @@ _ASK_KINDS: Final[dict[str, AskKind]] = {"throw": "throw", "hu": "hu", "gong": "
 _WINDS: Final[frozenset[str]] = frozenset(WINDS_IN_ORDER)
 _POSITIONS: Final[dict[str, int]] = {"1": 1, "2": 2, "3": 3, "4": 4}
 _ANSWER_COMMANDS: Final = "/throw, /eat, /pong, /gong, /hu or /pass"
+ONE_LINE: Final = "an answer is one line ended by one \\n, with no empty line before or after it"
+"""What a bot's author must change when it writes an empty line (``print()``, ``std::endl`` after ``\\n``)."""
 DEBUG_TO_STDERR: Final = "write banners and debugging output to stderr"
 """What a bot's author must change when its stdout carries anything but answers (a fault's reason ends with
 it): a bot's stdout is for its answers only."""
@@ -327,7 +330,7 @@ def _tokens(line: str | bytes, *, answer: bool = False) -> tuple[str | bytes, li
         raise _fail(line, f"{what} at column {i + 1}")
     tokens = text.split()  # the text is printable ASCII now: split() splits on spaces only
     if not tokens:
-        raise _fail(line, "empty line")
+        raise _fail(line, "empty line" + (f"; {ONE_LINE}" if answer else ""))
     command = tokens[0]
     if not command.startswith("/"):
         raise _fail(line, "not a command (commands start with /)" + (_not_a_command_hint(command) if answer else ""))

@@ -41,7 +41,7 @@ from referee.errors import printable
 from referee.game.types import Answer, Event, Question
 
 from . import sandbox
-from .codec import DEBUG_TO_STDERR, ProtocolError, cut, format_event, format_start, parse_answer
+from .codec import DEBUG_TO_STDERR, ONE_LINE, ProtocolError, cut, format_event, format_start, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
 from .spec import BotSpec, seat_timeout
 
@@ -62,6 +62,7 @@ UNFLUSHED = ("nothing has come on its stdout since it started: if it did write a
              "print(..., flush=True) in Python, System.out.flush() in Java)")
 """Why a bot that never wrote a byte times out, most likely (a pipe is fully buffered unless it flushes)."""
 UNASKED = f"a line nobody asked for (before this question); {DEBUG_TO_STDERR}"
+UNASKED_EMPTY = f"an empty line nobody asked for (before this question); {ONE_LINE}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -680,7 +681,7 @@ class ProcessSeat(Seat):
             item = self._next_nowait()
             if isinstance(item, bytes):
                 text = cut(item.decode("utf-8", "replace"))
-                return Reply(None, 0.0, text, Fault("unasked", UNASKED, text))
+                return Reply(None, 0.0, text, Fault("unasked", UNASKED if item.strip() else UNASKED_EMPTY, text))
         ask = question.ask
         ask_line = _ASK_LINES[ask]
         timeout = self._timeout

@@ -7,7 +7,8 @@
  *   debug    a debugging line on stdout before each answer       zeros   tiles as %04d (0112)
  *   crlf     answers end in \r\n                                  blanks  blanks and tabs around and between fields
  *   stderr   200 lines on stderr per answer                      nostart ignores /start (learns nothing from it)
- *   stay     does not exit at /exit (waits for end of input)     status  exits with status 1 at /exit */
+ *   stay     does not exit at /exit (waits for end of input)     status  exits with status 1 at /exit
+ *   empty    an empty line after each answer (puts("") for good measure) */
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,7 @@ static void say(const char *cmd, int t) {
     else if (is("blanks")) printf("\t%s  \t %d  \n", cmd, t);
     else if (is("zeros")) printf("%s %04d\n", cmd, t);
     else printf("%s %d\n", cmd, t);
+    if (is("empty")) puts("");
     if (!is("nobuf") && !is("unbuf")) fflush(stdout);
     if (is("stderr"))
         for (int i = 0; i < 200; i++) fprintf(stderr, "thinking about tile %d, step %d ......................\n", t, i);

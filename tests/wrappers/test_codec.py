@@ -28,6 +28,7 @@ from referee.game.types import (
 from wrappers.codec import (
     MAX_LINE_LENGTH,
     DEBUG_TO_STDERR,
+    ONE_LINE,
     Ask,
     ProtocolError,
     Start,
@@ -282,9 +283,9 @@ def test_answers_are_read_leniently_where_the_rules_say(line: str | bytes, answe
 
 _TID_FORM = "a TID has no sign, leading zeros or decimal point)"
 ANSWER_ERRORS: list[tuple[str | bytes, str]] = [
-    ("", "empty line"),
-    ("\r\n", "empty line"),
-    ("   ", "`   `: empty line"),
+    ("", f"empty line; {ONE_LINE}"),
+    ("\r\n", f"empty line; {ONE_LINE}"),
+    ("   ", f"`   `: empty line; {ONE_LINE}"),
     # a banner or a debugging line on stdout: the reason says where it belongs; a forgotten slash, which slash
     ("hello", "`hello`: not a command (commands start with /); " + DEBUG_TO_STDERR),
     ("throw 112", "`throw 112`: not a command (commands start with /): /throw, not throw"),

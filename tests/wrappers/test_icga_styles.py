@@ -17,7 +17,7 @@ import pytest
 from referee.conformance import run_check
 from referee.game.rules import make_ruleset
 from referee.match import MatchResult, play_match, resolve_bots
-from wrappers.codec import DEBUG_TO_STDERR
+from wrappers.codec import DEBUG_TO_STDERR, ONE_LINE
 from wrappers.process import UNFLUSHED
 from wrappers.spec import BotSpec
 
@@ -93,6 +93,14 @@ def test_other_output_on_stdout_is_a_fault_that_says_use_stderr(mode: str, line:
     fault = result.faults[0]
     assert fault.kind in ("garbage", "unasked") and fault.line == line, fault
     assert fault.detail.endswith(DEBUG_TO_STDERR), fault
+
+
+def test_an_empty_line_after_an_answer_is_a_fault_that_says_so(icgabot: Path, tmp_path: Path) -> None:
+    """One line per question (docs/protocol.md): the empty line is found at the next question, and named."""
+    result = _play(f"{icgabot} empty", tmp_path, hands=1)
+    fault = result.faults[0]
+    assert fault.kind == "unasked" and fault.detail.startswith("an empty line nobody asked for"), fault
+    assert fault.detail.endswith(ONE_LINE), fault
 
 
 def test_a_tile_with_leading_zeros_is_refused_saying_how_to_write_it(icgabot: Path, tmp_path: Path) -> None:
