@@ -59,6 +59,10 @@ HANDS_DEFAULT = 16  # a keep_alive bot's CPU budget when the number of hands is 
 MAX_FILES = 1024  # open file descriptors per process (RLIMIT_NOFILE), or the referee's own hard limit if lower
 TMP_MB = 256  # the box's private /tmp (a tmpfs, so memory outside RLIMIT_AS): bubblewrap's default is half the RAM
 
+SCRATCH_CWD = ("it ran in a private, empty working folder: a bot that opens its own files by a relative path "
+               "names its folder with cwd in a TOML file")
+"""What the author of a bot without ``cwd`` that died at its start may have to change (said with the fault)."""
+
 # The environment a bot gets from the referee (besides HOME, TMPDIR and its own ``env``).
 ENV_ALLOW = ("PATH", "LANG")
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"

@@ -22,8 +22,11 @@ public class JavaBot {
                     break;
                 case "/mo": last = Integer.parseInt(w[1]); hand.add(last); break;
                 case "/ask":
-                    if (w[1].equals("throw")) System.out.println("/throw " + (hand.contains(last) ? last : hand.get(0)));
-                    else System.out.println(w[1].equals("hu") ? "/hu" : "/pass");
+                    if (w[1].equals("throw")) {
+                        System.out.println("/throw " + (hand.contains(last) ? last : hand.get(0)));
+                    } else {
+                        System.out.println(w[1].equals("hu") ? "/hu" : "/pass");
+                    }
                     System.out.flush();
                     break;
                 case "/throw": if (Integer.parseInt(w[1]) == me) hand.remove(Integer.valueOf(w[2])); break;

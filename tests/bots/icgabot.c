@@ -8,7 +8,8 @@
  *   crlf     answers end in \r\n                                  blanks  blanks and tabs around and between fields
  *   stderr   200 lines on stderr per answer                      nostart ignores /start (learns nothing from it)
  *   stay     does not exit at /exit (waits for end of input)     status  exits with status 1 at /exit
- *   empty    an empty line after each answer (puts("") for good measure) */
+ *   empty    an empty line after each answer (puts("") for good measure)
+ *   table    opens its table icgabot.dat from the working folder first, and exits with status 2 without it */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,11 @@ int main(int argc, char **argv) {
     if (argc > 1) mode = argv[1];
     if (is("unbuf")) setvbuf(stdout, NULL, _IONBF, 0);
     if (is("banner")) { printf("icgabot 1.0 ready\n"); fflush(stdout); }
+    if (is("table")) {
+        FILE *f = fopen("icgabot.dat", "r");
+        if (f == NULL) { perror("icgabot.dat"); return 2; }
+        fclose(f);
+    }
     while (fgets(line, sizeof line, stdin)) {
         if (!strncmp(line, "/start MJ", 9)) {
             if (!is("nostart")) sscanf(line, "/start MJ %d", &me);

@@ -19,6 +19,7 @@ from referee.game.rules import make_ruleset
 from referee.match import MatchResult, play_match, resolve_bots
 from wrappers.codec import DEBUG_TO_STDERR, ONE_LINE
 from wrappers.process import UNFLUSHED
+from wrappers.sandbox import SCRATCH_CWD
 from wrappers.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +109,20 @@ def test_a_tile_with_leading_zeros_is_refused_saying_how_to_write_it(icgabot: Pa
     fault = result.faults[0]
     assert fault.kind == "garbage" and fault.line is not None and fault.line.startswith("/throw 0"), fault
     assert f"(write {int(fault.line.split()[1])}: a TID has no sign, leading zeros" in fault.detail, fault
+
+
+def test_a_bot_that_reads_its_files_from_its_working_folder_is_told_about_cwd(icgabot: Path,
+                                                                              tmp_path: Path) -> None:
+    """A bot runs in a private scratch folder unless its TOML file names cwd (docs/security.md); one that opens its
+    table by a relative path dies at its start, and the fault says why that may be.  With cwd it plays."""
+    result = _play(f"{icgabot} table", tmp_path, hands=1)
+    fault = result.faults[0]
+    assert fault.kind == "crash" and "exited with status 2" in fault.detail, fault
+    assert fault.detail.endswith(f"({SCRATCH_CWD})"), fault
+    (icgabot.parent / "icgabot.dat").write_text("a table\n")
+    toml = tmp_path / "icgabot.toml"
+    toml.write_text(f'cmd = ["{icgabot}", "table"]\ncwd = "{icgabot.parent}"\n')
+    assert not _play(str(toml), tmp_path / "with-cwd", hands=1).faults
 
 
 def test_check_tells_a_bot_that_stays_after_exit_about_keep_alive(icgabot: Path) -> None:
