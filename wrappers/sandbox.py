@@ -134,9 +134,10 @@ class Launch:
             name = _signal_name(sig)
             text = f"killed by {name}"
             if sig == signal.SIGXCPU:
-                return f"{text}: CPU limit {self.limits.cpu_seconds * self.hands} s"
+                per = "per hand" if self.hands == 1 else f"for {self.hands} hands"
+                return f"{text}: CPU limit {self.limits.cpu_seconds * self.hands} s {per}; {_raise('cpu_seconds')}"
             if sig == signal.SIGXFSZ:
-                return f"{text}: file size limit {self.limits.file_mb} MB"
+                return f"{text}: file size limit {self.limits.file_mb} MB; {_raise('file_mb')}"
             if sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and _out_of_memory(tail):
                 return f"{text}: {self._memory_limit(tail)}"
             return text
@@ -148,7 +149,6 @@ class Launch:
             return f"{text}: the sandbox could not start it ({cut(line.strip(), 200)})"  # the bot's own words
         return text
 
-
     def _memory_limit(self, tail: str, *, failed: bool = False) -> str:
         """The memory limit a bot hit, and what its author can change: ``memory_mb``, or for a JVM (which reserves
         address space it never uses) the reservation itself."""
@@ -157,8 +157,13 @@ class Launch:
             text += " (an allocation failed)"
         if any(mark in tail for mark in _JVM_MARKS):
             return (f"{text}; a JVM reserves more than it uses: start it with -XX:CompressedClassSpaceSize=64m "
-                    "(and -Xmx), or raise memory_mb in the bot's TOML file")
-        return f"{text}; a bot that needs more sets memory_mb in its TOML file"
+                    f"(and -Xmx), or {_raise('memory_mb')}")
+        return f"{text}; {_raise('memory_mb')}"
+
+
+def _raise(field: str) -> str:
+    """What the author of a bot that hit a limit changes: the limit's field in the bot's TOML file."""
+    return f"raise {field} in the bot's TOML file"
 
 
 @functools.cache
