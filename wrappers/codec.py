@@ -90,7 +90,8 @@ _FLOWER_TIDS: Final[frozenset[int]] = frozenset(FLOWER_TIDS)
 _ASK_KINDS: Final[dict[str, AskKind]] = {"throw": "throw", "hu": "hu", "gong": "gong", "pong": "pong", "eat": "eat"}
 _WINDS: Final[frozenset[str]] = frozenset(WINDS_IN_ORDER)
 _POSITIONS: Final[dict[str, int]] = {"1": 1, "2": 2, "3": 3, "4": 4}
-_ANSWER_COMMANDS: Final = "/throw, /eat, /pong, /gong, /hu or /pass"
+_ANSWER_WORDS: Final = ("/throw", "/eat", "/pong", "/gong", "/hu", "/pass")
+_ANSWER_COMMANDS: Final = f"{', '.join(_ANSWER_WORDS[:-1])} or {_ANSWER_WORDS[-1]}"
 ONE_LINE: Final = "an answer is one line ended by one \\n, with no empty line before or after it"
 """What a bot's author must change when it writes an empty line (``print()``, ``std::endl`` after ``\\n``)."""
 DEBUG_TO_STDERR: Final = "write banners and debugging output to stderr"
@@ -587,8 +588,6 @@ def _parse_exit(display: str | bytes, args: list[str], seat: int) -> ServerMessa
     s1, s2, s3, s4 = (_integer(display, a, "a score", signed=True) for a in args)
     return Exit((s1, s2, s3, s4))
 
-
-_ANSWER_WORDS: Final = frozenset({"/throw", "/eat", "/pong", "/gong", "/hu", "/pass"})
 
 _SERVER_PARSERS: Final = {
     "/start": _parse_start,

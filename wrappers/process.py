@@ -646,8 +646,9 @@ class ProcessSeat(Seat):
                 return Fault("crash", f"{detail}: the bot {ended} after the last hand's /exit, but it is marked "
                              "keep_alive (one process for the whole match): a bot that exits at /exit must not "
                              "set keep_alive")
-            if proc.returncode != 0 and self.spec.cwd is None and self.lines_received == self._answers_at_start:
-                ended += f" ({sandbox.SCRATCH_CWD})"  # it died before its first answer: often a file it did not find
+            if (proc.returncode != 0 and ":" not in ended and self.spec.cwd is None
+                    and self.lines_received == self._answers_at_start):
+                ended += f" ({sandbox.SCRATCH_CWD})"  # died before its first answer, of no limit: often a missing file
             return Fault("crash", f"{detail}: the bot {ended}")
         return Fault(default_kind, detail)  # type: ignore[arg-type]
 
