@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from referee.errors import InputError
 from referee.game.options import throw_answer
-from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, WINDS_IN_ORDER
+from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, KINDS, WINDS_IN_ORDER
 from referee.game.types import (
     GONG_CONCEALED,
     GONG_MELDED,
@@ -87,6 +87,7 @@ FLOWER_EXTENSION: Final = "flower"
 
 _HAND_TIDS: Final[frozenset[int]] = frozenset(ALL_TIDS)
 _FLOWER_TIDS: Final[frozenset[int]] = frozenset(FLOWER_TIDS)
+_KINDS: Final[frozenset[int]] = frozenset(KINDS)
 _ASK_KINDS: Final[dict[str, AskKind]] = {"throw": "throw", "hu": "hu", "gong": "gong", "pong": "pong", "eat": "eat"}
 _WINDS: Final[frozenset[str]] = frozenset(WINDS_IN_ORDER)
 _POSITIONS: Final[dict[str, int]] = {"1": 1, "2": 2, "3": 3, "4": 4}
@@ -369,7 +370,11 @@ def _tid_token(token: str) -> int | None:
 
 
 def _tid_hint(token: str) -> str:
-    """For a token that is a TID written another way (``0112``, ``+112``, ``112.0``): the way to write it."""
+    """For a token that is a TID written another way (``0112``, ``+112``, ``112.0``): the way to write it; for a
+    tile's kind (``11``, where a TID names one of its four copies): the TIDs it stands for."""
+    if token.isdigit() and token[0] != "0" and int(token) in _KINDS:
+        k = int(token)
+        return f" ({k} is a kind: name one of its copies that the bot holds, {k * 10} to {k * 10 + 3})"
     digits = token.removeprefix("+")
     head, _, decimals = digits.partition(".")
     if head.isdigit() and (not decimals or decimals.strip("0") == "") and token != (n := str(int(head))):

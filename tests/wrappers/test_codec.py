@@ -311,6 +311,11 @@ ANSWER_ERRORS: list[tuple[str | bytes, str]] = [
     ("/throw 112.0", f"`/throw 112.0`: 112.0 is not a tile ID (write 112: {_TID_FORM}"),
     ("/eat 0132 142", f"`/eat 0132 142`: 0132 is not a tile ID (write 132: {_TID_FORM}"),
     ("/throw 010", "`/throw 010`: 010 is not a tile ID"),  # 10 is a flower: no hint towards another refusal
+    # a tile's kind where its TID is due (the page's TIDs name one copy of four)
+    ("/throw 15", "`/throw 15`: 15 is not a tile ID (15 is a kind: name one of its copies that the bot holds, 150 to "
+                  "153)"),
+    ("/pong 47 47", "`/pong 47 47`: 47 is not a tile ID (47 is a kind: name one of its copies that the bot holds, "
+                    "470 to 473)"),
     ("/throw 0114", "`/throw 0114`: 0114 is not a tile ID"),
     ("/throw -1", "`/throw -1`: -1 is not a tile ID"),
     ("/throw abc", "`/throw abc`: abc is not a tile ID"),
