@@ -2,14 +2,15 @@
 with a reason that says what the bot's author must change (docs/protocol.md, "The channel" and "Faults").
 
 The bots: ``tests/bots/icgabot.c`` (C, one habit per mode), ``tests/bots/cinbot.cpp`` (C++ reading tokens) and
-``tests/bots/JavaBot.java``, compiled here into the test's folder; a test is skipped only where its compiler
-(cc, c++ or javac) is missing.
+``tests/bots/JavaBot.java``, compiled here into the test's folder (a test is skipped only where its compiler, cc,
+c++ or javac, is missing), and ``tests/bots/pystyle.py`` (Python's print without flush).
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,20 @@ def test_habits_the_framework_took_are_taken(mode: str, icgabot: Path, tmp_path:
     result = _play(f"{icgabot} {mode}", tmp_path)
     assert not result.faults, result.faults
     assert result.seats[0].answers > 10
+
+
+def test_a_python_bot_reading_with_input_needs_no_flush(tmp_path: Path) -> None:
+    """input() flushes stdout before it reads: print() alone gets the answers out."""
+    result = _play(f"{sys.executable} {BOTS / 'pystyle.py'} input", tmp_path)
+    assert not result.faults, result.faults
+
+
+def test_a_python_bot_reading_stdin_as_a_file_is_told_to_flush(tmp_path: Path) -> None:
+    result = _play(f"{sys.executable} {BOTS / 'pystyle.py'} loop", tmp_path, hands=1, move_timeout=0.5,
+                   start_grace=2)
+    fault = result.faults[0]
+    assert fault.kind == "timeout" and fault.detail.endswith(UNFLUSHED), fault
+    assert "print(..., flush=True)" in UNFLUSHED
 
 
 def test_a_token_reading_cpp_bot_passes_the_check(cinbot: Path) -> None:
