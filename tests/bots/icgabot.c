@@ -9,9 +9,11 @@
  *   stderr   200 lines on stderr per answer                      nostart ignores /start (learns nothing from it)
  *   stay     does not exit at /exit (waits for end of input)     status  exits with status 1 at /exit
  *   empty    an empty line after each answer (puts("") for good measure)
- *   table    opens its table icgabot.dat from the working folder first, and exits with status 2 without it */
+ *   table    opens its table icgabot.dat from the working folder first, and exits with status 2 without it
+ *   slow     takes 2 s to start (a JVM loading a model), then answers at once */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *mode = "flush";
 static int hand[32], n = 0, last = -1, me = 0;
@@ -46,6 +48,7 @@ int main(int argc, char **argv) {
     char line[4096];
     if (argc > 1) mode = argv[1];
     if (is("unbuf")) setvbuf(stdout, NULL, _IONBF, 0);
+    if (is("slow")) sleep(2);
     if (is("banner")) { printf("icgabot 1.0 ready\n"); fflush(stdout); }
     if (is("table")) {
         FILE *f = fopen("icgabot.dat", "r");

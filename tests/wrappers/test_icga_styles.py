@@ -8,6 +8,7 @@ c++ or javac, is missing), and ``tests/bots/pystyle.py`` (Python's print without
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -65,6 +66,10 @@ def _play(bot: str, tmp_path: Path, *, hands: int = 2, **rules: float) -> MatchR
                       stderr_dir=tmp_path / "stderr")
 
 
+def _answers(tmp_path: Path) -> list[dict]:
+    return [r for r in map(json.loads, (tmp_path / "m.jsonl").read_text().splitlines()) if r["type"] == "answer"]
+
+
 @pytest.mark.parametrize("mode", ["flush", "unbuf", "crlf", "blanks", "stderr", "nostart", "stay", "status"])
 def test_habits_the_framework_took_are_taken(mode: str, icgabot: Path, tmp_path: Path) -> None:
     """Flushing or an unbuffered stdout, \\r\\n, blanks and tabs, a flood of stderr, ignoring /start, waiting for the
@@ -86,6 +91,15 @@ def test_a_python_bot_reading_stdin_as_a_file_is_told_to_flush(tmp_path: Path) -
     fault = result.faults[0]
     assert fault.kind == "timeout" and fault.detail.endswith(UNFLUSHED), fault
     assert "print(..., flush=True)" in UNFLUSHED
+
+
+def test_a_slow_start_is_covered_by_the_start_grace(icgabot: Path, tmp_path: Path) -> None:
+    """2 s to start, every hand (a process per hand), with 1 s per question: the start grace (docs/protocol.md,
+    Timing; 10 s by default) covers the first question of each process."""
+    result = _play(f"{icgabot} slow", tmp_path, move_timeout=1, start_grace=3)
+    assert not result.faults, result.faults
+    first = [r for r in _answers(tmp_path) if r["seat"] == 1][0]
+    assert first["ms"] > 1900, first
 
 
 def test_a_token_reading_cpp_bot_passes_the_check(cinbot: Path) -> None:
