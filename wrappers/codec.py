@@ -63,8 +63,8 @@ if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.
     from referee.game.kinds import AskKind
 
 __all__ = [
-    "MAX_LINE_LENGTH",
     "DEBUG_TO_STDERR",
+    "MAX_LINE_LENGTH",
     "ONE_LINE",
     "Ask",
     "ProtocolError",

@@ -26,8 +26,8 @@ from referee.game.types import (
     Throw,
 )
 from wrappers.codec import (
-    MAX_LINE_LENGTH,
     DEBUG_TO_STDERR,
+    MAX_LINE_LENGTH,
     ONE_LINE,
     Ask,
     ProtocolError,

@@ -156,13 +156,13 @@ def test_a_bot_that_reads_its_files_from_its_working_folder_is_told_about_cwd(ic
 
 def test_check_tells_a_bot_that_stays_after_exit_about_keep_alive(icgabot: Path) -> None:
     report = run_check(BotSpec(name="stay", cmd=(str(icgabot), "stay")), only=["exit_after_exit"])
-    (row,) = [r for r in report.results if r.name == "exit_after_exit"]
+    (row,) = (r for r in report.results if r.name == "exit_after_exit")
     assert not row.passed and "keep_alive = true" in row.note, row
 
 
 def test_check_tells_a_bot_with_a_banner_where_it_belongs(icgabot: Path) -> None:
     report = run_check(BotSpec(name="banner", cmd=(str(icgabot), "banner")), only=["start_silent"])
-    (row,) = [r for r in report.results if r.name == "start_silent"]
+    (row,) = (r for r in report.results if r.name == "start_silent")
     assert not row.passed and row.received == "icgabot 1.0 ready", row
     assert row.note.endswith(DEBUG_TO_STDERR), row.note
 
@@ -170,7 +170,7 @@ def test_check_tells_a_bot_with_a_banner_where_it_belongs(icgabot: Path) -> None
 def test_check_names_a_timeout_at_the_first_question_once(icgabot: Path) -> None:
     report = run_check(BotSpec(name="nobuf", cmd=(str(icgabot), "nobuf")), only=["start_silent"], timeout=0.3,
                        start_grace=0.3)
-    (row,) = [r for r in report.results if r.name == "start_silent"]
+    (row,) = (r for r in report.results if r.name == "start_silent")
     assert row.note.startswith("timeout: no answer to /ask throw within 0.6 s; " + UNFLUSHED), row.note
 
 
