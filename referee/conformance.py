@@ -50,7 +50,7 @@ from referee.game.types import (
     Throw,
 )
 from referee.game.wall import Wall, arrange_wall
-from wrappers.codec import cut, format_event, format_question
+from wrappers.codec import DEBUG_TO_STDERR, cut, format_event, format_question
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat
 from wrappers.spec import BotSpec, seat_timeout
@@ -447,15 +447,16 @@ async def _start_silent(seat: ProcessSeat, hand: Hand, events: list[Event]) -> S
                               f"the pipe to the bot broke ({exc!r})")
     if early is not None:
         what = "its output closed" if early == b"" else f"it printed `{cut(early)}`"
+        fix = "" if early == b"" else f"; {DEBUG_TO_STDERR}"
         return ScenarioResult("start_silent", silent.title, False, silent.expected,
                               None if early == b"" else cut(early), None,
-                              f"{what} before any question (after {', '.join(sent)})")
+                              f"{what} before any question (after {', '.join(sent)}){fix}")
     reply = await seat.ask(q)
     ms = round(reply.seconds * 1000, 3)
     expected = "/throw <a tile it holds>"
     if reply.fault is not None and reply.line is None:
         return ScenarioResult("start_silent", silent.title, False, expected, None, ms,
-                              f"no answer to /ask throw: {reply.fault.detail}")
+                              f"{reply.fault.kind}: {reply.fault.detail}")
     if reply.fault is not None:
         return ScenarioResult("start_silent", silent.title, False, expected, reply.line, ms,
                               f"silent until the first question, but its answer is wrong: {reply.fault.detail}")
@@ -484,7 +485,9 @@ async def _exit_after_exit(seat: ProcessSeat, spec: BotSpec) -> ScenarioResult:
     code = await seat.wait_exit(EXIT_WAIT)
     if code is None:
         return ScenarioResult("exit_after_exit", exits.title, False, exits.expected, None, None,
-                              f"still running {EXIT_WAIT:g} s after /exit")
+                              f"still running {EXIT_WAIT:g} s after /exit: a bot exits when it reads /exit (a "
+                              "process per hand); one that plays every hand in one process sets keep_alive = true "
+                              "in its TOML file")
     ms = round((time.perf_counter() - started) * 1000, 3)
     status = "exit status 0" if code == 0 else f"exit status {code}"
     return ScenarioResult("exit_after_exit", exits.title, True, exits.expected, None, ms,

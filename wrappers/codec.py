@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from referee.errors import InputError
 from referee.game.options import throw_answer
-from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, WINDS_IN_ORDER
+from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, KINDS, WINDS_IN_ORDER
 from referee.game.types import (
     GONG_CONCEALED,
     GONG_MELDED,
@@ -63,7 +63,9 @@ if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.
     from referee.game.kinds import AskKind
 
 __all__ = [
+    "DEBUG_TO_STDERR",
     "MAX_LINE_LENGTH",
+    "ONE_LINE",
     "Ask",
     "ProtocolError",
     "ServerMessage",
@@ -85,10 +87,17 @@ FLOWER_EXTENSION: Final = "flower"
 
 _HAND_TIDS: Final[frozenset[int]] = frozenset(ALL_TIDS)
 _FLOWER_TIDS: Final[frozenset[int]] = frozenset(FLOWER_TIDS)
+_KINDS: Final[frozenset[int]] = frozenset(KINDS)
 _ASK_KINDS: Final[dict[str, AskKind]] = {"throw": "throw", "hu": "hu", "gong": "gong", "pong": "pong", "eat": "eat"}
 _WINDS: Final[frozenset[str]] = frozenset(WINDS_IN_ORDER)
 _POSITIONS: Final[dict[str, int]] = {"1": 1, "2": 2, "3": 3, "4": 4}
-_ANSWER_COMMANDS: Final = "/throw, /eat, /pong, /gong, /hu or /pass"
+_ANSWER_WORDS: Final = ("/throw", "/eat", "/pong", "/gong", "/hu", "/pass")
+_ANSWER_COMMANDS: Final = f"{', '.join(_ANSWER_WORDS[:-1])} or {_ANSWER_WORDS[-1]}"
+ONE_LINE: Final = "an answer is one line ended by one \\n, with no empty line before or after it"
+"""What a bot's author must change when it writes an empty line (``print()``, ``std::endl`` after ``\\n``)."""
+DEBUG_TO_STDERR: Final = "write banners and debugging output to stderr"
+"""What a bot's author must change when its stdout carries anything but answers (a fault's reason ends with
+it): a bot's stdout is for its answers only."""
 _BOM: Final = "\ufeff"
 
 
@@ -276,9 +285,10 @@ def format_question(q: Question) -> str:
 # --------------------------------------------------------------------------------------- reading lines
 
 
-def _tokens(line: str | bytes) -> tuple[str | bytes, list[str]]:
+def _tokens(line: str | bytes, *, answer: bool = False) -> tuple[str | bytes, list[str]]:
     """Check one raw line and split it: the line to quote in reasons (without terminator) and its tokens,
     the first one (the command word) in lower case.  Raises :class:`ProtocolError` for anything else.
+    ``answer``: the line is a bot's, and a line that is no command says what the author must change.
     """
     if isinstance(line, (bytearray, memoryview)):
         line = bytes(line)
@@ -322,12 +332,20 @@ def _tokens(line: str | bytes) -> tuple[str | bytes, list[str]]:
         raise _fail(line, f"{what} at column {i + 1}")
     tokens = text.split()  # the text is printable ASCII now: split() splits on spaces only
     if not tokens:
-        raise _fail(line, "empty line")
+        raise _fail(line, "empty line" + (f"; {ONE_LINE}" if answer else ""))
     command = tokens[0]
     if not command.startswith("/"):
-        raise _fail(line, "not a command (commands start with /)")
+        raise _fail(line, "not a command (commands start with /)" + (_not_a_command_hint(command) if answer else ""))
     tokens[0] = command.lower()
     return line, tokens
+
+
+def _not_a_command_hint(word: str) -> str:
+    """For a bot's line that does not start with ``/``: the command it forgot the slash of, or where other
+    output belongs (a banner, a debugging line)."""
+    if f"/{word.lower()}" in _ANSWER_WORDS:
+        return f": /{cut(word.lower(), 16)}, not {cut(word, 16)}"
+    return f"; {DEBUG_TO_STDERR}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -351,11 +369,25 @@ def _tid_token(token: str) -> int | None:
     return None
 
 
+def _tid_hint(token: str) -> str:
+    """For a token that is a TID written another way (``0112``, ``+112``, ``112.0``): the way to write it; for a
+    tile's kind (``11``, where a TID names one of its four copies): the TIDs it stands for."""
+    if token.isdigit() and token[0] != "0" and int(token) in _KINDS:
+        k = int(token)
+        return f" ({k} is a kind: name one of its copies that the bot holds, {k * 10} to {k * 10 + 3})"
+    digits = token.removeprefix("+")
+    head, _, decimals = digits.partition(".")
+    if head.isdigit() and (not decimals or decimals.strip("0") == "") and token != (n := str(int(head))):
+        if int(n) in _HAND_TIDS:
+            return f" (write {n}: a TID has no sign, leading zeros or decimal point)"
+    return ""
+
+
 def _hand_tile(display: str | bytes, token: str, *, thrown: bool = False) -> int:
     """A TID that may be in a hand (suit or honour tile): flowers and non-TIDs are refused with a reason."""
     t = _tid_token(token)
     if t is None:
-        raise _fail(display, f"{cut(token, 16)} is not a tile ID")
+        raise _fail(display, f"{cut(token, 16)} is not a tile ID{_tid_hint(token)}")
     if t in _FLOWER_TIDS:
         if thrown:
             raise _fail(display, f"flowers cannot be thrown ({t} is a flower; flowers are never in a hand)")
@@ -386,7 +418,7 @@ def parse_answer(line: str | bytes) -> Answer:
     holds, the result is an ``Answer`` or a ``ProtocolError`` whose ``reason`` quotes the line, cut to a safe
     length.  (Only a ``line`` that is neither str nor bytes-like raises ``TypeError``: a programming error.)
     """
-    display, tokens = _tokens(line)
+    display, tokens = _tokens(line, answer=True)
     command, args = tokens[0], tokens[1:]
     if command == "/throw":
         _check_arity(display, command, args, 1)

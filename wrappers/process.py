@@ -41,7 +41,7 @@ from referee.errors import printable
 from referee.game.types import Answer, Event, Question
 
 from . import sandbox
-from .codec import ProtocolError, cut, format_event, format_start, parse_answer
+from .codec import DEBUG_TO_STDERR, ONE_LINE, ProtocolError, cut, format_event, format_start, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
 from .spec import BotSpec, seat_timeout
 
@@ -56,6 +56,13 @@ EXIT_GRACE = 1.0  # seconds a bot has to exit by itself after /exit
 BLOCK_MS = 250.0
 TERM_GRACE = 0.2  # seconds between SIGTERM and SIGKILL
 STDERR_TAIL = 512  # the last bytes of stderr kept in memory, to tell why a bot died (e.g. MemoryError)
+ENDED_WAIT = 0.05  # seconds to see whether a bot that did not answer has ended (its fault then says how)
+UNFLUSHED = ("nothing has come on its stdout since it started: if it did write an answer, it is still in its "
+             "stdout buffer; flush after each answer (fflush(stdout) in C, std::endl or std::flush in C++, "
+             "print(..., flush=True) in Python, System.out.flush() in Java)")
+"""Why a bot that never wrote a byte times out, most likely (a pipe is fully buffered unless it flushes)."""
+UNASKED = f"a line nobody asked for (before this question); {DEBUG_TO_STDERR}"
+UNASKED_EMPTY = f"an empty line nobody asked for (before this question); {ONE_LINE}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +316,7 @@ class ProcessSeat(Seat):
         self._outbox: list[str] = []
         self._unsent = b""  # bytes a full pipe did not take in end_hand_nowait (sent first by the next flush)
         self._first_question = True
+        self._answers_at_start = 0
         self._timeout = 10.0
         self._start_grace = 10.0
         self._dead: Fault | None = None  # a fault that ended this process (further asks fail at once)
@@ -342,6 +350,7 @@ class ProcessSeat(Seat):
             return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc}")
         self._stderr_tail = b""
         self._sent_exit = False
+        self._answers_at_start = self.lines_received  # none since: a timeout names a missing flush
         try:
             self._proc = await self._nursery.start(_run_bot, list(launch.argv), launch.cwd, dict(launch.env))
         except OSError as exc:
@@ -628,7 +637,7 @@ class ProcessSeat(Seat):
     async def _exit_fault(self, default_kind: str, detail: str) -> Fault:
         proc = self._proc
         if proc is not None and proc.returncode is None:
-            with trio.move_on_after(0.05):
+            with trio.move_on_after(ENDED_WAIT):
                 await proc.wait()
         if proc is not None and proc.returncode is not None:
             self._drain_stderr_now()
@@ -637,6 +646,9 @@ class ProcessSeat(Seat):
                 return Fault("crash", f"{detail}: the bot {ended} after the last hand's /exit, but it is marked "
                              "keep_alive (one process for the whole match): a bot that exits at /exit must not "
                              "set keep_alive")
+            if (proc.returncode != 0 and ":" not in ended and self.spec.cwd is None
+                    and self.lines_received == self._answers_at_start):
+                ended += f" ({sandbox.SCRATCH_CWD})"  # died before its first answer, of no limit: often a missing file
             return Fault("crash", f"{detail}: the bot {ended}")
         return Fault(default_kind, detail)  # type: ignore[arg-type]
 
@@ -672,7 +684,7 @@ class ProcessSeat(Seat):
             item = self._next_nowait()
             if isinstance(item, bytes):
                 text = cut(item.decode("utf-8", "replace"))
-                return Reply(None, 0.0, text, Fault("unasked", "a line nobody asked for (before this question)", text))
+                return Reply(None, 0.0, text, Fault("unasked", UNASKED if item.strip() else UNASKED_EMPTY, text))
         ask = question.ask
         ask_line = _ASK_LINES[ask]
         timeout = self._timeout
@@ -713,7 +725,10 @@ class ProcessSeat(Seat):
             parsed = _PARSED.get(item)
             if parsed is not None and parsed[0].kind in ANSWERS_TO[ask]:  # judge_line's first case, inline
                 return Reply(parsed[0], seconds, parsed[1], None, parsed[2])
-            return judge_line(item, ask, seconds)
+            reply = judge_line(item, ask, seconds)
+            if reply.fault is not None and reply.fault.kind == "garbage":
+                return await self._garbage_then_exit(reply, item)
+            return reply
         if item is None:
             return self._timed_out(ask_line, timeout, seconds)
         if isinstance(item, _TooLong):
@@ -723,11 +738,33 @@ class ProcessSeat(Seat):
         fault = await self._exit_fault("closed", f"stdout closed before answering {ask_line}")
         return Reply(None, seconds, fault=fault)
 
+    async def _garbage_then_exit(self, reply: Reply, item: bytes) -> Reply:
+        """A line that is no answer, and the process ends right after it: a runtime that could not start says why
+        on stdout (a JVM short of address space prints ``Error occurred during initialization of VM``).  The
+        fault keeps its kind and says how the bot ended, read from its last words on stdout and stderr."""
+        proc = self._proc
+        fault = reply.fault
+        if proc is None or fault is None or self.launch is None:
+            return reply
+        if proc.returncode is None:
+            with trio.move_on_after(ENDED_WAIT):
+                await proc.wait()
+        if proc.returncode is None:
+            return reply
+        self._drain_stderr_now()
+        self._read_available()
+        said = b"\n".join([self._stderr_tail, item, *(x for x in self._pending if isinstance(x, bytes))])
+        ended = self.launch.describe_exit(proc.returncode, said[-STDERR_TAIL:])
+        detail = f"`{reply.line}` instead of an answer, then the bot {ended}"
+        return Reply(None, reply.seconds, reply.line, Fault(fault.kind, detail, fault.line))
+
     def _timed_out(self, ask_line: str, timeout: float, seconds: float) -> Reply:
         """A timeout; a line the bot began but never ended with ``\n`` (``\r`` line ends, a missing flush of
         the newline) is named, since that is the usual reason an author's answer "never came"."""
         detail = f"no answer to {ask_line} within {timeout:g} s"
         if not self._buf:
+            if self.lines_received == self._answers_at_start:
+                detail += f"; {UNFLUSHED}"
             return Reply(None, seconds, fault=Fault("timeout", detail))
         shown = cut(bytes(self._buf[:200]).decode("utf-8", "replace"))
         detail += f"; an unfinished line (no \\n after it): {shown!r}"

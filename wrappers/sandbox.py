@@ -59,6 +59,10 @@ HANDS_DEFAULT = 16  # a keep_alive bot's CPU budget when the number of hands is 
 MAX_FILES = 1024  # open file descriptors per process (RLIMIT_NOFILE), or the referee's own hard limit if lower
 TMP_MB = 256  # the box's private /tmp (a tmpfs, so memory outside RLIMIT_AS): bubblewrap's default is half the RAM
 
+SCRATCH_CWD = ("it ran in a private, empty working folder: a bot that opens its own files by a relative path "
+               "names its folder with cwd in a TOML file")
+"""What the author of a bot without ``cwd`` that died at its start may have to change (said with the fault)."""
+
 # The environment a bot gets from the referee (besides HOME, TMPDIR and its own ``env``).
 ENV_ALLOW = ("PATH", "LANG")
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -130,19 +134,36 @@ class Launch:
             name = _signal_name(sig)
             text = f"killed by {name}"
             if sig == signal.SIGXCPU:
-                return f"{text}: CPU limit {self.limits.cpu_seconds * self.hands} s"
+                per = "per hand" if self.hands == 1 else f"for {self.hands} hands"
+                return f"{text}: CPU limit {self.limits.cpu_seconds * self.hands} s {per}; {_raise('cpu_seconds')}"
             if sig == signal.SIGXFSZ:
-                return f"{text}: file size limit {self.limits.file_mb} MB"
+                return f"{text}: file size limit {self.limits.file_mb} MB; {_raise('file_mb')}"
             if sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and _out_of_memory(tail):
-                return f"{text}: memory limit {self.limits.memory_mb} MB"
+                return f"{text}: {self._memory_limit(tail)}"
             return text
         text = f"exited with status {code}"
         if code != 0 and _out_of_memory(tail):
-            return f"{text}: memory limit {self.limits.memory_mb} MB (an allocation failed)"
+            return f"{text}: {self._memory_limit(tail, failed=True)}"
         if self.mode == "bwrap" and code == 1 and "bwrap:" in tail:
             line = next(ln for ln in tail.splitlines() if "bwrap:" in ln)
             return f"{text}: the sandbox could not start it ({cut(line.strip(), 200)})"  # the bot's own words
         return text
+
+    def _memory_limit(self, tail: str, *, failed: bool = False) -> str:
+        """The memory limit a bot hit, and what its author can change: ``memory_mb``, or for a JVM (which reserves
+        address space it never uses) the reservation itself."""
+        text = f"memory limit {self.limits.memory_mb} MB of address space"
+        if failed:
+            text += " (an allocation failed)"
+        if any(mark in tail for mark in _JVM_MARKS):
+            return (f"{text}; a JVM reserves more than it uses: start it with -XX:CompressedClassSpaceSize=64m "
+                    f"(and -Xmx), or {_raise('memory_mb')}")
+        return f"{text}; {_raise('memory_mb')}"
+
+
+def _raise(field: str) -> str:
+    """What the author of a bot that hit a limit changes: the limit's field in the bot's TOML file."""
+    return f"raise {field} in the bot's TOML file"
 
 
 @functools.cache
@@ -151,7 +172,11 @@ def _max_files() -> int:
     return MAX_FILES if hard == resource.RLIM_INFINITY else min(MAX_FILES, hard)
 
 
-_OOM_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory")
+# What a JVM says (on stdout) when it cannot reserve its address space: its heap, its class space, its threads.
+_JVM_MARKS = ("Could not reserve enough space", "Could not allocate compressed class space",
+              "insufficient memory for the Java Runtime")
+_OOM_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory",
+              *_JVM_MARKS)
 
 
 def _out_of_memory(tail: str) -> bool:

@@ -26,7 +26,9 @@ from referee.game.types import (
     Throw,
 )
 from wrappers.codec import (
+    DEBUG_TO_STDERR,
     MAX_LINE_LENGTH,
+    ONE_LINE,
     Ask,
     ProtocolError,
     Start,
@@ -134,7 +136,7 @@ SERVER_ERRORS = [
     ("/initGame EAST EAST 3 2 -1", "`/initGame EAST EAST 3 2 -1`: continue must be a whole number, not -1"),
     ("/initCard 110 111", "`/initCard 110 111`: /initCard takes 16 or 17 tiles, got 2"),
     ("/mo 10", "`/mo 10`: 10 is a flower, and flowers are never in a hand"),
-    ("/mo 0410", "`/mo 0410`: 0410 is not a tile ID"),
+    ("/mo 0410", "`/mo 0410`: 0410 is not a tile ID (write 410: a TID has no sign, leading zeros or decimal point)"),
     ("/throw 3", "`/throw 3`: /throw takes 2 fields, got 1"),
     ("/eat 4 280 271 293", None),  # a run: 8, 7, 9 tiao
     ("/eat 4 280 271 311", "`/eat 4 280 271 311`: eat tiles are not a run of one suit"),
@@ -279,12 +281,15 @@ def test_answers_are_read_leniently_where_the_rules_say(line: str | bytes, answe
     assert parse_answer(line) == answer
 
 
+_TID_FORM = "a TID has no sign, leading zeros or decimal point)"
 ANSWER_ERRORS: list[tuple[str | bytes, str]] = [
-    ("", "empty line"),
-    ("\r\n", "empty line"),
-    ("   ", "`   `: empty line"),
-    ("hello", "`hello`: not a command (commands start with /)"),
-    ("throw 112", "`throw 112`: not a command (commands start with /)"),
+    ("", f"empty line; {ONE_LINE}"),
+    ("\r\n", f"empty line; {ONE_LINE}"),
+    ("   ", f"`   `: empty line; {ONE_LINE}"),
+    # a banner or a debugging line on stdout: the reason says where it belongs; a forgotten slash, which slash
+    ("hello", "`hello`: not a command (commands start with /); " + DEBUG_TO_STDERR),
+    ("throw 112", "`throw 112`: not a command (commands start with /): /throw, not throw"),
+    ("PASS", "`PASS`: not a command (commands start with /): /pass, not PASS"),
     ("/foo", "`/foo`: unknown command /foo (a bot answers with /throw, /eat, /pong, /gong, /hu or /pass)"),
     ("/", "`/`: unknown command / (a bot answers with /throw, /eat, /pong, /gong, /hu or /pass)"),
     (
@@ -300,8 +305,18 @@ ANSWER_ERRORS: list[tuple[str | bytes, str]] = [
     ("/throw 10", "`/throw 10`: flowers cannot be thrown (10 is a flower; flowers are never in a hand)"),
     ("/throw 999", "`/throw 999`: 999 is not a tile ID"),
     ("/throw 114", "`/throw 114`: 114 is not a tile ID"),
-    ("/throw 0112", "`/throw 0112`: 0112 is not a tile ID"),
-    ("/throw +112", "`/throw +112`: +112 is not a tile ID"),
+    # a TID written with a leading zero (printf("%04d")), a sign or a decimal point: refused, saying how to write it
+    ("/throw 0112", f"`/throw 0112`: 0112 is not a tile ID (write 112: {_TID_FORM}"),
+    ("/throw +112", f"`/throw +112`: +112 is not a tile ID (write 112: {_TID_FORM}"),
+    ("/throw 112.0", f"`/throw 112.0`: 112.0 is not a tile ID (write 112: {_TID_FORM}"),
+    ("/eat 0132 142", f"`/eat 0132 142`: 0132 is not a tile ID (write 132: {_TID_FORM}"),
+    ("/throw 010", "`/throw 010`: 010 is not a tile ID"),  # 10 is a flower: no hint towards another refusal
+    # a tile's kind where its TID is due (the page's TIDs name one copy of four)
+    ("/throw 15", "`/throw 15`: 15 is not a tile ID (15 is a kind: name one of its copies that the bot holds, 150 to "
+                  "153)"),
+    ("/pong 47 47", "`/pong 47 47`: 47 is not a tile ID (47 is a kind: name one of its copies that the bot holds, "
+                    "470 to 473)"),
+    ("/throw 0114", "`/throw 0114`: 0114 is not a tile ID"),
     ("/throw -1", "`/throw -1`: -1 is not a tile ID"),
     ("/throw abc", "`/throw abc`: abc is not a tile ID"),
     ("/throw 11223344556677889900", "`/throw 11223344556677889900`: 112233445566778… is not a tile ID"),

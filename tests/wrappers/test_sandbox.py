@@ -102,8 +102,15 @@ def test_keep_alive_cpu_limit_covers_the_match(tmp_path: Path) -> None:
 def test_a_death_by_a_limit_names_the_limit(tmp_path: Path) -> None:
     launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, str(HOSTILE)), memory_mb=1024), tmp_path,
                           mode="none")
-    assert launch.describe_exit(-int(signal.SIGXCPU)) == f"killed by SIGXCPU: CPU limit {sandbox.CPU_SECONDS} s"
-    assert "memory limit 1024 MB" in launch.describe_exit(1, b"Traceback...\nMemoryError\n")
+    assert launch.describe_exit(-int(signal.SIGXCPU)) == (f"killed by SIGXCPU: CPU limit {sandbox.CPU_SECONDS} s per "
+                                                          "hand; raise cpu_seconds in the bot's TOML file")
+    assert launch.describe_exit(1, b"Traceback...\nMemoryError\n") == (
+        "exited with status 1: memory limit 1024 MB of address space (an allocation failed); raise memory_mb in the "
+        "bot's TOML file")
+    jvm = b"Error occurred during initialization of VM\nCould not allocate compressed class space: 1073741824 bytes"
+    assert launch.describe_exit(1, jvm).endswith(
+        "a JVM reserves more than it uses: start it with -XX:CompressedClassSpaceSize=64m (and -Xmx), or raise "
+        "memory_mb in the bot's TOML file")
     assert launch.describe_exit(3) == "exited with status 3"
 
 
