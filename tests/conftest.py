@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import toolchains
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,7 +138,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 def cbot_or_none(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
     """tests/bots/cbot.c compiled once per test process (None without a C compiler): a bot as the ICGA framework's
     C bots are written, which also starts in about a millisecond where a Python bot takes a few hundred."""
-    cc = shutil.which("cc") or shutil.which("gcc")
+    cc = toolchains.find("cc", "gcc")
     if cc is None:
         return None
     exe = tmp_path_factory.mktemp("cbot") / "cbot"

@@ -9,12 +9,12 @@ c++ or javac, is missing), and ``tests/bots/pystyle.py`` (Python's print without
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from toolchains import tool
 
 from referee.conformance import run_check
 from referee.game.rules import make_ruleset
@@ -28,24 +28,17 @@ ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "bots"
 
 
-def _compiler(*names: str) -> str:
-    for name in names:
-        if (found := shutil.which(name)) is not None:
-            return found
-    pytest.skip(f"no {' or '.join(names)} on this machine")
-
-
 @pytest.fixture(scope="module")
 def icgabot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     exe = tmp_path_factory.mktemp("icgabot") / "icgabot"
-    subprocess.run([_compiler("cc", "gcc"), "-O2", "-Wall", "-o", str(exe), str(BOTS / "icgabot.c")], check=True)
+    subprocess.run([tool("cc", "gcc"), "-O2", "-Wall", "-o", str(exe), str(BOTS / "icgabot.c")], check=True)
     return exe
 
 
 @pytest.fixture(scope="module")
 def cinbot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     exe = tmp_path_factory.mktemp("cinbot") / "cinbot"
-    subprocess.run([_compiler("c++", "g++"), "-O2", "-Wall", "-o", str(exe), str(BOTS / "cinbot.cpp")], check=True)
+    subprocess.run([tool("c++", "g++"), "-O2", "-Wall", "-o", str(exe), str(BOTS / "cinbot.cpp")], check=True)
     return exe
 
 
@@ -53,9 +46,8 @@ def cinbot(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def javabot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder of the compiled JavaBot.class (a class path)."""
     out = tmp_path_factory.mktemp("javabot")
-    subprocess.run([_compiler("javac"), "-d", str(out), str(BOTS / "JavaBot.java")], check=True)
-    if shutil.which("java") is None:
-        pytest.skip("no java on this machine")
+    subprocess.run([tool("javac"), "-d", str(out), str(BOTS / "JavaBot.java")], check=True)
+    tool("java")
     return out
 
 
