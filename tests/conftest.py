@@ -136,13 +136,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 @pytest.fixture(scope="session")
 def cbot_or_none(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
-    """tests/bots/cbot.c compiled once per test process (None without a C compiler): a bot as the ICGA framework's
+    """tests/bots/icgabot.c compiled once per test process (None without a C compiler): a bot as the ICGA framework's
     C bots are written, which also starts in about a millisecond where a Python bot takes a few hundred."""
     cc = toolchains.find("cc", "gcc")
     if cc is None:
         return None
     exe = tmp_path_factory.mktemp("cbot") / "cbot"
-    subprocess.run([cc, "-O2", "-Wall", "-o", str(exe), str(ROOT / "tests" / "bots" / "cbot.c")], check=True)
+    subprocess.run([cc, "-O2", "-Wall", "-o", str(exe), str(ROOT / "tests" / "bots" / "icgabot.c")], check=True)
     return exe
 
 

@@ -1,6 +1,7 @@
 /* A bot as users of the ICGA framework wrote them in C (fgets, sscanf, printf), with one habit of theirs per mode
  * (argv[1]), to check that mjref referees each habit as the framework did or says exactly what to change.
- * It plays like tests/bots/cbot.c: throws the tile it drew, passes every claim, wins when asked.
+ * It plays like the framework's dummy: throws the tile it drew, passes every claim, wins when asked; in its
+ * default mode it is also the suite's fast-starting C bot (the ``cbot`` fixture, tests/conftest.py).
  *
  *   flush    printf + fflush after each answer (the default)     unbuf   setvbuf(stdout, NULL, _IONBF, 0)
  *   nobuf    printf and no flush: stdout stays fully buffered    banner  a line on stdout at start

@@ -1,6 +1,7 @@
 """A bot written the way the ICGA framework's bots were (C, stdin/stdout, flush, exit on /exit) runs unchanged.
 
-The ``cbot`` fixture (tests/conftest.py) compiles tests/bots/cbot.c, and skips where there is no C compiler."""
+The ``cbot`` fixture (tests/conftest.py) compiles tests/bots/icgabot.c (run without a mode, it plays as the
+framework's dummy), and skips where there is no C compiler."""
 
 from __future__ import annotations
 

@@ -29,10 +29,9 @@ BOTS = ROOT / "tests" / "bots"
 
 
 @pytest.fixture(scope="module")
-def icgabot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    exe = tmp_path_factory.mktemp("icgabot") / "icgabot"
-    subprocess.run([tool("cc", "gcc"), "-O2", "-Wall", "-o", str(exe), str(BOTS / "icgabot.c")], check=True)
-    return exe
+def icgabot(cbot: Path) -> Path:
+    """tests/bots/icgabot.c, compiled once per test process (the ``cbot`` fixture): each test gives its mode."""
+    return cbot
 
 
 @pytest.fixture(scope="module")
