@@ -8,7 +8,8 @@ tokens, and attaches the connection to the remote bot's ``Slot``; the match (``r
 Safety, for a port open to anyone: a connection must log in (``hello``) within ``AUTH_TIMEOUT`` seconds or it is
 closed; nothing of the table is sent before a good login (a refusal is a bare close code); frames over
 ``MAX_CLIENT_MESSAGE`` bytes close the connection (the WebSocket library refuses them); tokens are compared in
-constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged;
+constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged,
+and its close waits at most ``SEND_TIMEOUT`` for the client's answer (a client that never answers is cut);
 at most ``MAX_PENDING`` connections beyond one per remote bot are open at once (more are closed as they are
 accepted), so a client opening thousands of connections, or trickling its handshake byte by byte, cannot take the
 file descriptors a match needs for its bots and its wrappers.
@@ -39,6 +40,7 @@ from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
 from wrappers.seat import Seat
 from wrappers.spec import REMOTE_NAME, BotSpec
+from wrappers.websocket import close_ws
 
 TOKEN_MIN = 16  # characters: a token shorter than this is refused in a tokens file
 TOKEN_MAX = 256
@@ -254,30 +256,30 @@ class Server:
                 frame = await ws.get_message()
             if frame is None:
                 self._refuse(peer, None, f"no hello within {m.AUTH_TIMEOUT:g} s")
-                await ws.aclose(m.CLOSE_AUTH_TIMEOUT)
+                await close_ws(ws, m.CLOSE_AUTH_TIMEOUT)
                 return
             try:
                 hello = m.read_client(frame)
             except m.BadMessage as exc:
                 self._refuse(peer, None, f"not a hello ({exc})")
-                await ws.aclose(m.CLOSE_BAD_MESSAGE)
+                await close_ws(ws, m.CLOSE_BAD_MESSAGE)
                 return
             if not isinstance(hello, m.Hello):
                 self._refuse(peer, None, f"{hello.type} before hello")
-                await ws.aclose(m.CLOSE_BAD_MESSAGE)
+                await close_ws(ws, m.CLOSE_BAD_MESSAGE)
                 return
             if not self._check(hello.name, hello.token):
                 self._refuse(peer, hello.name, "wrong name or token")
-                await ws.aclose(m.CLOSE_REFUSED)
+                await close_ws(ws, m.CLOSE_REFUSED)
                 return
             if hello.v != m.PROTOCOL:
                 self._refuse(peer, hello.name, f"protocol version {hello.v} (this server speaks {m.PROTOCOL})")
-                await ws.aclose(m.CLOSE_VERSION)
+                await close_ws(ws, m.CLOSE_VERSION)
                 return
             slot = self.slots[hello.name]
             if slot.link is not None or slot.pending is not None:
                 self._refuse(peer, hello.name, "already logged in on another connection")
-                await ws.aclose(m.CLOSE_TAKEN)
+                await close_ws(ws, m.CLOSE_TAKEN)
                 return
             link = Link(ws, hello.name, peer)
             slot.pending = link  # held from here: a second login with the same token is refused

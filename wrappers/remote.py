@@ -30,6 +30,7 @@ from .codec import cut, format_event
 from .process import judge_line
 from .seat import FAULT_KINDS, Fault, HandInfo, Reply, Seat
 from .spec import BotSpec, seat_timeout
+from .websocket import close_ws
 
 PING_INTERVAL = 5.0  # seconds between round-trip measurements of a logged-in wrapper
 PING_TIMEOUT = 10.0  # a ping unanswered this long ends the link (a silent, half-open connection)
@@ -96,8 +97,7 @@ class Link:
 
     async def close(self, code: int, reason: str) -> None:
         self._end(reason)
-        with trio.move_on_after(1.0):
-            await self.ws.aclose(code)
+        await close_ws(self.ws, code)
 
     def _end(self, reason: str) -> None:
         if not self.gone.is_set():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -13,15 +14,18 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, WebSocketConnection, open_websocket_url
+from wsproto import ConnectionType, WSConnection
+from wsproto import events as wsevents
 
 from referee.cli import main as mjref
-from referee.server import ServeError, generate_tokens, load_tokens, parse_listen
+from referee.server import MAX_PENDING, ServeError, generate_tokens, load_tokens, parse_listen
 from wrappers import messages as m
 from wrappers.spec import SpecError, parse_bot
 
@@ -583,3 +587,101 @@ def test_a_served_bots_terminal_escapes_never_reach_a_terminal(tmp_path: Path, p
     shown = server.stderr + out
     assert "\x1b" not in shown and "\x07" not in shown, shown
     assert "seat 3 cheated[/]" in shown, shown  # shown as text: the markup was not read as markup
+
+
+# ------------------------------------------------------------------------------------------ around a refusal's close
+def _upgrade(host: str, port: str) -> bytes:
+    """A valid WebSocket upgrade request, as raw bytes (the clients below speak the wire themselves)."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+async def _door_after_silent_strangers(url: str, count: int) -> dict[str, Any]:
+    """``count`` strangers complete the WebSocket handshake, then neither send nor read anything (so they never
+    answer the close that refuses them); while they stay connected, the rightful wrapper tries the door."""
+    seen: dict[str, Any] = {}
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    silent = []
+    for _ in range(count):
+        stream = await trio.open_tcp_stream(host, int(port))
+        await stream.send_all(_upgrade(host, port))
+        silent.append(stream)
+    for _ in range(int((m.AUTH_TIMEOUT + 10) / 0.25)):  # give up long after the strangers' hello time is over
+        try:
+            async with open_websocket_url(url) as ws:
+                await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])))
+                seen["welcome"] = m.read_server(await ws.get_message())
+                break
+        except ConnectionRejected as exc:
+            seen["refused"] = exc.status_code
+            await trio.sleep(0.25)
+    for stream in silent:
+        await trio.aclose_forcefully(stream)
+    return seen
+
+
+@pytest.mark.slow
+def test_strangers_that_never_answer_the_close_do_not_hold_the_door(tmp_path: Path, procs: list[Proc]) -> None:
+    """A refusal's close handshake is bounded: a stranger that never answers it (here: every connection the server
+    admits beyond the seats, silent after the handshake) is cut, and the door opens again for the wrappers.  It
+    once stayed shut for as long as they kept their sockets open, without a token."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "1", "--seed", "2", "--json", "--wait", "120")
+    seen = trio.run(_door_after_silent_strangers, url, MAX_PENDING + 1)
+    assert seen.get("refused") == 503, seen  # the strangers did fill the door for a while
+    assert isinstance(seen.get("welcome"), m.Welcome), seen
+    wrapper = connect(procs, tmp_path, url, "a")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == []
+    assert wrapper.finish()[0] == 0, wrapper.stderr
+    assert "no hello within 5 s" in server.stderr and "Traceback" not in server.stderr
+
+
+def _masked(opcode: int, payload: bytes) -> bytes:
+    """One client frame written by hand (wsproto will not send a ping or a message after a close it received)."""
+    mask = os.urandom(4)
+    size = bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 127]) + len(payload).to_bytes(8, "big")
+    return bytes([0x80 | opcode]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def _frames_after_the_refusal(url: str) -> list[int | None]:
+    """Strangers with a wrong token who, instead of answering the close that refuses them, send a ping, or a
+    message over the size limit: frames the server may no longer answer."""
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    codes: list[int | None] = []
+    for after in (_masked(0x9, b"ping"), _masked(0x1, b"x" * (m.MAX_CLIENT_MESSAGE + 1))):
+        stream = await trio.open_tcp_stream(host, int(port))
+        ws = WSConnection(ConnectionType.CLIENT)
+        await stream.send_all(ws.send(wsevents.Request(host=host, target="/")))
+        code = None
+        while code is None and (data := await stream.receive_some(65536)):
+            ws.receive_data(data)
+            for event in ws.events():
+                if isinstance(event, wsevents.AcceptConnection):
+                    hello = m.Hello(v=m.PROTOCOL, name="a", token="not the token, but long")
+                    await stream.send_all(ws.send(wsevents.TextMessage(data=m.write(hello))))
+                elif isinstance(event, wsevents.CloseConnection):
+                    code = event.code
+        codes.append(code)
+        with suppress(trio.BrokenResourceError):
+            await stream.send_all(after)
+            await stream.receive_some(65536)  # the server cuts the connection
+        await trio.aclose_forcefully(stream)
+    return codes
+
+
+@pytest.mark.slow
+def test_frames_after_a_refusal_never_end_the_server(tmp_path: Path, procs: list[Proc]) -> None:
+    """A ping, or a message too big, sent after the server's close used to end the whole server with a traceback
+    (the WebSocket library answered it in a state where its protocol layer refuses to: ``wrappers.websocket``)."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "1", "--seed", "2", "--json")
+    assert trio.run(_frames_after_the_refusal, url) == [m.CLOSE_REFUSED, m.CLOSE_REFUSED]
+    wrapper = connect(procs, tmp_path, url, "a")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == []
+    assert wrapper.finish()[0] == 0, wrapper.stderr
+    assert "Traceback" not in server.stderr, server.stderr
