@@ -377,8 +377,7 @@ class Server:
 
     @staticmethod
     async def _bye(link: Link, reason: str) -> None:
-        with trio.move_on_after(2.0):
-            await link.send(m.Over(reason=reason))
+        if await link.send(m.Over(reason=reason)):
             await link.close(m.CLOSE_OVER, "over")
 
 

@@ -1,5 +1,5 @@
-"""The WebSocket library (trio-websocket) as both ends of the network use it: one bounded close, and one fix of
-the library.
+"""The WebSocket library (trio-websocket) as both ends of the network use it: one deadline for a peer that does
+not take what it is sent, one bounded close, and one fix of the library.
 
 The fix: trio-websocket's reader task answers a ping with a pong, and a message over its size limit with a close,
 whatever the connection's state; once this end has sent its close (wsproto's ``LOCAL_CLOSING``) wsproto refuses
@@ -34,11 +34,11 @@ async def _send_unless_closed(self: WebSocketConnection, event: Any) -> None:
 WebSocketConnection._send = _send_unless_closed  # type: ignore[method-assign]
 
 
-async def close_ws(ws: WebSocketConnection, code: int) -> None:
-    """Close ``ws`` with ``code``, waiting at most ``SEND_TIMEOUT`` for the other end's answer; then the TCP
-    connection is cut.  A peer that never answers a close holds nothing: not a task, not a socket, not one of the
-    server's connections."""
-    with trio.move_on_after(SEND_TIMEOUT):
+async def close_ws(ws: WebSocketConnection, code: int, *, wait: bool = True) -> None:
+    """Close ``ws`` with ``code``, waiting at most ``SEND_TIMEOUT`` for the other end's answer (not at all with
+    ``wait=False``); then the TCP connection is cut.  A peer that never answers a close, or never reads, holds
+    nothing: not a task, not a socket, not one of the server's connections."""
+    with trio.move_on_after(SEND_TIMEOUT if wait else 0):
         await ws.aclose(code)  # cancelled, it still closes the stream (trio-websocket's aclose)
 
 

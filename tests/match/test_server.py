@@ -28,6 +28,7 @@ from referee.cli import main as mjref
 from referee.server import MAX_PENDING, ServeError, generate_tokens, load_tokens, parse_listen
 from wrappers import messages as m
 from wrappers.spec import SpecError, parse_bot
+from wrappers.websocket import SEND_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
 GREEDY = f"{sys.executable} -m bots.greedy"
@@ -685,3 +686,60 @@ def test_frames_after_a_refusal_never_end_the_server(tmp_path: Path, procs: list
     assert json.loads(out)["faults"] == []
     assert wrapper.finish()[0] == 0, wrapper.stderr
     assert "Traceback" not in server.stderr, server.stderr
+
+
+# ------------------------------------------------------------------------------------------ a seat that never reads
+async def _ping_flood_without_reading(url: str) -> dict[str, Any]:
+    """Seat ``a`` logs in properly and says it is ready for hand 1, then sends WebSocket pings and never reads:
+    the server's pongs fill the socket's buffers until its writes to ``a`` block."""
+    seen: dict[str, Any] = {"pings": 0}
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    stream = await trio.open_tcp_stream(host, int(port))
+    ws = WSConnection(ConnectionType.CLIENT)
+    await stream.send_all(ws.send(wsevents.Request(host=host, target="/")))
+    ready = False
+    while not ready:
+        data = await stream.receive_some(65536)
+        assert data, seen
+        ws.receive_data(data)
+        for event in ws.events():
+            if isinstance(event, wsevents.AcceptConnection):
+                hello = m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])
+                await stream.send_all(ws.send(wsevents.TextMessage(data=m.write(hello))))
+            elif isinstance(event, wsevents.Ping):  # the login's round trips
+                await stream.send_all(ws.send(event.response()))
+            elif isinstance(event, wsevents.TextMessage):
+                message = m.read_server(event.data)
+                if isinstance(message, m.Hand):
+                    await stream.send_all(ws.send(wsevents.TextMessage(data=m.write(m.Ready(hand=0)))))
+                    ready = True
+    ping = ws.send(wsevents.Ping(payload=b"x" * 125))
+    with trio.move_on_after(120):
+        try:
+            while True:
+                await stream.send_all(ping)
+                seen["pings"] += 1
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            seen["cut"] = True
+    await trio.aclose_forcefully(stream)
+    return seen
+
+
+@pytest.mark.slow
+def test_a_seat_that_never_reads_is_cut_and_holds_up_nobody(tmp_path: Path, procs: list[Proc]) -> None:
+    """Every frame to a wrapper or page has a deadline (``SEND_TIMEOUT``): a seat whose socket takes nothing more
+    is cut, with the reason in the log, and faults alone.  Before, a frame without a deadline of its own (``hand``,
+    ``seat``, ``end_hand``) held the match until the ping's timeout noticed, and a frame with one left the link
+    up, stuck."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "2", "--seed", "2", "--json", "--log", "m.jsonl")
+    seen = trio.run(_ping_flood_without_reading, url)
+    assert seen.get("cut"), seen
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    faults = json.loads(out)["faults"]
+    assert faults and {f["position"] for f in faults} == {1}, faults
+    assert {f["kind"] for f in faults} <= {"timeout", "disconnected"}, faults
+    assert any(f"it did not read what it was sent for {SEND_TIMEOUT:g} s" in f["detail"] for f in faults), faults
+    assert "Traceback" not in server.stderr
+    assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0
