@@ -23,6 +23,7 @@ import ssl
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -122,22 +123,23 @@ def server_ssl_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | 
 _BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
-def _socket_of(stream: trio.abc.Stream) -> Any:
+def socket_of(stream: trio.abc.Stream) -> Any:
     """The trio socket under a TCP stream, plain or TLS."""
     while isinstance(stream, trio.SSLStream):
         stream = stream.transport_stream
     return stream.socket if isinstance(stream, trio.SocketStream) else None
 
 
-class _Capped(trio.abc.Listener[trio.abc.Stream]):
+class Capped(trio.abc.Listener[trio.abc.Stream]):
     """A listener (TCP, or TLS over TCP) that keeps at most ``limit()`` of its connections open: one accepted
     beyond that is closed at once, and ``refused`` is told its peer.  A plain one first gets an HTTP 503 (before
     any byte is read): a WebSocket client then fails at once, where a bare close leaves it waiting for its
     handshake's timeout; a TLS one is closed before its handshake, which fails at once too."""
 
     def __init__(self, inner: trio.abc.Listener[Any], limit: Callable[[], int], refused: Callable[[str], None],
-                 handed_out: list[Any]) -> None:
+                 handed_out: list[Any], port: int) -> None:
         self.inner = inner
+        self.port = port  # the port it listens on (the OS chose it for port 0)
         self._limit = limit
         self._refused = refused
         self._open = handed_out  # the sockets of the connections handed out, shared by a server's listeners
@@ -145,7 +147,7 @@ class _Capped(trio.abc.Listener[trio.abc.Stream]):
     async def accept(self) -> trio.abc.Stream:
         while True:
             stream = await self.inner.accept()
-            sock = _socket_of(stream)
+            sock = socket_of(stream)
             self._open[:] = [s for s in self._open if s.fileno() != -1]  # a closed socket's fileno is -1
             if sock is None or len(self._open) < self._limit():
                 if sock is not None:
@@ -169,6 +171,18 @@ class _Capped(trio.abc.Listener[trio.abc.Stream]):
         await self.inner.aclose()
 
 
+async def open_capped(host: str, port: int, ssl_context: ssl.SSLContext | None, limit: Callable[[], int],
+                      refused: Callable[[str], None]) -> list[Capped]:
+    """Listeners on ``host:port`` (TLS with ``ssl_context``) that keep at most ``limit()`` connections open at
+    once, all of them counted together (localhost may be IPv4 and IPv6); OSError if it cannot listen."""
+    tcp = await trio.open_tcp_listeners(port, host=host)
+    inner: list[trio.abc.Listener[Any]] = list(tcp)
+    if ssl_context is not None:
+        inner = [trio.SSLListener(t, ssl_context, https_compatible=True) for t in tcp]
+    handed_out: list[Any] = []
+    return [Capped(t, limit, refused, handed_out, tcp[0].socket.getsockname()[1]) for t in inner]
+
+
 @dataclass(slots=True)
 class Attempt:
     """A login that was refused (for the server's log)."""
@@ -188,7 +202,7 @@ class Server:
         self.say = say
         self.on_change = on_change
         self.refused: list[Attempt] = []
-        self.too_many = 0  # connections closed at once for being one too many
+        self.too_many: dict[str, int] = {}  # connections closed at once for being one too many, by port
         self.port = 0
         self._links: set[Link] = set()
         self._busy: dict[str, trio.Lock] = {name: trio.Lock() for name in tokens}
@@ -198,15 +212,11 @@ class Server:
     async def listen(self, host: str, port: int, ssl_context: ssl.SSLContext | None,
                      *, task_status: trio.TaskStatus[WebSocketServer] = trio.TASK_STATUS_IGNORED) -> None:
         try:
-            tcp = await trio.open_tcp_listeners(port, host=host)
+            listeners = await open_capped(host, port, ssl_context, self._connection_limit,
+                                          self.turned_away("", self._connection_limit))
         except OSError as exc:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-        self.port = tcp[0].socket.getsockname()[1]
-        inner: list[trio.abc.Listener[Any]] = list(tcp)
-        if ssl_context is not None:
-            inner = [trio.SSLListener(t, ssl_context, https_compatible=True) for t in tcp]
-        handed_out: list[Any] = []  # one count for all the listeners (localhost may be IPv4 and IPv6)
-        listeners: list[Any] = [_Capped(t, self._connection_limit, self._too_many, handed_out) for t in inner]
+        self.port = listeners[0].port
         server = WebSocketServer(self._handle, listeners, max_message_size=m.MAX_CLIENT_MESSAGE,
                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0)
         await server.run(task_status=task_status)
@@ -214,12 +224,15 @@ class Server:
     def _connection_limit(self) -> int:
         return len(self.slots) + MAX_PENDING
 
-    def _too_many(self, peer: str) -> None:
-        """One line for the first connection refused as one too many, then one per 100 (a flood is one event)."""
-        self.too_many += 1
-        if self.too_many % 100 == 1:
-            self._refuse(peer, None, f"more than {self._connection_limit()} connections at once "
-                         f"({self.too_many} refused so far)")
+    def turned_away(self, where: str, limit: Callable[[], int]) -> Callable[[str], None]:
+        """The ``refused`` of a :class:`Capped` listener (``where``: which port, for the log line): one line for the
+        first connection turned away as one too many, then one per 100 (a flood is one event)."""
+        def refused(peer: str) -> None:
+            count = self.too_many[where] = self.too_many.get(where, 0) + 1
+            if count % 100 == 1:
+                self._refuse(peer, None, f"more than {limit()} connections at once{where} ({count} refused so far)")
+
+        return refused
 
     async def start(self, nursery: trio.Nursery, host: str, port: int, ssl_context: ssl.SSLContext | None) -> str:
         """Listen in ``nursery``; the URL wrappers connect to."""
@@ -413,7 +426,8 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
             from referee.pages import serve_pages
 
             host, port = page if page is not None else (listen[0], 0)
-            page_url = await nursery.start(serve_pages, host, port, server.port, tls)
+            refused = server.turned_away(" to the play page", lambda: MAX_PENDING)
+            page_url = await nursery.start(partial(serve_pages, host, port, server.port, tls, refused=refused))
             for name in humans:
                 if on_page is not None:
                     on_page(name, server.page_link(page_url, name))
@@ -435,5 +449,5 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
     return result
 
 
-__all__ = ["Server", "ServeError", "generate_tokens", "load_tokens", "parse_listen", "remote_names", "serve_match",
-           "server_ssl_context"]
+__all__ = ["Capped", "MAX_PENDING", "Server", "ServeError", "generate_tokens", "load_tokens", "open_capped",
+           "parse_listen", "remote_names", "serve_match", "server_ssl_context"]
