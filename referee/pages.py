@@ -12,7 +12,6 @@ this server only and a WebSocket to the referee's port only; no caching; no refe
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -28,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from referee.errors import InputError
 from referee.html import play_page
-from referee.server import MAX_PENDING, open_capped, server_ssl_context, socket_of
+from referee.server import Door, open_capped, server_ssl_context, socket_of
 
 MAX_SECONDS = 10.0  # a connection to the page's port lives at most this long (the page and its two files take one)
 
@@ -79,13 +78,13 @@ def page_app(ws_port: int, secure: bool = False) -> ASGIApp:
 
 
 async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path] | None = None, *,
-                      refused: Callable[[str], None],
+                      door: Door,
                       task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve the play page on ``host:port`` (0: any free port) until cancelled; ``task_status`` gets its base URL
     (``http://HOST:PORT``, or https with ``tls``: certificate and key files).
 
-    Hypercorn serves each connection, on listeners of the referee's own (``referee.server.open_capped``): at most
-    ``MAX_PENDING`` connections are open at once (``refused`` is told of each one turned away), and each lives at
+    Hypercorn serves each connection, on listeners of the referee's own (``referee.server.open_capped``) that let in
+    only what ``door`` admits (a number of connections at once, and fewer from one address), and each lives at
     most ``MAX_SECONDS``.  Hypercorn alone kept a connection whose client never read its response for ever (its
     writes are shielded from cancellation), so enough of them took every file descriptor of the referee."""
     config = Config()
@@ -94,7 +93,7 @@ async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path]
     shown = f"[{host}]" if ":" in host else host
     context = server_ssl_context(*tls) if tls is not None else None
     try:
-        listeners = await open_capped(host, port, context, lambda: MAX_PENDING, refused)
+        listeners = await open_capped(host, port, context, door)
     except OSError as exc:  # a port in use, an unknown host
         raise InputError(f"cannot serve the play page on {host}:{port}: {exc.strerror or exc}") from None
     app = wrap_app(page_app(ws_port, tls is not None), config.wsgi_max_body_size, "asgi")

@@ -457,8 +457,8 @@ def _open_fds(pid: int) -> int:
 async def _never_reading(port: int, count: int) -> list[trio.SocketStream]:
     """``count`` clients of the page's port that ask for the page 50 times in one go and never read the answers."""
     streams = []
-    for _ in range(count):
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
+    for i in range(count):  # from twelve loopback addresses: one alone may hold only a few (server.Door)
+        stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=f"127.0.0.{1 + i % 12}")
         stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         try:
             await stream.send_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 50)

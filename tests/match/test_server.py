@@ -25,7 +25,7 @@ from wsproto import ConnectionType, WSConnection
 from wsproto import events as wsevents
 
 from referee.cli import main as mjref
-from referee.server import MAX_PENDING, ServeError, generate_tokens, load_tokens, parse_listen
+from referee.server import MAX_PENDING, MAX_PENDING_PER_ORIGIN, ServeError, generate_tokens, load_tokens, parse_listen
 from wrappers import messages as m
 from wrappers.spec import SpecError, parse_bot
 from wrappers.websocket import SEND_TIMEOUT
@@ -496,7 +496,8 @@ async def _attack_logged_in(url: str) -> dict[str, Any]:
             seen["slowloris"] = time.monotonic() - started
         await stream.aclose()
 
-    streams = [await trio.open_tcp_stream(host, int(port)) for _ in range(300)]
+    # from ten loopback addresses: one address alone may hold only MAX_PENDING_PER_ORIGIN of them
+    streams = [await trio.open_tcp_stream(host, int(port), local_address=f"127.0.0.{1 + i % 10}") for i in range(300)]
     closed = 0
     for s in streams:
         with trio.move_on_after(0.01):
@@ -686,6 +687,44 @@ def test_frames_after_a_refusal_never_end_the_server(tmp_path: Path, procs: list
     assert json.loads(out)["faults"] == []
     assert wrapper.finish()[0] == 0, wrapper.stderr
     assert "Traceback" not in server.stderr, server.stderr
+
+
+async def _door_while_one_address_floods(url: str) -> dict[str, Any]:
+    """A stranger at 127.0.0.2 opens three times as many connections as the door holds, completes each handshake
+    and stays silent; meanwhile the rightful wrapper, at 127.0.0.1, logs in."""
+    seen: dict[str, Any] = {}
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    flood = []
+    for _ in range(3 * MAX_PENDING):
+        stream = await trio.open_tcp_stream(host, int(port), local_address="127.0.0.2")
+        with suppress(trio.BrokenResourceError):
+            await stream.send_all(_upgrade(host, port))
+        flood.append(stream)
+    try:
+        async with open_websocket_url(url) as ws:
+            await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])))
+            seen["a"] = m.read_server(await ws.get_message())
+    except ConnectionRejected as exc:
+        seen["a"] = exc.status_code
+    for stream in flood:
+        await trio.aclose_forcefully(stream)
+    return seen
+
+
+@pytest.mark.slow
+def test_one_address_cannot_fill_the_door(tmp_path: Path, procs: list[Proc]) -> None:
+    """Connections not logged in count against their address (``MAX_PENDING_PER_ORIGIN``): a stranger holding
+    as many as it can from one address leaves room for the wrappers.  Before, it took the whole door, and a
+    wrapper that dropped stayed out (a ``disconnected`` fault for an honest seat) for as long as it went on."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "1", "--seed", "2", "--json", "--wait", "120")
+    seen = trio.run(_door_while_one_address_floods, url)
+    assert isinstance(seen["a"], m.Welcome), seen
+    wrapper = connect(procs, tmp_path, url, "a")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == [] and wrapper.finish()[0] == 0, wrapper.stderr
+    assert f"more than {MAX_PENDING_PER_ORIGIN} connections at once from 127.0.0.2 not logged in" in server.stderr
 
 
 # ------------------------------------------------------------------------------------------ a seat that never reads
