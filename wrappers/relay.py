@@ -24,10 +24,10 @@ from referee.errors import BotError
 from referee.game.types import Question
 
 from . import messages as m
+from . import websocket  # noqa: F401  (importing it fixes trio-websocket for this end too)
 from .process import ProcessSeat
 from .seat import HandInfo
 from .spec import BotSpec
-from .websocket import close_ws  # noqa: F401  (importing it fixes trio-websocket for this end too)
 
 BACKOFF_FIRST = 0.5  # seconds before the first reconnection; doubled each time, up to BACKOFF_MAX
 BACKOFF_MAX = 10.0
