@@ -1,4 +1,4 @@
-"""The play page's HTTP side: a small ASGI app (Starlette) under Hypercorn's trio worker, in the referee's trio loop.
+"""The play page's HTTP side: a small ASGI app (Starlette) served by Hypercorn, in the referee's trio loop.
 
 The WebSocket server (``referee.server``, trio-websocket) speaks only WebSocket, so the page itself (one HTML
 document, its script and its style, all from the package: no build step, nothing from elsewhere) is served here,
@@ -16,7 +16,9 @@ from pathlib import Path
 
 import trio
 from hypercorn.config import Config
-from hypercorn.trio import serve
+from hypercorn.trio.tcp_server import TCPServer
+from hypercorn.trio.worker_context import WorkerContext
+from hypercorn.utils import wrap_app
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -25,6 +27,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from referee.errors import InputError
 from referee.html import play_page
+from referee.server import Door, open_capped, server_ssl_context, socket_of
+
+MAX_SECONDS = 10.0  # a connection to the page's port lives at most this long (the page and its two files take one)
 
 
 def _csp(request: Request, ws_port: int, secure: bool) -> str:
@@ -73,30 +78,46 @@ def page_app(ws_port: int, secure: bool = False) -> ASGIApp:
 
 
 async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path] | None = None, *,
+                      door: Door,
                       task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve the play page on ``host:port`` (0: any free port) until cancelled; ``task_status`` gets its base URL
-    (``http://HOST:PORT``, or https with ``tls``: certificate and key files)."""
+    (``http://HOST:PORT``, or https with ``tls``: certificate and key files).
+
+    Hypercorn serves each connection, on listeners of the referee's own (``referee.server.open_capped``) that let in
+    only what ``door`` admits (a number of connections at once, and fewer from one address), and each lives at
+    most ``MAX_SECONDS``.  Hypercorn alone kept a connection whose client never read its response for ever (its
+    writes are shielded from cancellation), so enough of them took every file descriptor of the referee."""
     config = Config()
-    shown = f"[{host}]" if ":" in host else host
-    config.bind = [f"{shown}:{port}"]
     config.loglevel = "WARNING"
     config.accesslog = None
-    if tls is not None:
-        config.certfile, config.keyfile = str(tls[0]), str(tls[1])
-    app = page_app(ws_port, tls is not None)
+    shown = f"[{host}]" if ":" in host else host
+    context = server_ssl_context(*tls) if tls is not None else None
+    try:
+        listeners = await open_capped(host, port, context, door)
+    except OSError as exc:  # a port in use, an unknown host
+        raise InputError(f"cannot serve the play page on {host}:{port}: {exc.strerror or exc}") from None
+    app = wrap_app(page_app(ws_port, tls is not None), config.wsgi_max_body_size, "asgi")
+    worker = WorkerContext(None)
 
-    async def run(*, task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED) -> None:
-        try:
-            await serve(app, config, task_status=task_status)  # type: ignore[arg-type]
-        except* OSError as group:  # the bind, inside Hypercorn's nurseries: a port in use, an unknown host
-            exc = group.exceptions[0]
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            raise InputError(f"cannot serve the play page on {host}:{port}: {reason}") from None
+    async def connection(stream: trio.abc.Stream) -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_cut_after, stream, nursery.cancel_scope)
+            await TCPServer(app, config, worker, {}, stream)  # type: ignore[arg-type]
+            nursery.cancel_scope.cancel()
 
     async with trio.open_nursery() as nursery:
-        binds: list[str] = await nursery.start(run)
-        bound = binds[0].rpartition(":")[2]  # the port the OS gave (port 0: any free one)
-        task_status.started(f"{'https' if tls else 'http'}://{shown}:{bound}")
+        await nursery.start(trio.serve_listeners, connection, listeners)
+        task_status.started(f"{'https' if tls else 'http'}://{shown}:{listeners[0].port}")
+
+
+async def _cut_after(stream: trio.abc.Stream, scope: trio.CancelScope) -> None:
+    """After ``MAX_SECONDS``, end the connection: cancel what waits (a TLS handshake, a read) and close the socket,
+    which wakes a write blocked under Hypercorn's shield (a cancellation does not)."""
+    await trio.sleep(MAX_SECONDS)
+    scope.cancel()
+    sock = socket_of(stream)
+    if sock is not None:
+        sock.close()
 
 
 __all__ = ["page_app", "serve_pages"]

@@ -8,20 +8,24 @@ tokens, and attaches the connection to the remote bot's ``Slot``; the match (``r
 Safety, for a port open to anyone: a connection must log in (``hello``) within ``AUTH_TIMEOUT`` seconds or it is
 closed; nothing of the table is sent before a good login (a refusal is a bare close code); frames over
 ``MAX_CLIENT_MESSAGE`` bytes close the connection (the WebSocket library refuses them); tokens are compared in
-constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged;
+constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged,
+and its close waits at most ``SEND_TIMEOUT`` for the client's answer (a client that never answers is cut);
 at most ``MAX_PENDING`` connections beyond one per remote bot are open at once (more are closed as they are
 accepted), so a client opening thousands of connections, or trickling its handshake byte by byte, cannot take the
-file descriptors a match needs for its bots and its wrappers.
+file descriptors a match needs for its bots and its wrappers; and at most ``MAX_PENDING_PER_ORIGIN`` of those not
+logged in come from one address (``Door``), so that one client alone cannot keep the wrappers out.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
 import ssl
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -39,10 +43,12 @@ from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
 from wrappers.seat import Seat
 from wrappers.spec import REMOTE_NAME, BotSpec
+from wrappers.websocket import close_ws
 
 TOKEN_MIN = 16  # characters: a token shorter than this is refused in a tokens file
 TOKEN_MAX = 256
 MAX_PENDING = 32  # connections open at once beyond one per remote bot (logging in, or not wrappers at all)
+MAX_PENDING_PER_ORIGIN = 8  # of those, from one address (an IPv6 /64): one client alone cannot fill the door
 
 Say = Callable[[str], None]
 
@@ -120,40 +126,84 @@ def server_ssl_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | 
 _BUSY = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
-def _socket_of(stream: trio.abc.Stream) -> Any:
+def socket_of(stream: trio.abc.Stream) -> Any:
     """The trio socket under a TCP stream, plain or TLS."""
     while isinstance(stream, trio.SSLStream):
         stream = stream.transport_stream
     return stream.socket if isinstance(stream, trio.SocketStream) else None
 
 
-class _Capped(trio.abc.Listener[trio.abc.Stream]):
-    """A listener (TCP, or TLS over TCP) that keeps at most ``limit()`` of its connections open: one accepted
-    beyond that is closed at once, and ``refused`` is told its peer.  A plain one first gets an HTTP 503 (before
-    any byte is read): a WebSocket client then fails at once, where a bare close leaves it waiting for its
+def _address_of(sock: Any) -> tuple[str, int] | None:
+    try:
+        address = sock.getpeername()
+        return str(address[0]), int(address[1])
+    except (OSError, IndexError, TypeError, ValueError):
+        return None  # gone already
+
+
+def _origin(ip: str) -> str:
+    """Whom a connection counts against: its IPv4 address, or its IPv6 /64 (one host has a whole /64)."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+class Door:
+    """Who may come in through a server's listeners (shared: localhost may be IPv4 and IPv6): at most ``limit()``
+    connections open at once, and of those at most ``MAX_PENDING_PER_ORIGIN`` from one address (an IPv6 /64) that
+    have not logged in (``vouch``), so that one client alone cannot fill the door and keep the wrappers out."""
+
+    def __init__(self, limit: Callable[[], int], refused: Callable[[str, str], None]) -> None:
+        self.limit = limit
+        self.refused = refused  # told the peer and the reason of each connection turned away
+        self._open: dict[Any, str] = {}  # the sockets handed out, and their origins
+        self._vouched: set[Any] = set()
+
+    def admit(self, sock: Any, address: tuple[str, int]) -> str | None:
+        """None if ``sock`` may come in (it is counted from now on), else why not."""
+        for gone in [s for s in self._open if s.fileno() == -1]:  # a closed socket's fileno is -1
+            del self._open[gone]
+            self._vouched.discard(gone)
+        if len(self._open) >= self.limit():
+            return f"more than {self.limit()} connections at once"
+        origin = _origin(address[0])
+        if sum(o == origin and s not in self._vouched for s, o in self._open.items()) >= MAX_PENDING_PER_ORIGIN:
+            return f"more than {MAX_PENDING_PER_ORIGIN} connections at once from {origin} not logged in"
+        self._open[sock] = origin
+        return None
+
+    def vouch(self, address: tuple[str, int]) -> None:
+        """The connection from ``address`` logged in: it no longer counts against its origin."""
+        self._vouched.update(s for s in self._open if s.fileno() != -1 and _address_of(s) == address)
+
+
+class Capped(trio.abc.Listener[trio.abc.Stream]):
+    """A listener (TCP, or TLS over TCP) that lets in only what its ``door`` admits: a connection turned away is
+    closed at once, and the door's ``refused`` is told its peer and why.  A plain one first gets an HTTP 503
+    (before any byte is read): a WebSocket client then fails at once, where a bare close leaves it waiting for its
     handshake's timeout; a TLS one is closed before its handshake, which fails at once too."""
 
-    def __init__(self, inner: trio.abc.Listener[Any], limit: Callable[[], int], refused: Callable[[str], None],
-                 handed_out: list[Any]) -> None:
+    def __init__(self, inner: trio.abc.Listener[Any], door: Door, port: int) -> None:
         self.inner = inner
-        self._limit = limit
-        self._refused = refused
-        self._open = handed_out  # the sockets of the connections handed out, shared by a server's listeners
+        self.door = door
+        self.port = port  # the port it listens on (the OS chose it for port 0)
 
     async def accept(self) -> trio.abc.Stream:
         while True:
             stream = await self.inner.accept()
-            sock = _socket_of(stream)
-            self._open[:] = [s for s in self._open if s.fileno() != -1]  # a closed socket's fileno is -1
-            if sock is None or len(self._open) < self._limit():
-                if sock is not None:
-                    self._open.append(sock)
+            sock = socket_of(stream)
+            if sock is None:
                 return stream
-            try:
-                address = sock.getpeername()
-                peer = f"{address[0]}:{address[1]}"
-            except (OSError, IndexError, TypeError):
-                peer = "?"
+            address = _address_of(sock)
+            reason = self.door.admit(sock, address) if address is not None else "gone before it was let in"
+            if reason is None:
+                return stream
             if isinstance(stream, trio.SocketStream):
                 with trio.move_on_after(0.1):
                     try:
@@ -161,10 +211,20 @@ class _Capped(trio.abc.Listener[trio.abc.Stream]):
                     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                         pass
             await trio.aclose_forcefully(stream)
-            self._refused(peer)
+            self.door.refused(f"{address[0]}:{address[1]}" if address is not None else "?", reason)
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+async def open_capped(host: str, port: int, ssl_context: ssl.SSLContext | None, door: Door) -> list[Capped]:
+    """Listeners on ``host:port`` (TLS with ``ssl_context``) that let in only what ``door`` admits; OSError if it
+    cannot listen."""
+    tcp = await trio.open_tcp_listeners(port, host=host)
+    inner: list[trio.abc.Listener[Any]] = list(tcp)
+    if ssl_context is not None:
+        inner = [trio.SSLListener(t, ssl_context, https_compatible=True) for t in tcp]
+    return [Capped(t, door, tcp[0].socket.getsockname()[1]) for t in inner]
 
 
 @dataclass(slots=True)
@@ -186,25 +246,21 @@ class Server:
         self.say = say
         self.on_change = on_change
         self.refused: list[Attempt] = []
-        self.too_many = 0  # connections closed at once for being one too many
+        self.too_many: dict[str, int] = {}  # connections closed at once for being one too many, by port
         self.port = 0
         self._links: set[Link] = set()
         self._busy: dict[str, trio.Lock] = {name: trio.Lock() for name in tokens}
         self._matches = 0
+        self._door = Door(self._connection_limit, self.turned_away(""))
 
     # ------------------------------------------------------------------------------------------ listening
     async def listen(self, host: str, port: int, ssl_context: ssl.SSLContext | None,
                      *, task_status: trio.TaskStatus[WebSocketServer] = trio.TASK_STATUS_IGNORED) -> None:
         try:
-            tcp = await trio.open_tcp_listeners(port, host=host)
+            listeners = await open_capped(host, port, ssl_context, self._door)
         except OSError as exc:
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-        self.port = tcp[0].socket.getsockname()[1]
-        inner: list[trio.abc.Listener[Any]] = list(tcp)
-        if ssl_context is not None:
-            inner = [trio.SSLListener(t, ssl_context, https_compatible=True) for t in tcp]
-        handed_out: list[Any] = []  # one count for all the listeners (localhost may be IPv4 and IPv6)
-        listeners: list[Any] = [_Capped(t, self._connection_limit, self._too_many, handed_out) for t in inner]
+        self.port = listeners[0].port
         server = WebSocketServer(self._handle, listeners, max_message_size=m.MAX_CLIENT_MESSAGE,
                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0)
         await server.run(task_status=task_status)
@@ -212,12 +268,15 @@ class Server:
     def _connection_limit(self) -> int:
         return len(self.slots) + MAX_PENDING
 
-    def _too_many(self, peer: str) -> None:
-        """One line for the first connection refused as one too many, then one per 100 (a flood is one event)."""
-        self.too_many += 1
-        if self.too_many % 100 == 1:
-            self._refuse(peer, None, f"more than {self._connection_limit()} connections at once "
-                         f"({self.too_many} refused so far)")
+    def turned_away(self, where: str) -> Callable[[str, str], None]:
+        """The ``refused`` of a :class:`Door` (``where``: which port, for the log line): one line for the first
+        connection turned away, then one per 100 (a flood is one event)."""
+        def refused(peer: str, reason: str) -> None:
+            count = self.too_many[where] = self.too_many.get(where, 0) + 1
+            if count % 100 == 1:
+                self._refuse(peer, None, f"{reason}{where} ({count} refused so far)")
+
+        return refused
 
     async def start(self, nursery: trio.Nursery, host: str, port: int, ssl_context: ssl.SSLContext | None) -> str:
         """Listen in ``nursery``; the URL wrappers connect to."""
@@ -243,7 +302,8 @@ class Server:
 
     async def _handle(self, request: WebSocketRequest) -> None:
         remote = request.remote
-        peer = f"{remote.address}:{remote.port}" if isinstance(remote, Endpoint) else str(remote)
+        address = (str(remote.address), remote.port) if isinstance(remote, Endpoint) else None
+        peer = f"{address[0]}:{address[1]}" if address is not None else str(remote)
         try:
             ws = await request.accept()
         except ConnectionClosed:
@@ -254,42 +314,42 @@ class Server:
                 frame = await ws.get_message()
             if frame is None:
                 self._refuse(peer, None, f"no hello within {m.AUTH_TIMEOUT:g} s")
-                await ws.aclose(m.CLOSE_AUTH_TIMEOUT)
+                await close_ws(ws, m.CLOSE_AUTH_TIMEOUT)
                 return
             try:
                 hello = m.read_client(frame)
             except m.BadMessage as exc:
                 self._refuse(peer, None, f"not a hello ({exc})")
-                await ws.aclose(m.CLOSE_BAD_MESSAGE)
+                await close_ws(ws, m.CLOSE_BAD_MESSAGE)
                 return
             if not isinstance(hello, m.Hello):
                 self._refuse(peer, None, f"{hello.type} before hello")
-                await ws.aclose(m.CLOSE_BAD_MESSAGE)
+                await close_ws(ws, m.CLOSE_BAD_MESSAGE)
                 return
             if not self._check(hello.name, hello.token):
                 self._refuse(peer, hello.name, "wrong name or token")
-                await ws.aclose(m.CLOSE_REFUSED)
+                await close_ws(ws, m.CLOSE_REFUSED)
                 return
             if hello.v != m.PROTOCOL:
                 self._refuse(peer, hello.name, f"protocol version {hello.v} (this server speaks {m.PROTOCOL})")
-                await ws.aclose(m.CLOSE_VERSION)
+                await close_ws(ws, m.CLOSE_VERSION)
                 return
             slot = self.slots[hello.name]
             if slot.link is not None or slot.pending is not None:
                 self._refuse(peer, hello.name, "already logged in on another connection")
-                await ws.aclose(m.CLOSE_TAKEN)
+                await close_ws(ws, m.CLOSE_TAKEN)
                 return
             link = Link(ws, hello.name, peer)
             slot.pending = link  # held from here: a second login with the same token is refused
             try:
-                await self._serve_link(slot, link)
+                await self._serve_link(slot, link, address)
             finally:
                 slot.detach(link)
                 self._changed()
         except ConnectionClosed:
             return
 
-    async def _serve_link(self, slot: Slot, link: Link) -> None:
+    async def _serve_link(self, slot: Slot, link: Link, address: tuple[str, int] | None) -> None:
         if not await link.send(m.Welcome(v=m.PROTOCOL, name=link.name)):
             return
         rtt = await link.login_rtt()
@@ -298,6 +358,8 @@ class Server:
             await link.close(m.CLOSE_BAD_MESSAGE, "no pong at login")
             return
         slot.attach(link)
+        if address is not None:
+            self._door.vouch(address)
         link.on_rtt = lambda _: self._changed()
         self._links.add(link)
         self.say(f"{link.name} logged in from {link.peer} (round trip {rtt:.3f} ms)")
@@ -375,8 +437,7 @@ class Server:
 
     @staticmethod
     async def _bye(link: Link, reason: str) -> None:
-        with trio.move_on_after(2.0):
-            await link.send(m.Over(reason=reason))
+        if await link.send(m.Over(reason=reason)):
             await link.close(m.CLOSE_OVER, "over")
 
 
@@ -412,7 +473,8 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
             from referee.pages import serve_pages
 
             host, port = page if page is not None else (listen[0], 0)
-            page_url = await nursery.start(serve_pages, host, port, server.port, tls)
+            door = Door(lambda: MAX_PENDING, server.turned_away(" to the play page"))
+            page_url = await nursery.start(partial(serve_pages, host, port, server.port, tls, door=door))
             for name in humans:
                 if on_page is not None:
                     on_page(name, server.page_link(page_url, name))
@@ -434,5 +496,5 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
     return result
 
 
-__all__ = ["Server", "ServeError", "generate_tokens", "load_tokens", "parse_listen", "remote_names", "serve_match",
-           "server_ssl_context"]
+__all__ = ["Capped", "Door", "MAX_PENDING", "MAX_PENDING_PER_ORIGIN", "Server", "ServeError", "generate_tokens",
+           "load_tokens", "open_capped", "parse_listen", "remote_names", "serve_match", "server_ssl_context"]

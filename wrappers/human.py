@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import trio
-
 from referee.game.types import Event, Hu, Question
 from referee.game.view import SeatView, new_view
 
@@ -92,8 +90,7 @@ class HumanSeat(RemoteSeat):
             self.totals = [int(t) for t in totals]
         link = self.slot.link if self.slot.connected else None
         if link is not None and link is self._link:
-            with trio.move_on_after(1.0):  # a page that does not read holds up nobody
-                await link.send(m.HandOver(result=record))
+            await link.send(m.HandOver(result=record))  # a page that does not read is cut (Link.send)
 
 
 __all__ = ["HumanSeat"]

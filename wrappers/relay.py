@@ -24,6 +24,7 @@ from referee.errors import BotError
 from referee.game.types import Question
 
 from . import messages as m
+from . import websocket  # noqa: F401  (importing it fixes trio-websocket for this end too)
 from .process import ProcessSeat
 from .seat import HandInfo
 from .spec import BotSpec

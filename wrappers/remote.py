@@ -6,6 +6,8 @@ Three pieces, server side:
 * ``Link``: one logged-in wrapper's connection.  It reads the wrapper's frames (strictly: a frame that is not a
   ``ready`` or ``reply`` closes the connection), measures the round trip with WebSocket pings (at login and every
   ``PING_INTERVAL`` seconds; a ping unanswered within ``PING_TIMEOUT`` ends the link), and says when it is gone.
+  Every frame it sends has a deadline (``SEND_TIMEOUT``): a wrapper that does not read (its socket's buffers
+  full, say of the pongs to its own pings) is cut, and holds up neither the match nor the other seats.
 * ``Slot``: a remote bot's place at the server, by name; it holds the current link, if any, across matches and
   reconnections (``referee.server`` attaches links to it after login).
 * ``RemoteSeat``: one position for one match, on a slot.  The deadline of every question runs here, at the server,
@@ -30,6 +32,7 @@ from .codec import cut, format_event
 from .process import judge_line
 from .seat import FAULT_KINDS, Fault, HandInfo, Reply, Seat
 from .spec import BotSpec, seat_timeout
+from .websocket import SEND_TIMEOUT, close_ws
 
 PING_INTERVAL = 5.0  # seconds between round-trip measurements of a logged-in wrapper
 PING_TIMEOUT = 10.0  # a ping unanswered this long ends the link (a silent, half-open connection)
@@ -80,12 +83,16 @@ class Link:
         """Send one message; False if the connection is gone."""
         if self.gone.is_set():
             return False
-        try:
-            await self.ws.send_message(m.write(message))
-        except ConnectionClosed:
-            self._end("the connection closed")
-            return False
-        return True
+        with trio.move_on_after(SEND_TIMEOUT):
+            try:
+                await self.ws.send_message(m.write(message))
+            except ConnectionClosed:
+                self._end("the connection closed")
+                return False
+            return True
+        self._end(f"it did not read what it was sent for {SEND_TIMEOUT:g} s")
+        await close_ws(self.ws, m.CLOSE_BAD_MESSAGE, wait=False)  # its close frame would wait behind the rest
+        return False
 
     async def receive(self) -> m.Ready | m.Reply | None:
         """The wrapper's next message; None once the link has ended."""
@@ -96,8 +103,7 @@ class Link:
 
     async def close(self, code: int, reason: str) -> None:
         self._end(reason)
-        with trio.move_on_after(1.0):
-            await self.ws.aclose(code)
+        await close_ws(self.ws, code)
 
     def _end(self, reason: str) -> None:
         if not self.gone.is_set():
@@ -322,14 +328,12 @@ class RemoteSeat(Seat):
         self._outbox.clear()
         if self._playing and self._link is not None:
             fault = self._fault or Fault("crash", "a fault")
-            with trio.move_on_after(1.0):
-                await self._link.send(m.Abandon(kind=fault.kind, detail=fault.detail))
+            await self._link.send(m.Abandon(kind=fault.kind, detail=fault.detail))
         self._playing = False
 
     async def close(self) -> None:
         if self._link is not None:
-            with trio.move_on_after(1.0):
-                await self._link.send(m.Unseat(match=self.match))
+            await self._link.send(m.Unseat(match=self.match))
         self._link = None
 
 

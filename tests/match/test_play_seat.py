@@ -12,6 +12,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -32,7 +33,7 @@ from referee.game.rules import Ruleset, make_ruleset
 from referee.game.tiles import ALL_TIDS
 from referee.game.wall import Wall
 from referee.match import MatchResult, resolve_bots
-from referee.server import Server, serve_match
+from referee.server import MAX_PENDING, Server, serve_match
 from wrappers import messages as m
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -447,3 +448,67 @@ def test_a_stop_signal_ends_mjref_play_in_order(tmp_path: Path, when: str) -> No
         assert mjref(["replay", str(log)]) == 0
     else:
         assert not log.exists()
+
+
+def _open_fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+async def _never_reading(port: int, count: int) -> list[trio.SocketStream]:
+    """``count`` clients of the page's port that ask for the page 50 times in one go and never read the answers."""
+    streams = []
+    for i in range(count):  # from twelve loopback addresses: one alone may hold only a few (server.Door)
+        stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=f"127.0.0.{1 + i % 12}")
+        stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        try:
+            await stream.send_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 50)
+        except trio.BrokenResourceError:
+            pass  # turned away at once
+        streams.append(stream)
+    return streams
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts the server's file descriptors in /proc")
+def test_page_clients_that_never_read_hold_a_bounded_number_of_connections_for_a_bounded_time(
+        tmp_path: Path) -> None:
+    """The page's port keeps at most ``MAX_PENDING`` connections open, each for at most ``pages.MAX_SECONDS``:
+    clients that ask for the page and never read the answers once held a file descriptor each for ever, and
+    enough of them took every descriptor of the referee (its bots' pipes, its accepts: a traceback a tenth of a
+    second).  The person plays on."""
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "greedy", "human:cy", "--listen",
+                             "127.0.0.1:0", "--hands", "1", "--log", "none"], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        token = _wait_line(proc, r"^cy (\S+)$").group(1)
+        found = _wait_line(proc, r"^cy page: (http://127\.0\.0\.1:(\d+))/#name=cy")
+        before = _open_fds(proc.pid)
+
+        async def flood() -> tuple[int, int]:
+            streams = await _never_reading(int(found.group(2)), 3 * MAX_PENDING)
+            most = now = _open_fds(proc.pid)
+            for _ in range(240):  # until the server has cut them all (give up after a minute)
+                await trio.sleep(0.25)
+                now = _open_fds(proc.pid)
+                most = max(most, now)
+                if now <= before:
+                    break
+            for stream in streams:
+                await trio.aclose_forcefully(stream)
+            return most, now
+
+        most, after = trio.run(flood)
+        assert most <= before + MAX_PENDING + 2, (before, most)
+        assert after <= before, (before, after)
+        body = _get(found.group(1) + "/")[2]
+        ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', body).group(1))["ws_port"]  # type: ignore
+        page = Page(f"ws://127.0.0.1:{ws_port}", "cy", token)
+        trio.run(page.run)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0 and len(page.results) == 1, err
+    assert f"more than {MAX_PENDING} connections at once to the play page" in err and "Traceback" not in err, err

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -13,17 +14,21 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 from trio_websocket import ConnectionClosed, ConnectionRejected, WebSocketConnection, open_websocket_url
+from wsproto import ConnectionType, WSConnection
+from wsproto import events as wsevents
 
 from referee.cli import main as mjref
-from referee.server import ServeError, generate_tokens, load_tokens, parse_listen
+from referee.server import MAX_PENDING, MAX_PENDING_PER_ORIGIN, ServeError, generate_tokens, load_tokens, parse_listen
 from wrappers import messages as m
 from wrappers.spec import SpecError, parse_bot
+from wrappers.websocket import SEND_TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
 GREEDY = f"{sys.executable} -m bots.greedy"
@@ -491,7 +496,8 @@ async def _attack_logged_in(url: str) -> dict[str, Any]:
             seen["slowloris"] = time.monotonic() - started
         await stream.aclose()
 
-    streams = [await trio.open_tcp_stream(host, int(port)) for _ in range(300)]
+    # from ten loopback addresses: one address alone may hold only MAX_PENDING_PER_ORIGIN of them
+    streams = [await trio.open_tcp_stream(host, int(port), local_address=f"127.0.0.{1 + i % 10}") for i in range(300)]
     closed = 0
     for s in streams:
         with trio.move_on_after(0.01):
@@ -583,3 +589,196 @@ def test_a_served_bots_terminal_escapes_never_reach_a_terminal(tmp_path: Path, p
     shown = server.stderr + out
     assert "\x1b" not in shown and "\x07" not in shown, shown
     assert "seat 3 cheated[/]" in shown, shown  # shown as text: the markup was not read as markup
+
+
+# ------------------------------------------------------------------------------------------ around a refusal's close
+def _upgrade(host: str, port: str) -> bytes:
+    """A valid WebSocket upgrade request, as raw bytes (the clients below speak the wire themselves)."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
+
+
+async def _door_after_silent_strangers(url: str, count: int) -> dict[str, Any]:
+    """``count`` strangers complete the WebSocket handshake, then neither send nor read anything (so they never
+    answer the close that refuses them); while they stay connected, the rightful wrapper tries the door."""
+    seen: dict[str, Any] = {}
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    silent = []
+    for _ in range(count):
+        stream = await trio.open_tcp_stream(host, int(port))
+        await stream.send_all(_upgrade(host, port))
+        silent.append(stream)
+    for _ in range(int((m.AUTH_TIMEOUT + 10) / 0.25)):  # give up long after the strangers' hello time is over
+        try:
+            async with open_websocket_url(url) as ws:
+                await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])))
+                seen["welcome"] = m.read_server(await ws.get_message())
+                break
+        except ConnectionRejected as exc:
+            seen["refused"] = exc.status_code
+            await trio.sleep(0.25)
+    for stream in silent:
+        await trio.aclose_forcefully(stream)
+    return seen
+
+
+@pytest.mark.slow
+def test_strangers_that_never_answer_the_close_do_not_hold_the_door(tmp_path: Path, procs: list[Proc]) -> None:
+    """A refusal's close handshake is bounded: a stranger that never answers it (here: every connection the server
+    admits beyond the seats, silent after the handshake) is cut, and the door opens again for the wrappers.  It
+    once stayed shut for as long as they kept their sockets open, without a token."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "1", "--seed", "2", "--json", "--wait", "120")
+    seen = trio.run(_door_after_silent_strangers, url, MAX_PENDING + 1)
+    assert seen.get("refused") == 503, seen  # the strangers did fill the door for a while
+    assert isinstance(seen.get("welcome"), m.Welcome), seen
+    wrapper = connect(procs, tmp_path, url, "a")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == []
+    assert wrapper.finish()[0] == 0, wrapper.stderr
+    assert "no hello within 5 s" in server.stderr and "Traceback" not in server.stderr
+
+
+def _masked(opcode: int, payload: bytes) -> bytes:
+    """One client frame written by hand (wsproto will not send a ping or a message after a close it received)."""
+    mask = os.urandom(4)
+    size = bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 127]) + len(payload).to_bytes(8, "big")
+    return bytes([0x80 | opcode]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+async def _frames_after_the_refusal(url: str) -> list[int | None]:
+    """Strangers with a wrong token who, instead of answering the close that refuses them, send a ping, or a
+    message over the size limit: frames the server may no longer answer."""
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    codes: list[int | None] = []
+    for after in (_masked(0x9, b"ping"), _masked(0x1, b"x" * (m.MAX_CLIENT_MESSAGE + 1))):
+        stream = await trio.open_tcp_stream(host, int(port))
+        ws = WSConnection(ConnectionType.CLIENT)
+        await stream.send_all(ws.send(wsevents.Request(host=host, target="/")))
+        code = None
+        while code is None and (data := await stream.receive_some(65536)):
+            ws.receive_data(data)
+            for event in ws.events():
+                if isinstance(event, wsevents.AcceptConnection):
+                    hello = m.Hello(v=m.PROTOCOL, name="a", token="not the token, but long")
+                    await stream.send_all(ws.send(wsevents.TextMessage(data=m.write(hello))))
+                elif isinstance(event, wsevents.CloseConnection):
+                    code = event.code
+        codes.append(code)
+        with suppress(trio.BrokenResourceError):
+            await stream.send_all(after)
+            await stream.receive_some(65536)  # the server cuts the connection
+        await trio.aclose_forcefully(stream)
+    return codes
+
+
+@pytest.mark.slow
+def test_frames_after_a_refusal_never_end_the_server(tmp_path: Path, procs: list[Proc]) -> None:
+    """A ping, or a message too big, sent after the server's close used to end the whole server with a traceback
+    (the WebSocket library answered it in a state where its protocol layer refuses to: ``wrappers.websocket``)."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "1", "--seed", "2", "--json")
+    assert trio.run(_frames_after_the_refusal, url) == [m.CLOSE_REFUSED, m.CLOSE_REFUSED]
+    wrapper = connect(procs, tmp_path, url, "a")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == []
+    assert wrapper.finish()[0] == 0, wrapper.stderr
+    assert "Traceback" not in server.stderr, server.stderr
+
+
+async def _door_while_one_address_floods(url: str) -> dict[str, Any]:
+    """A stranger at 127.0.0.2 opens three times as many connections as the door holds, completes each handshake
+    and stays silent; meanwhile the rightful wrapper, at 127.0.0.1, logs in."""
+    seen: dict[str, Any] = {}
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    flood = []
+    for _ in range(3 * MAX_PENDING):
+        stream = await trio.open_tcp_stream(host, int(port), local_address="127.0.0.2")
+        with suppress(trio.BrokenResourceError):
+            await stream.send_all(_upgrade(host, port))
+        flood.append(stream)
+    try:
+        async with open_websocket_url(url) as ws:
+            await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])))
+            seen["a"] = m.read_server(await ws.get_message())
+    except ConnectionRejected as exc:
+        seen["a"] = exc.status_code
+    for stream in flood:
+        await trio.aclose_forcefully(stream)
+    return seen
+
+
+@pytest.mark.slow
+def test_one_address_cannot_fill_the_door(tmp_path: Path, procs: list[Proc]) -> None:
+    """Connections not logged in count against their address (``MAX_PENDING_PER_ORIGIN``): a stranger holding
+    as many as it can from one address leaves room for the wrappers.  Before, it took the whole door, and a
+    wrapper that dropped stayed out (a ``disconnected`` fault for an honest seat) for as long as it went on."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "1", "--seed", "2", "--json", "--wait", "120")
+    seen = trio.run(_door_while_one_address_floods, url)
+    assert isinstance(seen["a"], m.Welcome), seen
+    wrapper = connect(procs, tmp_path, url, "a")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == [] and wrapper.finish()[0] == 0, wrapper.stderr
+    assert f"more than {MAX_PENDING_PER_ORIGIN} connections at once from 127.0.0.2 not logged in" in server.stderr
+
+
+# ------------------------------------------------------------------------------------------ a seat that never reads
+async def _ping_flood_without_reading(url: str) -> dict[str, Any]:
+    """Seat ``a`` logs in properly and says it is ready for hand 1, then sends WebSocket pings and never reads:
+    the server's pongs fill the socket's buffers until its writes to ``a`` block."""
+    seen: dict[str, Any] = {"pings": 0}
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    stream = await trio.open_tcp_stream(host, int(port))
+    ws = WSConnection(ConnectionType.CLIENT)
+    await stream.send_all(ws.send(wsevents.Request(host=host, target="/")))
+    ready = False
+    while not ready:
+        data = await stream.receive_some(65536)
+        assert data, seen
+        ws.receive_data(data)
+        for event in ws.events():
+            if isinstance(event, wsevents.AcceptConnection):
+                hello = m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])
+                await stream.send_all(ws.send(wsevents.TextMessage(data=m.write(hello))))
+            elif isinstance(event, wsevents.Ping):  # the login's round trips
+                await stream.send_all(ws.send(event.response()))
+            elif isinstance(event, wsevents.TextMessage):
+                message = m.read_server(event.data)
+                if isinstance(message, m.Hand):
+                    await stream.send_all(ws.send(wsevents.TextMessage(data=m.write(m.Ready(hand=0)))))
+                    ready = True
+    ping = ws.send(wsevents.Ping(payload=b"x" * 125))
+    with trio.move_on_after(120):
+        try:
+            while True:
+                await stream.send_all(ping)
+                seen["pings"] += 1
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            seen["cut"] = True
+    await trio.aclose_forcefully(stream)
+    return seen
+
+
+@pytest.mark.slow
+def test_a_seat_that_never_reads_is_cut_and_holds_up_nobody(tmp_path: Path, procs: list[Proc]) -> None:
+    """Every frame to a wrapper or page has a deadline (``SEND_TIMEOUT``): a seat whose socket takes nothing more
+    is cut, with the reason in the log, and faults alone.  Before, a frame without a deadline of its own (``hand``,
+    ``seat``, ``end_hand``) held the match until the ping's timeout noticed, and a frame with one left the link
+    up, stuck."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "2", "--seed", "2", "--json", "--log", "m.jsonl")
+    seen = trio.run(_ping_flood_without_reading, url)
+    assert seen.get("cut"), seen
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    faults = json.loads(out)["faults"]
+    assert faults and {f["position"] for f in faults} == {1}, faults
+    assert {f["kind"] for f in faults} <= {"timeout", "disconnected"}, faults
+    assert any(f"it did not read what it was sent for {SEND_TIMEOUT:g} s" in f["detail"] for f in faults), faults
+    assert "Traceback" not in server.stderr
+    assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0
