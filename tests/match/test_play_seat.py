@@ -8,6 +8,7 @@ page mid-hand (stand-in) and rejoining at the next hand, and that ``replay`` ver
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -19,7 +20,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -336,24 +337,37 @@ def test_mjref_play_serves_the_page_and_a_person_plays_through_it(tmp_path: Path
     assert mjref(["replay", str(log)]) == 0
 
 
-def test_serve_prints_a_page_address_for_each_person(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _serving_one_person(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], str, re.Match[str]]]:
+    """``mjref serve greedy human:cy`` for one hand: the process, cy's token, and the match of its page line
+    (group 1 the page's base URL, 2 its port, 3 the token in the address); the process is killed on the way out."""
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "greedy", "human:cy", "--listen",
                              "127.0.0.1:0", "--hands", "1", "--log", "none"], cwd=tmp_path,
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
         token = _wait_line(proc, r"^cy (\S+)$").group(1)
-        found = _wait_line(proc, r"^cy page: (http://127\.0\.0\.1:\d+)/#name=cy&token=(\S+)$")
-        assert urllib.parse.unquote(found.group(2)) == token
-        body = _get(found.group(1) + "/")[2]
-        ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', body).group(1))["ws_port"]  # type: ignore
-        page = Page(f"ws://127.0.0.1:{ws_port}", "cy", token)
-        trio.run(page.run)
-        proc.communicate(timeout=60)
+        yield proc, token, _wait_line(proc, r"^cy page: (http://127\.0\.0\.1:(\d+))/#name=cy&token=(\S+)$")
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _play_through_the_page(base: str, token: str) -> Page:
+    """Load the page from ``base``, read the WebSocket port it names, and play cy's seat through it to the end."""
+    body = _get(base + "/")[2]
+    ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', body).group(1))["ws_port"]  # type: ignore
+    page = Page(f"ws://127.0.0.1:{ws_port}", "cy", token)
+    trio.run(page.run)
+    return page
+
+
+def test_serve_prints_a_page_address_for_each_person(tmp_path: Path) -> None:
+    with _serving_one_person(tmp_path) as (proc, token, found):
+        assert urllib.parse.unquote(found.group(3)) == token
+        page = _play_through_the_page(found.group(1), token)
+        proc.communicate(timeout=60)
     assert proc.returncode == 0 and len(page.results) == 1
 
 
@@ -476,13 +490,7 @@ def test_page_clients_that_never_read_hold_a_bounded_number_of_connections_for_a
     clients that ask for the page and never read the answers once held a file descriptor each for ever, and
     enough of them took every descriptor of the referee (its bots' pipes, its accepts: a traceback a tenth of a
     second).  The person plays on."""
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "greedy", "human:cy", "--listen",
-                             "127.0.0.1:0", "--hands", "1", "--log", "none"], cwd=tmp_path,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        token = _wait_line(proc, r"^cy (\S+)$").group(1)
-        found = _wait_line(proc, r"^cy page: (http://127\.0\.0\.1:(\d+))/#name=cy")
+    with _serving_one_person(tmp_path) as (proc, token, found):
         before = _open_fds(proc.pid)
 
         async def flood() -> tuple[int, int]:
@@ -501,14 +509,7 @@ def test_page_clients_that_never_read_hold_a_bounded_number_of_connections_for_a
         most, after = trio.run(flood)
         assert most <= before + MAX_PENDING + 2, (before, most)
         assert after <= before, (before, after)
-        body = _get(found.group(1) + "/")[2]
-        ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', body).group(1))["ws_port"]  # type: ignore
-        page = Page(f"ws://127.0.0.1:{ws_port}", "cy", token)
-        trio.run(page.run)
+        page = _play_through_the_page(found.group(1), token)
         _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0 and len(page.results) == 1, err
     assert f"more than {MAX_PENDING} connections at once to the play page" in err and "Traceback" not in err, err
