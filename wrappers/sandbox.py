@@ -55,6 +55,9 @@ MEMORY_MB = 2048  # address space (RLIMIT_AS): a bot allocating more gets an all
 MAX_PROCS = 128  # processes and threads (RLIMIT_NPROC), counted per bot in bwrap mode
 CPU_SECONDS = 60  # CPU seconds per hand (RLIMIT_CPU); a keep_alive bot gets this times the match's hands
 FILE_MB = 64  # largest file the bot may write (RLIMIT_FSIZE)
+# The kernel's OOM killer takes a bot first (util-linux choom; inherited by every process the bot starts): memory_mb
+# bounds each process, not their sum, and a bot's max_procs processes can still run the machine out of memory.
+OOM_SCORE_ADJ = 1000
 HANDS_DEFAULT = 16  # a keep_alive bot's CPU budget when the number of hands is not known
 MAX_FILES = 1024  # open file descriptors per process (RLIMIT_NOFILE), or the referee's own hard limit if lower
 TMP_MB = 256  # the box's private /tmp (a tmpfs, so memory outside RLIMIT_AS): bubblewrap's default is half the RAM
@@ -328,11 +331,14 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     env = _environment(home=str(scratch))
     cmd = _with_own_env(spec, cmd)
     prlimit = _which("prlimit") or "prlimit"
+    choom = _which("choom")
+    first = [choom, "-n", str(OOM_SCORE_ADJ), "--"] if choom is not None else []
+    unprotected = [] if choom is not None else ["the OOM killer taking the bot first (util-linux choom is missing)"]
     if actual == "none":
         setpriv = _which("setpriv")
-        argv = [prlimit, *limits.prlimit_args(hands=cpu_hands, procs=False), "--"]
-        unprotected = ["files the referee's user can read", "other processes of the same user", "the network",
-                       "max_procs (needs the sandbox)"]
+        argv = [*first, prlimit, *limits.prlimit_args(hands=cpu_hands, procs=False), "--"]
+        unprotected += ["files the referee's user can read", "other processes of the same user", "the network",
+                        "max_procs (needs the sandbox)"]
         if setpriv is not None:
             argv += [setpriv, "--pdeathsig", "KILL", "--"]
         else:
@@ -342,12 +348,11 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
 
     binds = _binds(spec, exe)
     uid = _sandbox_uid(spec, binds, scratch)
-    unprotected = []
     if _is_root() and uid is None:
         unprotected.append("max_procs (the bot runs as root: its folder is writable or not readable by others)")
     if spec.network:
         unprotected.append("the network (network = true)")
-    args = [_which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
+    args = [*first, _which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
             "--proc", "/proc", "--dev", "/dev", "--perms", "1777"]
     if _bwrap_sizes_tmpfs():
         args += ["--size", str(TMP_MB << 20)]

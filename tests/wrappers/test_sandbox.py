@@ -74,7 +74,7 @@ def test_the_plan_is_data_a_test_can_read(tmp_path: Path, monkeypatch: pytest.Mo
     spec = BotSpec(name="b", cmd=(sys.executable, str(HOSTILE), "none"), env={"MINE": "1"}, memory_mb=300,
                    max_procs=9, cpu_seconds=7)
     none = sandbox.plan(spec, tmp_path, mode="none")
-    assert none.mode == "none" and none.argv[0].endswith("prlimit")
+    assert none.mode == "none" and none.argv[0].endswith(("choom", "prlimit"))
     assert "--as=314572800:314572800" in none.argv and "--cpu=7:8" in none.argv and "--core=0:0" in none.argv
     assert "--pdeathsig" in none.argv, "the bot dies with the referee"
     assert set(none.env) <= {"PATH", "LANG", "HOME", "TMPDIR"} and none.env["HOME"] == str(tmp_path)
@@ -92,6 +92,20 @@ def test_the_plan_is_data_a_test_can_read(tmp_path: Path, monkeypatch: pytest.Mo
         net = sandbox.plan(spec.model_copy(update={"network": True, "writable": True}), tmp_path, mode="bwrap")
         assert "--unshare-net" not in net.argv
         assert (str(HOSTILE.parent), True) in net.binds
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_the_oom_killer_takes_a_bot_and_its_children_first(mode: str, tmp_path: Path) -> None:
+    """``memory_mb`` bounds each of a bot's processes, not their sum: when the machine runs out of memory, the
+    kernel's OOM killer must pick a bot's process (its own, or one it started), never the referee."""
+    if mode == "bwrap":
+        _require_bwrap()
+    child = "import subprocess; subprocess.run(['cat', '/proc/self/oom_score_adj'])"
+    code = f"print(open('/proc/self/oom_score_adj').read().strip(), flush=True); {child}"
+    launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, "-c", code)), tmp_path, mode=mode)
+    out = subprocess.run(launch.argv, env=launch.env, cwd=launch.cwd, capture_output=True, text=True, timeout=30)
+    assert out.stdout.split() == [str(sandbox.OOM_SCORE_ADJ)] * 2, (launch.unprotected, out.stderr)
+    assert open("/proc/self/oom_score_adj").read().strip() != str(sandbox.OOM_SCORE_ADJ), "the referee keeps its own"
 
 
 def test_keep_alive_cpu_limit_covers_the_match(tmp_path: Path) -> None:
