@@ -50,7 +50,7 @@ from referee.game.types import (
     Throw,
 )
 from referee.game.wall import Wall, arrange_wall
-from wrappers.codec import DEBUG_TO_STDERR, cut, format_event, format_question
+from wrappers.codec import cut, format_event, format_question, misplaced_output_hint
 from wrappers.process import ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat
 from wrappers.spec import BotSpec, seat_timeout
@@ -447,7 +447,8 @@ async def _start_silent(seat: ProcessSeat, hand: Hand, events: list[Event]) -> S
                               f"the pipe to the bot broke ({exc!r})")
     if early is not None:
         what = "its output closed" if early == b"" else f"it printed `{cut(early)}`"
-        fix = "" if early == b"" else f"; {DEBUG_TO_STDERR}"
+        hint = misplaced_output_hint(early) if early != b"" else ""
+        fix = f"; {hint}" if hint else ""
         return ScenarioResult("start_silent", silent.title, False, silent.expected,
                               None if early == b"" else cut(early), None,
                               f"{what} before any question (after {', '.join(sent)}){fix}")

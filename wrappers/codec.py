@@ -66,6 +66,7 @@ __all__ = [
     "DEBUG_TO_STDERR",
     "MAX_LINE_LENGTH",
     "ONE_LINE",
+    "misplaced_output_hint",
     "Ask",
     "ProtocolError",
     "ServerMessage",
@@ -99,6 +100,16 @@ DEBUG_TO_STDERR: Final = "write banners and debugging output to stderr"
 """What a bot's author must change when its stdout carries anything but answers (a fault's reason ends with
 it): a bot's stdout is for its answers only."""
 _BOM: Final = "\ufeff"
+
+
+def misplaced_output_hint(line: bytes) -> str:
+    """What the author of a bot that wrote ``line`` where no answer was due must change: for an empty line,
+    ``ONE_LINE``; for a command (an answer written twice, or before its question), nothing to add; for anything
+    else (a banner, a debugging line), ``DEBUG_TO_STDERR``."""
+    text = line.strip()
+    if not text:
+        return ONE_LINE
+    return "" if text.startswith(b"/") else DEBUG_TO_STDERR
 
 
 class ProtocolError(InputError):

@@ -41,7 +41,7 @@ from referee.errors import printable
 from referee.game.types import Answer, Event, Question
 
 from . import sandbox
-from .codec import DEBUG_TO_STDERR, ONE_LINE, ProtocolError, cut, format_event, format_start, parse_answer
+from .codec import ProtocolError, cut, format_event, format_start, misplaced_output_hint, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
 from .spec import BotSpec, seat_timeout
 
@@ -61,8 +61,6 @@ UNFLUSHED = ("nothing has come on its stdout since it started: if it did write a
              "stdout buffer; flush after each answer (fflush(stdout) in C, std::endl or std::flush in C++, "
              "print(..., flush=True) in Python, System.out.flush() in Java)")
 """Why a bot that never wrote a byte times out, most likely (a pipe is fully buffered unless it flushes)."""
-UNASKED = f"a line nobody asked for (before this question); {DEBUG_TO_STDERR}"
-UNASKED_EMPTY = f"an empty line nobody asked for (before this question); {ONE_LINE}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +122,13 @@ ANSWERS_TO: dict[str, frozenset[str]] = {
     "throw": frozenset({"throw"}),
     **{ask: frozenset({ask, "pass"}) for ask in ("hu", "gong", "pong", "eat")},
 }
+
+
+def _unasked(item: bytes) -> str:
+    """The reason of an ``unasked`` fault for ``item``, a line the bot wrote before its question was asked."""
+    hint = misplaced_output_hint(item)
+    what = "a line" if item.strip() else "an empty line"
+    return f"{what} nobody asked for (before this question){'; ' + hint if hint else ''}"
 
 
 def judge_line(item: bytes, ask: str, seconds: float) -> Reply:
@@ -316,7 +321,6 @@ class ProcessSeat(Seat):
         self._outbox: list[str] = []
         self._unsent = b""  # bytes a full pipe did not take in end_hand_nowait (sent first by the next flush)
         self._first_question = True
-        self._answers_at_start = 0
         self._timeout = 10.0
         self._start_grace = 10.0
         self._dead: Fault | None = None  # a fault that ended this process (further asks fail at once)
@@ -350,7 +354,6 @@ class ProcessSeat(Seat):
             return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc}")
         self._stderr_tail = b""
         self._sent_exit = False
-        self._answers_at_start = self.lines_received  # none since: a timeout names a missing flush
         try:
             self._proc = await self._nursery.start(_run_bot, list(launch.argv), launch.cwd, dict(launch.env))
         except OSError as exc:
@@ -646,9 +649,8 @@ class ProcessSeat(Seat):
                 return Fault("crash", f"{detail}: the bot {ended} after the last hand's /exit, but it is marked "
                              "keep_alive (one process for the whole match): a bot that exits at /exit must not "
                              "set keep_alive")
-            if (proc.returncode != 0 and ":" not in ended and self.spec.cwd is None
-                    and self.lines_received == self._answers_at_start):
-                ended += f" ({sandbox.SCRATCH_CWD})"  # died before its first answer, of no limit: often a missing file
+            if proc.returncode != 0 and ":" not in ended and self.spec.cwd is None and self.lines_received == 0:
+                ended += f" ({sandbox.SCRATCH_CWD})"  # no answer yet in this match, no limit named: often a missing file
             return Fault("crash", f"{detail}: the bot {ended}")
         return Fault(default_kind, detail)  # type: ignore[arg-type]
 
@@ -684,7 +686,7 @@ class ProcessSeat(Seat):
             item = self._next_nowait()
             if isinstance(item, bytes):
                 text = cut(item.decode("utf-8", "replace"))
-                return Reply(None, 0.0, text, Fault("unasked", UNASKED if item.strip() else UNASKED_EMPTY, text))
+                return Reply(None, 0.0, text, Fault("unasked", _unasked(item), text))
         ask = question.ask
         ask_line = _ASK_LINES[ask]
         timeout = self._timeout
@@ -755,7 +757,7 @@ class ProcessSeat(Seat):
         self._read_available()
         said = b"\n".join([self._stderr_tail, item, *(x for x in self._pending if isinstance(x, bytes))])
         ended = self.launch.describe_exit(proc.returncode, said[-STDERR_TAIL:])
-        detail = f"`{reply.line}` instead of an answer, then the bot {ended}"
+        detail = f"{fault.detail}; then the bot {ended}"
         return Reply(None, reply.seconds, reply.line, Fault(fault.kind, detail, fault.line))
 
     def _timed_out(self, ask_line: str, timeout: float, seconds: float) -> Reply:
@@ -763,7 +765,7 @@ class ProcessSeat(Seat):
         the newline) is named, since that is the usual reason an author's answer "never came"."""
         detail = f"no answer to {ask_line} within {timeout:g} s"
         if not self._buf:
-            if self.lines_received == self._answers_at_start:
+            if self.lines_received == 0:  # not one line in this match: most likely still in its stdout buffer
                 detail += f"; {UNFLUSHED}"
             return Reply(None, seconds, fault=Fault("timeout", detail))
         shown = cut(bytes(self._buf[:200]).decode("utf-8", "replace"))

@@ -2,9 +2,13 @@
 
 Mode ``input`` reads with ``input()``, which flushes stdout before it reads, so its answers go out; mode ``loop``
 reads with ``for line in sys.stdin``, and its answers stay in stdout's buffer (a pipe is fully buffered): it times
-out, and the fault says to flush.  It throws the tile it drew, passes every claim and wins when asked."""
+out, and the fault says to flush.  Mode ``stall2`` reads as ``input`` does, but its second process (a bot is started
+per hand; a mark in its HOME, which lasts the match) never answers: a bot that played and flushed, then timed out.
+It throws the tile it drew, passes every claim and wins when asked."""
 
+import os
 import sys
+import time
 
 
 def lines(mode: str):
@@ -19,6 +23,11 @@ def lines(mode: str):
 
 
 def main() -> None:
+    if sys.argv[1] == "stall2":
+        mark = os.path.join(os.environ["HOME"], "pystyle-played")
+        if os.path.exists(mark):
+            time.sleep(60)
+        open(mark, "w").close()
     hand: list[int] = []
     me, last = 0, 0
     for line in lines(sys.argv[1]):

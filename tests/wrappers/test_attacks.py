@@ -25,6 +25,7 @@ from referee.game.rules import make_ruleset
 from referee.match import MatchResult, run_match
 from referee.replay import replay_log
 from wrappers import sandbox
+from wrappers.codec import DEBUG_TO_STDERR
 from wrappers.spec import BotSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +134,9 @@ def test_bad_output_is_the_attackers_fault_alone(attack: str, kind: str, mode: s
     # the attacker's own fault, of another kind
     assert kind in kinds or (kind == "unasked" and kinds <= {"unasked", "wrong_answer", "illegal", "garbage"}), \
         result.faults
+    for f in result.faults:  # a command written out of turn is no debugging output: no advice to use stderr
+        if f.kind == "unasked" and (f.line or "").startswith("/"):
+            assert DEBUG_TO_STDERR not in f.detail, f
 
 
 @pytest.mark.parametrize("attack", ["cr", "closeout", "sigstop", "noterm"])

@@ -25,6 +25,7 @@ from referee.game.types import (
     Question,
     Throw,
 )
+from wrappers import process
 from wrappers.codec import (
     DEBUG_TO_STDERR,
     MAX_LINE_LENGTH,
@@ -515,3 +516,13 @@ def test_a_line_escaped_by_a_wrapper_is_not_escaped_twice() -> None:
     assert cut(line, escaped=True) == line
     assert cut("\x1b[2J" + line, escaped=True) == "\\x1b[2J" + line, "raw control characters are still escaped"
     assert cut(line) == "\\\\x1b[2J/throw 11"
+
+
+@pytest.mark.parametrize(("line", "reason"), [
+    (b"/throw 112\n", "a line nobody asked for (before this question)"),  # an answer twice, or early
+    (b"  /PASS \r\n", "a line nobody asked for (before this question)"),
+    (b"debug: 17 tiles\n", f"a line nobody asked for (before this question); {DEBUG_TO_STDERR}"),
+    (b"\n", f"an empty line nobody asked for (before this question); {ONE_LINE}"),
+])
+def test_a_line_nobody_asked_for_is_told_what_to_change(line: bytes, reason: str) -> None:
+    assert process._unasked(line) == reason

@@ -84,6 +84,14 @@ def test_a_python_bot_reading_stdin_as_a_file_is_told_to_flush(tmp_path: Path) -
     assert "print(..., flush=True)" in UNFLUSHED
 
 
+def test_a_bot_that_answered_before_is_not_told_to_flush(tmp_path: Path) -> None:
+    """The flush hint is for a bot that never wrote a line in the match: one that played hand 1 and stalls at the
+    first question of the second hand (hand 1, a new process) flushes, and its fault must not say otherwise."""
+    result = _play(f"{sys.executable} {BOTS / 'pystyle.py'} stall2", tmp_path, move_timeout=0.5, start_grace=0.5)
+    fault = result.faults[0]
+    assert fault.kind == "timeout" and fault.hand == 1 and UNFLUSHED not in fault.detail, fault
+
+
 def test_a_slow_start_is_covered_by_the_start_grace(icgabot: Path, tmp_path: Path) -> None:
     """2 s to start, every hand (a process per hand), with 1 s per question: the start grace (docs/protocol.md,
     Timing; 10 s by default) covers the first question of each process."""
