@@ -56,7 +56,8 @@ MAX_PROCS = 128  # processes and threads (RLIMIT_NPROC), counted per bot in bwra
 CPU_SECONDS = 60  # CPU seconds per hand (RLIMIT_CPU); a keep_alive bot gets this times the match's hands
 FILE_MB = 64  # largest file the bot may write (RLIMIT_FSIZE)
 # The kernel's OOM killer takes a bot first (util-linux choom; inherited by every process the bot starts): memory_mb
-# bounds each process, not their sum, and a bot's max_procs processes can still run the machine out of memory.
+# bounds each process, not their sum, and a bot's max_procs processes can still run the machine out of memory.  A
+# default for the bots that mean no harm: any process may lower its own score again (down to 0).
 OOM_SCORE_ADJ = 1000
 HANDS_DEFAULT = 16  # a keep_alive bot's CPU budget when the number of hands is not known
 MAX_FILES = 1024  # open file descriptors per process (RLIMIT_NOFILE), or the referee's own hard limit if lower

@@ -97,7 +97,7 @@ def test_the_plan_is_data_a_test_can_read(tmp_path: Path, monkeypatch: pytest.Mo
 @pytest.mark.parametrize("mode", ["none", "bwrap"])
 def test_the_oom_killer_takes_a_bot_and_its_children_first(mode: str, tmp_path: Path) -> None:
     """``memory_mb`` bounds each of a bot's processes, not their sum: when the machine runs out of memory, the
-    kernel's OOM killer must pick a bot's process (its own, or one it started), never the referee."""
+    kernel's OOM killer must pick a bot's process (its own, or one it started) before the referee."""
     if mode == "bwrap":
         _require_bwrap()
     child = "import subprocess; subprocess.run(['cat', '/proc/self/oom_score_adj'])"
