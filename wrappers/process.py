@@ -790,6 +790,12 @@ class ProcessSeat(Seat):
             return item
         return item.head if isinstance(item, _TooLong) else b""
 
+    async def end_input(self) -> None:
+        """Close the bot's stdin (its end of input), as a match does right after ``/exit``."""
+        if self._proc is not None:
+            self._stdin_fd = None
+            await _close_quietly(self._proc.stdin)
+
     async def wait_exit(self, timeout: float) -> int | None:
         """The exit status if the process ends by itself within ``timeout`` seconds, else None."""
         proc = self._proc

@@ -4,6 +4,7 @@ Mode ``input`` reads with ``input()``, which flushes stdout before it reads, so 
 reads with ``for line in sys.stdin``, and its answers stay in stdout's buffer (a pipe is fully buffered): it times
 out, and the fault says to flush.  Mode ``stall2`` reads as ``input`` does, but its second process (a bot is started
 per hand; a mark in its HOME, which lasts the match) never answers: a bot that played and flushed, then timed out.
+Mode ``immortal`` reads as ``input`` does and, at ``/exit``, neither exits nor reads on: it sleeps for a minute.
 It throws the tile it drew, passes every claim and wins when asked."""
 
 import os
@@ -48,6 +49,8 @@ def main() -> None:
         elif w[0] == "/throw" and int(w[1]) == me:
             hand.remove(int(w[2]))
         elif w[0] == "/exit":
+            if sys.argv[1] == "immortal":
+                time.sleep(60)
             return
 
 

@@ -153,10 +153,19 @@ def test_a_bot_that_reads_its_files_from_its_working_folder_is_told_about_cwd(ic
     assert not _play(str(toml), tmp_path / "with-cwd", hands=1).faults
 
 
-def test_check_tells_a_bot_that_stays_after_exit_about_keep_alive(icgabot: Path) -> None:
+def test_check_accepts_a_bot_that_exits_at_the_end_of_its_input(icgabot: Path) -> None:
+    """A match closes a bot's input right after /exit, so a bot that exits there plays the same (docs/protocol.md):
+    check said it failed, and told it to set keep_alive."""
     report = run_check(BotSpec(name="stay", cmd=(str(icgabot), "stay")), only=["exit_after_exit"])
     (row,) = (r for r in report.results if r.name == "exit_after_exit")
-    assert not row.passed and "keep_alive = true" in row.note, row
+    assert row.passed and "end of its input" in row.note, row
+
+
+def test_check_fails_a_bot_that_outlives_exit_and_its_input() -> None:
+    report = run_check(BotSpec(name="immortal", cmd=(sys.executable, str(BOTS / "pystyle.py"), "immortal")),
+                       only=["exit_after_exit"])
+    (row,) = (r for r in report.results if r.name == "exit_after_exit")
+    assert not row.passed and "after its input ended" in row.note, row
 
 
 def test_check_tells_a_bot_with_a_banner_where_it_belongs(icgabot: Path) -> None:

@@ -87,7 +87,9 @@ def main() -> int:
             continue
         view.apply(msg)
         last = msg
-        if isinstance(msg, Exit) and MODE != "no_exit":
+        if isinstance(msg, Exit):
+            if MODE == "no_exit":  # neither at /exit nor at the end of its input (a match closes it after /exit)
+                time.sleep(60)
             return 0
     return 0
 
