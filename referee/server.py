@@ -159,9 +159,10 @@ class Door:
     connections open at once, and of those at most ``MAX_PENDING_PER_ORIGIN`` from one address (an IPv6 /64) that
     have not logged in (``vouch``), so that one client alone cannot fill the door and keep the wrappers out."""
 
-    def __init__(self, limit: Callable[[], int], refused: Callable[[str, str], None]) -> None:
+    def __init__(self, limit: Callable[[], int], refused: Callable[[str, str], None], *, logins: bool = True) -> None:
         self.limit = limit
         self.refused = refused  # told the peer and the reason of each connection turned away
+        self._pending = " not logged in" if logins else ""  # the play page's port has no logins to vouch
         self._open: dict[Any, str] = {}  # the sockets handed out, and their origins
         self._vouched: set[Any] = set()
 
@@ -174,7 +175,7 @@ class Door:
             return f"more than {self.limit()} connections at once"
         origin = _origin(address[0])
         if sum(o == origin and s not in self._vouched for s, o in self._open.items()) >= MAX_PENDING_PER_ORIGIN:
-            return f"more than {MAX_PENDING_PER_ORIGIN} connections at once from {origin} not logged in"
+            return f"more than {MAX_PENDING_PER_ORIGIN} connections at once from {origin}{self._pending}"
         self._open[sock] = origin
         return None
 
@@ -473,7 +474,7 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
             from referee.pages import serve_pages
 
             host, port = page if page is not None else (listen[0], 0)
-            door = Door(lambda: MAX_PENDING, server.turned_away(" to the play page"))
+            door = Door(lambda: MAX_PENDING, server.turned_away(" to the play page"), logins=False)
             page_url = await nursery.start(partial(serve_pages, host, port, server.port, tls, door=door))
             for name in humans:
                 if on_page is not None:

@@ -605,8 +605,8 @@ async def _door_after_silent_strangers(url: str, count: int) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     host, port = url.removeprefix("ws://").rsplit(":", 1)
     silent = []
-    for _ in range(count):
-        stream = await trio.open_tcp_stream(host, int(port))
+    for i in range(count):  # from twelve other loopback addresses: one alone may hold only a few (server.Door)
+        stream = await trio.open_tcp_stream(host, int(port), local_address=f"127.0.0.{2 + i % 12}")
         await stream.send_all(_upgrade(host, port))
         silent.append(stream)
     for _ in range(int((m.AUTH_TIMEOUT + 10) / 0.25)):  # give up long after the strangers' hello time is over
