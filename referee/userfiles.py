@@ -15,6 +15,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -189,12 +190,12 @@ def check_output_dir(path: Path | str, what: str, error: type[InputError] = Inpu
         raise error(f"{what} {shown}: cannot write in the folder {d}")
     # access() answers from the mode bits, and yes to root everywhere: /proc, a read-only mount.  A file made and
     # removed says it exactly, before a run whose results would then have nowhere to go.
-    probe = d / f".mjref-probe-{os.getpid()}-{id(d):x}"
     try:
-        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        fd, probe = tempfile.mkstemp(prefix=".mjref-probe-", dir=d)
     except OSError as exc:
         raise error(f"{what} {shown}: cannot write in the folder {d} ({exc.strerror or exc})") from None
-    probe.unlink(missing_ok=True)
+    os.close(fd)
+    os.unlink(probe)
 
 
 __all__ = [
