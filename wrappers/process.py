@@ -650,7 +650,8 @@ class ProcessSeat(Seat):
                              "keep_alive (one process for the whole match): a bot that exits at /exit must not "
                              "set keep_alive")
             if proc.returncode != 0 and ":" not in ended and self.spec.cwd is None and self.lines_received == 0:
-                ended += f" ({sandbox.SCRATCH_CWD})"  # no answer yet in this match, no limit named: often a missing file
+                # no answer yet in this match and no limit named: most often a file it could not find
+                ended += f" ({sandbox.SCRATCH_CWD})"
             return Fault("crash", f"{detail}: the bot {ended}")
         return Fault(default_kind, detail)  # type: ignore[arg-type]
 
