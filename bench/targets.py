@@ -19,7 +19,8 @@ both.  So each target is judged by the measure that means the same on any machin
   placement (``bench/match.py --anchor FILED``, unpinned, ``--pin split``, ``--pin same``).  Each figure is also
   split in two: the referee's own Python per question, warm (the match replayed through in-memory seats), and what
   comes after each wake-up, about the same for ``FILED`` and for us in each placement however much Python either
-  runs.  A last row gives the first part, ours over ``FILED``'s, across the nine runs.
+  runs.  A last row gives the first part, ours over ``FILED``'s, across the nine runs: it does not depend on the
+  placement, so the nine are measures of one figure, judged by the ratio of their medians.
 
 Run from the repository root, on a machine as quiet as you can get: ``python bench/targets.py --markdown``
 (some 15 minutes; RLCard is installed into a throwaway environment by ``bench/engine.py``).  ``--only NAME``
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from collections.abc import Callable
@@ -148,16 +150,22 @@ def question() -> list[Row]:
             "met": max(ratios) <= QUESTION_RATIO,
             "raw": compared,
         })
+    # The warm replay does not depend on the placement: the 9 runs are 9 measures of one figure per side, and the
+    # ratio of their medians is the figure's ratio.  Pair by pair, the noise of two fresh processes (some ±10% even
+    # as the least of 5 replays each) is shown beside it.
     ratios = [o / t for o, t in zip(warm["ours"], warm["anchor"])]
+    ours_median, then_median = statistics.median(warm["ours"]), statistics.median(warm["anchor"])
+    ratio = ours_median / then_median
     rows.append({
         "name": "question warm",
         "command": f"python bench/match.py --process-bots drawdiscard --anchor {FILED} --repeats 3",
         "measured": "the referee's own Python per question (the same answers replayed through in-memory seats), "
-                    f"the 9 runs above (3 in each placement): {_span(warm['ours'], '{:.1f}')} µs",
-        "anchor": f"{FILED}: {_span(warm['anchor'], '{:.1f}')} µs",
+                    f"the 9 runs above (3 in each placement): {_span(warm['ours'], '{:.1f}')} µs, median "
+                    f"{ours_median:.1f}",
+        "anchor": f"{FILED}: {_span(warm['anchor'], '{:.1f}')} µs, median {then_median:.1f}",
         "target": f"≤ {QUESTION_RATIO:.2f}× {FILED}",
-        "figure": f"{_span(ratios, '{:.2f}')}×",
-        "met": max(ratios) <= QUESTION_RATIO,
+        "figure": f"{ratio:.2f}× (medians; pair by pair {_span(ratios, '{:.2f}')}×)",
+        "met": ratio <= QUESTION_RATIO,
         "raw": warm,
     })
     return rows
