@@ -186,10 +186,8 @@ def check_output_dir(path: Path | str, what: str, error: type[InputError] = Inpu
         raise error(f"{what} {shown}: cannot create the folder {d} ({exc.strerror or exc})") from None
     if not stat.S_ISDIR(st.st_mode):
         raise error(f"{what} {shown}: {d} is not a folder")
-    if not os.access(d, os.W_OK | os.X_OK):
-        raise error(f"{what} {shown}: cannot write in the folder {d}")
-    # access() answers from the mode bits, and yes to root everywhere: /proc, a read-only mount.  A file made and
-    # removed says it exactly, before a run whose results would then have nowhere to go.
+    # A file made and removed, not access(): that answers from the mode bits, and yes to root everywhere (/proc, a
+    # read-only mount), where a run would find out only when its results had nowhere to go.
     try:
         fd, probe = tempfile.mkstemp(prefix=".mjref-probe-", dir=d)
     except OSError as exc:
