@@ -37,7 +37,7 @@ from referee.game.series import HandSetup
 from referee.game.tiles import WINDS_IN_ORDER
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed
-from referee.userfiles import loads_json, read_bytes, utf8_reason
+from referee.userfiles import create_private, loads_json, read_bytes, utf8_reason
 from referee.validation import validation_reason
 from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.spec import BotSpec
@@ -474,7 +474,7 @@ class LogWriter:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             hide_from_bots(path, path.parent)
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                fd = create_private(path)
             except OSError:
                 unhide(path)
                 raise

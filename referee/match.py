@@ -49,6 +49,7 @@ from referee.log import (
 from referee.results import SeatResult, rank_places
 from referee.shutdown import Shutdown, watching_signals
 from wrappers.process import BLOCK_MS, ProcessSeat
+from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.seat import BuiltinSeat, Deliveries, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
 
@@ -272,6 +273,7 @@ async def run_match(
             stderr_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise MatchError(f"{stderr_dir}: cannot hold the bots' stderr files ({exc.strerror or exc})") from None
+        hide_from_bots(stderr_dir)  # before any seat's box is planned: no bot sees another's stderr
     writer: LogWriter = LogWriter.open(log_path) if log_path else NullWriter()
     started = time.perf_counter()
     try:
@@ -336,6 +338,8 @@ async def run_match(
             writer.write(final_record(len(result.hands), list(result.totals),
                                       [s.faults for s in result.seats]))
     finally:
+        if stderr_dir is not None and any(s.cmd for s in specs):
+            unhide(stderr_dir)
         writer.flush()
         writer.close()
     return result

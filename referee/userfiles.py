@@ -138,6 +138,18 @@ def parse_json(text: str, where: str, error: type[InputError] = InputError) -> A
         raise error(f"{where}: not valid JSON ({exc.msg}, line {exc.lineno} column {exc.colno})") from None
 
 
+def create_private(path: Path | str) -> int:
+    """A new file at ``path`` for mjref's own output (a log, a bot's stderr), 0600, as a file descriptor: never
+    opened through a link and never appended to a file someone else left there (a bot may plant a link in a folder
+    it can write to); whatever stands at the path is removed first (``unlink`` removes a link, not its target)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(path, flags, 0o600)
+    except FileExistsError:
+        os.unlink(path)
+        return os.open(path, flags, 0o600)
+
+
 def check_output_file(path: Path | str, what: str, error: type[InputError] = InputError, *,
                       make_parents: bool = True, private: bool = False) -> None:
     """Refuse, before any work, a file that a command will write but cannot: a directory, a FIFO or socket, a

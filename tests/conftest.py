@@ -13,6 +13,7 @@ Fixtures shared by several test folders live here too.
 
 from __future__ import annotations
 
+import atexit
 import compileall
 import json
 import os
@@ -141,7 +142,11 @@ def cbot_or_none(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
     cc = toolchains.find("cc", "gcc")
     if cc is None:
         return None
-    exe = tmp_path_factory.mktemp("cbot") / "cbot"
+    # In a folder open to all: mode none as root runs it as an unprivileged uid (pytest's own folders are 0700).
+    folder = Path(tempfile.mkdtemp(prefix="mjref-cbot-"))
+    os.chmod(folder, 0o755)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    exe = folder / "cbot"
     subprocess.run([cc, "-O2", "-Wall", "-o", str(exe), str(ROOT / "tests" / "bots" / "icgabot.c")], check=True)
     return exe
 

@@ -24,3 +24,65 @@ def live_processes(marker: str) -> list[int]:
         if marker.encode() in cmdline and ") Z" not in stat:
             pids.append(int(entry.name))
     return pids
+
+
+def _reachable(path: Path) -> bool:
+    """Whether an unprivileged user may reach ``path`` (every folder above it searchable by others)."""
+    import os
+
+    for folder in [*path.parents]:
+        try:
+            if folder.stat().st_mode & 0o001 == 0:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def unprivileged_bot(name: str) -> list[str]:
+    """The command of mjref's built-in bot ``name`` as a process (``python -m bots.NAME``) that an unprivileged user
+    can start (see ``unprivileged_python``)."""
+    return unprivileged_python(["-m", f"bots.{name}"])
+
+
+def unprivileged_python(args: list[str]) -> list[str]:
+    """A Python command (``args`` after the interpreter) that an unprivileged user can start: mode ``none`` as
+    root runs every bot as a uid of its own, never as root, and this machine's Python (or the checkout) may lie in a
+    folder closed to others (``/root``).  Then: the system's ``/usr/bin/python3`` (mjref's bots and the test bots
+    need only the standard library) on a copy of mjref's packages and test bots in a folder open to all."""
+    import os
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    if os.geteuid() != 0 or (_reachable(Path(sys.executable).resolve()) and _reachable(root / "bots")):
+        return [sys.executable, *args]
+    tree = _reachable_tree()
+    mapped = [str(tree / Path(a).relative_to(root)) if a.startswith(str(root) + "/") else a for a in args]
+    if mapped[:1] == ["-m"]:
+        return [str(tree / "pybot"), mapped[1].removeprefix("bots."), *mapped[2:]]
+    return ["/usr/bin/python3", *mapped]
+
+
+_TREE: list[Path] = []
+
+
+def _reachable_tree() -> Path:
+    import atexit
+    import os
+    import shutil
+    import tempfile
+
+    if not _TREE:
+        root = Path(__file__).resolve().parents[1]
+        tree = Path(tempfile.mkdtemp(prefix="mjref-reachable-"))
+        atexit.register(shutil.rmtree, tree, ignore_errors=True)
+        for package in ("bots", "referee", "wrappers", "tournaments", "tests/bots"):
+            shutil.copytree(root / package, tree / package, ignore=shutil.ignore_patterns("__pycache__"))
+        launcher = tree / "pybot"
+        launcher.write_text(f'#!/bin/sh\nname="$1"; shift\nPYTHONPATH={tree} exec /usr/bin/python3 -m "bots.$name" "$@"\n')
+        for dirpath, _, files in os.walk(tree):
+            os.chmod(dirpath, 0o755)
+            for f in files:
+                os.chmod(os.path.join(dirpath, f), 0o755 if f == "pybot" else 0o644)
+        _TREE.append(tree)
+    return _TREE[0]

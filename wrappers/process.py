@@ -22,11 +22,13 @@ with a process is handled here, in one place, and comes back as a ``Fault`` valu
 from __future__ import annotations
 
 import concurrent.futures
+import json
 import logging
 import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -38,6 +40,7 @@ from typing import IO
 import trio
 
 from referee.errors import printable
+from referee.userfiles import create_private
 from referee.game.types import Answer, Event, Question
 
 from . import sandbox
@@ -167,13 +170,6 @@ def _format(event: Event, extensions: frozenset[str]) -> str | None:
     return line
 
 
-def _kill_group(pid: int, sig: int) -> None:
-    try:
-        os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 async def _close_quietly(stream: trio.abc.AsyncResource | None) -> None:
     """Close one of the bot's pipes; one already closed or broken is fine."""
     if stream is not None:
@@ -184,87 +180,268 @@ async def _close_quietly(stream: trio.abc.AsyncResource | None) -> None:
                 pass
 
 
-# Bots are started from one thread that lives as long as the referee.  A bot dies with the referee through the
-# kernel's parent-death signal (bwrap --die-with-parent, or setpriv --pdeathsig), and that signal follows the
-# *thread* that forked it: trio's own run_process forks in a worker thread that its thread cache ends after 10 s
-# idle, which SIGKILLed every bot still running 10 s after it was started (a slow thinker, a kept-alive bot).
+# Keepers are started from one thread that lives as long as the referee.  A keeper dies with the referee through
+# the kernel's parent-death signal (bwrap --die-with-parent, or the keeper's own PR_SET_PDEATHSIG in mode none), and
+# that signal follows the *thread* that forked it: trio's own run_process forks in a worker thread that its thread
+# cache ends after 10 s idle, which would SIGKILL every box still running 10 s after it was started.
 _SPAWNER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="mjref-spawn")
+_KEEPER_REPLY = 4096  # the longest packet a keeper may send
+
+
+class BoxError(Exception):
+    """A seat's box could not be had, or its keeper broke the protocol (a bot may kill its keeper)."""
 
 
 class BotProcess:
-    """A started bot: its pid, trio streams for its three pipes, and its exit status (None while it runs)."""
+    """A bot process started in its box: its pid (as the box sees it), trio streams for its three pipes, and its
+    exit status (None while it runs), which the box's keeper reports."""
 
-    def __init__(self, popen: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream,
-                 stdout: trio.lowlevel.FdStream, stderr: trio.lowlevel.FdStream) -> None:
-        self._popen = popen
-        self.pid = popen.pid
+    def __init__(self, box: Box, pid: int, stdin: trio.lowlevel.FdStream, stdout: trio.lowlevel.FdStream,
+                 stderr: trio.lowlevel.FdStream) -> None:
+        self._box = box
+        self.pid = pid
         self.stdin: trio.lowlevel.FdStream | None = stdin
         self.stdout: trio.lowlevel.FdStream | None = stdout
         self.stderr: trio.lowlevel.FdStream | None = stderr
-        self._pidfd: int | None = os.pidfd_open(popen.pid)
+        self.returncode: int | None = None
+        self.flags: frozenset[str] = frozenset()  # what the keeper saw at its end: "cpu", "tmp", "shm"
         self._exited = trio.Event()
 
-    @property
-    def returncode(self) -> int | None:
-        return self._popen.poll()
+    def _ended(self, code: int, flags: frozenset[str]) -> None:
+        if self.returncode is None:
+            self.returncode = code
+            self.flags = flags
+            self._exited.set()
 
     async def wait(self) -> int:
         """The exit status, once the process has ended (any number of tasks may wait)."""
         await self._exited.wait()
-        code = self._popen.returncode
-        assert code is not None
-        return code
+        assert self.returncode is not None
+        return self.returncode
 
-    async def _reap(self) -> None:
-        """The one task that watches the pidfd (readable when the process ends) and reaps the process."""
-        try:
-            while self._popen.poll() is None:
-                assert self._pidfd is not None
-                await trio.lowlevel.wait_readable(self._pidfd)
-        finally:
-            if self._popen.returncode is not None:
-                self._close_pidfd()
-                self._exited.set()
-
-    def _close_pidfd(self) -> None:
-        if self._pidfd is not None:
-            fd, self._pidfd = self._pidfd, None
-            trio.lowlevel.notify_closing(fd)
-            os.close(fd)
+    def signal(self, word: str) -> None:
+        """``term``: SIGTERM to its process group; ``kill``: SIGKILL to every process of its hand."""
+        self._box.send(word)
 
 
-def _popen(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int, int, int]:
-    fds = [os.pipe(), os.pipe(), os.pipe()]  # (read, write) for stdin, stdout, stderr
-    child = (fds[0][0], fds[1][1], fds[2][1])
+def _popen_keeper(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], socket.socket, int]:
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    r_err, w_err = os.pipe()
     try:
-        popen = subprocess.Popen(argv, stdin=child[0], stdout=child[1], stderr=child[2], cwd=cwd, env=env,
-                                 start_new_session=True, close_fds=True)
+        popen = subprocess.Popen(argv, stdin=theirs.fileno(), stdout=subprocess.DEVNULL, stderr=w_err, cwd=cwd,
+                                 env=env, start_new_session=True, close_fds=True)
     except BaseException:
-        for r, w in fds:
-            os.close(r)
-            os.close(w)
+        ours.close()
+        os.close(r_err)
         raise
-    for fd in child:
-        os.close(fd)
-    return popen, fds[0][1], fds[1][0], fds[2][0]
+    finally:
+        theirs.close()
+        os.close(w_err)
+    return popen, ours, r_err
 
 
-async def _run_bot(argv: list[str], cwd: str, env: dict[str, str],
-                   task_status: trio.TaskStatus[BotProcess] = trio.TASK_STATUS_IGNORED) -> None:
-    """Start the bot (from the spawner thread), hand it to the caller, and reap it; if this task is cancelled
-    (the match is cancelled or failed), the bot's whole group goes at once."""
-    future = _SPAWNER.submit(_popen, argv, cwd, env)
-    popen, w_in, r_out, r_err = await trio.to_thread.run_sync(future.result)
-    proc = BotProcess(popen, trio.lowlevel.FdStream(w_in), trio.lowlevel.FdStream(r_out),
-                      trio.lowlevel.FdStream(r_err))
-    task_status.started(proc)
-    try:
-        await proc._reap()
-    except trio.Cancelled:
-        _kill_group(proc.pid, signal.SIGKILL)
-        with trio.CancelScope(shield=True):
-            await proc._reap()
-        raise
+class Box:
+    """One seat's box for one match: its keeper (``wrappers.keeper``), which starts each of the bot's processes in
+    it.  Planned and started once; a box whose keeper is gone, or whose scratch could not be emptied, is replaced."""
+
+    def __init__(self, launch: sandbox.Launch, popen: subprocess.Popen[bytes], sock: socket.socket,
+                 err_fd: int) -> None:
+        self.launch = launch
+        self._popen = popen
+        self._sock = sock
+        self._err_fd = err_fd
+        self._replies: deque[tuple[str, list[str]]] = deque()
+        self._reply = trio.Event()
+        self.proc: BotProcess | None = None
+        self.broken: str | None = None  # why this box can start no more processes
+        self.dirty = False
+
+    @classmethod
+    async def open(cls, launch: sandbox.Launch, nursery: trio.Nursery) -> Box:
+        future = _SPAWNER.submit(_popen_keeper, list(launch.argv), launch.cwd, dict(launch.env))
+        try:
+            popen, sock, err_fd = await trio.to_thread.run_sync(future.result)
+        except OSError as exc:
+            raise BoxError(f"its box could not start: {exc.strerror or exc}") from None
+        sock.setblocking(False)
+        box = cls(launch, popen, sock, err_fd)
+        nursery.start_soon(box._read)
+        box.send(json.dumps(sandbox.keeper_config(launch)))
+        word, rest = await box._next()
+        if word != "ready":
+            why = " ".join(rest) if word == "error" else box._last_words()
+            await box.aclose()
+            raise BoxError(f"its box could not start: {cut(why, 300)}")
+        os.close(box._err_fd)
+        box._err_fd = -1
+        return box
+
+    def _last_words(self) -> str:
+        """What the box's launcher said on its way out (``bwrap: ...``)."""
+        try:
+            os.set_blocking(self._err_fd, False)
+            text = os.read(self._err_fd, 4096).decode("utf-8", "replace").strip()
+        except OSError:
+            text = ""
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        return lines[-1] if lines else "its keeper ended"  # escaped by cut() where it is shown
+
+    def send(self, text: str) -> None:
+        if self.broken is None:
+            try:
+                self._sock.send(text.encode("ascii"))
+            except OSError as exc:
+                self._break(f"its keeper is gone ({exc.strerror or exc})")
+
+    def _break(self, why: str) -> None:
+        if self.broken is None:
+            self.broken = why
+        if self.proc is not None:
+            self.proc._ended(-signal.SIGKILL, frozenset())
+        self._replies.append(("gone", []))
+        self._reply.set()
+
+    async def _read(self) -> None:
+        """The one task that reads the keeper's packets: a process's end goes to its process, the rest to
+        whoever waits for a reply.  A packet that is not the protocol's ends the box."""
+        sock = self._sock
+        try:
+            while True:
+                await trio.lowlevel.wait_readable(sock)
+                try:
+                    data = sock.recv(_KEEPER_REPLY)
+                except BlockingIOError:
+                    continue
+                if not data:
+                    self._break("its keeper ended")
+                    return
+                words = data.decode("ascii", "replace").split()
+                if not words:
+                    continue
+                if words[0] == "exit" and len(words) == 4 and self.proc is not None:
+                    try:
+                        code = int(words[2])
+                    except ValueError:
+                        self._break("its keeper said something else than its protocol")
+                        return
+                    flags = frozenset(words[3].split(",")) - {"-"}
+                    proc, self.proc = self.proc, None
+                    proc._ended(code, flags)
+                elif words[0] == "dirty":
+                    self.dirty = True
+                elif words[0] in ("ready", "pid", "error"):
+                    self._replies.append((words[0], words[1:]))
+                    self._reply.set()
+                else:
+                    self._break("its keeper said something else than its protocol")
+                    return
+        except (OSError, trio.ClosedResourceError):
+            self._break("its keeper is gone")
+
+    async def _next(self) -> tuple[str, list[str]]:
+        while not self._replies:
+            self._reply = trio.Event()
+            await self._reply.wait()
+        return self._replies.popleft()
+
+    async def spawn(self) -> BotProcess:
+        """Start the bot's process in the box (raises ``BoxError`` with the reason it could not start)."""
+        if self.broken is not None:
+            raise BoxError(self.broken)
+        fds = [os.pipe(), os.pipe(), os.pipe()]  # (read, write) for stdin, stdout, stderr
+        child = [fds[0][0], fds[1][1], fds[2][1]]
+        ours = [fds[0][1], fds[1][0], fds[2][0]]
+        try:
+            socket.send_fds(self._sock, [b"spawn"], child)
+        except OSError as exc:
+            for fd in child + ours:
+                os.close(fd)
+            self._break(f"its keeper is gone ({exc.strerror or exc})")
+            raise BoxError(self.broken or "its keeper is gone") from None
+        for fd in child:
+            os.close(fd)
+        word, rest = await self._next()
+        if word != "pid" or len(rest) != 1 or not rest[0].isdigit():
+            for fd in ours:
+                os.close(fd)
+            if word == "error" and rest[:1] and rest[0].isdigit():
+                raise BoxError(os.strerror(int(rest[0])) if len(rest) == 1 else " ".join(rest[1:]))
+            raise BoxError(self.broken or "its keeper said something else than its protocol")
+        for fd in ours:
+            os.set_blocking(fd, False)
+        self.proc = BotProcess(self, int(rest[0]), trio.lowlevel.FdStream(ours[0]), trio.lowlevel.FdStream(ours[1]),
+                               trio.lowlevel.FdStream(ours[2]))
+        return self.proc
+
+    async def aclose(self) -> None:
+        """End the box: its keeper kills what is left and exits when its socket closes; bwrap's end (or SIGKILL
+        to the keeper's session, for a keeper that does not) takes the rest."""
+        if self._err_fd >= 0:
+            os.close(self._err_fd)
+            self._err_fd = -1
+        self._break(self.broken or "closed")
+        try:
+            self._sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        with trio.move_on_after(1.0):
+            while self._popen.poll() is None:
+                await trio.sleep(0.005)
+        if self._popen.poll() is None:
+            try:
+                os.killpg(self._popen.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            with trio.move_on_after(5):
+                while self._popen.poll() is None:
+                    await trio.sleep(0.01)
+        trio.lowlevel.notify_closing(self._sock)
+        self._sock.close()
+
+
+async def run_in_box(launch: sandbox.Launch, data: bytes = b"", timeout: float = 30.0) -> tuple[int, bytes, bytes]:
+    """Run the planned bot once in its box with ``data`` on its stdin: its exit status, stdout and stderr (for
+    tests and benchmarks that look at the box itself)."""
+    failed: BoxError | None = None
+    result: tuple[int, bytes, bytes] = (-1, b"", b"")
+    async with trio.open_nursery() as nursery:
+        try:
+            box = await Box.open(launch, nursery)
+        except BoxError as exc:
+            failed = exc
+            nursery.cancel_scope.cancel()
+        else:
+            try:
+                result = await _run_once(box, data, timeout)
+            finally:
+                await box.aclose()
+                nursery.cancel_scope.cancel()
+    if failed is not None:
+        raise failed
+    return result
+
+
+async def _run_once(box: Box, data: bytes, timeout: float) -> tuple[int, bytes, bytes]:
+    proc = await box.spawn()
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    out = bytearray()
+    err = bytearray()
+
+    async def drain(stream: trio.lowlevel.FdStream, into: bytearray) -> None:
+        while chunk := await stream.receive_some(65536):
+            into += chunk
+
+    with trio.fail_after(timeout):
+        async with trio.open_nursery() as io:
+            io.start_soon(drain, proc.stdout, out)
+            io.start_soon(drain, proc.stderr, err)
+            if data:
+                await proc.stdin.send_all(data)
+            await proc.stdin.aclose()
+        code = await proc.wait()
+    for stream in (proc.stdout, proc.stderr):
+        await stream.aclose()
+    return code, bytes(out), bytes(err)
 
 
 class ProcessSeat(Seat):
@@ -303,7 +480,8 @@ class ProcessSeat(Seat):
         self._block_ms = max(0.0, block_ms)
         self._sandbox_mode = sandbox_mode
         self._hands = hands
-        self._scratch: Path | None = None  # the seat's private folder: working directory and HOME
+        self._scratch: Path | None = None  # the seat's private host folder (mode none: working directory and HOME)
+        self._box: Box | None = None  # the seat's box for this match (its keeper starts each hand's process)
         self.launch: sandbox.Launch | None = None  # how the current (or last) process was started
         self._stderr_tail = b""
         self._sent_exit = False  # a keep_alive bot's process has been sent /exit (and should live on)
@@ -345,20 +523,29 @@ class ProcessSeat(Seat):
 
     async def _start(self) -> Fault | None:
         spec = self.spec
-        if self._scratch is None:
-            self._scratch = Path(tempfile.mkdtemp(prefix=f"mjref-seat{self.position}-"))
-        try:
-            launch = self.launch = sandbox.plan(spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
-            sandbox.prepare_scratch(self._scratch, launch)
-        except (sandbox.BotError, OSError) as exc:
-            return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc}")
+        box = self._box
+        if box is not None and (box.broken is not None or box.dirty):
+            self._box = None
+            await box.aclose()  # a keeper gone, or a scratch a hand left dirty: the next hand gets a new box
+            box = None
+        if box is None:
+            if self._scratch is None:
+                self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
+            try:
+                if self.launch is None:  # planned once per match (the paths it checks do not change mid-match)
+                    self.launch = sandbox.plan(spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
+                    sandbox.prepare_scratch(self._scratch, self.launch)
+                box = self._box = await Box.open(self.launch, self._nursery)
+            except (sandbox.BotError, BoxError, OSError) as exc:
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {why}")
         self._stderr_tail = b""
         self._sent_exit = False
         try:
-            self._proc = await self._nursery.start(_run_bot, list(launch.argv), launch.cwd, dict(launch.env))
-        except OSError as exc:
+            self._proc = await box.spawn()
+        except BoxError as exc:
             self._proc = None
-            return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc.strerror or exc}")
+            return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc}")
         self._pending.clear()
         self._buf = bytearray()
         self._stdout_done = False
@@ -372,10 +559,7 @@ class ProcessSeat(Seat):
             self._poll.register(self._stderr_fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         self._io_scope = trio.CancelScope()
         if self._stderr_path is not None and self._stderr_file is None:
-            self._stderr_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            sandbox.hide_from_bots(self._stderr_path.parent)
-            fd = os.open(self._stderr_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            self._stderr_file = open(fd, "ab")  # noqa: SIM115 - closed in close()
+            self._stderr_file = open(create_private(self._stderr_path), "wb")  # noqa: SIM115 - closed in close()
         self._nursery.start_soon(self._io, self._proc, self._io_scope)
         self._dead = None
         return None
@@ -533,10 +717,10 @@ class ProcessSeat(Seat):
             with trio.move_on_after(grace):
                 await proc.wait()
         if proc.returncode is None:
-            _kill_group(proc.pid, signal.SIGTERM)
+            proc.signal("term")
             with trio.move_on_after(TERM_GRACE):
                 await proc.wait()
-        _kill_group(proc.pid, signal.SIGKILL)  # also sweeps children that outlived the leader
+        proc.signal("kill")  # also sweeps what the hand left running
         with trio.move_on_after(5):
             await proc.wait()
         if self._io_scope is not None:
@@ -644,7 +828,10 @@ class ProcessSeat(Seat):
                 await proc.wait()
         if proc is not None and proc.returncode is not None:
             self._drain_stderr_now()
-            ended = self.launch.describe_exit(proc.returncode, self._stderr_tail) if self.launch else "ended"
+            ended, limit = (self.launch.ending(proc.returncode, self._stderr_tail, proc.flags) if self.launch
+                            else ("ended", False))
+            if limit:
+                return Fault("resource", f"{detail}: the bot {ended}")
             if self._sent_exit and self.spec.keep_alive:
                 return Fault("crash", f"{detail}: the bot {ended} after the last hand's /exit, but it is marked "
                              "keep_alive (one process for the whole match): a bot that exits at /exit must not "
@@ -757,7 +944,7 @@ class ProcessSeat(Seat):
         self._drain_stderr_now()
         self._read_available()
         said = b"\n".join([self._stderr_tail, item, *(x for x in self._pending if isinstance(x, bytes))])
-        ended = self.launch.describe_exit(proc.returncode, said[-STDERR_TAIL:])
+        ended = self.launch.describe_exit(proc.returncode, said[-STDERR_TAIL:], proc.flags)
         detail = f"{fault.detail}; then the bot {ended}"
         return Reply(None, reply.seconds, reply.line, Fault(fault.kind, detail, fault.line))
 
@@ -855,15 +1042,23 @@ class ProcessSeat(Seat):
         then end of input, its exit grace, SIGTERM and SIGKILL of its group (``_stop``)."""
         if self._in_hand and self._dead is None and self._proc is not None:
             await self._send_exit()
-        await self._stop(grace=0.0 if self._dead else self._exit_grace)
-        if self._stderr_file is not None:
-            self._stderr_file.close()
-            self._stderr_file = None
-            if self._stderr_path is not None:
-                sandbox.unhide(self._stderr_path.parent)  # registered with the file's opening (one per match)
-        if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
-            self._scratch = None
+        try:
+            await self._stop(grace=0.0 if self._dead else self._exit_grace)
+        finally:
+            box, self._box = self._box, None
+            if box is not None:
+                await box.aclose()
+            if self.launch is not None:
+                sandbox.release(self.launch)
+            if self._scratch is not None:
+                shutil.rmtree(self._scratch, ignore_errors=True)
+                self._scratch = None
+            if self._stderr_file is not None:
+                f, self._stderr_file = self._stderr_file, None
+                try:
+                    f.close()
+                except OSError:
+                    pass  # a full disk: what was written stays, nothing is left open
 
 
-__all__ = ["BLOCK_MS", "MAX_LINE", "ProcessSeat", "judge_line"]
+__all__ = ["BLOCK_MS", "MAX_LINE", "Box", "BoxError", "ProcessSeat", "judge_line", "run_in_box"]

@@ -26,14 +26,18 @@ bot names no ``cwd``; and death with the referee (bwrap's ``--die-with-parent``,
 
 from __future__ import annotations
 
+import atexit
 import functools
 import itertools
 import os
 import re
 import resource
+import shutil
 import signal
+import stat
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,19 +98,6 @@ class Limits:
     cpu_seconds: int = CPU_SECONDS
     file_mb: int = FILE_MB
 
-    def prlimit_args(self, *, hands: int, procs: bool) -> list[str]:
-        """util-linux ``prlimit`` options: soft and hard limits (the CPU hard limit one second above the soft
-        one, so a bot first gets SIGXCPU, then SIGKILL); no core files; at most ``MAX_FILES`` open files (the
-        referee's own limit is often far higher, and a bot holding thousands of pipes holds kernel memory)."""
-        cpu = self.cpu_seconds * max(1, hands)
-        mem = self.memory_mb << 20
-        files = _max_files()
-        out = [f"--as={mem}:{mem}", f"--cpu={cpu}:{cpu + 1}", f"--fsize={self.file_mb << 20}:{self.file_mb << 20}",
-               "--core=0:0", f"--nofile={files}:{files}"]
-        if procs:
-            out.append(f"--nproc={self.max_procs}:{self.max_procs}")
-        return out
-
 
 @dataclass(frozen=True, slots=True)
 class Launch:
@@ -123,35 +114,49 @@ class Launch:
     binds: tuple[tuple[str, bool], ...]  # host paths visible in the box, and whether writable
     hidden: tuple[str, ...]  # registered paths covered over inside the box
     unprotected: tuple[str, ...]  # what this launch does not protect against, in words
+    bot: tuple[str, ...] = ()  # the bot's command as the keeper execs it, for each hand (or once, keep_alive)
+    bot_env: dict[str, str] | None = None  # the bot's environment (the keeper's own is ``env``)
+    scratch: tuple[str, ...] = ()  # the folders the keeper empties between hands (as the keeper sees them)
+    kill_all: bool = False  # the keeper can end every process of the seat (a pid namespace, or a uid of its own)
+    pidns: bool = False  # the keeper runs in a pid namespace of its own
+    copies: tuple[tuple[str, str], ...] = ()  # (a folder of the bot's, its private copy for the bot's uid)
 
-    def describe_exit(self, code: int | None, stderr_tail: bytes = b"") -> str:
+    def describe_exit(self, code: int | None, stderr_tail: bytes = b"", flags: frozenset[str] = frozenset()) -> str:
         """The bot's end in words, naming the limit it hit when that is what ended it."""
+        return self.ending(code, stderr_tail, flags)[0]
+
+    def ending(self, code: int | None, stderr_tail: bytes = b"", flags: frozenset[str] = frozenset()
+               ) -> tuple[str, bool]:
+        """The bot's end in words, and whether a limit of its box ended it (a ``resource`` fault, not a crash).
+        ``flags``: what its keeper saw (``cpu``: its processes together used up the CPU budget; ``tmp``, ``shm``:
+        a scratch mount was full)."""
         if code is None:
-            return "still running"
-        sig: int | None = None
+            return "still running", False
+        budget = f"{self.limits.cpu_seconds * self.hands} s {'per hand' if self.hands == 1 else f'for {self.hands} hands'}"
+        if "cpu" in flags:
+            return (f"was killed: its processes together used more than the CPU limit of {budget}; "
+                    f"{_raise('cpu_seconds')}"), True
+        tail = stderr_tail.decode("utf-8", "replace")
+        full = [f for f in ("tmp", "shm") if f in flags]
+        if code != 0 and full:
+            where = {"tmp": f"its /tmp ({TMP_MB} MB)", "shm": f"its /dev/shm ({SHM_MB} MB)"}[full[0]]
+            return f"{'killed by ' + _signal_name(-code) if code < 0 else f'exited with status {code}'}: {where} was full", True
         if code < 0:
             sig = -code
-        elif self.mode == "bwrap" and code > 128 and code - 128 < signal.NSIG:
-            sig = code - 128  # bwrap passes on a signal death as 128 + the signal
-        tail = stderr_tail.decode("utf-8", "replace")
-        if sig is not None:
-            name = _signal_name(sig)
-            text = f"killed by {name}"
+            text = f"killed by {_signal_name(sig)}"
             if sig == signal.SIGXCPU:
-                per = "per hand" if self.hands == 1 else f"for {self.hands} hands"
-                return f"{text}: CPU limit {self.limits.cpu_seconds * self.hands} s {per}; {_raise('cpu_seconds')}"
+                return f"{text}: CPU limit {budget}; {_raise('cpu_seconds')}", True
             if sig == signal.SIGXFSZ:
-                return f"{text}: file size limit {self.limits.file_mb} MB; {_raise('file_mb')}"
+                return f"{text}: file size limit {self.limits.file_mb} MB; {_raise('file_mb')}", True
             if sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS) and _out_of_memory(tail):
-                return f"{text}: {self._memory_limit(tail)}"
-            return text
+                return f"{text}: {self._memory_limit(tail)}", True
+            return text, False
         text = f"exited with status {code}"
         if code != 0 and _out_of_memory(tail):
-            return f"{text}: {self._memory_limit(tail, failed=True)}"
-        if self.mode == "bwrap" and code == 1 and "bwrap:" in tail:
-            line = next(ln for ln in tail.splitlines() if "bwrap:" in ln)
-            return f"{text}: the sandbox could not start it ({cut(line.strip(), 200)})"  # the bot's own words
-        return text
+            return f"{text}: {self._memory_limit(tail, failed=True)}", True
+        if code != 0 and any(mark in tail for mark in _NPROC_MARKS):
+            return f"{text}: process limit {self.limits.max_procs} (a fork failed); {_raise('max_procs')}", True
+        return text, False
 
     def _memory_limit(self, tail: str, *, failed: bool = False) -> str:
         """The memory limit a bot hit, and what its author can change: ``memory_mb``, or for a JVM (which reserves
@@ -181,6 +186,9 @@ _JVM_MARKS = ("Could not reserve enough space", "Could not allocate compressed c
               "insufficient memory for the Java Runtime")
 _OOM_MARKS = ("MemoryError", "std::bad_alloc", "Cannot allocate memory", "out of memory", "Out of memory",
               *_JVM_MARKS)
+
+
+_NPROC_MARKS = ("Resource temporarily unavailable", "fork: retry", "can't start new thread")
 
 
 def _out_of_memory(tail: str) -> bool:
@@ -310,93 +318,173 @@ def warn_once(key: str, line: str) -> None:
 def check_available(spec: BotSpec, override: str | None = None) -> None:
     """Raise ``BotError`` before a match when the bot's sandbox mode cannot be had (or is not a mode)."""
     if spec.cmd is not None:
-        resolve_mode(spec, override)
-        if _which("prlimit") is None:
-            raise BotError(f"bot {spec.name!r}: util-linux's prlimit is needed to limit a bot's resources")
+        if resolve_mode(spec, override) == "none" and _is_root():
+            exe = real_interpreter(spec.resolved_executable() or spec.cmd[0])
+            _check_reachable(spec, exe, spec.cwd)
 
 
 # ---------------------------------------------------------------------------------------------------- the plan
+SHM_MB = 64  # the box's private /dev/shm (a tmpfs): POSIX shared memory and semaphores live there
+COPY_MB = 1024  # as root, the largest bot folder copied for its unprivileged uid (unreadable, or writable)
+KEEPER_POLL = 0.25  # seconds between two looks of the keeper at the CPU its box's processes used
+BOX_SCRATCH = "/tmp"  # in the box: HOME, TMPDIR and, for a bot without cwd, the working folder (a capped tmpfs)
+
+
+@functools.cache
+def keeper_source() -> str:
+    """The keeper's program (``wrappers/keeper.py``), run as ``python -I -S -c``: nothing to bind into the box."""
+    return (Path(__file__).with_name("keeper.py")).read_text(encoding="utf-8")
+
+
+@functools.cache
+def _keeper_python() -> str:
+    return os.path.realpath(sys.executable)
+
+
+def _keeper_paths() -> list[str]:
+    """What the keeper's interpreter needs besides the system: its installation (standard library only)."""
+    exe = _keeper_python()
+    out = [sys.base_prefix, os.path.dirname(os.path.dirname(exe))]
+    return [p for p in dict.fromkeys(out) if os.path.isdir(p) and not _is_system(p) and p != "/"]
+
+
 def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | None = None) -> Launch:
-    """How to start ``spec``'s process: ``scratch`` is the seat's private folder (its working directory when the
-    bot names no ``cwd``, and its HOME); ``hands`` is the match length, which a ``keep_alive`` bot's CPU limit
-    covers (one hand for a bot started per hand)."""
+    """How to box ``spec`` for one match: the keeper's command (``argv``, started once per seat per match) and the
+    bot's (``bot``, which the keeper starts for each hand, or once for a ``keep_alive`` bot).  ``scratch`` is the
+    seat's private host folder (in mode ``none`` its working folder when the bot names no ``cwd``, and its HOME;
+    in a box, the box's own capped ``/tmp`` is); ``hands`` is the match length, which a ``keep_alive`` bot's CPU
+    limit covers (one hand for a bot started per hand).  As root, the bot always runs as an unprivileged uid of
+    its own, with no capability: a folder that uid cannot read, and a ``writable`` one, are copied for it."""
     assert spec.cmd is not None
     actual = resolve_mode(spec, mode)
     limits = Limits(spec.memory_mb or MEMORY_MB, spec.max_procs or MAX_PROCS, spec.cpu_seconds or CPU_SECONDS,
                     spec.file_mb or FILE_MB)
     cpu_hands = (hands or HANDS_DEFAULT) if spec.keep_alive else 1
-    cmd = list(spec.cmd)
-    exe = real_interpreter(spec.resolved_executable() or cmd[0])
-    cmd[0] = exe
-    cwd = spec.cwd or str(scratch)
-    env = _environment(home=str(scratch))
-    cmd = _with_own_env(spec, cmd)
-    prlimit = _which("prlimit") or "prlimit"
-    choom = _which("choom")
-    first = [choom, "-n", str(OOM_SCORE_ADJ), "--"] if choom is not None else []
-    unprotected = [] if choom is not None else ["the OOM killer taking the bot first (util-linux choom is missing)"]
+    exe = real_interpreter(spec.resolved_executable() or spec.cmd[0])
+    bot = (exe, *spec.cmd[1:])
+    uid = seat_uid(scratch) if _is_root() else None
+    keeper = (_keeper_python(), "-I", "-S", "-c", keeper_source())
+    unprotected: list[str] = []
     if actual == "none":
-        setpriv = _which("setpriv")
-        argv = [*first, prlimit, *limits.prlimit_args(hands=cpu_hands, procs=False), "--"]
-        unprotected += ["files the referee's user can read", "other processes of the same user", "the network",
-                        "max_procs (needs the sandbox)"]
-        if setpriv is not None:
-            argv += [setpriv, "--pdeathsig", "KILL", "--"]
-        else:
-            unprotected.append("death with the referee (util-linux setpriv is missing)")
-        unprotected.append("processes the bot starts outliving a referee killed by SIGKILL")
-        return Launch(tuple(argv + cmd), env, cwd, cwd, "none", limits, cpu_hands, None, (), (), tuple(unprotected))
-
+        cwd = spec.cwd or str(scratch)
+        if uid is not None:
+            _check_reachable(spec, exe, spec.cwd)  # the scratch folder is made for the bot's uid
+        unprotected += ["files the referee's user can read" if uid is None else "files any user may read",
+                        "other processes of the same user" if uid is None else "the system's other processes",
+                        "the network", "the disk (scratch on the host's disk)",
+                        "the CPU of processes the bot leaves running (counted only once they end)"
+                        if uid is None else "the sum of the bot's memory (each process is bounded)"]
+        if uid is None:
+            unprotected.append("processes the bot starts in a session of their own, after the bot ends")
+        return Launch(keeper, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "none", limits, cpu_hands, uid, (), (),
+                      tuple(unprotected), bot, _bot_env(spec, str(scratch)), (str(scratch),), uid is not None,
+                      False, ())
     binds = _binds(spec, exe)
-    uid = _sandbox_uid(spec, binds, scratch)
-    if _is_root() and uid is None:
-        unprotected.append("max_procs (the bot runs as root: its folder is writable or not readable by others)")
+    binds += [(p, False) for p in _keeper_paths() if not any(_under(p, b) for b, _ in binds)]
+    binds = _minimal(binds)
+    copies: list[tuple[str, str]] = []
+    if uid is not None:
+        binds, copies = _copies_for(spec, binds, uid)
     if spec.network:
         unprotected.append("the network (network = true)")
-    args = [*first, _which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
-            "--proc", "/proc", "--dev", "/dev", "--perms", "1777"]
-    if _bwrap_sizes_tmpfs():
-        args += ["--size", str(TMP_MB << 20)]
-    else:
-        unprotected.append("the size of /tmp (a tmpfs in memory: this bubblewrap has no --size)")
-    args += ["--tmpfs", "/tmp"]
-    for folder in _ancestors([b for b, _ in binds] + [str(scratch)]):
+    unprotected.append("the sum of the bot's memory (each process is bounded)")
+    args = [_which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
+            "--proc", "/proc", "--dev", "/dev"]
+    sized = _bwrap_sizes_tmpfs()
+    for folder, mb in (("/dev/shm", SHM_MB), (BOX_SCRATCH, TMP_MB)):
+        args += ["--perms", "1777"]
+        if sized:
+            args += ["--size", str(mb << 20)]
+        args += ["--tmpfs", folder]
+    if not sized:
+        unprotected.append("the size of /tmp and /dev/shm (this bubblewrap has no --size)")
+    args += ["--remount-ro", "/dev"]
+    for folder in _ancestors([b for b, _ in binds]):
         args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700: closed to an unprivileged uid
     for path, writable in binds:
-        args += ["--bind" if writable else "--ro-bind", path, path]
-    args += ["--bind", str(scratch), str(scratch)]
+        source = dict(copies).get(path, path)
+        args += ["--bind" if writable else "--ro-bind", source, path]
+    cwd = spec.cwd or BOX_SCRATCH
     hidden = _hidden_in(binds, cwd)
     for h in hidden:
         args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
+    for path, source in _proc_covers():
+        args += ["--ro-bind", source, path]
     args += ["--chdir", cwd]
-    if uid is not None:
-        args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-    args += ["--", prlimit, *limits.prlimit_args(hands=cpu_hands, procs=True), "--"]
-    if uid is not None:
-        args += [_which("setpriv") or "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
-                 "--inh-caps=-all", "--no-new-privs", "--"]
-    return Launch(tuple(args + cmd), env, str(scratch), cwd, "bwrap", limits, cpu_hands, uid, tuple(binds),
-                  tuple(hidden), tuple(unprotected))
+    if uid is not None:  # bwrap runs as root: the keeper keeps only what it needs to become the seat's uid
+        args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    elif _bwrap_disables_userns():
+        args += ["--disable-userns"]
+    return Launch((*args, "--", *keeper), {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
+                  uid, tuple(binds), tuple(hidden), tuple(unprotected), bot, _bot_env(spec, BOX_SCRATCH),
+                  (BOX_SCRATCH, "/dev/shm"), True, True, tuple(copies))
 
 
-def _environment(home: str) -> dict[str, str]:
-    """The environment of the launch (the box, the limits, the uid switch): the referee's allowed variables, and
-    the seat's folder as HOME and TMPDIR.  None of the bot's own: see ``_with_own_env``."""
+def _bot_env(spec: BotSpec, home: str) -> dict[str, str]:
+    """The bot's environment: ``LANG`` from the referee's, an allow-listed ``PATH`` (never the referee's own: a
+    version manager's shims folder would be searched from the box), the seat's scratch as HOME and TMPDIR, and the
+    bot's own ``env`` over them (set by the keeper, in the box: never given to bwrap or the keeper)."""
     env = {k: os.environ[k] for k in ENV_ALLOW if k in os.environ}
-    env.setdefault("PATH", DEFAULT_PATH)
+    env["PATH"] = DEFAULT_PATH
     env["HOME"] = env["TMPDIR"] = home
+    env.update(spec.env or {})
     return env
 
 
-def _with_own_env(spec: BotSpec, cmd: list[str]) -> list[str]:
-    """The bot's command with its own ``env`` set by env(1), the last program before the bot's, run inside the box
-    and under the limits.  Given to the launch, ``LD_PRELOAD`` or the like would run code in bwrap, prlimit or
-    setpriv: as root, outside the box, before the limits and the uid switch."""
-    if not spec.env:
-        return cmd
-    if "=" in cmd[0]:  # env(1) would take it for one more variable
-        raise BotError(f"bot {spec.name!r}: a program whose path holds '=' cannot be given 'env'")
-    return [_which("env") or "/usr/bin/env", *(f"{name}={value}" for name, value in spec.env.items()), *cmd]
+def keeper_config(launch: Launch) -> dict[str, object]:
+    """The plan the keeper is sent as its first message (``wrappers.keeper``)."""
+    files = _max_files()
+    mem = launch.limits.memory_mb << 20
+    cpu = launch.limits.cpu_seconds * max(1, launch.hands)
+    fsize = launch.limits.file_mb << 20
+    rlimits = [("RLIMIT_AS", mem, mem), ("RLIMIT_CPU", cpu, cpu + 1), ("RLIMIT_FSIZE", fsize, fsize),
+               ("RLIMIT_CORE", 0, 0), ("RLIMIT_NOFILE", files, files)]
+    if launch.kill_all:  # counted for the seat's own uid, or per user namespace
+        rlimits.append(("RLIMIT_NPROC", launch.limits.max_procs, launch.limits.max_procs))
+    return {"argv": list(launch.bot), "env": launch.bot_env, "cwd": launch.inner_cwd, "rlimits": rlimits,
+            "oom": OOM_SCORE_ADJ, "cpu": cpu, "uid": launch.uid, "kill_all": launch.kill_all, "pidns": launch.pidns,
+            "scratch": list(launch.scratch), "poll": KEEPER_POLL}
+
+
+@functools.cache
+def _bwrap_disables_userns() -> bool:
+    """Whether this bubblewrap has ``--disable-userns`` (0.8.0 and later): no user namespace inside the box."""
+    return b"--disable-userns" in _bwrap_help()
+
+
+@functools.cache
+def _bwrap_help() -> bytes:
+    try:
+        done = subprocess.run([_which("bwrap") or "bwrap", "--help"], capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return b""
+    return done.stdout + done.stderr
+
+
+# Files of /proc that count what the whole machine does (other boxes' processes, open files, locks, load): a
+# channel between boxes.  Covered by an empty file, or one that describes the bot's own limits.
+_PROC_EMPTY = ("/proc/loadavg", "/proc/locks", "/proc/stat", "/proc/vmstat", "/proc/interrupts", "/proc/softirqs",
+               "/proc/diskstats", "/proc/schedstat", "/proc/uptime", "/proc/sys/fs/file-nr",
+               "/proc/sys/fs/inode-nr", "/proc/sys/fs/dentry-state", "/proc/sys/kernel/random/entropy_avail",
+               "/proc/pressure/cpu", "/proc/pressure/io", "/proc/pressure/memory")
+
+
+@functools.cache
+def _proc_covers() -> tuple[tuple[str, str], ...]:
+    """(path in /proc, host file to bind over it), for the counters above that this kernel has."""
+    folder = tempfile.mkdtemp(prefix="mjref-proc-")
+    os.chmod(folder, 0o755)
+    empty = os.path.join(folder, "empty")
+    Path(empty).write_bytes(b"")
+    meminfo = os.path.join(folder, "meminfo")
+    total = MEMORY_MB << 10
+    Path(meminfo).write_text(f"MemTotal:       {total} kB\nMemFree:        {total} kB\n"
+                             f"MemAvailable:   {total} kB\n", encoding="ascii")
+    for f in (empty, meminfo):
+        os.chmod(f, 0o444)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    covers = [(p, empty) for p in _PROC_EMPTY if os.path.exists(p)]
+    return (*covers, ("/proc/meminfo", meminfo))
 
 
 def _system_args() -> list[str]:
@@ -551,33 +639,125 @@ def _hidden_in(binds: Sequence[tuple[str, bool]], cwd: str) -> list[str]:
     return out
 
 
-def _sandbox_uid(spec: BotSpec, binds: Sequence[tuple[str, bool]], scratch: Path) -> int | None:
-    """As root: an unprivileged uid for this seat (the same for each start, since it owns the seat's scratch
-    folder), if everything the bot needs is readable by others and nothing must be writable by it (else None: it
-    runs as root in the box)."""
-    if not _is_root() or spec.writable:
-        return None
-    for path, _ in binds:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            return None
-        if mode & 0o005 != 0o005:
-            return None
+def seat_uid(scratch: Path) -> int:
+    """As root: the unprivileged uid of the seat whose private folder is ``scratch`` (the same for each of its
+    processes in a match, and no other seat's), so that the kernel counts its processes alone (RLIMIT_NPROC does not
+    apply to uid 0), file permissions protect the referee's 0600 files, and the keeper can end all of them."""
     key = str(scratch)
     if key not in _uids:
         _uids[key] = UID_BASE + (os.getpid() * 64 + next(_uid_counter)) % UID_SPAN
     return _uids[key]
 
 
+def _others_may(path: str, need: int) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return mode & need == need
+
+
+def _readable_tree(folder: str, limit: int = 20_000) -> tuple[bool, int]:
+    """Whether every file and folder in ``folder`` is readable by others (folders also searchable), and the size
+    of what was looked at; stops at the first that is not, or after ``limit`` entries (then: not readable)."""
+    size = 0
+    seen = 0
+    for root, dirs, files in os.walk(folder):
+        if not _others_may(root, 0o005):
+            return False, size
+        for name in files:
+            path = os.path.join(root, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            size += st.st_size
+            if stat.S_ISREG(st.st_mode) and st.st_mode & 0o004 == 0:
+                return False, size
+        seen += len(files) + len(dirs)
+        if seen > limit:
+            return False, size
+    return True, size
+
+
+def _tree_size(folder: str) -> int:
+    size = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            try:
+                size += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                pass
+    return size
+
+
+def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
+                ) -> tuple[list[tuple[str, bool]], list[tuple[str, str]]]:
+    """As root: the bot's own folder is copied for its uid when that uid cannot read it all (a tarball unpacked by
+    root keeps 0700) or when it is ``writable`` (the bot writes its own copy, never the original); a copy larger
+    than ``COPY_MB`` is refused with what to change.  Any other folder it needs must be readable by others."""
+    own = os.path.abspath(spec.cwd) if spec.cwd else None
+    copies: list[tuple[str, str]] = []
+    out: list[tuple[str, bool]] = []
+    for path, writable in binds:
+        readable = _others_may(path, 0o005 if os.path.isdir(path) else 0o004)
+        mine = path == own or writable
+        if mine and os.path.isdir(path):
+            whole, _ = _readable_tree(path)
+            if writable or not whole:
+                size = _tree_size(path)
+                if size > COPY_MB << 20:
+                    raise BotError(f"bot {spec.name!r}: its folder {path} is {'writable' if writable else 'not readable by others'} "
+                                   f"and too large to copy for the bot's own user ({size >> 20} MB > {COPY_MB} MB): "
+                                   f"make it readable (chmod -R o+rX {path}){' and drop writable' if writable else ''}")
+                copies.append((path, _copy_for(path, uid)))
+                out.append((path, writable))
+                continue
+        elif not readable:
+            raise BotError(f"bot {spec.name!r}: {path} is not readable by the bot's own unprivileged user (a bot "
+                           f"never runs as root): make it readable (chmod o+rX {path}), or put it in the bot's folder")
+        out.append((path, writable))
+    return out, copies
+
+
+def _copy_for(folder: str, uid: int) -> str:
+    """A private copy of ``folder`` owned by ``uid`` (links are copied as links; nothing outside is followed)."""
+    base = tempfile.mkdtemp(prefix="mjref-copy-")
+    os.chmod(base, 0o711)
+    dest = os.path.join(base, "bot")
+    shutil.copytree(folder, dest, symlinks=True)
+    for root, dirs, files in os.walk(dest):
+        os.lchown(root, uid, uid)
+        for name in dirs + files:
+            os.lchown(os.path.join(root, name), uid, uid)
+    return dest
+
+
+def release(launch: Launch) -> None:
+    """Remove what ``plan`` made for one seat's match (its private copies)."""
+    for _, copy in launch.copies:
+        shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+
+
+def _check_reachable(spec: BotSpec, exe: str, cwd: str | None) -> None:
+    """Mode ``none`` as root: the bot runs as an unprivileged uid on the host, so each file it needs must be
+    reachable by others (every folder above it searchable)."""
+    for path in [exe, os.path.realpath(exe), *([cwd] if cwd else []), *command_files(spec)]:
+        p = Path(path)
+        for folder in [*reversed(p.parents), p]:
+            need = 0o001 if folder != p else (0o005 if p.is_dir() else 0o004)
+            if not _others_may(str(folder), need):
+                raise BotError(f"bot {spec.name!r}: mode none runs the bot as an unprivileged user (never as root), "
+                               f"which cannot reach {path} ({folder} is closed to others): use the sandbox "
+                               f"(bwrap), or make it reachable (chmod o+x on each folder above it)")
+
+
 def prepare_scratch(scratch: Path, launch: Launch) -> None:
     """Give the bot its scratch folder (as root, it runs as another uid that must own it)."""
     if launch.uid is not None:
         os.chown(scratch, launch.uid, launch.uid)
-    elif _is_root():
-        os.chown(scratch, 0, 0)
 
 
 __all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "TMP_MB",
            "Launch", "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan",
-           "prepare_scratch", "requested_mode", "resolve_mode", "unhide", "warn_once"]
+           "keeper_config", "prepare_scratch", "release", "requested_mode", "seat_uid", "resolve_mode", "unhide", "warn_once"]

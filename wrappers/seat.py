@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the ruleset is a pydantic model: a bot process (``python -m
 FaultKind = Literal[
     "start_failed",  # the executable could not be started
     "crash",  # the process exited (or was killed by a signal) before answering
+    "resource",  # a limit of its box ended it: CPU (all its processes together), memory, processes, scratch space
     "closed",  # stdout closed or stdin broken while the process lives
     "timeout",  # no answer before the deadline
     "line_too_long",  # a stdout line longer than the cap

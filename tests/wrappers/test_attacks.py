@@ -19,6 +19,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from processes import unprivileged_bot, unprivileged_python
 import trio
 
 from referee.game.rules import make_ruleset
@@ -47,9 +48,14 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     return str(request.param)
 
 
+def _unboxed() -> bool:
+    return os.environ.get(sandbox.MODE_ENV) == "none"
+
+
 def attacker(attack: str, marker: str = "", **fields: object) -> BotSpec:
-    return BotSpec(name=f"attack-{attack}", cmd=(sys.executable, str(ATTACKS), attack, marker or uuid.uuid4().hex),
-                   **fields)
+    args = [str(ATTACKS), attack, marker or uuid.uuid4().hex]
+    cmd = unprivileged_python(args) if _unboxed() else [sys.executable, *args]  # mode none as root: see there
+    return BotSpec(name=f"attack-{attack}", cmd=tuple(cmd), **fields)
 
 
 def spy(attack: str, *args: str, **fields: object) -> BotSpec:
@@ -57,7 +63,8 @@ def spy(attack: str, *args: str, **fields: object) -> BotSpec:
 
 
 def innocent(i: int) -> BotSpec:
-    return BotSpec(name=f"innocent{i}", cmd=(sys.executable, "-m", "bots.drawdiscard", "--keep-alive"),
+    cmd = unprivileged_bot("drawdiscard") if _unboxed() else [sys.executable, "-m", "bots.drawdiscard"]
+    return BotSpec(name=f"innocent{i}", cmd=(*cmd, "--keep-alive"),
                    keep_alive=True)
 
 

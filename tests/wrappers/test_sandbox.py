@@ -7,22 +7,29 @@ Where bubblewrap cannot run, the process tests are skipped locally, but in CI (`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import trio
+from processes import unprivileged_bot
 
 from referee.game.rules import make_ruleset
 from referee.match import play_match
 from tournaments.store import connect
 from wrappers import sandbox
+from wrappers.process import BoxError, run_in_box
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,53 +76,87 @@ def _play(bad: BotSpec, tmp: Path, hands: int = 1, log: Path | None = None) -> t
 
 
 # ---------------------------------------------------------------------------------------------------- the plan
+@pytest.fixture
+def scratch() -> Iterator[Path]:
+    """A seat's scratch folder as the referee makes it (pytest's own folders are closed to others: as root, the
+    bot's uid could not reach one)."""
+    folder = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _rlimits(launch: sandbox.Launch) -> dict[str, tuple[int, int]]:
+    return {name: (soft, hard) for name, soft, hard in sandbox.keeper_config(launch)["rlimits"]}  # type: ignore[union-attr]
+
+
 def test_the_plan_is_data_a_test_can_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SECRET_TOKEN", "x")
-    spec = BotSpec(name="b", cmd=(sys.executable, str(HOSTILE), "none"), env={"MINE": "1"}, memory_mb=300,
-                   max_procs=9, cpu_seconds=7)
+    monkeypatch.setenv("PATH", f"{tmp_path}/shims:{os.environ['PATH']}")  # a version manager's shims: never in a box
+    cmd = unprivileged_bot("drawdiscard")
+    spec = BotSpec(name="b", cmd=tuple(cmd), env={"MINE": "1"}, memory_mb=300, max_procs=9, cpu_seconds=7)
     none = sandbox.plan(spec, tmp_path, mode="none")
-    assert none.mode == "none" and none.argv[0].endswith(("choom", "prlimit"))
-    assert "--as=314572800:314572800" in none.argv and "--cpu=7:8" in none.argv and "--core=0:0" in none.argv
-    assert "--pdeathsig" in none.argv, "the bot dies with the referee"
-    assert set(none.env) <= {"PATH", "LANG", "HOME", "TMPDIR"} and none.env["HOME"] == str(tmp_path)
-    own = none.argv.index("MINE=1")  # the bot's own env, set by env(1) after the launchers, right before the bot
-    assert none.argv[own - 1].endswith("env") and none.argv[own + 1:] == (sys.executable, str(HOSTILE), "none")
-    assert none.cwd == str(tmp_path), "no cwd: the seat's scratch folder"
+    assert none.mode == "none" and none.argv[1:3] == ("-I", "-S"), "the keeper: the standard library only"
+    limits = _rlimits(none)
+    assert limits["RLIMIT_AS"] == (300 << 20, 300 << 20) and limits["RLIMIT_CPU"] == (7, 8)
+    assert limits["RLIMIT_CORE"] == (0, 0)
+    assert none.env == {"PATH": sandbox.DEFAULT_PATH}, "the keeper gets nothing of the referee's or the bot's env"
+    assert none.bot_env is not None and set(none.bot_env) <= {"PATH", "LANG", "HOME", "TMPDIR", "MINE"}
+    assert none.bot_env["PATH"] == sandbox.DEFAULT_PATH and none.bot_env["HOME"] == str(tmp_path)
+    assert none.bot[1:] == tuple(cmd[1:]) and none.inner_cwd == str(tmp_path), "no cwd: the seat's scratch folder"
+    assert (none.uid is not None) == (os.geteuid() == 0), "as root a bot runs as a uid of its own, in every mode"
     if sandbox.bwrap_problem() is None:
         box = sandbox.plan(spec, tmp_path, mode="bwrap")
         argv = list(box.argv)
         for flag in ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent", "--new-session"):
             assert flag in argv
-        assert "--nproc=9:9" in argv
-        assert (str(HOSTILE.parent), False) in box.binds, "the folder of the script its command names, read-only"
-        assert argv[argv.index("--tmpfs") + 1] == "/tmp", "a private /tmp"
-        net = sandbox.plan(spec.model_copy(update={"network": True, "writable": True}), tmp_path, mode="bwrap")
+        assert _rlimits(box)["RLIMIT_NPROC"] == (9, 9)
+        for mount in ("/tmp", "/dev/shm"):
+            i = argv.index(mount)
+            assert argv[i - 1] == "--tmpfs" and argv[i - 3] == "--size", f"a private {mount} of a bounded size"
+        assert argv[argv.index("--remount-ro") + 1] == "/dev", "nothing writable in /dev but /dev/shm"
+        assert box.bot_env is not None and box.bot_env["HOME"] == box.inner_cwd == "/tmp"
+        if os.geteuid() == 0:
+            assert argv[argv.index("--cap-drop") + 1] == "ALL"
+        bot = BotSpec(name="h", cmd=(sys.executable, str(HOSTILE), "none"))
+        assert (str(HOSTILE.parent), False) in sandbox.plan(bot, tmp_path, mode="bwrap").binds
+        net = sandbox.plan(bot.model_copy(update={"network": True, "writable": True}), tmp_path, mode="bwrap")
         assert "--unshare-net" not in net.argv
         assert (str(HOSTILE.parent), True) in net.binds
+        if os.geteuid() == 0:  # a writable folder as root: the bot's own copy, never the original
+            (original, copy), = net.copies
+            assert original == str(HOSTILE.parent) and copy != original
+            i = list(net.argv).index(original)
+            assert net.argv[i - 2:i] == ("--bind", copy)
+            sandbox.release(net)
+            assert not os.path.exists(copy)
+
+
+def _run(launch: sandbox.Launch, data: bytes = b"") -> tuple[int, str, str]:
+    code, out, err = trio.run(run_in_box, launch, data)
+    return code, out.decode(errors="replace"), err.decode(errors="replace")
 
 
 @pytest.mark.parametrize("mode", ["none", "bwrap"])
-def test_the_oom_killer_takes_a_bot_and_its_children_first(mode: str, tmp_path: Path) -> None:
+def test_the_oom_killer_takes_a_bot_and_its_children_first(mode: str, scratch: Path) -> None:
     """``memory_mb`` bounds each of a bot's processes, not their sum: when the machine runs out of memory, the
     kernel's OOM killer must pick a bot's process (its own, or one it started) before the referee."""
     if mode == "bwrap":
         _require_bwrap()
-    child = "import subprocess; subprocess.run(['cat', '/proc/self/oom_score_adj'])"
-    code = f"print(open('/proc/self/oom_score_adj').read().strip(), flush=True); {child}"
-    launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, "-c", code)), tmp_path, mode=mode)
-    out = subprocess.run(launch.argv, env=launch.env, cwd=launch.cwd, capture_output=True, text=True, timeout=30)
-    assert out.stdout.split() == [str(sandbox.OOM_SCORE_ADJ)] * 2, (launch.unprotected, out.stderr)
+    script = "cat /proc/self/oom_score_adj; sh -c 'cat /proc/self/oom_score_adj'"
+    launch = sandbox.plan(BotSpec(name="b", cmd=("/bin/sh", "-c", script)), scratch, mode=mode)
+    sandbox.prepare_scratch(scratch, launch)
+    code, out, err = _run(launch)
+    assert code == 0 and out.split() == [str(sandbox.OOM_SCORE_ADJ)] * 2, (launch.unprotected, err)
     assert open("/proc/self/oom_score_adj").read().strip() != str(sandbox.OOM_SCORE_ADJ), "the referee keeps its own"
 
 
 def test_keep_alive_cpu_limit_covers_the_match(tmp_path: Path) -> None:
-    spec = BotSpec(name="b", cmd=(sys.executable, str(HOSTILE)), keep_alive=True, cpu_seconds=5)
-    assert "--cpu=80:81" in sandbox.plan(spec, tmp_path, mode="none", hands=16).argv
+    spec = BotSpec(name="b", cmd=("/bin/cat",), keep_alive=True, cpu_seconds=5)
+    assert _rlimits(sandbox.plan(spec, tmp_path, mode="none", hands=16))["RLIMIT_CPU"] == (80, 81)
 
 
 def test_a_death_by_a_limit_names_the_limit(tmp_path: Path) -> None:
-    launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, str(HOSTILE)), memory_mb=1024), tmp_path,
-                          mode="none")
+    launch = sandbox.plan(BotSpec(name="b", cmd=("/bin/cat",), memory_mb=1024), tmp_path, mode="none")
     assert launch.describe_exit(-int(signal.SIGXCPU)) == (f"killed by SIGXCPU: CPU limit {sandbox.CPU_SECONDS} s per "
                                                           "hand; raise cpu_seconds in the bot's TOML file")
     assert launch.describe_exit(1, b"Traceback...\nMemoryError\n") == (
@@ -126,6 +167,10 @@ def test_a_death_by_a_limit_names_the_limit(tmp_path: Path) -> None:
         "a JVM reserves more than it uses: start it with -XX:CompressedClassSpaceSize=64m (and -Xmx), or raise "
         "memory_mb in the bot's TOML file")
     assert launch.describe_exit(3) == "exited with status 3"
+    assert launch.ending(-9, b"", frozenset({"cpu"})) == (
+        f"was killed: its processes together used more than the CPU limit of {sandbox.CPU_SECONDS} s per hand; "
+        "raise cpu_seconds in the bot's TOML file", True)
+    assert launch.ending(1, b"", frozenset({"tmp"}))[1] and launch.ending(3)[1] is False
 
 
 def test_mode_precedence_and_bad_modes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -244,7 +289,7 @@ def test_a_bot_cannot_reach_the_network(boxed: None, tmp_path: Path) -> None:
 def test_allocating_8_gb_is_a_fault_that_names_the_memory_limit(boxed: None, tmp_path: Path) -> None:
     faults, found = _play(_hostile("allocate", memory_mb=512), tmp_path)
     assert found == {}, "it never got the memory"
-    assert faults and all(f.position == 1 and f.kind == "crash" for f in faults)
+    assert faults and all(f.position == 1 and f.kind == "resource" for f in faults)
     assert "memory limit 512 MB" in faults[0].detail, faults[0]
 
 
@@ -321,13 +366,16 @@ def test_a_keep_alive_bot_that_exits_at_exit_is_told_why(tmp_path: Path) -> None
     assert all("keep_alive" in f.detail for f in result.faults), result.faults
 
 
-def test_a_bots_stderr_in_a_fault_detail_is_escaped(tmp_path: Path) -> None:
-    """A bot can print what looks like bubblewrap's complaint and exit 1: its words are quoted, escaped and cut."""
-    launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, str(HOSTILE))), tmp_path, mode="none")
-    boxed = sandbox.Launch(launch.argv, launch.env, launch.cwd, launch.inner_cwd, "bwrap", launch.limits,
-                           launch.hands, None, (), (), ())
-    detail = boxed.describe_exit(1, b"bwrap: \x1b]0;title\x07 " + b"x" * 500 + b"\n")
-    assert "\x1b" not in detail and "\\x1b]0;title\\x07" in detail and len(detail) < 300, detail
+def test_a_box_that_cannot_start_says_why_escaped(tmp_path: Path) -> None:
+    """A box's launcher that fails says why on stderr (``bwrap: ...``): its last line is in the fault, escaped and
+    cut (a bot's folder name can hold anything)."""
+    launch = sandbox.plan(BotSpec(name="b", cmd=("/bin/cat",)), tmp_path, mode="none")
+    shout = "printf 'bwrap: \\033]0;title\\007 %s' " + "x" * 500 + " >&2; exit 1"
+    broken = dataclasses.replace(launch, argv=("/bin/sh", "-c", shout))
+    with pytest.raises(BoxError) as caught:
+        trio.run(run_in_box, broken)
+    detail = str(caught.value)
+    assert "\x1b" not in detail and "\\x1b]0;title\\x07" in detail and len(detail) < 400, detail
 
 
 @pytest.mark.parametrize("mode", ["none", "bwrap"])
@@ -340,7 +388,8 @@ def test_a_bots_own_env_never_reaches_the_launchers(mode: str, monkeypatch: pyte
     if mode == "bwrap":
         _require_bwrap()
     monkeypatch.setenv(sandbox.MODE_ENV, mode)
-    bot = BotSpec(name="traced", cmd=(sys.executable, "-m", "bots.drawdiscard"), env={"LD_DEBUG": "files"})
+    bot = BotSpec(name="traced", cmd=tuple(unprivileged_bot("drawdiscard")), env={"LD_DEBUG": "files"})
+    assert "LD_DEBUG" not in sandbox.plan(bot, tmp_path, mode=mode).env, "the keeper never gets the bot's env"
     err = tmp_path / "stderr"
     others = [BotSpec(name=f"greedy{i}", builtin="greedy") for i in (2, 3, 4)]
     result = play_match([bot, *others], seed=5, rules=make_ruleset({"hands": 1}),

@@ -7,11 +7,13 @@ bwrap is made unrunnable by pointing the sandbox's lookup of it at a path that d
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from processes import unprivileged_bot
 
 from referee.cli import main as mjref
 from wrappers import sandbox
@@ -38,7 +40,7 @@ def no_bwrap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
 
 def process_bots(cbot_or_none: Path | None) -> list[str]:
     """Two process bots (the C bot starts fastest), so a warning printed per bot would show twice."""
-    one = str(cbot_or_none) if cbot_or_none is not None else f"{sys.executable} -m bots.drawdiscard"
+    one = str(cbot_or_none) if cbot_or_none is not None else shlex.join(unprivileged_bot("drawdiscard"))
     return [one, one]
 
 

@@ -1,0 +1,120 @@
+"""What the box costs a tournament: a round-robin of four ``python -m bots.greedy`` processes started per hand (the
+protocol's default), boxed as mjref boxes them by default, against the same tournament run by mjref at an anchor
+revision (default 4cb019a, which had no box) and by ours with ``--sandbox none``; concurrency 1 and 2, interleaved
+run by run so that the machine's load falls on all alike.  Prints one JSON object.
+
+    python bench/box.py [--anchor 4cb019a] [--seeds 2] [--hands 16] [--runs 3]
+
+Every side runs the same bot code (this repository's ``bots``, named by the bots' own ``env``), so the figure is the
+referee's and the box's, not the bots' (4cb019a's greedy took four times as long to start).  Matches per minute
+are the tournament's matches over its wall time, the command's own start included; the ratio is of the medians.
+
+``referee_cpu_per_start_ms``: the referee process's own CPU (``RUSAGE_SELF``, not the bots') per bot process
+started, for the boxed run and for ``--sandbox none``, and their difference.  As root, mode ``none`` runs bots as
+an unprivileged user that must reach the interpreter: this bench then uses the system's ``/usr/bin/python3`` for
+every side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.anchor import commit_of, exported_tree  # noqa: E402
+from bench.machine import machine  # noqa: E402
+
+_CHILD = """
+import resource, runpy, sys, json, atexit
+def report():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    sys.stderr.write("\\nMJREF-BENCH-CPU " + json.dumps(r.ru_utime + r.ru_stime) + "\\n")
+atexit.register(report)
+sys.argv = ["mjref", *sys.argv[1:]]
+runpy.run_module("referee.cli", run_name="__main__")
+"""
+
+
+def _toml(python: str, seeds: int, hands: int, concurrency: int) -> str:
+    bots = "".join(f'[[bots]]\nname = "g{i}"\ncmd = ["{python}", "-m", "bots.greedy"]\n'
+                   f'cwd = "{REPO}"\nenv = {{ PYTHONPATH = "{REPO}" }}\n' for i in range(1, 5))
+    return (f'name = "box"\nformat = "round-robin"\nduplicate = false\nseeds = {seeds}\nhands = {hands}\n'
+            f'concurrency = {concurrency}\nstore = "t.sqlite"\n{bots}')
+
+
+def _run(tree: Path, toml: str, extra: list[str]) -> tuple[float, float]:
+    """One tournament: its wall seconds and the referee's own CPU seconds."""
+    with tempfile.TemporaryDirectory(prefix="mjref-boxbench-") as tmp:
+        Path(tmp, "t.toml").write_text(toml, encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        env.pop("MJREF_SANDBOX", None)
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", _CHILD, "tournament", "t.toml", *extra], cwd=tmp, env=env,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, check=False)
+        wall = time.perf_counter() - started
+        if done.returncode != 0:
+            raise SystemExit(f"bench/box.py: the tournament failed ({tree}): {done.stderr[-2000:]}")
+        cpu = float(done.stderr.rsplit("MJREF-BENCH-CPU ", 1)[1].split()[0])
+        store = Path(tmp, "t.sqlite")
+        faults = subprocess.run([sys.executable, "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                                 "print(c.execute('select count(*) from faults').fetchone()[0])", str(store)],
+                                capture_output=True, text=True, check=False).stdout.strip()
+        if faults not in ("", "0"):
+            raise SystemExit(f"bench/box.py: {faults} faults in a run of {tree} {extra}: the figure would be wrong")
+        return wall, cpu
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--anchor", default="4cb019a")
+    ap.add_argument("--seeds", type=int, default=2, help="matches per tournament (one table of four per seed)")
+    ap.add_argument("--hands", type=int, default=16)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    root = os.geteuid() == 0
+    python = "/usr/bin/python3" if root and os.access("/usr/bin/python3", os.X_OK) else shutil.which("python3")
+    starts = args.seeds * args.hands * 4
+    out: dict[str, object] = {"machine": machine(), "anchor": commit_of(args.anchor), "seeds": args.seeds,
+                              "hands": args.hands, "runs": args.runs, "root": root, "bot_python": python,
+                              "load_before": os.getloadavg()[0]}
+    with exported_tree(args.anchor, "bench/box.py") as anchor:
+        for concurrency in (1, 2):
+            toml = _toml(str(python), args.seeds, args.hands, concurrency)
+            walls: dict[str, list[float]] = {"boxed": [], "none": [], "anchor": []}
+            cpus: dict[str, list[float]] = {"boxed": [], "none": []}
+            for _ in range(args.runs):
+                for side, tree, extra in (("boxed", REPO, []), ("none", REPO, ["--sandbox", "none"]),
+                                          ("anchor", anchor, [])):
+                    wall, cpu = _run(tree, toml, extra)
+                    walls[side].append(wall)
+                    if side in cpus:
+                        cpus[side].append(cpu)
+            per_min = {k: args.seeds * 60 / statistics.median(v) for k, v in walls.items()}
+            cpu_start = {k: statistics.median(v) * 1000 / starts for k, v in cpus.items()}
+            out[f"concurrency_{concurrency}"] = {
+                "matches_per_minute": {k: round(v, 2) for k, v in per_min.items()},
+                "boxed_over_anchor": round(per_min["boxed"] / per_min["anchor"], 3),
+                "none_over_anchor": round(per_min["none"] / per_min["anchor"], 3),
+                "wall_s": {k: [round(x, 2) for x in v] for k, v in walls.items()},
+                "referee_cpu_per_start_ms": {k: round(v, 3) for k, v in cpu_start.items()},
+                "boxed_minus_none_cpu_per_start_ms": round(cpu_start["boxed"] - cpu_start["none"], 3),
+            }
+    out["load_after"] = os.getloadavg()[0]
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

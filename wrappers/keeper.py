@@ -1,0 +1,338 @@
+"""The keeper of one seat's box: a small process that lives in the box for a whole match and starts each of the
+bot's processes there, one exec each.
+
+Why it exists: a bot started per hand (the protocol's default) used to cost a new box per hand (bubblewrap's
+namespaces and mounts, then ``choom``, ``prlimit`` and ``setpriv``: four execs before the bot's own).  The keeper is
+started once per seat per match, in the box the referee planned (``wrappers.sandbox``); it gives up root and every
+capability before anything else (as root it switches to the seat's own unprivileged uid), and then, for each hand,
+forks and execs the bot with its limits and its own session (the OOM score, the keeper's own, is inherited).  Between hands it kills whatever the
+hand left running and empties the box's scratch mounts, so that a hand's process starts as fresh as in a new box.
+
+It runs as ``python -I -S keeper.py`` (standard library only: it imports nothing of mjref, and no site-packages)
+and talks to the referee over one ``SOCK_SEQPACKET`` socket on its fd 0, one message per packet:
+
+* the referee's first packet is the plan (JSON: see ``sandbox.keeper_config``); the keeper answers ``ready``;
+* ``spawn`` with three file descriptors (the bot's stdin, stdout, stderr): ``pid N``, or ``error TEXT``;
+* ``term`` / ``kill``: SIGTERM to the bot's process group / SIGKILL to every process of the box's hand;
+* the keeper says ``exit N CODE FLAGS`` when the hand's process ends (CODE as ``Popen.returncode``; FLAGS is ``-``
+  or a comma list: ``cpu`` the box's processes together used up the CPU budget and were killed, ``tmp`` / ``shm``
+  the scratch mount was full), and ``dirty`` if the scratch could not be emptied (the referee then makes a new box).
+
+The referee treats every packet as untrusted (a bot may kill its keeper): a malformed one ends the box.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import stat
+import sys
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_CHILD_SUBREAPER = 36
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _prctl(option: int, value: int) -> None:
+    if _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), f"prctl({option})")
+
+
+def _caps() -> dict[str, int]:
+    out = {}
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith(("CapInh", "CapPrm", "CapEff", "CapAmb")):
+                key, _, value = line.partition(":")
+                out[key] = int(value.strip(), 16)
+    return out
+
+
+def _proc_cpu(uid: int | None, me: int) -> float:
+    """CPU seconds of the live processes of this box's hand (not the keeper, not bwrap's own init): in a pid
+    namespace all of them; outside one, those of the seat's own uid."""
+    total = 0
+    tick = os.sysconf("SC_CLK_TCK")
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        if pid == me or pid == 1:
+            continue
+        try:
+            if uid is not None and os.stat(f"/proc/{name}").st_uid != uid:
+                continue
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / tick
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _entries(folder: str) -> set[str]:
+    try:
+        return set(os.listdir(folder))
+    except OSError:
+        return set()
+
+
+def _wipe(folder: str, keep: set[str]) -> bool:
+    """Remove what a hand left in ``folder`` (a scratch mount), except the entries in ``keep`` and anything on
+    another file system (the bot's own folders, bound inside it).  True when nothing new is left."""
+    try:
+        dev = os.lstat(folder).st_dev
+    except OSError:
+        return True
+    clean = True
+    for name in _entries(folder) - keep:
+        path = os.path.join(folder, name)
+        clean &= _remove(path, dev)
+    return clean
+
+
+def _remove(path: str, dev: int) -> bool:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    if st.st_dev != dev:
+        return False  # a mount the keeper did not make: not its to remove
+    if stat.S_ISDIR(st.st_mode):
+        try:
+            os.chmod(path, 0o700)  # a bot may have closed its own folder to its owner
+        except OSError:
+            pass
+        ok = all([_remove(os.path.join(path, n), dev) for n in _entries(path)])
+        try:
+            os.rmdir(path)
+        except OSError:
+            return False
+        return ok
+    try:
+        os.unlink(path)
+    except OSError:
+        return False
+    return True
+
+
+def _full(folder: str) -> bool:
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024 or (st.f_files > 0 and st.f_favail == 0)
+
+
+class Keeper:
+    def __init__(self, sock: socket.socket, plan: dict) -> None:
+        self.sock = sock
+        self.argv = [str(a) for a in plan["argv"]]
+        self.env = {str(k): str(v) for k, v in plan["env"].items()}
+        self.cwd = str(plan["cwd"])
+        self.rlimits = [(getattr(resource, name), int(soft), int(hard)) for name, soft, hard in plan["rlimits"]]
+        self.cpu = float(plan["cpu"]) if plan.get("cpu") else None
+        self.uid = plan.get("uid")
+        self.kill_all = bool(plan["kill_all"])  # a pid namespace, or a uid of the seat's own
+        self.own_uid = self.uid if (self.kill_all and not plan.get("pidns")) else None
+        self.scratch = [str(s) for s in plan["scratch"]]
+        self.keep = {s: _entries(s) for s in self.scratch}
+        self.poll = float(plan.get("poll", 0.25))
+        self.bot: int | None = None
+        self.cpu_base = 0.0
+        self.flags: list[str] = []
+        self.me = os.getpid()
+
+    def send(self, text: str) -> None:
+        self.sock.send(text.encode("ascii", "replace")[:4096])
+
+    def spawn(self, fds: list[int]) -> None:
+        if self.bot is not None or len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            self.send("error a process is already running" if self.bot is not None else "error want 3 fds")
+            return
+        r, w = os.pipe2(os.O_CLOEXEC)
+        self.cpu_base = _children_cpu()
+        pid = os.fork()
+        if pid == 0:  # the child: no return from here
+            try:
+                os.close(r)
+                os.setsid()
+                for i, fd in enumerate(fds):
+                    os.dup2(fd, i, inheritable=True)
+                os.closerange(3, w)
+                os.closerange(w + 1, 1 << 16)
+                for res, soft, hard in self.rlimits:
+                    resource.setrlimit(res, (soft, hard))
+                _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+                for sig in (signal.SIGCHLD, signal.SIGPIPE, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                    signal.signal(sig, signal.SIG_DFL)
+                signal.pthread_sigmask(signal.SIG_SETMASK, [])
+                os.chdir(self.cwd)
+                os.execve(self.argv[0], self.argv, self.env)
+            except BaseException as exc:  # noqa: BLE001 - the child's only way out is _exit
+                code = getattr(exc, "errno", None) or errno.EINVAL
+                why = getattr(exc, "strerror", None) or str(exc)
+                try:
+                    os.write(w, f"{code} {why}".encode("ascii", "replace")[:400])
+                finally:
+                    os._exit(127)
+        os.close(w)
+        for fd in fds:
+            os.close(fd)
+        failed = b""
+        while True:
+            try:
+                chunk = os.read(r, 512)
+            except InterruptedError:
+                continue
+            if not chunk:
+                break
+            failed += chunk
+        os.close(r)
+        if failed:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+            self.send("error " + failed.decode("ascii", "replace"))
+            return
+        self.bot = pid
+        self.flags = []
+        self.send(f"pid {pid}")
+
+    def kill(self, sig: int) -> None:
+        if self.kill_all and sig == signal.SIGKILL:
+            try:
+                os.kill(-1, sig)  # every process this uid may signal here but the keeper: the box's hand
+            except ProcessLookupError:
+                pass
+        if self.bot is not None:
+            try:
+                os.killpg(self.bot, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def reap(self) -> None:
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            if pid == self.bot:
+                self.bot = None
+                code = os.waitstatus_to_exitcode(status)
+                if self.kill_all:
+                    self.kill(signal.SIGKILL)  # nothing of a hand outlives its process
+                for folder in self.scratch:
+                    if _full(folder):
+                        self.flags.append("tmp" if folder == "/tmp" else os.path.basename(folder) or folder)
+                self.send(f"exit {pid} {code} {','.join(self.flags) or '-'}")
+                if self.kill_all and not all(_wipe(s, self.keep[s]) for s in self.scratch):
+                    self.send("dirty")
+
+    def check_cpu(self) -> None:
+        if self.bot is None or self.cpu is None:
+            return
+        used = _children_cpu() - self.cpu_base
+        if self.kill_all:
+            used += _proc_cpu(self.own_uid, self.me)
+        if used > self.cpu and "cpu" not in self.flags:
+            self.flags.append("cpu")
+            self.kill(signal.SIGKILL)
+
+    def run(self) -> None:
+        wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(wake_w, warn_on_full_buffer=False)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        sock = self.sock
+        while True:
+            timeout = self.poll if self.bot is not None and self.cpu is not None else None
+            ready, _, _ = select.select([sock, wake_r], [], [], timeout)
+            if wake_r in ready:
+                try:
+                    os.read(wake_r, 4096)
+                except BlockingIOError:
+                    pass
+                self.reap()
+            if sock in ready:
+                msg, fds, _, _ = socket.recv_fds(sock, 256, 3)
+                if not msg:
+                    self.kill(signal.SIGKILL)
+                    return
+                word = msg.split(b" ", 1)[0]
+                if word == b"spawn":
+                    self.spawn(fds)
+                    continue
+                for fd in fds:
+                    os.close(fd)
+                if word == b"term":
+                    self.kill(signal.SIGTERM)
+                elif word == b"kill":
+                    self.kill(signal.SIGKILL)
+                    self.reap()
+            self.check_cpu()
+
+
+def _become(uid: int) -> None:
+    """Give up root for good: no groups, the seat's own uid and gid (which clears the permitted and effective
+    capabilities), then the inheritable ones bwrap granted for the switch."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    _drop_inheritable()
+
+
+def _drop_inheritable() -> None:
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable (twice: 64 bits): all empty
+    if _libc.capset(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def main() -> int:
+    sock = socket.socket(fileno=os.dup(0))
+    os.dup2(os.open(os.devnull, os.O_RDWR), 0)  # fd 0 stays taken, by /dev/null
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # mode none: the keeper dies with the referee's spawning thread
+    plan = json.loads(sock.recv(1 << 20) or b"{}")
+    uid = plan.get("uid")
+    with open("/proc/self/oom_score_adj", "w", encoding="ascii") as f:  # inherited by every process it starts
+        f.write(str(int(plan["oom"])))
+    if uid is not None and os.geteuid() == 0:
+        _become(int(uid))
+    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    _prctl(PR_SET_DUMPABLE, 0)  # no ptrace, no /proc/<pid>/mem for the bot, though it runs as the same uid
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)  # orphans of the bot's come back here: their CPU is counted, they are reaped
+    caps = _caps()
+    if os.geteuid() == 0 or any(caps.values()):
+        sock.send(f"error the box did not drop privileges (euid {os.geteuid()}, {caps})".encode("ascii"))
+        return 1
+    keeper = Keeper(sock, plan)
+    sock.send(b"ready")
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    keeper.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
