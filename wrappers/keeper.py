@@ -74,7 +74,8 @@ def _proc_cpu(uid: int | None, me: int) -> float:
                 fields = f.read().rpartition(b")")[2].split()
         except OSError:
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+        # utime, stime, and cutime, cstime: what its own children that ended used (fields 14 to 17 of stat)
+        total += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
     return total / tick
 
 

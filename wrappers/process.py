@@ -335,7 +335,7 @@ class Box:
                 else:
                     self._break("its keeper said something else than its protocol")
                     return
-        except (OSError, trio.ClosedResourceError):
+        except (OSError, ValueError, trio.ClosedResourceError):  # ValueError: closed before this task first ran
             self._break("its keeper is gone")
 
     async def _next(self) -> tuple[str, list[str]]:

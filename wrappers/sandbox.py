@@ -410,7 +410,6 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
     for path, source in _proc_covers():
         args += ["--ro-bind", source, path]
-    args += ["--chdir", cwd]
     if uid is not None:  # bwrap runs as root: the keeper keeps only what it needs to become the seat's uid
         args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     elif _bwrap_disables_userns():
@@ -675,8 +674,8 @@ def _readable_tree(folder: str, limit: int = 20_000) -> tuple[bool, int]:
             if stat.S_ISREG(st.st_mode) and st.st_mode & 0o004 == 0:
                 return False, size
         seen += len(files) + len(dirs)
-        if seen > limit:
-            return False, size
+        if seen > limit:  # an installation (a virtual environment): its top said enough
+            return True, size
     return True, size
 
 
@@ -696,13 +695,11 @@ def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
     """As root: the bot's own folder is copied for its uid when that uid cannot read it all (a tarball unpacked by
     root keeps 0700) or when it is ``writable`` (the bot writes its own copy, never the original); a copy larger
     than ``COPY_MB`` is refused with what to change.  Any other folder it needs must be readable by others."""
-    own = os.path.abspath(spec.cwd) if spec.cwd else None
     copies: list[tuple[str, str]] = []
     out: list[tuple[str, bool]] = []
     for path, writable in binds:
         readable = _others_may(path, 0o005 if os.path.isdir(path) else 0o004)
-        mine = path == own or writable
-        if mine and os.path.isdir(path):
+        if os.path.isdir(path):
             whole, _ = _readable_tree(path)
             if writable or not whole:
                 size = _tree_size(path)

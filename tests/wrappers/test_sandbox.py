@@ -399,3 +399,104 @@ def test_a_bots_own_env_never_reaches_the_launchers(mode: str, monkeypatch: pyte
     assert "needed by" in trace, "the bot's programs got the variable"
     for launcher in ("bwrap", "prlimit", "setpriv"):
         assert f"/{launcher}" not in trace, f"{launcher} got the bot's env"
+
+
+# ---------------------------------------------------------------------------------------------------- round two
+def _box_run(spec: BotSpec, scratch: Path, data: bytes = b"", mode: str = "bwrap") -> tuple[int, str, str]:
+    launch = sandbox.plan(spec, scratch, mode=mode)
+    sandbox.prepare_scratch(scratch, launch)
+    try:
+        return _run(launch, data)
+    finally:
+        sandbox.release(launch)
+
+
+def test_a_bot_never_runs_as_root_nor_with_a_capability(boxed: None, scratch: Path, tmp_path: Path) -> None:
+    """As root (CI, a container) even a bot whose folder is closed to others (0700, as root unpacks a tarball) or
+    writable runs as an unprivileged uid with every capability set empty, and cannot undo a mount."""
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o700)
+    script = folder / "bot.sh"
+    script.write_text("#!/bin/sh\nid -u; grep ^Cap /proc/self/status; umount /dev/null 2>&1; echo umount=$?\n"
+                      "(echo mine > mine.txt) 2>/dev/null; echo wrote=$?\n")
+    script.chmod(0o700)
+    for writable in (False, True):
+        code, out, err = _box_run(BotSpec(name="b", cmd=(str(script),), cwd=str(folder), writable=writable), scratch)
+        assert code == 0, err
+        lines = out.split("\n")
+        assert lines[0] != "0", "never uid 0"
+        caps = {ln.split(":")[0]: int(ln.split()[1], 16) for ln in lines if ln.startswith("Cap")}
+        assert {k: v for k, v in caps.items() if k != "CapBnd"} == {"CapInh": 0, "CapPrm": 0, "CapEff": 0, "CapAmb": 0}
+        assert "umount=0" not in out
+        assert ("wrote=0" in out) == writable or os.geteuid() != 0
+    assert not (folder / "mine.txt").exists() or os.geteuid() != 0, "as root a writable bot writes its own copy"
+
+
+def test_a_bot_that_fills_its_tmp_and_dev_shm_is_bounded(boxed: None, scratch: Path) -> None:
+    """Scratch space is the box's own capped tmpfs, never the referee's disk; /dev itself takes nothing."""
+    script = ("for d in /tmp /dev/shm; do dd if=/dev/zero of=$d/fill bs=1M count=2000 2>/dev/null; "
+              "echo $d $(du -sm $d/fill | cut -f1); done; touch /dev/x 2>/dev/null; echo dev=$?")
+    code, out, _ = _box_run(BotSpec(name="b", cmd=("/bin/sh", "-c", script)), scratch)
+    sizes = {ln.split()[0]: int(ln.split()[1]) for ln in out.splitlines() if ln.startswith("/")}
+    assert sizes["/tmp"] <= sandbox.TMP_MB and sizes["/dev/shm"] <= sandbox.SHM_MB, out
+    assert "dev=0" not in out
+
+
+def test_a_reforking_cpu_burner_is_a_resource_fault(boxed: None, tmp_path: Path) -> None:
+    """RLIMIT_CPU counts each process: a chain of children that each burn under the limit and re-fork used 8 s
+    against a 2 s budget.  The keeper counts the box's processes together."""
+    burner = tmp_path / "burner.sh"
+    burner.write_text("#!/bin/sh\nread line\nwhile :; do (timeout 0.9 sh -c 'while :; do :; done'); done\n")
+    burner.chmod(0o755)
+    spec = BotSpec(name="burner", cmd=(str(burner),), cpu_seconds=1, timeout=20)
+    others = [BotSpec(name=f"g{i}", builtin="greedy") for i in (2, 3, 4)]
+    started = time.monotonic()
+    result = play_match([spec, *others], seed=3, rules=make_ruleset({"hands": 1, "move_timeout": 20}))
+    assert [f.kind for f in result.faults] == ["resource"], result.faults
+    assert "CPU limit of 1 s" in result.faults[0].detail
+    assert time.monotonic() - started < 15, "killed at its budget, not at its timeout"
+
+
+def test_a_symlinked_stderr_file_is_replaced_not_followed(tmp_path: Path) -> None:
+    """A bot that can write where its stderr file lies (writable, stderr in its folder) plants a link there: the
+    next match must not append the bot's text to the file the link names."""
+    from referee.userfiles import create_private
+
+    target = tmp_path / "victim.txt"
+    target.write_text("precious\n")
+    stderr = tmp_path / "seat1.stderr"
+    stderr.symlink_to(target)
+    fd = create_private(stderr)
+    os.write(fd, b"bot text\n")
+    os.close(fd)
+    assert target.read_text() == "precious\n" and not stderr.is_symlink() and stderr.read_text() == "bot text\n"
+
+
+def test_the_box_path_is_an_allow_list(boxed: None, scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", f"/opt/shims:{os.environ['PATH']}")
+    code, out, _ = _box_run(BotSpec(name="b", cmd=("/bin/sh", "-c", "echo $PATH")), scratch)
+    assert out.strip() == sandbox.DEFAULT_PATH
+
+
+def test_machine_wide_counters_are_covered_in_the_box(boxed: None, scratch: Path) -> None:
+    """/proc's counters of the whole machine (load, open files, locks, CPU time) would carry bits between boxes."""
+    script = "cat /proc/loadavg /proc/locks /proc/sys/fs/file-nr /proc/stat 2>/dev/null | wc -c"
+    code, out, _ = _box_run(BotSpec(name="b", cmd=("/bin/sh", "-c", script)), scratch)
+    assert out.strip() == "0"
+
+
+def test_stderr_folders_are_hidden_before_any_seat_is_planned(boxed: None, tmp_path: Path) -> None:
+    """The first process seat used to be planned before the match's stderr folder was registered: with the stderr
+    folder inside its own folder it read every other seat's stderr live."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    spy = folder / "spy.py"
+    spy.write_text("import os, runpy, sys\nfor root, dirs, files in os.walk('.'):\n    print(root, dirs, files, "
+                   "file=sys.stderr)\nrunpy.run_module('bots.drawdiscard', run_name='__main__')\n")
+    err = folder / "stderr"
+    specs = [BotSpec(name="spy", cmd=(sys.executable, str(spy)), cwd=str(folder))]
+    specs += [BotSpec(name=f"d{i}", cmd=(sys.executable, "-m", "bots.drawdiscard")) for i in (2, 3, 4)]
+    result = play_match(specs, seed=4, rules=make_ruleset({"hands": 1}), stderr_dir=err)
+    assert result.faults == []
+    seen = (err / "seat1-spy.stderr").read_text()
+    assert "seat2" not in seen and "seat1" not in seen, seen
