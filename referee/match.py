@@ -434,7 +434,7 @@ async def _play_hand(
                 deliveries.seat(p, seats[p])
 
     try:
-        await _question_loop(hand, seats, active, deliveries.deliver, journal, take_over)
+        await _question_loop(hand, seats, active, deliveries.deliver, journal, take_over, rules.pace)
     finally:
         log_journal()
         _count_answers(journal, result.seats)
@@ -482,9 +482,12 @@ async def _question_loop(
     deliver: Callable[[list[Event]], None],
     journal: list[Any],
     take_over: Callable[[int, Fault, str | None], Awaitable[BuiltinSeat]],
+    pace: float = 0.0,
 ) -> None:
     """The hot loop: one pass per question, from the hand's start to its end.  ``deliver``: the hand's
-    ``Deliveries.deliver``, which gives the active seats the events they may see."""
+    ``Deliveries.deliver``, which gives the active seats the events they may see.  ``pace``: the ruleset's least
+    seconds between a bot's answer and its next question (the wait hides how many questions the others had)."""
+    answered: dict[int, float] = {}
     events = hand.start()
     deliver(events)
     journal.extend(events)
@@ -502,7 +505,11 @@ async def _question_loop(
                 if reply.fault is not None:  # the stand-in itself failed: a bug in mjref, not a bot fault
                     raise RuntimeError(f"the stand-in failed: {reply.fault.detail}")
         else:
+            if pace and p in answered:
+                await trio.sleep_until(answered[p] + pace)
             reply = await seat.ask(q)
+            if pace:
+                answered[p] = trio.current_time()
         answer, fault = reply.answer, reply.fault
         if fault is None:
             assert answer is not None

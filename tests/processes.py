@@ -28,7 +28,6 @@ def live_processes(marker: str) -> list[int]:
 
 def _reachable(path: Path) -> bool:
     """Whether an unprivileged user may reach ``path`` (every folder above it searchable by others)."""
-    import os
 
     for folder in [*path.parents]:
         try:
@@ -79,7 +78,8 @@ def _reachable_tree() -> Path:
         for package in ("bots", "referee", "wrappers", "tournaments", "tests/bots"):
             shutil.copytree(root / package, tree / package, ignore=shutil.ignore_patterns("__pycache__"))
         launcher = tree / "pybot"
-        launcher.write_text(f'#!/bin/sh\nname="$1"; shift\nPYTHONPATH={tree} exec /usr/bin/python3 -m "bots.$name" "$@"\n')
+        launcher.write_text(f'#!/bin/sh\nname="$1"; shift\n'
+                            f'PYTHONPATH={tree} exec /usr/bin/python3 -m "bots.$name" "$@"\n')
         for dirpath, _, files in os.walk(tree):
             os.chmod(dirpath, 0o755)
             for f in files:

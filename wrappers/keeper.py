@@ -5,10 +5,11 @@ Why it exists: a bot started per hand (the protocol's default) used to cost a ne
 namespaces and mounts, then ``choom``, ``prlimit`` and ``setpriv``: four execs before the bot's own).  The keeper is
 started once per seat per match, in the box the referee planned (``wrappers.sandbox``); it gives up root and every
 capability before anything else (as root it switches to the seat's own unprivileged uid), and then, for each hand,
-forks and execs the bot with its limits and its own session (the OOM score, the keeper's own, is inherited).  Between hands it kills whatever the
-hand left running and empties the box's scratch mounts, so that a hand's process starts as fresh as in a new box.
+forks and execs the bot with its limits and its own session (the OOM score, the keeper's own, is inherited).
+Between hands it kills whatever the hand left running and empties the box's scratch mounts, so that a hand's
+process starts as fresh as in a new box.
 
-It runs as ``python -I -S keeper.py`` (standard library only: it imports nothing of mjref, and no site-packages)
+It runs as ``python -I -S -c SOURCE`` (standard library only: it imports nothing of mjref, and no site-packages)
 and talks to the referee over one ``SOCK_SEQPACKET`` socket on its fd 0, one message per packet:
 
 * the referee's first packet is the plan (JSON: see ``sandbox.keeper_config``); the keeper answers ``ready``;

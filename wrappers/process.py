@@ -40,8 +40,8 @@ from typing import IO
 import trio
 
 from referee.errors import printable
-from referee.userfiles import create_private
 from referee.game.types import Answer, Event, Question
+from referee.userfiles import create_private
 
 from . import sandbox
 from .codec import ProtocolError, cut, format_event, format_start, misplaced_output_hint, parse_answer

@@ -34,7 +34,6 @@ import re
 import resource
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
@@ -44,8 +43,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from referee.errors import BotError
-
-from .codec import cut
 
 if TYPE_CHECKING:
     from .spec import BotSpec
@@ -132,7 +129,8 @@ class Launch:
         a scratch mount was full)."""
         if code is None:
             return "still running", False
-        budget = f"{self.limits.cpu_seconds * self.hands} s {'per hand' if self.hands == 1 else f'for {self.hands} hands'}"
+        per = "per hand" if self.hands == 1 else f"for {self.hands} hands"
+        budget = f"{self.limits.cpu_seconds * self.hands} s {per}"
         if "cpu" in flags:
             return (f"was killed: its processes together used more than the CPU limit of {budget}; "
                     f"{_raise('cpu_seconds')}"), True
@@ -140,7 +138,8 @@ class Launch:
         full = [f for f in ("tmp", "shm") if f in flags]
         if code != 0 and full:
             where = {"tmp": f"its /tmp ({TMP_MB} MB)", "shm": f"its /dev/shm ({SHM_MB} MB)"}[full[0]]
-            return f"{'killed by ' + _signal_name(-code) if code < 0 else f'exited with status {code}'}: {where} was full", True
+            ended = f"killed by {_signal_name(-code)}" if code < 0 else f"exited with status {code}"
+            return f"{ended}: {where} was full", True
         if code < 0:
             sig = -code
             text = f"killed by {_signal_name(sig)}"
@@ -332,8 +331,10 @@ BOX_SCRATCH = "/tmp"  # in the box: HOME, TMPDIR and, for a bot without cwd, the
 
 @functools.cache
 def keeper_source() -> str:
-    """The keeper's program (``wrappers/keeper.py``), run as ``python -I -S -c``: nothing to bind into the box."""
-    return (Path(__file__).with_name("keeper.py")).read_text(encoding="utf-8")
+    """The keeper's program (``wrappers/keeper.py``, from its first import on), run as ``python -I -S -c``: nothing
+    to bind into the box."""
+    text = Path(__file__).with_name("keeper.py").read_text(encoding="utf-8")
+    return text[text.index("from __future__"):]
 
 
 @functools.cache
@@ -656,29 +657,6 @@ def _others_may(path: str, need: int) -> bool:
     return mode & need == need
 
 
-def _readable_tree(folder: str, limit: int = 20_000) -> tuple[bool, int]:
-    """Whether every file and folder in ``folder`` is readable by others (folders also searchable), and the size
-    of what was looked at; stops at the first that is not, or after ``limit`` entries (then: not readable)."""
-    size = 0
-    seen = 0
-    for root, dirs, files in os.walk(folder):
-        if not _others_may(root, 0o005):
-            return False, size
-        for name in files:
-            path = os.path.join(root, name)
-            try:
-                st = os.lstat(path)
-            except OSError:
-                continue
-            size += st.st_size
-            if stat.S_ISREG(st.st_mode) and st.st_mode & 0o004 == 0:
-                return False, size
-        seen += len(files) + len(dirs)
-        if seen > limit:  # an installation (a virtual environment): its top said enough
-            return True, size
-    return True, size
-
-
 def _tree_size(folder: str) -> int:
     size = 0
     for root, _, files in os.walk(folder):
@@ -692,27 +670,25 @@ def _tree_size(folder: str) -> int:
 
 def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
                 ) -> tuple[list[tuple[str, bool]], list[tuple[str, str]]]:
-    """As root: the bot's own folder is copied for its uid when that uid cannot read it all (a tarball unpacked by
-    root keeps 0700) or when it is ``writable`` (the bot writes its own copy, never the original); a copy larger
-    than ``COPY_MB`` is refused with what to change.  Any other folder it needs must be readable by others."""
+    """As root: a folder the bot is given is copied for its uid when it is closed to others (a tarball unpacked by
+    root keeps 0700; the copy belongs to the bot's uid, files and all) or ``writable`` (the bot writes its own
+    copy, never the original); a copy larger than ``COPY_MB`` is refused with what to change.  A file it is given
+    must be readable by others."""
     copies: list[tuple[str, str]] = []
     out: list[tuple[str, bool]] = []
     for path, writable in binds:
         readable = _others_may(path, 0o005 if os.path.isdir(path) else 0o004)
-        if os.path.isdir(path):
-            whole, _ = _readable_tree(path)
-            if writable or not whole:
-                size = _tree_size(path)
-                if size > COPY_MB << 20:
-                    raise BotError(f"bot {spec.name!r}: its folder {path} is {'writable' if writable else 'not readable by others'} "
-                                   f"and too large to copy for the bot's own user ({size >> 20} MB > {COPY_MB} MB): "
-                                   f"make it readable (chmod -R o+rX {path}){' and drop writable' if writable else ''}")
-                copies.append((path, _copy_for(path, uid)))
-                out.append((path, writable))
-                continue
+        if os.path.isdir(path) and (writable or not readable):
+            size = _tree_size(path)
+            if size > COPY_MB << 20:
+                why = "writable" if writable else "not readable by others"
+                raise BotError(f"bot {spec.name!r}: its folder {path} is {why} and too large to copy for the bot's "
+                               f"own user ({size >> 20} MB > {COPY_MB} MB): make it readable (chmod -R o+rX "
+                               f"{path}){' and drop writable' if writable else ''}")
+            copies.append((path, _copy_for(path, uid)))
         elif not readable:
             raise BotError(f"bot {spec.name!r}: {path} is not readable by the bot's own unprivileged user (a bot "
-                           f"never runs as root): make it readable (chmod o+rX {path}), or put it in the bot's folder")
+                           f"never runs as root): make it readable (chmod o+r {path}), or put it in the bot's folder")
         out.append((path, writable))
     return out, copies
 
@@ -755,6 +731,7 @@ def prepare_scratch(scratch: Path, launch: Launch) -> None:
         os.chown(scratch, launch.uid, launch.uid)
 
 
-__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "TMP_MB",
-           "Launch", "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots", "plan",
-           "keeper_config", "prepare_scratch", "release", "requested_mode", "seat_uid", "resolve_mode", "unhide", "warn_once"]
+__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "SHM_MB",
+           "TMP_MB", "Launch", "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots",
+           "keeper_config", "plan", "prepare_scratch", "release", "requested_mode", "resolve_mode", "seat_uid",
+           "unhide", "warn_once"]

@@ -94,6 +94,12 @@ class Ruleset(BaseModel):
     network_grace: float = Field(
         1.0, ge=0, le=60, description="Extra seconds per question for a remote seat (the network's round trip)."
     )
+    pace: float = Field(
+        0.0, ge=0, le=60,
+        description="Seconds at the least between a bot's answer and its next question (0: none).  The referee asks a "
+        "claim question only when the claim is legal, so the time a bot waits for its next question says how many "
+        "questions the others were asked; a pace above the time they take to answer hides it (docs/security.md).",
+    )
     human_timeout: float = Field(
         60.0, gt=0, le=MAX_SECONDS,
         description="Seconds a person (a human:NAME seat, `mjref play`) has to answer one question; a timeout is a "
