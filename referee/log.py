@@ -19,7 +19,6 @@ match (it may come in the middle of a hand: the log is true up to it, and ``mjre
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime

@@ -19,8 +19,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from processes import unprivileged_bot, unprivileged_python
 import trio
+from processes import unprivileged_bot, unprivileged_python
 
 from referee.game.rules import make_ruleset
 from referee.match import MatchResult, run_match

@@ -8,7 +8,6 @@ bwrap is made unrunnable by pointing the sandbox's lookup of it at a path that d
 from __future__ import annotations
 
 import shlex
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
