@@ -254,6 +254,7 @@ class Box:
         self._reply = trio.Event()
         self.proc: BotProcess | None = None
         self.broken: str | None = None  # why this box can start no more processes
+        self._early_exit: tuple[int, int, frozenset[str]] | None = None
         self.dirty = False
 
     @classmethod
@@ -318,15 +319,18 @@ class Box:
                 words = data.decode("ascii", "replace").split()
                 if not words:
                     continue
-                if words[0] == "exit" and len(words) == 4 and self.proc is not None:
+                if words[0] == "exit" and len(words) == 4:
                     try:
-                        code = int(words[2])
+                        pid, code = int(words[1]), int(words[2])
                     except ValueError:
                         self._break("its keeper said something else than its protocol")
                         return
                     flags = frozenset(words[3].split(",")) - {"-"}
-                    proc, self.proc = self.proc, None
-                    proc._ended(code, flags)
+                    if self.proc is not None and self.proc.pid == pid:
+                        proc, self.proc = self.proc, None
+                        proc._ended(code, flags)
+                    else:  # its end came before ``spawn`` took its pid: a process that ended at once
+                        self._early_exit = (pid, code, flags)
                 elif words[0] == "dirty":
                     self.dirty = True
                 elif words[0] in ("ready", "pid", "error"):
@@ -369,9 +373,13 @@ class Box:
             raise BoxError(self.broken or "its keeper said something else than its protocol")
         for fd in ours:
             os.set_blocking(fd, False)
-        self.proc = BotProcess(self, int(rest[0]), trio.lowlevel.FdStream(ours[0]), trio.lowlevel.FdStream(ours[1]),
-                               trio.lowlevel.FdStream(ours[2]))
-        return self.proc
+        proc = self.proc = BotProcess(self, int(rest[0]), trio.lowlevel.FdStream(ours[0]),
+                                      trio.lowlevel.FdStream(ours[1]), trio.lowlevel.FdStream(ours[2]))
+        early, self._early_exit = self._early_exit, None
+        if early is not None and early[0] == proc.pid:
+            self.proc = None
+            proc._ended(early[1], early[2])
+        return proc
 
     async def aclose(self) -> None:
         """End the box: its keeper kills what is left and exits when its socket closes; bwrap's end (or SIGKILL
