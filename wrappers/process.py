@@ -227,9 +227,18 @@ class BotProcess:
 def _popen_keeper(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], socket.socket, int]:
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     r_err, w_err = os.pipe()
+    passed: tuple[int, ...] = ()
+    if sandbox.SECCOMP_FD in argv:  # the box's seccomp filter, read by bwrap from this descriptor
+        bpf = sandbox.seccomp_filter()
+        assert bpf is not None
+        fd = os.memfd_create("mjref-seccomp")
+        os.write(fd, bpf)
+        os.lseek(fd, 0, os.SEEK_SET)
+        passed = (fd,)
+        argv = [str(fd) if a == sandbox.SECCOMP_FD else a for a in argv]
     try:
         popen = subprocess.Popen(argv, stdin=theirs.fileno(), stdout=subprocess.DEVNULL, stderr=w_err, cwd=cwd,
-                                 env=env, start_new_session=True, close_fds=True)
+                                 env=env, start_new_session=True, close_fds=True, pass_fds=passed)
     except BaseException:
         ours.close()
         os.close(r_err)
@@ -237,6 +246,8 @@ def _popen_keeper(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subpr
     finally:
         theirs.close()
         os.close(w_err)
+        for fd in passed:
+            os.close(fd)
     return popen, ours, r_err
 
 

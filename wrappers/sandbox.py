@@ -27,6 +27,7 @@ bot names no ``cwd``; and death with the referee (bwrap's ``--die-with-parent``,
 from __future__ import annotations
 
 import atexit
+import errno
 import functools
 import itertools
 import os
@@ -411,6 +412,10 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
     for path, source in _proc_covers():
         args += ["--ro-bind", source, path]
+    if seccomp_filter() is not None:
+        args += ["--seccomp", SECCOMP_FD]
+    else:
+        unprotected.append(f"file locks and inotify between boxes ({_seccomp_problem()})")
     if uid is not None:  # bwrap runs as root: the keeper keeps only what it needs to become the seat's uid
         args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     elif _bwrap_disables_userns():
@@ -418,6 +423,46 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     return Launch((*args, "--", *keeper), {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
                   uid, tuple(binds), tuple(hidden), tuple(unprotected), bot, _bot_env(spec, BOX_SCRATCH),
                   (BOX_SCRATCH, "/dev/shm"), True, True, tuple(copies))
+
+
+SECCOMP_FD = "{seccomp-fd}"
+"""Stands in ``Launch.argv`` for the file descriptor of the seccomp filter, which exists only once the box starts."""
+
+# A box's system calls that would let it signal another box through what they share (the system's files are the
+# same files in every box): a lock taken on one is seen by another (`flock`, `fcntl` locks: a whole concealed hand
+# was sent this way), and so is a file opened, with inotify or fanotify.  Locks succeed without locking (a bot's own
+# files are its alone, so nothing it does changes), watches are not there (ENOSYS).
+_F_SETLK, _F_SETLKW, _F_OFD_SETLK, _F_OFD_SETLKW = 6, 7, 37, 38
+
+
+@functools.cache
+def seccomp_filter() -> bytes | None:
+    """The box's seccomp filter as BPF (libseccomp, through pyseccomp), or None where it cannot be made."""
+    try:
+        import pyseccomp as sc
+    except (ImportError, OSError):  # pyseccomp loads libseccomp.so.2 at import
+        return None
+    try:
+        f = sc.SyscallFilter(sc.ALLOW)
+        f.add_rule(sc.ERRNO(0), "flock")
+        for cmd in (_F_SETLK, _F_SETLKW, _F_OFD_SETLK, _F_OFD_SETLKW):
+            f.add_rule(sc.ERRNO(0), "fcntl", sc.Arg(1, sc.EQ, cmd))
+        for name in ("inotify_init", "inotify_init1", "fanotify_init"):
+            f.add_rule(sc.ERRNO(errno.ENOSYS), name)
+        with tempfile.TemporaryFile() as out:
+            f.export_bpf(out)
+            out.seek(0)
+            return out.read()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _seccomp_problem() -> str:
+    try:
+        import pyseccomp  # noqa: F401
+    except (ImportError, OSError) as exc:
+        return f"no seccomp filter: {exc}"
+    return "no seccomp filter: libseccomp could not make one"
 
 
 def _bot_env(spec: BotSpec, home: str) -> dict[str, str]:

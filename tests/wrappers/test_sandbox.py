@@ -8,6 +8,8 @@ Where bubblewrap cannot run, the process tests are skipped locally, but in CI (`
 from __future__ import annotations
 
 import dataclasses
+import errno
+import fcntl
 import json
 import os
 import shutil
@@ -29,7 +31,7 @@ from referee.game.rules import make_ruleset
 from referee.match import play_match
 from tournaments.store import connect
 from wrappers import sandbox
-from wrappers.process import BoxError, run_in_box
+from wrappers.process import Box, BoxError, run_in_box
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -500,3 +502,41 @@ def test_stderr_folders_are_hidden_before_any_seat_is_planned(boxed: None, tmp_p
     assert result.faults == []
     seen = (err / "seat1-spy.stderr").read_text()
     assert "seat2" not in seen and "seat1" not in seen, seen
+
+
+def test_a_lock_on_a_shared_file_is_no_channel_between_boxes(boxed: None, scratch: Path) -> None:
+    """Every box binds the same system files: a lock one box takes on /etc/hostname was seen by another (a whole
+    concealed hand went across this way), and so was a file opened, through inotify.  In the box a lock is a no-op
+    and inotify is not there."""
+    assert sandbox.seccomp_filter() is not None, "the filter (pyseccomp, libseccomp) is a dependency"
+    code = ("import fcntl, ctypes, sys\n"
+            "f = open('/etc/hostname'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+            "print('locked', flush=True); sys.stdin.readline()\n"
+            "libc = ctypes.CDLL(None, use_errno=True); print('inotify', libc.inotify_init(), ctypes.get_errno())\n")
+    launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, "-c", code)), scratch, mode="bwrap")
+    sandbox.prepare_scratch(scratch, launch)
+
+    async def held_while_the_box_holds_it() -> tuple[bool, str]:
+        async with trio.open_nursery() as nursery:
+            box = await Box.open(launch, nursery)
+            proc = await box.spawn()
+            assert proc.stdout is not None and proc.stdin is not None
+            seen = b""
+            while b"locked" not in seen:
+                seen += await proc.stdout.receive_some(100)
+            with open("/etc/hostname") as f:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    free = True
+                except BlockingIOError:
+                    free = False
+            await proc.stdin.send_all(b"go\n")
+            while chunk := await proc.stdout.receive_some(100):
+                seen += chunk
+            await box.aclose()
+            nursery.cancel_scope.cancel()
+        return free, seen.decode()
+
+    free, out = trio.run(held_while_the_box_holds_it)
+    assert free, "the box's lock is not seen outside it"
+    assert f"inotify -1 {errno.ENOSYS}" in out, out
