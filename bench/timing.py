@@ -8,7 +8,7 @@ think ``--think`` seconds per answer (20 ms by default, as the red team's).  Fro
 with whether any other seat answered a claim question inside it; the figure is the AUC of the wait as a test of
 that label (0.5: the wait says nothing; 1.0: it says everything), with the seconds per match beside it.  The
 ruleset's ``pace`` holds each question until that long after the seat's previous answer: a pace above the others'
-thinking time makes every wait the pace.  Prints one JSON object.
+thinking time makes every wait the pace.  The bots are ``tests/bots/timing.py``.  Prints one JSON object.
 
     python bench/timing.py [--paces 0,0.1,0.2] [--hands 8] [--think 0.02]
 """
@@ -31,30 +31,7 @@ from referee.log import open_log  # noqa: E402
 from referee.match import play_match  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402
 
-BOT = '''
-import sys, time
-from bots import stdio
-
-SPY = sys.argv[1] == "spy"
-THINK = float(sys.argv[2])
-last = [None]
-
-
-class Runner(stdio.Runner):
-    def _answer(self, kind):
-        now = time.monotonic()
-        if SPY and last[0] is not None:
-            sys.stderr.write(f"GAP {now - last[0]:.6f}\\n")
-            sys.stderr.flush()
-        if not SPY:
-            time.sleep(THINK)
-        super()._answer(kind)
-        last[0] = time.monotonic()
-
-
-sys.exit(Runner(stdio.make_policy("drawdiscard"), seed=1, keep_alive=False, out=sys.stdout, err=sys.stderr)
-         .run(sys.stdin))
-'''
+BOT = REPO / "tests" / "bots" / "timing.py"  # the spy and the thinkers
 
 CLAIMS = ("pong", "eat", "gong", "hu")
 
@@ -107,8 +84,7 @@ def main() -> int:
     args = ap.parse_args()
     out: dict[str, object] = {"machine": machine(), "hands": args.hands, "think_s": args.think, "paces": {}}
     with tempfile.TemporaryDirectory(prefix="mjref-timing-") as tmp:
-        bot = Path(tmp, "bot.py")
-        bot.write_text(BOT, encoding="utf-8")
+        bot = BOT
         for pace in (float(p) for p in args.paces.split(",")):
             specs = [BotSpec(name="spy", cmd=(sys.executable, str(bot), "spy", "0"))]
             specs += [BotSpec(name=f"t{i}", cmd=(sys.executable, str(bot), "think", str(args.think)))
