@@ -192,11 +192,12 @@ class Door:
     connections that have not logged in (``vouch``; the play page's port has no logins, so all of its connections
     are strangers).  At most ``limit`` strangers are open at once, and at most ``MAX_PENDING_PER_ORIGIN`` from one
     address (an IPv6 /64).  A new connection is never turned away for that: it takes the place of the oldest
-    stranger of its own address when that address is full, else of the oldest stranger of the network (an IPv6
-    /48, an IPv4 /24) and then the address holding the most, which is closed: a client with a whole /56 (256
-    /64s) floods out its own connections, not those of a person elsewhere.  A stranger cannot know whether the next connection holds a token, so idle strangers
-    cannot keep a person or a wrapper out: a login takes a round trip or two, and a stranger's place is only ever
-    taken by a newer one.  Connections that logged in are at most one per name, and never closed here."""
+    stranger of its own address when that address is full, else of the oldest stranger of the network (an IPv6 /48,
+    an IPv4 /24) and then the address holding the most, which is closed: a client with a whole /56 (256 /64s) floods
+    out its own connections, not those of a person elsewhere.  The door cannot tell whether a new connection holds
+    a token, so it always lets it in: idle strangers cannot keep a person or a wrapper out, since a login takes a
+    round trip or two and a stranger's place is only ever taken by a newer one.  Connections that logged in are at
+    most one per name, and never closed here."""
 
     def __init__(self, limit: int, refused: Callable[[str, str], None], *, where: str = "",
                  logins: bool = True) -> None:

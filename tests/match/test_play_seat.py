@@ -58,7 +58,8 @@ def first_legal(table: m.Table, ask: m.PageAsk) -> str:
 class Page:
     """A scripted play page: logs in, answers ``ready`` and each question, keeps every frame it was sent."""
 
-    def __init__(self, url: str, name: str, token: str, policy: Policy = first_legal, origin: str | None = None) -> None:
+    def __init__(self, url: str, name: str, token: str, policy: Policy = first_legal,
+                 origin: str | None = None) -> None:
         self.url, self.name, self.token, self.policy = url, name, token, policy
         self.origin = origin  # the Origin a browser sends (None: none, as a script)
         self.frames: list[str] = []
@@ -584,9 +585,9 @@ async def _handshake(port: int, origin: str | None, token: str) -> int | m.Welco
 
 def test_a_page_of_another_origin_cannot_open_the_websocket(tmp_path: Path) -> None:
     """A browser sends the Origin of the page that opens a WebSocket: only the play page's own is let in (its
-    scheme, its port, its host: on 127.0.0.1 any loopback name), and a client without an Origin (a wrapper, a script); any
-    other page gets a 403 before the handshake completes, even with the right token (a page could guess none,
-    but it could hold the door, or try).  Before, every Origin was accepted."""
+    scheme, its port, its host: on 127.0.0.1 any loopback name), and a client without an Origin (a wrapper, a
+    script); any other page gets a 403 before the handshake completes, even with the right token (a page could
+    guess none, but it could hold the door, or try).  Before, every Origin was accepted."""
     with _serving_one_person(tmp_path) as (proc, token, found):
         base, page_port = found.group(1), found.group(2)
         ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', _get(base + "/")[2])  # type: ignore
