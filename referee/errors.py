@@ -30,10 +30,12 @@ def printable(text: object) -> str:
     s = str(text)
     if s.isprintable():
         return s
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in s)
+    return "".join(ch if ch.isprintable() else escaped_char(ch) for ch in s)
 
 
-def _escape(ch: str) -> str:
+def escaped_char(ch: str) -> str:
+    """One character as a Python string literal shows it (``\\x1b``, ``\\n``, ``\\u202e``): the one escape of a
+    character, for ``printable`` and for the protocol codec's reasons (``wrappers.codec.cut``)."""
     if ch in "\n\r\t":
         return repr(ch)[1:-1]
     o = ord(ch)

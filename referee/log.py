@@ -39,6 +39,7 @@ from referee.game.wall import Wall, bot_seed
 from referee.userfiles import create_private, loads_json, read_bytes, utf8_reason
 from referee.validation import validation_reason
 from wrappers.sandbox import hide_from_bots, unhide
+from wrappers.seat import FAULT_KINDS
 from wrappers.spec import BotSpec
 
 LOG_FORMAT = 2  # 2: each seat's ``timeout`` in the header (a format-1 log reads as unknown: None)
@@ -123,6 +124,13 @@ class HandRecord(_Record):
     open: int
     wall: list[int]
 
+    @field_validator("round_wind", "hand_wind")
+    @classmethod
+    def _wind(cls, v: str) -> str:
+        if v not in WINDS_IN_ORDER:  # shown by replay, transcript and the viewer
+            raise ValueError(f"'{printable(v)[:20]}' is not a wind ({', '.join(WINDS_IN_ORDER)})")
+        return v
+
 
 class EventRecord(_Record):
     """One engine event with its audience; its fields are those of the event record (``EVENT_FIELDS[kind]``)."""
@@ -186,6 +194,9 @@ FAULT_TEXT_MAX = 16384
 
 
 class FaultRecord(_Record):
+    """A fault: ``kind`` one of ``wrappers.seat.FAULT_KINDS``; ``line`` (the bot's line) and ``detail`` are written
+    escaped (``wrappers.codec.cut``) and escaped again wherever they are shown."""
+
     type: Literal["fault"] = "fault"
     hand: int
     seat: int
@@ -193,6 +204,20 @@ class FaultRecord(_Record):
     question: str | None = Field(None, max_length=64)
     line: str | None = Field(None, max_length=FAULT_TEXT_MAX)
     detail: str = Field(max_length=FAULT_TEXT_MAX)
+
+    @field_validator("kind")
+    @classmethod
+    def _kind(cls, v: str) -> str:
+        if v not in FAULT_KINDS:
+            raise ValueError(f"'{printable(v)[:40]}' is not a kind of fault ({', '.join(FAULT_KINDS)})")
+        return v
+
+    @field_validator("question")
+    @classmethod
+    def _question(cls, v: str | None) -> str | None:
+        if v is not None and not v.isprintable():  # a question mjref asked: printable ASCII
+            raise ValueError(f"'{printable(v)[:60]}' holds control characters")
+        return v
 
 
 class ItemJson(_Record):
@@ -253,11 +278,18 @@ class AbortedRecord(_Record):
     """The last record of a match stopped by a signal (SIGINT, SIGTERM, SIGHUP): what stood when it stopped."""
 
     type: Literal["aborted"] = "aborted"
-    signal: str  # the signal's name
+    signal: str = Field(max_length=16)  # the signal's name
     hands: int  # hands finished (a hand under way has no result record)
     totals: list[int]
     faults: list[int]
     finished: str
+
+    @field_validator("signal")
+    @classmethod
+    def _signal(cls, v: str) -> str:
+        if not v.isprintable():  # shown by replay
+            raise ValueError(f"'{printable(v)}' holds control characters")
+        return v
 
 
 LogRecord = Annotated[
@@ -584,6 +616,10 @@ class LogFile:
             data = loads_line(text)
         except json.JSONDecodeError as exc:
             raise LogError(f"{self.where(number)}: not JSON ({exc.msg})") from None
+        return self.check(number, data)
+
+    def check(self, number: int, data: Any) -> BaseModel:
+        """Validate the JSON ``data`` of line ``number`` as a record; raises :class:`LogError` naming it."""
         try:
             return RECORD_ADAPTER.validate_python(data)  # type: ignore[no-any-return]
         except ValidationError as exc:

@@ -83,10 +83,11 @@ async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path]
     """Serve the play page on ``host:port`` (0: any free port) until cancelled; ``task_status`` gets its base URL
     (``http://HOST:PORT``, or https with ``tls``: certificate and key files).
 
-    Hypercorn serves each connection, on listeners of the referee's own (``referee.server.open_capped``) that let in
-    only what ``door`` admits (a number of connections at once, and fewer from one address), and each lives at
-    most ``MAX_SECONDS``.  Hypercorn alone kept a connection whose client never read its response for ever (its
-    writes are shielded from cancellation), so enough of them took every file descriptor of the referee."""
+    Hypercorn serves each connection, on listeners of the referee's own (``referee.server.open_capped``) whose
+    ``door`` keeps a number of connections at once, fewer from one address (a new one takes the oldest one's place:
+    idle clients cannot keep the person from loading the page), and each lives at most ``MAX_SECONDS``.  Hypercorn
+    alone kept a connection whose client never read its response for ever (its writes are shielded from
+    cancellation), so enough of them took every file descriptor of the referee."""
     config = Config()
     config.loglevel = "WARNING"
     config.accesslog = None

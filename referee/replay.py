@@ -43,6 +43,7 @@ from referee.game.options import throw_answer
 from referee.game.rules import Ruleset
 from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
+from referee.game.tiles import WINDS_IN_ORDER
 from referee.game.types import Answer, Event, Meld, Question
 from referee.game.wall import Wall, WallError, check_wall, generate_wall
 from referee.log import (
@@ -504,6 +505,8 @@ class LogWalker:
             extra = sorted(set(rec) - _HAND_KEYS)
             raise Divergence(h, number, f"a hand record with {'missing ' + ', '.join(missing) if missing else ''}"
                              f"{'unknown ' + ', '.join(extra) if extra else ''}", "a complete hand record")
+        if any(rec[k] not in WINDS_IN_ORDER for k in ("round_wind", "hand_wind")):
+            self.log.check(number, rec)  # a wind that is no wind: not a log mjref writes (exit 2)
         tiles = rec["wall"]
         if not isinstance(tiles, list) or not all(isinstance(t, int) for t in tiles):
             raise Divergence(h, number, "a wall that is not a list of TIDs", "the wall's TIDs")
@@ -659,6 +662,7 @@ class LogWalker:
             if q is None or q.seat != seat or question != f"/ask {q.ask}":
                 want = _question_text(q) if q is not None else "the hand's result"
                 raise Divergence(index, number, f"a fault of seat {seat} on `{question}`", want)
+        self.log.check(number, rec)  # its text fields as the record defines them (a kind mjref knows): exit 2
         faulted.add(seat)
         self.fault_counts[seat - 1] += 1
         return FaultSeen(index, number, seat, str(rec.get("kind")), question, rec.get("line"), str(rec.get("detail")))

@@ -9,11 +9,13 @@ Safety, for a port open to anyone: a connection must log in (``hello``) within `
 closed; nothing of the table is sent before a good login (a refusal is a bare close code); frames over
 ``MAX_CLIENT_MESSAGE`` bytes close the connection (the WebSocket library refuses them); tokens are compared in
 constant time (``hmac.compare_digest``); a name holds one connection at a time; every refused attempt is logged,
-and its close waits at most ``SEND_TIMEOUT`` for the client's answer (a client that never answers is cut);
-at most ``MAX_PENDING`` connections beyond one per remote bot are open at once (more are closed as they are
-accepted), so a client opening thousands of connections, or trickling its handshake byte by byte, cannot take the
-file descriptors a match needs for its bots and its wrappers; and at most ``MAX_PENDING_PER_ORIGIN`` of those not
-logged in come from one address (``Door``), so that one client alone cannot keep the wrappers out.
+and its close waits at most ``SEND_TIMEOUT`` for the client's answer (a client that never answers is cut).
+A handshake with an ``Origin`` (a browser's) is refused unless it is the play page's own (``foreign_origin``): a
+page of another site, opened in the person's browser, cannot talk to the referee.  At most ``MAX_PENDING``
+connections that have not logged in are open at once, and at most ``MAX_PENDING_PER_ORIGIN`` of them from one
+address (an IPv6 /64); a new connection takes the place of the oldest of them (``Door``), so that neither a client
+opening thousands of connections, or trickling its handshake byte by byte, can take the file descriptors a match
+needs, nor idle connections keep a wrapper or a person out: a connection that holds a token never counts.
 """
 
 from __future__ import annotations
@@ -21,19 +23,21 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
+import socket
 import ssl
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import trio
 from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSocketServer
 
-from referee.errors import InputError
+from referee.errors import InputError, printable
 from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
 from referee.numbers import is_int_text
 from referee.shutdown import Shutdown
@@ -47,8 +51,8 @@ from wrappers.websocket import close_ws
 
 TOKEN_MIN = 16  # characters: a token shorter than this is refused in a tokens file
 TOKEN_MAX = 256
-MAX_PENDING = 32  # connections open at once beyond one per remote bot (logging in, or not wrappers at all)
-MAX_PENDING_PER_ORIGIN = 8  # of those, from one address (an IPv6 /64): one client alone cannot fill the door
+MAX_PENDING = 32  # connections not logged in open at once (logging in, or not wrappers at all): Door
+MAX_PENDING_PER_ORIGIN = 8  # of those, from one address (an IPv6 /64)
 
 Say = Callable[[str], None]
 
@@ -154,41 +158,100 @@ def _origin(ip: str) -> str:
     return str(address)
 
 
-class Door:
-    """Who may come in through a server's listeners (shared: localhost may be IPv4 and IPv6): at most ``limit()``
-    connections open at once, and of those at most ``MAX_PENDING_PER_ORIGIN`` from one address (an IPv6 /64) that
-    have not logged in (``vouch``), so that one client alone cannot fill the door and keep the wrappers out."""
+def _network(origin: str) -> str:
+    """The network an origin belongs to, for choosing whose stranger makes room: an IPv6 /48 (one site: its /64s
+    are one client's many "addresses"), an IPv4 /24."""
+    try:
+        net = ipaddress.ip_network(origin if "/" in origin else f"{origin}/{32 if ':' not in origin else 128}",
+                                   strict=False)
+    except ValueError:
+        return origin
+    return str(net.supernet(new_prefix=48 if net.version == 6 else 24))
 
-    def __init__(self, limit: Callable[[], int], refused: Callable[[str, str], None], *, logins: bool = True) -> None:
+
+def _same_host(name: str, host: str) -> bool:
+    """Whether a page loaded from ``name`` is the play page served on ``host`` (see ``Server.foreign_origin``)."""
+    if name == host:
+        return True
+    try:
+        served = ipaddress.ip_address(host)
+    except ValueError:
+        return False  # a host name: only itself
+    if served.is_unspecified:
+        return True
+    if not served.is_loopback:
+        return False
+    try:
+        return name == "localhost" or ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+class Door:
+    """Who may come in through a server's listeners (shared: localhost may be IPv4 and IPv6).  Only strangers count:
+    connections that have not logged in (``vouch``; the play page's port has no logins, so all of its connections
+    are strangers).  At most ``limit`` strangers are open at once, and at most ``MAX_PENDING_PER_ORIGIN`` from one
+    address (an IPv6 /64).  A new connection is never turned away for that: it takes the place of the oldest
+    stranger of its own address when that address is full, else of the oldest stranger of the network (an IPv6 /48,
+    an IPv4 /24) and then the address holding the most, which is closed: a client with a whole /56 (256 /64s) floods
+    out its own connections, not those of a person elsewhere.  The door cannot tell whether a new connection holds
+    a token, so it always lets it in: idle strangers cannot keep a person or a wrapper out, since a login takes a
+    round trip or two and a stranger's place is only ever taken by a newer one.  Connections that logged in are at
+    most one per name, and never closed here."""
+
+    def __init__(self, limit: int, refused: Callable[[str, str], None], *, where: str = "",
+                 logins: bool = True) -> None:
         self.limit = limit
-        self.refused = refused  # told the peer and the reason of each connection turned away
+        self.refused = refused  # told the peer and the reason of each connection closed to make room
+        self._where = where  # which port, for the log line (" to the play page")
         self._pending = " not logged in" if logins else ""  # the play page's port has no logins to vouch
-        self._open: dict[Any, str] = {}  # the sockets handed out, and their origins
+        self._open: dict[Any, str] = {}  # the sockets handed out, oldest first, and their origins
         self._vouched: set[Any] = set()
 
     def admit(self, sock: Any, address: tuple[str, int]) -> str | None:
-        """None if ``sock`` may come in (it is counted from now on), else why not."""
+        """Count ``sock`` from now on, closing a stranger to make room if need be; None (it may come in)."""
         for gone in [s for s in self._open if s.fileno() == -1]:  # a closed socket's fileno is -1
             del self._open[gone]
             self._vouched.discard(gone)
-        if len(self._open) >= self.limit():
-            return f"more than {self.limit()} connections at once"
         origin = _origin(address[0])
-        if sum(o == origin and s not in self._vouched for s, o in self._open.items()) >= MAX_PENDING_PER_ORIGIN:
-            return f"more than {MAX_PENDING_PER_ORIGIN} connections at once from {origin}{self._pending}"
+        strangers = [(s, o) for s, o in self._open.items() if s not in self._vouched]
+        same = [s for s, o in strangers if o == origin]
+        if len(same) >= MAX_PENDING_PER_ORIGIN:
+            self._close(same[0], f"more than {MAX_PENDING_PER_ORIGIN} connections at once from {origin}"
+                                 f"{self._where}{self._pending}: the oldest was closed")
+        elif len(strangers) >= self.limit:  # the network, then the address, holding the most gives up its oldest
+            networks = Counter(_network(o) for _, o in strangers)
+            counts = Counter(o for _, o in strangers)
+            most = max((networks[_network(o)], counts[o]) for _, o in strangers)
+            oldest = next(s for s, o in strangers if (networks[_network(o)], counts[o]) == most)
+            self._close(oldest, f"more than {self.limit} connections at once{self._where}{self._pending}: the "
+                                f"oldest from {self._open[oldest]} (whose network {_network(self._open[oldest])} "
+                                f"holds {most[0]}) was closed")
         self._open[sock] = origin
         return None
 
+    def _close(self, sock: Any, reason: str) -> None:
+        """End a stranger's connection now: its file descriptor is free at once, and the task serving it (the
+        WebSocket library's, Hypercorn's) wakes with the socket closed under it, which both take as the end of the
+        connection (as ``referee.pages`` ends a connection that outlives its time)."""
+        del self._open[sock]
+        peer = _address_of(sock)
+        with suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)  # the peer learns at once
+        sock.close()
+        self.refused(f"{peer[0]}:{peer[1]}" if peer is not None else "?", reason)
+
     def vouch(self, address: tuple[str, int]) -> None:
-        """The connection from ``address`` logged in: it no longer counts against its origin."""
+        """The connection from ``address`` holds a token: it no longer counts, and is never closed to make room."""
         self._vouched.update(s for s in self._open if s.fileno() != -1 and _address_of(s) == address)
 
 
 class Capped(trio.abc.Listener[trio.abc.Stream]):
-    """A listener (TCP, or TLS over TCP) that lets in only what its ``door`` admits: a connection turned away is
-    closed at once, and the door's ``refused`` is told its peer and why.  A plain one first gets an HTTP 503
-    (before any byte is read): a WebSocket client then fails at once, where a bare close leaves it waiting for its
-    handshake's timeout; a TLS one is closed before its handshake, which fails at once too."""
+    """A listener (TCP, or TLS over TCP) that counts its connections at its ``door``: one turned away (today only
+    one gone before it was let in) is closed at once, and the door's ``refused`` is told its peer and why.  A plain
+    one first gets an HTTP 503 (before any byte is read): a WebSocket client then fails at once, where a bare close
+    leaves it waiting for its handshake's timeout; a TLS one is closed before its handshake, which fails at once
+    too."""
 
     def __init__(self, inner: trio.abc.Listener[Any], door: Door, port: int) -> None:
         self.inner = inner
@@ -252,7 +315,8 @@ class Server:
         self._links: set[Link] = set()
         self._busy: dict[str, trio.Lock] = {name: trio.Lock() for name in tokens}
         self._matches = 0
-        self._door = Door(self._connection_limit, self.turned_away(""))
+        self._door = Door(MAX_PENDING, self.turned_away(""))
+        self._page: tuple[str, int] | None = None  # the play page's scheme and port (``allow_page``)
 
     # ------------------------------------------------------------------------------------------ listening
     async def listen(self, host: str, port: int, ssl_context: ssl.SSLContext | None,
@@ -266,16 +330,13 @@ class Server:
                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0)
         await server.run(task_status=task_status)
 
-    def _connection_limit(self) -> int:
-        return len(self.slots) + MAX_PENDING
-
     def turned_away(self, where: str) -> Callable[[str, str], None]:
-        """The ``refused`` of a :class:`Door` (``where``: which port, for the log line): one line for the first
-        connection turned away, then one per 100 (a flood is one event)."""
+        """The ``refused`` of a :class:`Door` (``where``: which port, counted apart): one line for the first
+        connection closed to make room, then one per 100 (a flood is one event)."""
         def refused(peer: str, reason: str) -> None:
             count = self.too_many[where] = self.too_many.get(where, 0) + 1
             if count % 100 == 1:
-                self._refuse(peer, None, f"{reason}{where} ({count} refused so far)")
+                self._refuse(peer, None, f"{reason} ({count} so far)")
 
         return refused
 
@@ -301,10 +362,46 @@ class Server:
         ok = hmac.compare_digest(token.encode(), expected if expected is not None else self._decoy)
         return ok and expected is not None
 
+    def allow_page(self, page_url: str) -> None:
+        """The play page is served at ``page_url`` (``http://HOST:PORT``): the one origin a browser may come from."""
+        parts = urlsplit(page_url)
+        self._page = (parts.scheme, parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80))
+
+    def foreign_origin(self, headers: Sequence[tuple[bytes, bytes]]) -> str | None:
+        """Why a handshake's ``Origin`` is refused, or None.  A browser always sends one, and a page of another
+        site must not talk to the referee from the person's machine (their browser reaches 127.0.0.1).  Accepted:
+        no ``Origin`` at all (not a browser: ``mjref connect``, a script), or the play page's own origin: its
+        scheme, its port and its host (on a loopback address, any name of this machine's loopback: ``localhost``,
+        ``127.0.0.1``, ``::1``; on a wildcard address such as ``0.0.0.0``, any host, as the person may name the
+        machine as they like).  Without a play page, every ``Origin`` is refused."""
+        origins = [v for k, v in headers if k.lower() == b"origin"]
+        if not origins:
+            return None
+        shown = printable(origins[0].decode("latin-1"))[:100]
+        if len(origins) > 1:
+            return "more than one Origin"
+        if self._page is None:
+            return f"a browser page ({shown}), and this server has no play page"
+        scheme, host, port = self._page
+        try:
+            origin = urlsplit(origins[0].decode("ascii"))
+            same = (origin.scheme, origin.port or (443 if origin.scheme == "https" else 80)) == (scheme, port)
+        except (UnicodeDecodeError, ValueError):
+            same = False
+        if not same or origin.hostname is None or not _same_host(origin.hostname, host):
+            return f"Origin {shown!r} is not the play page's"
+        return None
+
     async def _handle(self, request: WebSocketRequest) -> None:
         remote = request.remote
         address = (str(remote.address), remote.port) if isinstance(remote, Endpoint) else None
         peer = f"{address[0]}:{address[1]}" if address is not None else str(remote)
+        foreign = self.foreign_origin(request.headers)
+        if foreign is not None:
+            self._refuse(peer, None, foreign)
+            with suppress(ConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
+                await request.reject(403)
+            return
         try:
             ws = await request.accept()
         except ConnectionClosed:
@@ -331,6 +428,8 @@ class Server:
                 self._refuse(peer, hello.name, "wrong name or token")
                 await close_ws(ws, m.CLOSE_REFUSED)
                 return
+            if address is not None:  # it holds a token: no longer a stranger, never closed to make room (Door)
+                self._door.vouch(address)
             if hello.v != m.PROTOCOL:
                 self._refuse(peer, hello.name, f"protocol version {hello.v} (this server speaks {m.PROTOCOL})")
                 await close_ws(ws, m.CLOSE_VERSION)
@@ -343,14 +442,14 @@ class Server:
             link = Link(ws, hello.name, peer)
             slot.pending = link  # held from here: a second login with the same token is refused
             try:
-                await self._serve_link(slot, link, address)
+                await self._serve_link(slot, link)
             finally:
                 slot.detach(link)
                 self._changed()
         except ConnectionClosed:
             return
 
-    async def _serve_link(self, slot: Slot, link: Link, address: tuple[str, int] | None) -> None:
+    async def _serve_link(self, slot: Slot, link: Link) -> None:
         if not await link.send(m.Welcome(v=m.PROTOCOL, name=link.name)):
             return
         rtt = await link.login_rtt()
@@ -359,8 +458,6 @@ class Server:
             await link.close(m.CLOSE_BAD_MESSAGE, "no pong at login")
             return
         slot.attach(link)
-        if address is not None:
-            self._door.vouch(address)
         link.on_rtt = lambda _: self._changed()
         self._links.add(link)
         self.say(f"{link.name} logged in from {link.peer} (round trip {rtt:.3f} ms)")
@@ -474,8 +571,9 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
             from referee.pages import serve_pages
 
             host, port = page if page is not None else (listen[0], 0)
-            door = Door(lambda: MAX_PENDING, server.turned_away(" to the play page"), logins=False)
+            door = Door(MAX_PENDING, server.turned_away("page"), where=" to the play page", logins=False)
             page_url = await nursery.start(partial(serve_pages, host, port, server.port, tls, door=door))
+            server.allow_page(page_url)
             for name in humans:
                 if on_page is not None:
                     on_page(name, server.page_link(page_url, name))

@@ -175,7 +175,7 @@ def format_transcript(header: HeaderRecord, seat: int, hands: list[TranscriptHan
             if x.by == "dummy" and not dummy_noted:
                 out.append("# from here the default dummy plays this seat; the bot saw none of these lines")
                 dummy_noted = True
-            text = f"{x.dir}  {_visible(x.text)}"
+            text = f"{x.dir}  {printable(x.text)}"
             extra = []
             if x.ms is not None:
                 extra.append(f"{x.ms:g} ms")
@@ -188,9 +188,6 @@ def format_transcript(header: HeaderRecord, seat: int, hands: list[TranscriptHan
             out.append(text)
         if not h.complete:
             out.append("# the log ends here, before the hand's result")
-    return "\n".join(out)
-
-
-def _visible(text: str) -> str:
-    """A line for a terminal: control characters (a bot's ``\\r``, a tab) escaped, everything else as it is."""
-    return printable(text)
+    # every line for a terminal: control characters (a bot's ``\\r``, a tab; an escape in a crafted log's command
+    # or wind) escaped, everything else as it is
+    return "\n".join(printable(line) for line in out)

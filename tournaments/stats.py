@@ -482,17 +482,19 @@ def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals],
             first_rate=ratio_estimate(t.first, level),
             win_rate=_rate(t.wins, t.hands), self_draw_rate=_rate(t.self_draws, t.hands),
             deal_in_rate=_rate(t.deal_ins, t.hands), wins=t.wins, self_draws=t.self_draws, deal_ins=t.deal_ins,
-            fault_count=t.faults, faults=dict(sorted(faults.get(t.bot, {}).items())), answers=t.answers,
+            fault_count=t.faults, faults=dict(sorted((printable(k), n) for k, n in faults.get(t.bot, {}).items())),
+            answers=t.answers,
             mean_answer_ms=_rate(1000 * t.answer_seconds, t.answers),
             max_answer_ms=1000 * t.max_answer_seconds if t.answers else None,
-            identity=identities.get(t.bot),
+            identity=printable(identities[t.bot]) if t.bot in identities else None,
         )
         for t in bot_totals
     ]
     bots.sort(key=lambda b: (b.mean.value is None, -(b.mean.value or 0.0), b.name))
     order = {b.name: i for i, b in enumerate(bots)}
-    h2h = [HeadToHead(p.a, p.b, p.matches, p.hands, ratio_estimate(p.diff, level)) for p in pair_totals
-           if p.a in order and p.b in order]
+    # names from a store, escaped as above (the totals' own names are the store's, as written)
+    h2h = [HeadToHead(printable(p.a), printable(p.b), p.matches, p.hands, ratio_estimate(p.diff, level))
+           for p in pair_totals if printable(p.a) in order and printable(p.b) in order]
     h2h.sort(key=lambda x: (order[x.a], order[x.b]))
     return Standings(name=name, matches=matches, hands=hands, groups=groups, cluster_by=cluster_by, bots=bots,
                      head_to_head=h2h)

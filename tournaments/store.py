@@ -32,6 +32,7 @@ Tables
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -45,6 +46,7 @@ from typing import Any, Self
 
 from referee import __version__
 from referee.errors import StoreError as _StoreError
+from referee.errors import printable
 from referee.results import STORE_COLUMNS, SeatResult
 from wrappers.sandbox import hide_from_bots
 
@@ -267,6 +269,36 @@ def _check_ours(con: sqlite3.Connection, path: Path) -> None:
         raise StoreError(f"{path}: a SQLite database but not an mjref results store (its tables: {shown})")
 
 
+@functools.cache
+def _expected_objects() -> frozenset[tuple[str, str]]:
+    """The (type, name) of every object a store of this mjref may hold: its tables and indexes, as the schema
+    creates them (read back from an empty database, so the schema text stays their one definition), the indexes
+    SQLite makes for primary keys, and the statistics tables of ``ANALYZE``."""
+    with sqlite3.connect(":memory:") as con:
+        con.executescript(_SCHEMA + agg.SCHEMA)
+        found = {(str(t), str(n)) for t, n in con.execute("SELECT type, name FROM sqlite_master")}
+    con.close()
+    return frozenset(found | {("table", f"sqlite_stat{i}") for i in (1, 2, 3, 4)} | {("table", "sqlite_sequence")})
+
+
+def _check_objects(con: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store holding anything this mjref did not create before any of its tables is read: a view (a
+    ``matches`` that is a view over an endless recursive query held ``standings`` for ever), a trigger (code run by
+    a write), a virtual table, or an unknown table or index.  Reading ``sqlite_master`` runs none of them."""
+    rows = [(str(t), str(n), str(sql or "")) for t, n, sql in con.execute("SELECT type, name, sql FROM sqlite_master")]
+    for kind, name, sql in rows:
+        if (kind, name) in _expected_objects() and not sql.upper().startswith("CREATE VIRTUAL"):
+            continue
+        if kind == "index" and name.startswith("sqlite_autoindex_"):
+            continue
+        shown = printable(name)[:60]
+        what = {"view": "a view", "trigger": "a trigger"}.get(kind, f"an unknown {printable(kind)[:20]}")
+        if sql.upper().startswith("CREATE VIRTUAL"):
+            what = "a virtual table"
+        raise StoreError(f"{path}: not a results store this mjref wrote: it holds {what} {shown!r} (a store holds "
+                         "only mjref's own tables and indexes); refused before reading it")
+
+
 def schema_of(con: sqlite3.Connection) -> int | None:
     """The schema version a store was written with (None: not initialised, or older than the version's record)."""
     try:
@@ -333,8 +365,10 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         raise StoreError(f"{path}: cannot open the store ({exc})") from None
     con.row_factory = sqlite3.Row
     try:
+        con.execute("PRAGMA trusted_schema = OFF")  # no application function or virtual table from the schema
         con.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         _check_ours(con, path)
+        _check_objects(con, path)
         if readonly:
             con.execute("SELECT 1 FROM matches LIMIT 1")
         else:

@@ -31,7 +31,7 @@ Formatting is plain string building, no regular expressions: the referee formats
 
 from __future__ import annotations
 
-from referee.errors import InputError
+from referee.errors import InputError, escaped_char
 from referee.game.options import throw_answer
 from referee.game.tiles import ALL_TIDS, FLOWER_TIDS, KINDS, WINDS_IN_ORDER
 from referee.game.types import (
@@ -152,23 +152,13 @@ ServerMessage: TypeAlias = Start | Ask | Event
 
 
 def _escape(ch: str) -> str:
-    """One character as a Python string literal would show it (``\\x00``, ``\\n``, ``\\u4e2d``, ``\\\\``)."""
+    """One character as a Python string literal would show it (``\\x00``, ``\\n``, ``\\u4e2d``, ``\\\\``), printable
+    ASCII as it is (``referee.errors.escaped_char`` for the rest)."""
     if ch == "\\":
         return "\\\\"
     if " " <= ch <= "~":
         return ch
-    if ch == "\n":
-        return "\\n"
-    if ch == "\r":
-        return "\\r"
-    if ch == "\t":
-        return "\\t"
-    o = ord(ch)
-    if o < 0x100:
-        return f"\\x{o:02x}"
-    if o < 0x10000:
-        return f"\\u{o:04x}"
-    return f"\\U{o:08x}"
+    return escaped_char(ch)
 
 
 def cut(text: str | bytes, limit: int = 80, *, escaped: bool = False) -> str:

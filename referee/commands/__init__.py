@@ -28,9 +28,10 @@ def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH) -> Console:
     """The one rich console of a command: a terminal's own width, or ``width`` when the output is a file or a
     pipe (rich would fold tables at 80 columns there).
 
-    Text a user or a bot controls (a bot's or a tournament's name, a path, a bot's line) is printed as written: a
-    ``rich.text.Text`` where it fills a cell or a line, ``rich.markup.escape`` where it sits in a string of our
-    markup (a name ``evil[/]`` once ended a match with a ``MarkupError``).  No emoji codes either: ``x:smile:``
+    Text a user, a log, a store, a bot or a server controls (a bot's or a tournament's name, a path, a bot's line)
+    is printed as written: ``Text(printable(x))`` where it fills a cell or a line, :func:`shown` where it sits in a
+    string of our markup (a name ``evil[/]`` once ended a match with a ``MarkupError``; a name with ``\\x1b]8;;``
+    once wrote a link on the terminal).  No emoji codes either: ``x:smile:``
     stays ``x:smile:``."""
     from rich.console import Console
 
@@ -38,6 +39,15 @@ def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH) -> Console:
     if not console.is_terminal:
         console = Console(highlight=False, emoji=False, stderr=stderr, width=width)
     return console
+
+
+def shown(text: object) -> str:
+    """Text from a log, a store, a bot or a server, ready to sit in a string of our rich markup: its control
+    characters escaped by ``printable`` (the one escaping for a terminal), then every ``[`` that could open a tag
+    escaped (``rich.markup.escape``): a name ``[link=https://x]evil`` or ``\\x1b]8;;…`` is shown as written."""
+    from rich.markup import escape
+
+    return escape(printable(text))
 
 
 def fail(command: str, message: str) -> int:

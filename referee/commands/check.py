@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
 from rich.table import Table
 
-from referee.commands import add_play_options, add_timeout_option, fail
+from referee.commands import add_play_options, add_timeout_option, fail, shown
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.game.rules import MAX_SECONDS
@@ -68,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
 def print_report(report: CheckReport) -> None:
     out = console()
-    t = Table(title=f"mjref check {escape(report.bot)} ({report.kind})", show_lines=False)
+    t = Table(title=f"mjref check {shown(report.bot)} ({report.kind})", show_lines=False)
     t.add_column("")
     t.add_column("scenario")
     t.add_column("expected", overflow="fold", max_width=34)
@@ -76,9 +75,9 @@ def print_report(report: CheckReport) -> None:
     t.add_column("note", overflow="fold")
     for r in report.results:
         mark = "[green]PASS[/green]" if r.passed else "[red bold]FAIL[/red bold]"
-        received = "" if r.received is None else escape(r.received) + (f" [dim]({r.ms:.1f} ms)[/dim]" if r.ms else "")
-        note = escape(r.note) if r.reached or not r.passed else f"[dim]{escape(r.note)}[/dim]"
-        t.add_row(mark, f"{r.name}\n[dim]{escape(r.title)}[/dim]", escape(r.expected), received, note)
+        received = "" if r.received is None else shown(r.received) + (f" [dim]({r.ms:.1f} ms)[/dim]" if r.ms else "")
+        note = shown(r.note) if r.reached or not r.passed else f"[dim]{shown(r.note)}[/dim]"
+        t.add_row(mark, f"{r.name}\n[dim]{shown(r.title)}[/dim]", shown(r.expected), received, note)
     out.print(t)
     n, bad = len(report.results), len(report.failed)
     took = f"{report.seconds:.1f} s" + (f"; {report.timeout:g} s per question" if report.timeout is not None else "")
@@ -95,8 +94,8 @@ def print_report(report: CheckReport) -> None:
                   "slow start)")
     if report.stderr_tail:
         out.print(f"[bold]the bot's stderr[/bold] (last {len(report.stderr_tail)} lines of "
-                  f"{escape(report.stderr_path or '')}):")
+                  f"{shown(report.stderr_path or '')}):")
         for line in report.stderr_tail:
-            out.print(f"  [dim]│[/dim] {escape(line)}", highlight=False)
+            out.print(f"  [dim]│[/dim] {shown(line)}", highlight=False)
     elif report.stderr_path is not None:
-        out.print(f"the bot's stderr: {escape(report.stderr_path)}")
+        out.print(f"the bot's stderr: {shown(report.stderr_path)}")

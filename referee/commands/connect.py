@@ -18,7 +18,7 @@ import trio
 
 from bots.base import BUILTIN_NAMES
 from referee.commands import fail, make_console
-from referee.errors import InputError
+from referee.errors import InputError, printable
 from referee.userfiles import check_output_file, read_bytes
 from wrappers.relay import Refused, relay
 from wrappers.spec import REMOTE_NAME, SpecError, parse_bot
@@ -77,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
             return fail("connect", f"--cafile {args.cafile}: cannot load ({exc})")
     console = make_console(stderr=True)
 
-    def say(text: str) -> None:
-        console.print(f"{time.strftime('%H:%M:%S')} {name}: {text}", markup=False, highlight=False)
+    def say(text: str) -> None:  # it quotes the server's words (a match, a reason, a fault's detail): escaped
+        console.print(printable(f"{time.strftime('%H:%M:%S')} {name}: {text}"), markup=False, highlight=False)
 
     stderr_path = args.stderr or Path(f"{name}.stderr")
     check_output_file(stderr_path, "--stderr", private=True)

@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
 
-from referee.commands import add_play_options, add_timeout_option, fail
+from referee.commands import add_play_options, add_timeout_option, fail, shown
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
 from referee.match import resolve_local_bot
@@ -63,11 +62,11 @@ def print_report(report: RefeedReport) -> None:
     hands = ", ".join(str(h + 1) for h in report.hands) or "none"
     mean = f"{1000 * report.bot_seconds / report.questions:.2f} ms" if report.questions else "-"
     per_question = f" ({report.timeout:g} s per question)" if report.timeout is not None else ""
-    out.print(f"refeed of [bold]{escape(report.bot)}[/bold] in seat {report.seat} of {escape(str(report.path))} "
+    out.print(f"refeed of [bold]{shown(report.bot)}[/bold] in seat {report.seat} of {shown(str(report.path))} "
               f"(seed {report.seed}); hands {hands}; {report.questions} questions asked{per_question}, mean answer "
               f"{mean}")
     for note in report.notes:
-        out.print(f"  note: {escape(note)}")
+        out.print(f"  note: {shown(note)}")
     m = report.mismatch
     if m is None:
         out.print(f"[green]match[/green]: all {report.matched} answers are the logged ones")
@@ -75,16 +74,16 @@ def print_report(report: RefeedReport) -> None:
     q = m.question
     tile = f" on {glyph(q.tile)} ({q.tile})" if q.tile is not None else ""
     out.print(f"[red bold]divergence[/red bold] at hand {m.hand + 1}, line {m.line}: /ask {q.ask}{tile}: "
-              f"{escape(m.reason)}")
+              f"{shown(m.reason)}")
     if m.fault is not None and m.fault.line:
-        out.print(f"  the bot's line: {escape(m.fault.line)}")
+        out.print(f"  the bot's line: {shown(m.fault.line)}")
     out.print(f"  the bot's hand: {glyphs(m.concealed)}  ({' '.join(map(str, m.concealed))})")
     if m.melds:
         out.print(f"  its melds:      {' '.join(meld_glyphs(x) for x in m.melds)}")
     legal = [str(a) for a in q.legal]
     if q.ask == "throw":
-        shown = f"/throw with any of its {len(legal)} concealed tiles"
+        legal_text = f"/throw with any of its {len(legal)} concealed tiles"
     else:
-        shown = ", ".join(legal[:12]) + (f", … ({len(legal)} in all)" if len(legal) > 12 else "")
-    out.print(f"  legal answers:  {escape(shown)}")
+        legal_text = ", ".join(legal[:12]) + (f", … ({len(legal)} in all)" if len(legal) > 12 else "")
+    out.print(f"  legal answers:  {shown(legal_text)}")
     out.print(f"  matched before: {report.matched} answers")

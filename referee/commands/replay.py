@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import fail, make_console
+from referee.commands import fail, make_console, shown
 from referee.errors import printable
 from referee.game.engine import WinRecord
 from referee.game.rules import DEFAULT_RULES
@@ -84,11 +83,11 @@ def run(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------------- text
 def _title(report: ReplayReport) -> str:
     h = report.header
-    seats = ", ".join(f"{s.position} {escape(s.name)}" for s in h.seats)
+    seats = ", ".join(f"{s.position} {shown(s.name)}" for s in h.seats)
     changed = rules_changed(report)
     rules = ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "default"
-    return (f"[bold]{escape(str(report.path))}[/bold]: seed {h.seed}, {h.hands} hands planned, {h.walls} walls, "
-            f"written by mjref {escape(h.mjref)} (log format {h.format})\nseats: {seats}\nrules: {escape(rules)}")
+    return (f"[bold]{shown(str(report.path))}[/bold]: seed {h.seed}, {h.hands} hands planned, {h.walls} walls, "
+            f"written by mjref {shown(h.mjref)} (log format {h.format})\nseats: {seats}\nrules: {shown(rules)}")
 
 
 def rules_changed(report: ReplayReport) -> dict[str, Any]:
@@ -122,11 +121,11 @@ def score_table(hands: list[HandReport], names: list[str]) -> Table:
     t.add_column("lines", justify="right", style="dim")
     t.add_column("result", overflow="fold", max_width=56)
     for p, n in enumerate(names, start=1):
-        t.add_column(Text(f"{p} {n}"), justify="right")  # a bot's name is text, never markup
+        t.add_column(Text(printable(f"{p} {n}")), justify="right")  # a bot's name is text, never markup
     for h in hands:
         e = h.end
         r = e.result
-        text = "exhaustive draw" if r.outcome == "draw" else escape("; ".join(describe_win(w, names) for w in r.wins))
+        text = "exhaustive draw" if r.outcome == "draw" else shown("; ".join(describe_win(w, names) for w in r.wins))
         if e.faults:
             text += f" [red]({len(e.faults)} fault{'s' if len(e.faults) > 1 else ''})[/red]"
         cells = []
@@ -134,7 +133,7 @@ def score_table(hands: list[HandReport], names: list[str]) -> Table:
             pay = r.scores[i] - e.penalties[i]
             style = "green" if pay > 0 else ("red" if pay < 0 else "dim")
             cells.append(f"[{style}]{pay:+d}[/{style}] [bold]{e.totals[i]}[/bold]")
-        t.add_row(str(e.index + 1), f"{e.setup.round_wind[0]}{e.setup.hand_wind[0]} d{e.setup.dealer}",
+        t.add_row(str(e.index + 1), shown(f"{e.setup.round_wind[0]}{e.setup.hand_wind[0]} d{e.setup.dealer}"),
                   f"{e.first_line}-{e.line}", text, *cells)
     return t
 
@@ -146,12 +145,12 @@ def verdict(report: ReplayReport) -> str:
         text = (f"[green]verified[/green]: {n} hand{'s' if n != 1 else ''}, {report.records} records; every event, "
                 f"settlement and total matches the rules (totals {totals})")
         if report.aborted is not None:
-            text += (f"\n[yellow]aborted[/yellow]: the match was stopped by {report.aborted} after {n} "
+            text += (f"\n[yellow]aborted[/yellow]: the match was stopped by {shown(report.aborted)} after {n} "
                      f"hand{'s' if n != 1 else ''}; the log is verified up to where it stops")
         return text
     d = report.divergence
     assert d is not None
-    return f"[red bold]divergence[/red bold] at {escape(printable(d.message))}"
+    return f"[red bold]divergence[/red bold] at {shown(d.message)}"
 
 
 def meld_glyphs(m: Meld | dict[str, Any]) -> str:
@@ -176,7 +175,7 @@ def step_text(step: Step, names: list[str]) -> str:
     q = step.question
     tile = f" {glyph(q.tile)} ({q.tile})" if q.tile is not None else ""
     by = " [yellow](dummy)[/yellow]" if step.by == "dummy" else ""
-    return (f"seat {q.seat} {escape(names[q.seat - 1])}: /ask {q.ask}{tile} → [bold]{escape(str(step.answer))}[/bold]"
+    return (f"seat {q.seat} {shown(names[q.seat - 1])}: /ask {q.ask}{tile} → [bold]{shown(str(step.answer))}[/bold]"
             f"{by}  [dim]{step.ms:g} ms[/dim]")
 
 
@@ -184,22 +183,23 @@ def print_moves(out: Console, h: HandReport, names: list[str]) -> None:
     begin = h.begin
     assert begin is not None and h.steps is not None and h.snapshots is not None
     s = begin.setup
-    out.print(f"\n[bold]Hand {s.index + 1}[/bold]: {s.round_wind} round, {s.hand_wind} hand, dealer {s.dealer}, "
+    out.print(f"\n[bold]Hand {s.index + 1}[/bold]: {shown(s.round_wind)} round, {shown(s.hand_wind)} hand, "
+              f"dealer {s.dealer}, "
               f"open {begin.wall.open_seat(s.dealer)} (line {begin.line})")
-    out.print("[bold]deal[/bold]: " + escape("  ".join(event_text(e) for e in begin.events if e.kind == "flower"))
+    out.print("[bold]deal[/bold]: " + shown("  ".join(event_text(e) for e in begin.events if e.kind == "flower"))
               if any(e.kind == "flower" for e in begin.events) else "[bold]deal[/bold]")
     for p in (1, 2, 3, 4):
         out.print(seat_line(p, h.snapshots[0][p], s.dealer, False))
     for n, (step, snap) in enumerate(zip(h.steps, h.snapshots[1:]), start=1):
         out.print(f"[bold]{n:>3}[/bold] [dim]line {step.line}[/dim]  {step_text(step, names)}")
         for e in step.events:
-            out.print(f"      [cyan]{escape(event_text(e))}[/cyan]")
+            out.print(f"      [cyan]{shown(event_text(e))}[/cyan]")
         for p in (1, 2, 3, 4):
             out.print(seat_line(p, snap[p], s.dealer, p == step.question.seat))
     if h.end is not None:
         r = h.end.result
         res = "exhaustive draw" if r.outcome == "draw" else "; ".join(describe_win(w, names) for w in r.wins)
-        out.print(f"[bold]result[/bold] (line {h.end.line}): {escape(res)}; scores "
+        out.print(f"[bold]result[/bold] (line {h.end.line}): {shown(res)}; scores "
                   f"{' '.join(f'{x:+d}' for x in r.scores)}; totals {' '.join(map(str, h.end.totals))}")
 
 
@@ -210,15 +210,15 @@ def print_explanation(out: Console, h: HandReport, names: list[str]) -> None:
         out.print(f"\n[bold]Hand {e.index + 1}[/bold]: exhaustive draw, nobody pays.")
         return
     for w in r.wins:
-        how = HOW[w.how] + (f" from seat {w.thrower} ({escape(names[w.thrower - 1])})" if w.thrower else "")
+        how = HOW[w.how] + (f" from seat {w.thrower} ({shown(names[w.thrower - 1])})" if w.thrower else "")
         tile = f" with {glyph(w.tile)} ({w.tile})" if w.tile is not None else ""
-        out.print(f"\n[bold]Hand {e.index + 1}[/bold]: seat {w.seat} ({escape(names[w.seat - 1])}) wins {how}{tile}")
+        out.print(f"\n[bold]Hand {e.index + 1}[/bold]: seat {w.seat} ({shown(names[w.seat - 1])}) wins {how}{tile}")
         sets = Table(title="Arrangement", title_justify="left")
         for col in ("set", "TIDs", "status", "glyphs"):
             sets.add_column(col)
         for a in w.score.arrangement:
             status = a.status + (" (winning tile)" if a.winning else "")
-            sets.add_row(a.type, " ".join(map(str, a.tiles)), status, " ".join(glyph(t) for t in a.tiles))
+            sets.add_row(shown(a.type), " ".join(map(str, a.tiles)), shown(status), " ".join(glyph(t) for t in a.tiles))
         if w.score.arrangement:
             out.print(sets)
         items = Table(title="Tai", title_justify="left")
@@ -228,11 +228,11 @@ def print_explanation(out: Console, h: HandReport, names: list[str]) -> None:
         for i in w.score.items:
             english, chinese = ITEM_TITLES.get(i.key, (i.key, ""))
             label = f"{english} {chinese}".strip() + (f" ×{i.count}" if i.count != 1 else "")
-            items.add_row(label, i.key, str(i.tai))
+            items.add_row(shown(label), shown(i.key), str(i.tai))
         items.add_section()
         items.add_row("[bold]Total[/bold]", "", f"[bold]{w.score.tai}[/bold]")
         out.print(items)
-        pays = ", ".join(f"seat {p} {escape(names[p - 1])} {x:+d}" for p, x in enumerate(w.payments, start=1) if x)
+        pays = ", ".join(f"seat {p} {shown(names[p - 1])} {x:+d}" for p, x in enumerate(w.payments, start=1) if x)
         out.print(f"payments: {pays}")
 
 
@@ -241,8 +241,8 @@ def _faults_table(report: ReplayReport, names: list[str]) -> Table:
     for col in ("hand", "line", "seat", "kind", "question", "bot's line", "detail"):
         t.add_column(col, overflow="fold")
     for f in report.faults:
-        t.add_row(str(f.index + 1), str(f.line), f"{f.seat} {escape(names[f.seat - 1])}", f.kind,
-                  f.question or "", escape(f.text or ""), escape(f.detail))
+        t.add_row(str(f.index + 1), str(f.line), f"{f.seat} {shown(names[f.seat - 1])}", shown(f.kind),
+                  shown(f.question or ""), shown(f.text or ""), shown(f.detail))
     return t
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import fail
+from referee.errors import printable
 from referee.userfiles import check_output_file
 from tournaments.report import make_report, matches_dir
 
@@ -43,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
                           "viewers": {k: str(v) for k, v in written.viewers.items()},
                           "problems": written.problems}))
         return 0
-    print(f"wrote {written.path}")
+    print(printable(f"wrote {written.path}"))
     if args.with_matches:
-        print(f"wrote {len(written.viewers)} match viewer(s) in {matches_dir(written.path)}")
-    for match_id, why in written.problems.items():
-        print(f"  no viewer for {match_id}: {why}")
+        print(printable(f"wrote {len(written.viewers)} match viewer(s) in {matches_dir(written.path)}"))
+    for match_id, why in written.problems.items():  # a reason may quote a log the store names
+        print(printable(f"  no viewer for {match_id}: {why}"))
     return 0

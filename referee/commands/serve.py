@@ -23,7 +23,7 @@ from rich.text import Text
 
 from referee.commands import fail, make_console
 from referee.commands import match as match_command
-from referee.errors import InputError
+from referee.errors import InputError, printable
 from referee.match import MatchResult
 from referee.numbers import float_arg
 from referee.server import (
@@ -92,7 +92,9 @@ class Lobby:
 
     def say(self, text: str) -> None:
         if self.live is None:
-            self.console.print(f"{time.strftime('%H:%M:%S')} {text}", markup=False, highlight=False, soft_wrap=True)
+            # what it says quotes peers and their frames: escaped, whatever the caller did
+            self.console.print(printable(f"{time.strftime('%H:%M:%S')} {text}"), markup=False, highlight=False,
+                               soft_wrap=True)
 
     def changed(self) -> None:
         if self.live is not None:

@@ -8,6 +8,7 @@ page mid-hand (stand-in) and rejoining at the next hand, and that ``replay`` ver
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -26,7 +27,7 @@ from typing import Any
 
 import pytest
 import trio
-from trio_websocket import ConnectionClosed, open_websocket_url
+from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_url
 
 from referee.cli import main as mjref
 from referee.game.engine import Hand
@@ -57,8 +58,10 @@ def first_legal(table: m.Table, ask: m.PageAsk) -> str:
 class Page:
     """A scripted play page: logs in, answers ``ready`` and each question, keeps every frame it was sent."""
 
-    def __init__(self, url: str, name: str, token: str, policy: Policy = first_legal) -> None:
+    def __init__(self, url: str, name: str, token: str, policy: Policy = first_legal,
+                 origin: str | None = None) -> None:
         self.url, self.name, self.token, self.policy = url, name, token, policy
+        self.origin = origin  # the Origin a browser sends (None: none, as a script)
         self.frames: list[str] = []
         self.tables: list[m.Table] = []
         self.results: list[dict[str, Any]] = []
@@ -67,7 +70,8 @@ class Page:
         self.close_after: int | None = None  # close the connection after this many questions
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        async with open_websocket_url(self.url) as ws:
+        headers = [(b"Origin", self.origin.encode())] if self.origin is not None else []
+        async with open_websocket_url(self.url, extra_headers=headers) as ws:
             await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name=self.name, token=self.token)))
             task_status.started()
             try:
@@ -513,3 +517,90 @@ def test_page_clients_that_never_read_hold_a_bounded_number_of_connections_for_a
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0 and len(page.results) == 1, err
     assert f"more than {MAX_PENDING} connections at once to the play page" in err and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------------------------------ strangers and origins
+def _upgrade_request(port: int, origin: str | None = None) -> bytes:
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            + (f"Origin: {origin}\r\n" if origin else "") + "\r\n").encode()
+
+
+async def _idle(port: int, count: int, request: bytes | None) -> list[trio.SocketStream]:
+    """``count`` connections from 127.0.0.1 (the person's own address) that send ``request`` (or nothing) and
+    then stay silent: a local process holding the referee's ports."""
+    streams = []
+    for _ in range(count):
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        if request is not None:
+            with contextlib.suppress(trio.BrokenResourceError):
+                await stream.send_all(request)
+        streams.append(stream)
+    return streams
+
+
+def test_idle_local_connections_never_keep_the_person_out(tmp_path: Path) -> None:
+    """A local process opens three times as many connections as the door holds to the page's port and to the
+    WebSocket port, from 127.0.0.1 like the person's browser, and stays silent (some after a complete WebSocket
+    handshake).  The person still loads the page and plays: a new connection takes the oldest stranger's place.
+    Before, eight of them from 127.0.0.1 were enough, and the person's page and login got a 503."""
+    with _serving_one_person(tmp_path) as (proc, token, found):
+        base, page_port = found.group(1), int(found.group(2))
+        ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', _get(base + "/")[2])  # type: ignore
+                             .group(1))["ws_port"]
+
+        page = Page(f"ws://127.0.0.1:{ws_port}", "cy", token)
+
+        async def hold_and_play() -> None:
+            held = [*await _idle(page_port, 3 * MAX_PENDING, None),
+                    *await _idle(ws_port, 3 * MAX_PENDING // 2, _upgrade_request(ws_port)),
+                    *await _idle(ws_port, 3 * MAX_PENDING // 2, None)]
+            status, _, body = await trio.to_thread.run_sync(_get, base + "/")  # the page loads
+            assert status == 200 and 'id="play-data"' in body
+            await page.run()  # and the person plays
+            for stream in held:
+                await trio.aclose_forcefully(stream)
+
+        trio.run(hold_and_play)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and len(page.results) == 1, err
+    assert "connections at once from 127.0.0.1 not logged in: the oldest was closed" in err, err
+    assert "Traceback" not in err, err
+
+
+async def _handshake(port: int, origin: str | None, token: str) -> int | m.Welcome:
+    """A WebSocket handshake to ``port`` with ``origin`` (None: no Origin header, as a wrapper), then a login as
+    cy: the HTTP status of a refusal, or the server's welcome."""
+    headers = [(b"Origin", origin.encode())] if origin is not None else []
+    try:
+        async with open_websocket_url(f"ws://127.0.0.1:{port}", extra_headers=headers) as ws:
+            await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="cy", token=token)))
+            welcome = m.read_server(await ws.get_message())
+            assert isinstance(welcome, m.Welcome)
+            return welcome
+    except ConnectionRejected as exc:
+        return exc.status_code
+
+
+def test_a_page_of_another_origin_cannot_open_the_websocket(tmp_path: Path) -> None:
+    """A browser sends the Origin of the page that opens a WebSocket: only the play page's own is let in (its
+    scheme, its port, its host: on 127.0.0.1 any loopback name), and a client without an Origin (a wrapper, a
+    script); any other page gets a 403 before the handshake completes, even with the right token (a page could
+    guess none, but it could hold the door, or try).  Before, every Origin was accepted."""
+    with _serving_one_person(tmp_path) as (proc, token, found):
+        base, page_port = found.group(1), found.group(2)
+        ws_port = json.loads(re.search(r'id="play-data">(.*?)</script>', _get(base + "/")[2])  # type: ignore
+                             .group(1))["ws_port"]
+        foreign = ["http://evil.example", f"http://evil.example:{page_port}", f"https://127.0.0.1:{page_port}",
+                   f"http://127.0.0.1:{ws_port}", "null", "http://127.0.0.1", f"http://10.0.0.1:{page_port}"]
+
+        async def tries() -> list[int | m.Welcome]:
+            return [await _handshake(ws_port, origin, token) for origin in foreign]
+
+        assert trio.run(tries) == [403] * len(foreign)
+        page = Page(f"ws://127.0.0.1:{ws_port}", "cy", token, origin=base)  # the page's own origin: it plays
+        trio.run(page.run)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and len(page.results) == 1, err
+    assert "Origin 'http://evil.example' is not the play page's" in err, err
