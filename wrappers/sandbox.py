@@ -551,6 +551,11 @@ def _is_system(path: str) -> bool:
     return any(_under(real, s) or _under(path, s) for s in SYSTEM_PATHS)
 
 
+# The kernel's folders: the box has its own (a /dev of a few devices, a /proc of its own processes); a bot naming a
+# path in them (/dev/stderr) must not have the host's bound into its box.
+_NEVER_BOUND = ("/dev", "/proc", "/sys", "/run")
+
+
 def command_files(spec: BotSpec) -> list[str]:
     """The absolute paths of the files and folders the bot's command names after the executable (relative ones
     are taken from its ``cwd``, else from the referee's working folder)."""
@@ -561,7 +566,7 @@ def command_files(spec: BotSpec) -> list[str]:
         if arg.startswith("-") or not arg:
             continue
         p = os.path.abspath(os.path.join(base, arg))
-        if p != "/" and os.path.exists(p):
+        if p != "/" and os.path.exists(p) and not any(_under(p, f) for f in _NEVER_BOUND):
             out.append(p)
     return out
 

@@ -2,7 +2,7 @@
 """``drawdiscard`` that also writes every line it reads (``<  …``) and prints (``>  …``) to the file FILE.
 
 Used by the transcript test: ``python tests/bots/checkbots/recorder.py FILE``; the file is appended to, so a
-per-hand process adds one hand after another.
+per-hand process adds one hand after another.  ``-`` writes to stderr (which the referee keeps per seat).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from wrappers.codec import Ask, Start, format_answer, parse_server_line
 
 
 def main() -> int:
-    record = open(sys.argv[1], "a", encoding="ascii")  # noqa: SIM115
+    record = sys.stderr if sys.argv[1] == "-" else open(sys.argv[1], "a", encoding="ascii")  # noqa: SIM115
     policy = DrawDiscard()
     view = new_view(1)
     for raw in sys.stdin:
