@@ -1,0 +1,79 @@
+"""``mjref replay hand-NN.mjs...``: verify mj-server's own hand histories under mjref's Chinese Classical rules.
+
+Exit status: 0 when every player's score, each item of its explanation and the settlement equal mj-server's in
+every file; 1 at the first difference (file, line, mjref's value, mj-server's); 2 when a file is not an mj-server
+hand history (one line naming the file and line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from referee.commands import fail, make_console
+from referee.errors import printable
+from referee.mjserver import HistoryReport, Verified, verify_histories
+
+SEATS = ("East", "South", "West", "North")
+
+
+def run_histories(args: argparse.Namespace) -> int:
+    if args.hand is not None or args.explain:
+        return fail("replay", "--hand and --explain are for mjref's own logs, not mj-server hand histories")
+    report = verify_histories(args.log)
+    if args.json:
+        print(json.dumps(report_json(report), ensure_ascii=False))
+        return 0 if report.ok else 1
+    out = make_console(width=140)
+    out.print(table(report))
+    out.print(verdict(report))
+    return 0 if report.ok else 1
+
+
+def _winner(v: Verified) -> str:
+    for m in v.history.moves:
+        if m.kind == "PlayerMahJongs":
+            pid = getattr(m, "id", 0)
+            return f"{pid} {v.history.players.get(pid, '')}"
+    return ""
+
+
+def table(report: HistoryReport) -> Table:
+    t = Table(title="mj-server hand histories (Chinese Classical)")
+    for col in ("file", "winner", "scores E S W N", "settlement E S W N", "verdict"):
+        t.add_column(col, overflow="fold")
+    for v in report.hands:
+        c = v.check
+        verdict_ = "[green]verified[/green]" if c.difference is None else "[red]differs[/red]"
+        t.add_row(Text(printable(v.path)), Text(printable(_winner(v))), " ".join(map(str, c.scores)),
+                  " ".join(f"{x:+d}" for x in c.changes), verdict_)
+    return t
+
+
+def verdict(report: HistoryReport) -> str:
+    first = report.first
+    n = len(report.hands)
+    if first is None:
+        return (f"[green]verified[/green]: {n} hand histor{'ies' if n != 1 else 'y'}; every score, "
+                f"{report.items} explanation and settlement lines and every settlement equal mj-server's")
+    path, d = first
+    return (f"[red bold]difference[/red bold] at {escape(printable(path))}:{d.line}: {escape(printable(d.what))}: "
+            f"mjref {escape(printable(repr(d.mjref)))}, mj-server {escape(printable(repr(d.mjserver)))}")
+
+
+def report_json(report: HistoryReport) -> dict[str, Any]:
+    first = report.first
+    return {
+        "ok": report.ok,
+        "hands": [{"file": str(v.path), "scores": list(v.check.scores), "changes": list(v.check.changes),
+                   "verified": v.check.difference is None} for v in report.hands],
+        "items": report.items,
+        "difference": None if first is None else {
+            "file": str(first[0]), "line": first[1].line, "what": first[1].what, "mjref": first[1].mjref,
+            "mjserver": first[1].mjserver},
+    }

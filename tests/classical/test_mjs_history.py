@@ -1,0 +1,119 @@
+"""The reader of mj-server's hand histories: real files read into typed records; a malformed or foreign file is
+refused with one line naming the file and line (and ``mjref replay`` exits 2 on it)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.errors import InputError
+from referee.game.classical.history import (DiscardMsg, HandScoreMsg, SettlementMsg, TileMsg, decode,
+                                            parse_history)
+from referee.mjserver import read_history, verify_histories
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "mjserver"
+DEFAULT = DATA / "default.mjs"
+
+
+def text() -> str:
+    return DEFAULT.read_bytes().decode()
+
+
+def test_a_real_history_reads_into_typed_records() -> None:
+    h = read_history(DEFAULT)
+    assert sorted(h.players) == [1, 2, 3, 4]
+    assert h.game.round == "EW" and h.game.hands_as_east == 0
+    assert h.options.ScoreLimit == 1000 and h.options.Flowers and not h.options.SevenPairs
+    assert len(h.wall.tiles) == 144
+    assert h.moves[0].kind == "NewHand"
+    assert isinstance(h.moves[-1], SettlementMsg) and sum(h.moves[-1].changes) == 0
+    scores = [m for m in h.moves if isinstance(m, HandScoreMsg)]
+    assert len(scores) == 4
+    assert scores[0].explanation[0] == "basic        20 (going Mah Jong)"
+    assert scores[0].explanation[-1].startswith("SCORE:")
+    assert any(isinstance(m, DiscardMsg) for m in h.moves)
+    assert any(isinstance(m, TileMsg) and m.kind == "PlayerMahJongs" for m in h.moves)
+
+
+def test_every_kept_history_verifies() -> None:
+    report = verify_histories([DATA])
+    assert len(report.hands) == 6
+    assert report.ok, report.first
+    assert report.items > 100
+
+
+@pytest.mark.parametrize("edit, reason", [
+    (lambda t: "hello\r\n" + t, "h.mjs:1: 'hello' is not an mj-server history message"),
+    (lambda t: t.replace("PlayerDraws 1 NW", "PlayerDraws 1 1X", 1), "'1X' is not a tile code"),
+    (lambda t: t.replace("PlayerDiscards 1 NW 1 0", "PlayerDiscards 1 NW one 0", 1),
+     "discard serial 'one' is not an integer"),
+    (lambda t: t.replace("PlayerDiscards 1 NW 1 0", "PlayerDiscards 1 NW 1 0 extra", 1), "unexpected 'extra'"),
+    (lambda t: t.replace("PlayerClaimsChow 2 37 Middle", "PlayerClaimsChow 2 37 Sideways", 1),
+     "'Sideways' is not a chow position"),
+    (lambda t: t.replace("GameOption 0 Flowers bool", "GameOption 0 Flower bool", 1), "unknown game option 'Flower'"),
+    (lambda t: t.replace("GameOption 0 NoLimit bool 0 1 0", "GameOption 0 NoLimit bool 0 1 7", 1),
+     "option NoLimit is a bool: its value is 0 or 1, not 7"),
+    (lambda t: t.replace("GameOption 0 ScoreLimit nat", "GameOption 0 ScoreLimit bool", 1),
+     "option ScoreLimit is of type nat, not 'bool'"),
+    (lambda t: t[: t.index("Settlement")], "does not end with a Settlement"),
+    (lambda t: t.replace("Wall NW 6C", "Wall 6C", 1), "the wall has 143 tiles, not 144"),
+    (lambda t: t.replace("PlayerDraws 1 6C", "PlayerDraws 9 6C", 1), "player 9 is not one of [1, 2, 3, 4]"),
+    (lambda t: t.rstrip("\r\n") + "\\\r\n", "continues past the end of the file"),
+    (lambda t: "", "not an mj-server hand history"),
+])
+def test_a_malformed_history_is_refused_with_its_line(edit: object, reason: str) -> None:
+    assert callable(edit)
+    edited = edit(text())
+    assert edited != text()
+    with pytest.raises(InputError) as e:
+        parse_history(edited, "h.mjs")
+    assert reason in str(e.value)
+    assert str(e.value).startswith("h.mjs")
+    assert "\n" not in str(e.value)
+
+
+def test_a_binary_or_non_utf8_file_is_refused() -> None:
+    with pytest.raises(InputError, match="a binary file"):
+        decode(b"Player 1 x\0", "b.mjs")
+    with pytest.raises(InputError, match="not text"):
+        decode(b"Player 1 \xff\xfe", "b.mjs")
+
+
+def test_mjref_replay_refuses_a_foreign_file_with_one_line_and_exit_2(tmp_path: Path) -> None:
+    foreign = tmp_path / "hand-01.mjs"
+    foreign.write_text('{"kind": "header"}\n')
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(foreign)], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and f"{foreign}:1:" in r.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(empty)], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and "no mj-server hand histories" in r.stderr
+
+
+def test_mjref_replay_names_the_first_difference_and_exits_1(tmp_path: Path) -> None:
+    changed = tmp_path / "hand-01.mjs"
+    original = DEFAULT.read_bytes()
+    assert b"extra         2 (winning from wall)" in original
+    changed.write_bytes(original.replace(b"extra         2 (winning from wall)",
+                                         b"extra         3 (winning from wall)"))
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "--json", str(DATA / "cannon.mjs"),
+                        str(changed)], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 1, r.stdout + r.stderr
+    d = json.loads(r.stdout)["difference"]
+    line = original.decode().split("\r\n").index("extra         2 (winning from wall)\\") + 1
+    assert d == {"file": str(changed), "line": line, "what": "East (player 1)'s score, item 5",
+                 "mjref": "extra         2 (winning from wall)", "mjserver": "extra         3 (winning from wall)"}
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(changed)], capture_output=True,
+                       text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 1 and "difference at" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(DATA)], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "verified: 6 hand histories" in " ".join(r.stdout.split())

@@ -1,0 +1,72 @@
+"""mjref verifies mj-server's own games: corpora generated on the fly by the real ``mj-server`` and four
+``mj-player``s (seeded, under several option files and player personalities), every hand history replayed under
+mjref's Chinese Classical rules with the file's own options, and every score, explanation item and settlement
+required to equal mj-server's.  The CI corpus is some 16 games (over 300 winning hands, about 20 seconds); the
+``slow`` test plays 110 more (over 2,000 hands)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import mjserver
+import pytest
+
+from referee.game.classical.options import GameOptions
+from referee.mjserver import verify_histories
+
+# (options file, personality, seed): every option variation once, the personalities in turn.
+GAMES = [(opt, list(mjserver.PERSONALITIES)[i % 3], 11 + i) for i, opt in enumerate([None, *mjserver.OPTIONS])]
+GAMES += [(None, "mixed", 101), (None, "pungs", 102), ("seven-pairs-1", "pungs", 103)]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str | None, str, int], list[Path]]:
+    mjserver.require()
+    root = tmp_path_factory.mktemp("mjserver")
+    return {(opt, pers, seed): mjserver.corpus(root / f"{opt}-{pers}-{seed}", seed, options=opt, personality=pers)
+            for opt, pers, seed in GAMES}
+
+
+def test_every_hand_of_the_corpus_verifies(corpus: dict[tuple[str | None, str, int], list[Path]]) -> None:
+    files = [f for fs in corpus.values() for f in fs]
+    assert len(files) >= 300, f"only {len(files)} winning hands in the corpus"
+    for game, fs in corpus.items():
+        assert fs, f"game {game} wrote no hand history"
+    report = verify_histories(files)
+    assert report.first is None, report.first
+    assert len(report.hands) == len(files)
+    # the option files took effect: the histories carry them and mjref read them
+    by_option = {game[0]: verify_histories(fs[:1]).hands[0].history.options for game, fs in corpus.items()}
+    assert not by_option["losers-settle-0"].LosersSettle
+    assert by_option["disc-doubles-1"].DiscDoubles
+    assert by_option["seven-pairs-1"].SevenPairs
+    assert not by_option["flowers-0"].Flowers
+    assert by_option["no-limit-1"].NoLimit
+    assert by_option["mixed"].ScoreLimit == 500 and by_option["mixed"].NumRounds == 2
+    assert by_option[None] == GameOptions()  # no option file: mj-server's defaults, which are mjref's
+
+
+def test_mjref_replay_verifies_the_corpus_folders(corpus: dict[tuple[str | None, str, int], list[Path]]) -> None:
+    folders = sorted({fs[0].parent for fs in corpus.values()})[:4]
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "--json", *map(str, folders)],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    out = json.loads(r.stdout)
+    assert out["ok"] and out["difference"] is None
+    assert len(out["hands"]) == sum(len(list(f.glob("hand-*.mjs"))) for f in folders)
+
+
+@pytest.mark.slow
+def test_two_thousand_hands_verify(tmp_path: Path) -> None:
+    mjserver.require()
+    files: list[Path] = []
+    options = [None, *mjserver.OPTIONS]
+    for i in range(110):
+        opt, pers = options[i % len(options)], list(mjserver.PERSONALITIES)[i % 3]
+        files += mjserver.corpus(tmp_path / f"g{i}", 1000 + i, options=opt, personality=pers)
+    assert len(files) >= 2000
+    report = verify_histories(files)
+    assert report.first is None, report.first
