@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import InputError
-from referee.game.classical.history import (DiscardMsg, HandScoreMsg, SettlementMsg, TileMsg, decode,
-                                            parse_history)
+from referee.game.classical.history import DiscardMsg, HandScoreMsg, SettlementMsg, TileMsg, decode, parse_history
 from referee.mjserver import read_history, verify_histories
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mjserver"
