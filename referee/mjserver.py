@@ -25,7 +25,8 @@ def is_history_path(path: Path) -> bool:
 
 
 def history_files(paths: Iterable[Path]) -> list[Path]:
-    """The history files named: files as given, a folder's ``*.mjs`` (mj-server writes ``hand-NN.mjs``) sorted by name."""
+    """The history files named: files as given, a folder's ``*.mjs`` (mj-server writes ``hand-NN.mjs``) sorted
+    by name."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():

@@ -40,7 +40,7 @@ def test_a_real_history_reads_into_typed_records() -> None:
 
 def test_every_kept_history_verifies() -> None:
     report = verify_histories([DATA])
-    assert len(report.hands) == 6
+    assert len(report.hands) == 7
     assert report.ok, report.first
     assert report.items > 100
 
@@ -61,7 +61,7 @@ def test_every_kept_history_verifies() -> None:
     (lambda t: t[: t.index("Settlement")], "does not end with a Settlement"),
     (lambda t: t.replace("Wall NW 6C", "Wall 6C", 1), "the wall has 143 tiles, not 144"),
     (lambda t: t.replace("PlayerDraws 1 6C", "PlayerDraws 9 6C", 1), "player 9 is not one of [1, 2, 3, 4]"),
-    (lambda t: t.rstrip("\r\n") + "\\\r\n", "continues past the end of the file"),
+    (lambda t: t + "Comment x\\\r\n", "continues past the end of the file"),
     (lambda t: "", "not an mj-server hand history"),
 ])
 def test_a_malformed_history_is_refused_with_its_line(edit: object, reason: str) -> None:
@@ -73,6 +73,14 @@ def test_a_malformed_history_is_refused_with_its_line(edit: object, reason: str)
     assert reason in str(e.value)
     assert str(e.value).startswith("h.mjs")
     assert "\n" not in str(e.value)
+
+
+def test_escaped_text_reads_as_mj_server_reads_it() -> None:
+    """A string field that starts with a space is guarded by a backslash, and a backslash is doubled."""
+    h = read_history(DATA / "half-limit.mjs")
+    first = next(m for m in h.moves if isinstance(m, HandScoreMsg))
+    assert first.explanation[0] == " 0.5 Limit  250 (almost concealed hand)"
+    assert not h.options.Flowers and not h.options.DeadWall and h.options.ConcealedAlmost == 50_000_000
 
 
 def test_a_binary_or_non_utf8_file_is_refused() -> None:
@@ -115,4 +123,4 @@ def test_mjref_replay_names_the_first_difference_and_exits_1(tmp_path: Path) -> 
     r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(DATA)], capture_output=True, text=True,
                        stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "verified: 6 hand histories" in " ".join(r.stdout.split())
+    assert "verified: 7 hand histories" in " ".join(r.stdout.split())

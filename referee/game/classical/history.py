@@ -217,16 +217,40 @@ class _Line:
         return w
 
     def text(self) -> str:
+        """The rest of the message: a string field, whose leading backslash (mj-server's guard of a leading space
+        or backslash) is not part of it."""
         t, self.rest = self.rest, ""
-        return t
+        return t[1:] if t.startswith("\\") else t
 
     def end(self) -> None:
         if self.rest.strip():
             raise self._fail(f"unexpected {self.rest.strip()[:40]!r} at the end")
 
 
+def _trailing_backslashes(line: str) -> int:
+    return len(line) - len(line.rstrip("\\"))
+
+
+def _unescape(raw: str) -> str:
+    """A message as mj-server reads it back: a backslash escapes the next character (a line end: a newline)."""
+    if "\\" not in raw:
+        return raw
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == "\\":
+            out.append(raw[i + 1 : i + 2])  # never the last character: _records pairs every backslash
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def _records(text: str, name: str) -> list[tuple[int, str]]:
-    """(first line number, message text) with backslash-continued lines joined by newlines."""
+    """(first line number, message text): a line that ends in an odd number of backslashes continues on the next
+    (an escaped line end: a newline in the message), and ``\\\\`` is an escaped backslash."""
     out: list[tuple[int, str]] = []
     lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]  # mj-server writes CRLF
     if lines and lines[-1] == "":
@@ -236,13 +260,12 @@ def _records(text: str, name: str) -> list[tuple[int, str]]:
     i = 0
     while i < len(lines):
         start, parts = i + 1, [lines[i]]
-        while parts[-1].endswith("\\"):
-            parts[-1] = parts[-1][:-1]
+        while _trailing_backslashes(parts[-1]) % 2:
             i += 1
             if i == len(lines):
                 raise InputError(f"{name}:{start}: the message continues past the end of the file")
             parts.append(lines[i])
-        out.append((start, "\n".join(parts)))
+        out.append((start, _unescape("\n".join(parts))))
         i += 1
     return out
 
