@@ -37,8 +37,13 @@ class Score(NamedTuple):
         return cls(v // 1000000, (v // 10000) % 100, v % 10000)
 
 
+MJREF_OPTIONS = ("OnlyPlaceCountsExposed", "LooseTileFromWall", "LastTileOnLoose", "ScholarsNoChows", "EastWinsLimit")
+
+
 class GameOptions(BaseModel):
-    """The options of a Chinese Classical game, with mj-server 1.11's defaults (the ``xmj`` preset)."""
+    """The options of a Chinese Classical game, with mj-server 1.11's defaults (the ``xmj`` preset): its 23
+    GameOptions under their own names, then mjref's few more (``MJREF_OPTIONS``) for the points where other rule
+    books (Kajongg's DMJL) score otherwise."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -65,6 +70,20 @@ class GameOptions(BaseModel):
     DiscDoubles: bool = Field(False, description="bool: the discarder pays double")
     ShowOnWashout: bool = Field(False, description="bool: tiles revealed on washout")
     NumRounds: int = Field(4, ge=1, description="nat: number of rounds to play (1, 2 or a multiple of 4)")
+
+    # mjref's own options, beyond mj-server's: the points where Kajongg's Classical Chinese DMJL scores otherwise.
+    # Their defaults are mj-server's behaviour; the dmjl preset sets them.
+    OnlyPlaceCountsExposed: bool = Field(
+        True, description="bool: filling the only place: a tile whose four copies are all face up is no place")
+    LooseTileFromWall: bool = Field(
+        False, description="bool: a win on a loose tile also scores the points for winning from the wall")
+    LastTileOnLoose: bool = Field(
+        True, description="bool: a win on a loose tile drawn when the live wall is used up scores the last-tile "
+        "double")
+    ScholarsNoChows: bool = Field(
+        True, description="bool: the Three Great Scholars limit needs a hand without chows")
+    EastWinsLimit: int = Field(
+        13, ge=0, description="nat: East's consecutive win that is a limit hand (0: none)")
 
     @field_validator("NumRounds")
     @classmethod
@@ -106,8 +125,7 @@ def parse_option_line(line: str, where: str) -> tuple[str, Any]:
     if name == "End":
         return name, None
     if name not in GameOptions.model_fields:
-        raise InputError(f"{where}: unknown game option {name!r} (mj-server 1.11 has "
-                         f"{', '.join(GameOptions.model_fields)})")
+        raise InputError(f"{where}: unknown game option {name!r} (known: {', '.join(GameOptions.model_fields)})")
     if typ != GameOptions.kind(name):
         raise InputError(f"{where}: option {name} is of type {GameOptions.kind(name)}, not {typ!r}")
     for label, text in (("minimum protocol version", minprot), ("enabled flag", enabled), ("value", raw)):

@@ -66,6 +66,7 @@ class Situation:
     whence: Whence = "wall"
     tile: str | None = None  # the tile that completed the hand
     caller: Hand | None = None  # the winner's tiles just before the completing tile
+    claimed_set: int | None = None  # the winner's set made with a claimed tile (index in its sets), if any
     exposed: Counter[str] = field(default_factory=Counter)  # copies of each tile face up on the table
     last_tile: bool = False  # the live wall was used up (winning with the last tile)
     exactly_last: bool = False  # the last live tile exactly (Catching the Moon)
@@ -256,7 +257,7 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
     if hand.specials and not at.no_special_scores:
         n = len(hand.specials)
         sheet.add(f"{n} special{'s' if n > 1 else ''}", 4 * n, "flowers and seasons")
-    if winner and at.whence == "wall":
+    if winner and (at.whence == "wall" or (at.whence == "loose" and options.LooseTileFromWall)):
         sheet.add("extra", 2, "winning from wall")
     if (winner and eyestile is not None and eyestile == at.tile and numpairs == 1
             and (claimedpair or at.whence in ("wall", "loose"))):
@@ -264,7 +265,7 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
     if numpairs == 1 and winner and at.caller is not None:
         places = 0
         for t in PLAYING:
-            if at.exposed[t] == 4 and at.tile != t:
+            if options.OnlyPlaceCountsExposed and at.exposed[t] == 4 and at.tile != t:
                 continue
             places += can_mah_jong(at.caller, t, seven)
         if places <= 1:
@@ -347,7 +348,7 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
     if winner:
         if at.whence == "loose":
             sheet.double(1, "winning with loose tile")
-        if at.last_tile:
+        if at.last_tile and (at.whence != "loose" or options.LastTileOnLoose):
             sheet.double(1, "winning with last tile")
         if at.whence == "robbed":
             sheet.double(1, "robbing a kong")
@@ -373,7 +374,7 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
             sheet.limit_hand("Buried Treasure")
         if thirteen_wonders(Counter(hand.concealed)):
             sheet.limit_hand("Thirteen Unique Wonders")
-        if dragonsets == 3 and numchows == 0:
+        if dragonsets == 3 and (numchows == 0 or not options.ScholarsNoChows):
             sheet.limit_hand("Three Great Scholars")
         if windsets == 4:
             sheet.limit_hand("Four Blessing o'er the Door")
@@ -383,8 +384,8 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
             sheet.limit_hand("Heads and Tails")
         if allclosed and onesuit:
             sheet.limit_hand("Concealed Clear Suit")
-        if at.hands_as_east == 12 and east:
-            sheet.limit_hand("East's 13th consecutive win")
+        if options.EastWinsLimit and at.hands_as_east == options.EastWinsLimit - 1 and east:
+            sheet.limit_hand(f"East's {_ordinal(options.EastWinsLimit)} consecutive win")
         if allgreen:
             sheet.limit_hand("Imperial Jade")
             danger |= Danger.GREEN
@@ -394,6 +395,10 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
             sheet.limit_hand("Wriggling Snake")
     value_, lines = sheet.result()
     return HandScore(value_, lines, danger)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _nine_gates(at: Situation) -> bool:

@@ -25,7 +25,7 @@ from referee.game.classical.history import (
     ShowMsg,
     TileMsg,
 )
-from referee.game.classical.scoring import Danger, Situation, Whence, score_hand, settle
+from referee.game.classical.scoring import Danger, HandScore, Situation, Whence, score_hand, settle
 from referee.game.classical.tiles import HIDDEN, is_honour, is_special, is_terminal, step, suit
 
 GREEN_TILES = frozenset({"2B", "3B", "4B", "6B", "8B", "GD"})
@@ -57,6 +57,15 @@ class _Player:
 
 
 @dataclass(frozen=True, slots=True)
+class Scored:
+    """One player's tiles as they were scored, the situation, and mjref's score."""
+
+    hand: Hand
+    at: Situation
+    score: HandScore
+
+
+@dataclass(frozen=True, slots=True)
 class HandCheck:
     """The verdict on one history: the first difference (None when every figure agrees) and what was compared."""
 
@@ -64,6 +73,7 @@ class HandCheck:
     scores: tuple[int, int, int, int]  # by seat, East first, as mjref scores them
     changes: tuple[int, int, int, int]
     items: int  # explanation lines compared
+    scored: tuple[Scored, ...] = ()  # each player's tiles and situation as scored, in the history's order
 
 
 class _Table:
@@ -97,6 +107,8 @@ class _Table:
         self.caller: Hand | None = None
         self.winner: int | None = None
         self.items = 0
+        self.scored: list[Scored] = []
+        self.claimed_set: int | None = None
 
     # ------------------------------------------------------------------------------------------------ helpers
     def seat(self, pid: int) -> int:
@@ -286,6 +298,7 @@ class _Table:
                 elif self.state == "MahJonging":
                     self.take(s, t, 2)
                     p.hand.sets.append(TileSet("Pung", t))
+                    self.claimed_set = len(p.hand.sets) - 1
                 else:
                     raise IllegalMove("pungs with no discard to claim")
                 self.mark_dangerous_discards()
@@ -304,6 +317,7 @@ class _Table:
                     raise IllegalMove(f"pairs {t}, which is not the tile claimed for Mah-Jong")
                 self.take(s, t)
                 p.hand.sets.append(TileSet("Pair", t))
+                self.claimed_set = len(p.hand.sets) - 1
                 self.mark_dangerous_discards()
             elif k == "PlayerRobsKong":
                 if not self.konging or self.tile != t:
@@ -387,6 +401,8 @@ class _Table:
             for x in others:
                 self.take(s, x)
             p.hand.sets.append(TileSet("Chow", low))
+            if self.state == "MahJonging":
+                self.claimed_set = len(p.hand.sets) - 1
             if self.state == "Discarded":
                 self.state, self.konging = "Discarding", False
                 self.supplier, self.player, self.whence = self.player, s, "discard"
@@ -446,11 +462,13 @@ class _Table:
         winner = s == self.winner
         at = Situation(
             seat=s, round_wind=self.h.game.round, winner=winner, whence=self.whence, tile=self.tile,
-            caller=self.caller if winner else None, exposed=self.exposed,
+            caller=self.caller if winner else None, claimed_set=self.claimed_set if winner else None,
             last_tile=self.live_used >= self.live_end, exactly_last=self.live_used == self.live_end,
-            original_call=p.original_call, no_discard=tuple(q.no_discard for q in self.players),  # type: ignore[arg-type]
+            exposed=Counter(self.exposed), original_call=p.original_call,
+            no_discard=tuple(q.no_discard for q in self.players),  # type: ignore[arg-type]
             kong_upon_kong=self.kong_upon_kong, hands_as_east=self.hands_as_east)
         ours = score_hand(p.hand, at, self.o)
+        self.scored.append(Scored(p.hand.copy(), at, ours))
         if winner:
             p.dflags[s] = ours.danger
         p.score = ours.value
@@ -509,4 +527,4 @@ def check_history(h: HandHistory) -> HandCheck:
     scores = tuple(p.score or 0 for p in table.players)
     last = h.moves[-1]
     changes = last.changes if isinstance(last, SettlementMsg) else (0, 0, 0, 0)
-    return HandCheck(diff, scores, changes, table.items)  # type: ignore[arg-type]
+    return HandCheck(diff, scores, changes, table.items, tuple(table.scored))  # type: ignore[arg-type]
