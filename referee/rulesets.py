@@ -10,6 +10,7 @@ and an ``[options]`` table) or an mj-server option file (``GameOption`` lines), 
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -20,7 +21,7 @@ from pydantic import ValidationError
 
 from referee.errors import InputError
 from referee.game.classical.options import GameOptions, parse_option_file
-from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset, rules_schema
+from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset, parse_assignments, rules_schema
 from referee.validation import validation_reason
 
 Family = Literal["taiwan16", "classical"]
@@ -98,6 +99,30 @@ def _from_toml(text: str, where: str, name: str) -> Rules:
     except ValidationError as e:
         _, field, reason = validation_reason(e)
         raise InputError(f"{where}: option {field}: {reason}") from None
+
+
+def with_assignments(options: Ruleset | GameOptions, assignments: list[str]) -> Ruleset | GameOptions:
+    """``options`` with ``--set OPTION=VALUE`` changes (values read as JSON where they parse), the option named in
+    any error."""
+    if isinstance(options, Ruleset):
+        return parse_assignments(assignments, options) if assignments else options
+    values: dict[str, Any] = {}
+    for item in assignments:
+        if "=" not in item:
+            raise InputError(f"--set {item!r}: expected OPTION=VALUE")
+        key, raw = (x.strip() for x in item.split("=", 1))
+        try:
+            values[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            values[key] = raw
+    unknown = sorted(set(values) - set(GameOptions.model_fields))
+    if unknown:
+        raise InputError(f"unknown classical option {unknown[0]!r} (known: {', '.join(GameOptions.model_fields)})")
+    try:
+        return GameOptions.model_validate({**options.model_dump(), **values})
+    except ValidationError as e:
+        _, field, reason = validation_reason(e)
+        raise InputError(f"classical option {field!r}: {reason}") from None
 
 
 def families_schema() -> dict[str, Any]:
