@@ -12,6 +12,7 @@ import pytest
 
 from referee.errors import InputError
 from referee.game.classical.history import DiscardMsg, HandScoreMsg, SettlementMsg, TileMsg, decode, parse_history
+from referee.game.classical.table import check_history
 from referee.mjserver import read_history, verify_histories
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mjserver"
@@ -124,3 +125,20 @@ def test_mjref_replay_names_the_first_difference_and_exits_1(tmp_path: Path) -> 
                        stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "verified: 7 hand histories" in " ".join(r.stdout.split())
+
+
+@pytest.mark.parametrize("old, new, line, reason", [
+    ("PlayerDraws 1 NW\r\nPlayerDraws 1 6C", "PlayerDraws 1 6C\r\nPlayerDraws 1 NW", 32,
+     "illegal: draws 6C, but the next tile of the wall is NW"),
+    ("PlayerDiscards 2 9D 2 0", "PlayerDiscards 2 GD 2 0", 98, "illegal: has not 1 × GD in hand"),
+    ("PlayerClaimsPung 1 20\r\n", "PlayerDoesntClaim 1 20 0\r\n", 196,
+     "illegal: takes the discard without claiming it (PlayerClaimsPung)"),
+    ("PlayerClaimsChow 2 37 Middle", "PlayerClaimsChow 3 37 Middle", 280,
+     "illegal: claims a chow of a discard not by the previous player"),
+])
+def test_a_move_the_rules_do_not_allow_is_a_difference(old: str, new: str, line: int, reason: str) -> None:
+    original = text()
+    assert old in original
+    h = parse_history(original.replace(old, new, 1), "h.mjs")
+    d = check_history(h).difference
+    assert d is not None and d.line == line and d.mjref == reason and d.mjserver == "accepted", d

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from referee.game.classical.hand import Hand, TileSet, can_mah_jong
 from referee.game.classical.history import (
     ChowsMsg,
+    ClaimMsg,
     DiscardMsg,
     HandHistory,
     HandScoreMsg,
@@ -109,6 +110,7 @@ class _Table:
         self.items = 0
         self.scored: list[Scored] = []
         self.claimed_set: int | None = None
+        self.claims: dict[int, str] = {}  # seat -> its claim of the discard in play (PlayerClaimsPung...)
 
     # ------------------------------------------------------------------------------------------------ helpers
     def seat(self, pid: int) -> int:
@@ -261,6 +263,11 @@ class _Table:
                         self.player = 0
                         self.whence = "wall"
                     return None
+                if self.state == "Discarded":
+                    if self.claims:
+                        raise IllegalMove(f"draws although the discard was claimed ({', '.join(self.claims.values())})")
+                    if s != (self.player + 1) % 4:
+                        raise IllegalMove("draws out of turn")
                 if self.state != "DeclaringSpecials":
                     self.snapshot(s)
                 p.hand.concealed.append(t)
@@ -289,6 +296,7 @@ class _Table:
                 if self.tile != t:
                     raise IllegalMove(f"pungs {t}, but the tile in play is {self.tile}")
                 if self.state == "Discarded":
+                    self.implemented(s, ("PlayerClaimsPung",))
                     self.snapshot(s)
                     self.take(s, t, 2)
                     p.hand.sets.append(TileSet("Pung", t))
@@ -306,6 +314,7 @@ class _Table:
             elif k == "PlayerKongs":
                 if self.state != "Discarded" or self.tile != t:
                     raise IllegalMove(f"kongs {t}, which is not the discard")
+                self.implemented(s, ("PlayerClaimsKong",))
                 self.take(s, t, 3)
                 p.hand.sets.append(TileSet("Kong", t))
                 self.state, self.supplier, self.player, self.konging = "Discarding", self.player, s, False
@@ -331,6 +340,7 @@ class _Table:
                     raise IllegalMove(f"robs a kong of {t} that seat {self.player} has not")
                 if not can_mah_jong(p.hand, t, self.o.SevenPairs):
                     raise IllegalMove(f"robs a kong of {t} without a complete hand")
+                self.implemented(s, ("PlayerClaimsMahJong",))
                 self.snapshot(s)
                 self.state, self.whence, self.supplier, self.player, self.tile = "MahJonging", "robbed", \
                     self.player, s, t
@@ -364,6 +374,7 @@ class _Table:
                         raise IllegalMove("claims Mah-Jong with no discard")
                     if not can_mah_jong(p.hand, self.tile, self.o.SevenPairs):
                         raise IllegalMove(f"claims Mah-Jong on {self.tile} without a complete hand")
+                    self.implemented(s, ("PlayerClaimsMahJong",))
                     self.snapshot(s)
                     self.supplier, self.whence, self.player = self.player, "discard", s
                 self.state = "MahJonging"
@@ -378,6 +389,7 @@ class _Table:
             self.take(s, m.tile)
             p.no_discard = False
             self.state, self.tile = "Discarded", m.tile
+            self.claims = {}
             self.kong = self.kong_upon_kong = False
             if m.calling:
                 p.calling = True
@@ -404,6 +416,7 @@ class _Table:
             if self.state == "MahJonging":
                 self.claimed_set = len(p.hand.sets) - 1
             if self.state == "Discarded":
+                self.implemented(s, ("PlayerClaimsChow",))
                 self.state, self.konging = "Discarding", False
                 self.supplier, self.player, self.whence = self.player, s, "discard"
                 for x in others:
@@ -431,7 +444,7 @@ class _Table:
                 else:
                     raise IllegalMove(f"adds {m.tile} to a pung it has not")
                 self.exposed[m.tile] += 1
-            self.konging, self.tile = True, m.tile
+            self.konging, self.tile, self.claims = True, m.tile, {}
             self.kong_made()
             self.set_danger_flags(s)
             return None
@@ -452,7 +465,40 @@ class _Table:
             return self.score(m)
         if isinstance(m, SettlementMsg):
             return self.settlement(m)
-        return None  # claims, passes, pauses, readiness, comments: no change to the table that scoring reads
+        if isinstance(m, ClaimMsg):
+            self.claim(m)
+        return None  # passes, pauses, readiness, comments: no change to the table that scoring reads
+
+    PRIORITY = {"PlayerClaimsMahJong": 3, "PlayerClaimsPung": 2, "PlayerClaimsKong": 2, "PlayerClaimsChow": 1}
+
+    def claim(self, m: ClaimMsg) -> None:
+        s = self.seat(m.id)
+        if m.kind == "PlayerDoesntClaim":
+            return
+        robbing = m.kind == "PlayerClaimsMahJong" and self.konging
+        if self.state != "Discarded" and not robbing:
+            raise IllegalMove(f"{m.kind} with no discard in play")
+        if s == self.player:
+            raise IllegalMove(f"{m.kind} of its own {'kong' if robbing else 'discard'}")
+        if m.kind == "PlayerClaimsChow" and s != (self.player + 1) % 4:
+            raise IllegalMove("claims a chow of a discard not by the previous player")
+        self.claims[s] = m.kind
+
+    def implemented(self, s: int, kinds: tuple[str, ...]) -> None:
+        """The claim of seat ``s`` is carried out: it must have made it, and no other claim may outrank it
+        (Mah-Jong, then pung or kong, then chow; between two Mah-Jong claims the first after the discarder)."""
+        mine = self.claims.get(s)
+        if mine not in kinds:
+            raise IllegalMove(f"takes the discard without claiming it ({' or '.join(kinds)})")
+        order = [(self.player + k) % 4 for k in (1, 2, 3)]
+        for other, kind in self.claims.items():
+            if other == s:
+                continue
+            if self.PRIORITY[kind] > self.PRIORITY[mine] or (
+                    kind == mine == "PlayerClaimsMahJong" and order.index(other) < order.index(s)):
+                raise IllegalMove(f"takes the discard although seat {_seat_name(other)} claimed it first "
+                                  f"({kind})")
+        self.claims = {}
 
     def score(self, m: HandScoreMsg) -> Difference | None:
         if self.winner is None:
