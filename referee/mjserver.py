@@ -81,13 +81,13 @@ class HistoryReport:
         return sum(v.check.items for v in self.hands)
 
 
-def verify_histories(paths: Iterable[Path]) -> HistoryReport:
+def verify_histories(paths: Iterable[Path], *, no_special_scores: bool = False) -> HistoryReport:
     """Read every history (all are read first: a malformed one is refused before any verdict), then replay each
     and compare, stopping at the first difference."""
     histories = [(p, read_history(p)) for p in history_files(paths)]
     report = HistoryReport()
     for p, h in histories:
-        check = check_history(h)
+        check = check_history(h, no_special_scores=no_special_scores)
         report.hands.append(Verified(p, h, check))
         if check.difference is not None:
             break

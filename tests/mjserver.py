@@ -65,11 +65,12 @@ def require() -> None:
         pytest.skip("Debian's mah-jong (mj-server, mj-player) is not installed")
 
 
-def corpus(folder: Path, seed: int, *, options: str | None = None, personality: str = "default") -> list[Path]:
+def corpus(folder: Path, seed: int, *, options: str | None = None, personality: str = "default",
+           server_args: tuple[str, ...] = ()) -> list[Path]:
     """Play one whole mj-server game in ``folder`` and return its hand histories (one per won hand)."""
     folder.mkdir(parents=True, exist_ok=True)
     sock = folder / "mj.sock"
-    cmd = [SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history"]
+    cmd = [SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history", *server_args]
     if options is not None:
         opt = folder / "options.txt"
         opt.write_text(OPTIONS[options])

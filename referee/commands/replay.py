@@ -50,6 +50,9 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--explain", action="store_true",
                    help="show each win's arrangement, tai items and payments (of hand N with --hand)")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    p.add_argument("--no-special-scores", action="store_true",
+                   help="mj-server histories only: the game was played with mj-server --no-special-scores "
+                   "(flowers and seasons score nothing), which its histories do not record")
     p.set_defaults(func=run)
 
 
@@ -64,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         return run_histories(args)
     if len(args.log) > 1:
         return fail("replay", "one match log at a time (several files are for mj-server hand histories, .mjs)")
+    if args.no_special_scores:
+        return fail("replay", "--no-special-scores is for mj-server hand histories (.mjs), not mjref's logs")
     args.log = args.log[0]
     if args.hand is not None and args.hand < 1:
         return fail("replay", f"--hand {args.hand}: hands are counted from 1")

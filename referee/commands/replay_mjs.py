@@ -25,7 +25,7 @@ SEATS = ("East", "South", "West", "North")
 def run_histories(args: argparse.Namespace) -> int:
     if args.hand is not None or args.explain:
         return fail("replay", "--hand and --explain are for mjref's own logs, not mj-server hand histories")
-    report = verify_histories(args.log)
+    report = verify_histories(args.log, no_special_scores=args.no_special_scores)
     if args.json:
         print(json.dumps(report_json(report), ensure_ascii=False))
         return 0 if report.ok else 1

@@ -59,6 +59,15 @@ def test_mjref_replay_verifies_the_corpus_folders(corpus: dict[tuple[str | None,
     assert len(out["hands"]) == sum(len(list(f.glob("hand-*.mjs"))) for f in folders)
 
 
+def test_a_game_without_special_scores_verifies_when_mjref_is_told(tmp_path: Path) -> None:
+    """``mj-server --no-special-scores`` is not recorded in its histories: ``--no-special-scores`` tells mjref."""
+    mjserver.require()
+    files = mjserver.corpus(tmp_path, 3, server_args=("--no-special-scores",))
+    assert verify_histories(files, no_special_scores=True).ok
+    first = verify_histories(files).first
+    assert first is not None and "flowers and seasons" in first[1].mjref
+
+
 @pytest.mark.slow
 def test_two_thousand_hands_verify(tmp_path: Path) -> None:
     mjserver.require()

@@ -78,8 +78,9 @@ class HandCheck:
 
 
 class _Table:
-    def __init__(self, h: HandHistory) -> None:
+    def __init__(self, h: HandHistory, no_special_scores: bool) -> None:
         self.h = h
+        self.no_special_scores = no_special_scores
         self.o = h.options
         self.wall = list(h.wall.tiles)
         self.size = len(self.wall)
@@ -512,7 +513,8 @@ class _Table:
             last_tile=self.live_used >= self.live_end, exactly_last=self.live_used == self.live_end,
             exposed=Counter(self.exposed), original_call=p.original_call,
             no_discard=tuple(q.no_discard for q in self.players),  # type: ignore[arg-type]
-            kong_upon_kong=self.kong_upon_kong, hands_as_east=self.hands_as_east)
+            kong_upon_kong=self.kong_upon_kong, hands_as_east=self.hands_as_east,
+            no_special_scores=self.no_special_scores)
         ours = score_hand(p.hand, at, self.o)
         self.scored.append(Scored(p.hand.copy(), at, ours))
         if winner:
@@ -557,9 +559,11 @@ def _seat_name(s: int) -> str:
     return ("East", "South", "West", "North")[s]
 
 
-def check_history(h: HandHistory) -> HandCheck:
-    """Replay ``h`` and compare every score, explanation item and the settlement with mj-server's."""
-    table = _Table(h)
+def check_history(h: HandHistory, *, no_special_scores: bool = False) -> HandCheck:
+    """Replay ``h`` and compare every score, explanation item and the settlement with mj-server's.
+    ``no_special_scores``: the game was played with ``mj-server --no-special-scores`` (flowers and seasons score
+    nothing), a switch of the server's that its histories do not record."""
+    table = _Table(h, no_special_scores)
     diff: Difference | None = None
     for m in h.moves:
         try:
