@@ -32,7 +32,7 @@ def history_files(paths: Iterable[Path]) -> list[Path]:
         if p.is_dir():
             found = sorted(p.glob(f"*{SUFFIX}"))
             if not found:
-                raise InputError(f"{p}: no mj-server hand histories (*{SUFFIX} files) in this folder")
+                raise InputError(f"{p}: a directory without mj-server hand histories (*{SUFFIX} files)")
             out += found
         elif p.is_file():
             out.append(p)

@@ -62,7 +62,7 @@ def console() -> Console:
 
 def run(args: argparse.Namespace) -> int:
     if any(is_history_path(p) for p in args.log):
-        from referee.commands.replay_mjs import run_histories
+        from referee.commands._histories import run_histories
 
         return run_histories(args)
     if len(args.log) > 1:

@@ -102,7 +102,7 @@ def test_mjref_replay_refuses_a_foreign_file_with_one_line_and_exit_2(tmp_path: 
     empty.mkdir()
     r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(empty)], capture_output=True, text=True,
                        stdin=subprocess.DEVNULL)
-    assert r.returncode == 2 and "no mj-server hand histories" in r.stderr
+    assert r.returncode == 2 and "a directory without mj-server hand histories" in r.stderr
 
 
 def test_mjref_replay_names_the_first_difference_and_exits_1(tmp_path: Path) -> None:
