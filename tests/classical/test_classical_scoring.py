@@ -334,3 +334,19 @@ def test_a_bad_option_file_names_the_line(text: str, reason: str) -> None:
     with pytest.raises(InputError) as e:
         parse_option_file(text, "opts")
     assert str(e.value).startswith(reason), str(e.value)
+
+
+def test_dmjl_differs_where_kajongg_does() -> None:
+    """The dmjl preset's own options: East's ninth win, the Scholars with a chow, a loose tile from the wall."""
+    from referee.rulesets import load_rules
+
+    dmjl = load_rules("dmjl").options
+    assert isinstance(dmjl, GameOptions)
+    h = hand("ClosedChow:2B", "ClosedChow:5C", "ClosedChow:6C", "ClosedChow:1D", "ClosedPair:3C")
+    ninth = Situation(seat=0, round_wind="EW", winner=True, whence="discard", tile="3C", hands_as_east=8)
+    assert "Limit Hand  500 (East's 9th consecutive win)" in score_hand(h, ninth, dmjl).explanation
+    assert score_hand(h, ninth, DEFAULT).value < 1000
+    scholars = hand("Pung:RD", "Pung:GD", "Pung:WD", "Chow:2B", "Pair:5C")
+    at = Situation(seat=1, round_wind="EW", winner=True, whence="discard", tile="5C")
+    assert "Limit Hand  500 (Three Great Scholars)" in score_hand(scholars, at, dmjl).explanation
+    assert not any("Scholars" in x for x in score_hand(scholars, at, DEFAULT).explanation)
