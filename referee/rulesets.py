@@ -125,6 +125,18 @@ def with_assignments(options: Ruleset | GameOptions, assignments: list[str]) -> 
         raise InputError(f"classical option {field!r}: {reason}") from None
 
 
+def playable_rules(spec: str | None, assignments: list[str]) -> Ruleset:
+    """The ruleset of a match (``--rules``, ``--set``): the engine plays the taiwan16 family only, so another family
+    is refused with the reason."""
+    rules = load_rules(spec) if spec is not None else Rules("taiwan16", DEFAULT_RULES, "taiwan16")
+    if not isinstance(rules.options, Ruleset):
+        raise InputError(f"--rules {spec}: the {rules.family} family is scored (mjref score --rules) and verified "
+                         f"(mjref replay of mj-server histories), but mjref's engine does not play it yet")
+    result = with_assignments(rules.options, assignments)
+    assert isinstance(result, Ruleset)
+    return result
+
+
 def families_schema() -> dict[str, Any]:
     """Every family with the JSON Schema of its options (defaults included), and the presets with their options."""
     presets = {}

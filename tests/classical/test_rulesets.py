@@ -121,3 +121,18 @@ def test_a_classical_request_that_is_no_complete_hand_is_refused() -> None:
         score_classical({"seat_wind": "EAST", "concealed": ["1B", "2B"], "winning_tile": "2B"}, GameOptions())
     with pytest.raises(InputError, match="winning_tile"):
         score_classical({"seat_wind": "EAST", "concealed": ["1B", "1B"]}, GameOptions())
+
+
+def test_a_match_takes_a_taiwan16_ruleset_file_and_refuses_a_family_it_cannot_play(tmp_path: Path) -> None:
+    t = tmp_path / "short.toml"
+    t.write_text('family = "taiwan16"\n[options]\nhands = 1\n')
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "random", "random", "--rules", str(t),
+                        "--seed", "3", "--log", "none", "--json"], capture_output=True, text=True,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert len(json.loads(r.stdout)["hands"]) == 1
+    for name in ("classical", "dmjl"):
+        r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "--rules", name, "--log", "none"],
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1
+        assert "does not play it yet" in r.stderr
