@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.errors import InputError
-from referee.game.classical.history import HandHistory, decode, parse_history
+from referee.game.classical.history import HandHistory, parse_history
 from referee.game.classical.table import Difference, HandCheck, check_history
+from referee.userfiles import read_bytes, utf8_text
 
 MAX_BYTES = 8 * 1024 * 1024  # a history is some 20 KB; anything this large is not one
 SUFFIX = ".mjs"
@@ -42,14 +43,10 @@ def history_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def read_history(path: Path) -> HandHistory:
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB: not an mj-server hand history")
-    return parse_history(decode(data, str(path)), str(path))
+    data = read_bytes(path, max_bytes=MAX_BYTES)
+    if b"\0" in data:
+        raise InputError(f"{path}: a binary file, not an mj-server hand history")
+    return parse_history(utf8_text(data, str(path)), str(path))
 
 
 @dataclass(slots=True)

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from referee.errors import InputError
 from referee.game.classical.options import GameOptions, parse_option_file
 from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset, parse_assignments, rules_schema
+from referee.userfiles import read_text
 from referee.validation import validation_reason
 
 Family = Literal["taiwan16", "classical"]
@@ -29,7 +30,6 @@ FAMILIES: dict[str, str] = {
     "taiwan16": "Taiwan 16-tile Mahjong as the ICGA framework plays it (docs/rules.md); played, scored, replayed",
     "classical": "Chinese Classical as mj-server 1.11 scores it (docs/classical.md); scored and verified",
 }
-MAX_FILE = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,20 +59,10 @@ def load_rules(spec: str) -> Rules:
         text = (_preset_dir() / f"{spec}.toml").read_text(encoding="utf-8")
         return _from_toml(text, spec, spec)
     path = Path(spec)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"--rules {spec!r}: not a rule family ({', '.join(FAMILIES)}), a preset "
                          f"({', '.join(preset_names())}) or a file")
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE + 1)
-    except OSError as e:
-        raise InputError(f"{spec}: cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_FILE:
-        raise InputError(f"{spec}: larger than 1 MB: not a ruleset")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{spec}: not UTF-8 text: not a ruleset") from None
+    text = read_text(path)
     if text.lstrip().startswith("GameOption"):
         return Rules("classical", parse_option_file(text, spec), spec)
     return _from_toml(text, spec, spec)
@@ -83,6 +73,8 @@ def _from_toml(text: str, where: str, name: str) -> Rules:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{where}: not a TOML ruleset (nor an mj-server option file): {e}") from None
+    except RecursionError:  # tomllib recurses on nested arrays and inline tables
+        raise InputError(f"{where}: not a TOML ruleset (nested too deeply)") from None
     unknown = sorted(set(doc) - {"family", "description", "options"})
     if unknown:
         raise InputError(f"{where}: unknown key {unknown[0]!r} (a ruleset has family, description and [options])")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import InputError
-from referee.game.classical.history import DiscardMsg, HandScoreMsg, SettlementMsg, TileMsg, decode, parse_history
+from referee.game.classical.history import DiscardMsg, HandScoreMsg, SettlementMsg, TileMsg, parse_history
 from referee.game.classical.table import check_history
 from referee.mjserver import read_history, verify_histories
 
@@ -84,11 +84,14 @@ def test_escaped_text_reads_as_mj_server_reads_it() -> None:
     assert not h.options.Flowers and not h.options.DeadWall and h.options.ConcealedAlmost == 50_000_000
 
 
-def test_a_binary_or_non_utf8_file_is_refused() -> None:
+def test_a_binary_or_non_utf8_file_is_refused(tmp_path: Path) -> None:
+    f = tmp_path / "b.mjs"
+    f.write_bytes(b"Player 1 x\0")
     with pytest.raises(InputError, match="a binary file"):
-        decode(b"Player 1 x\0", "b.mjs")
-    with pytest.raises(InputError, match="not text"):
-        decode(b"Player 1 \xff\xfe", "b.mjs")
+        read_history(f)
+    f.write_bytes(b"Player 1 \xff\xfe")
+    with pytest.raises(InputError, match="line 1: not UTF-8 text"):
+        read_history(f)
 
 
 def test_mjref_replay_refuses_a_foreign_file_with_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -379,13 +379,3 @@ def parse_history(text: str, name: str) -> HandHistory:
         if who is not None and not isinstance(m, TextMsg) and who not in players:
             raise InputError(f"{name}:{m.line}: {m.kind}: player {who} is not one of {sorted(players)}")
     return HandHistory(name, players, game, options, wall, tuple(moves))
-
-
-def decode(data: bytes, name: str) -> str:
-    """A history's bytes as text: ASCII (mj-server writes nothing else but the players' names)."""
-    if b"\0" in data:
-        raise InputError(f"{name}: a binary file, not an mj-server hand history")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"{name}: not text (byte {e.start} is not UTF-8): not an mj-server hand history") from None
