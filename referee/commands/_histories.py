@@ -36,22 +36,37 @@ def run_histories(args: argparse.Namespace) -> int:
 
 
 def _winner(v: Verified) -> str:
-    for m in v.history.moves:
-        if m.kind == "PlayerMahJongs":
-            pid = getattr(m, "id", 0)
-            return f"{pid} {v.history.players.get(pid, '')}"
-    return ""
+    seat = next((x.at.seat for x in v.check.scored if x.at.winner), None)
+    if seat is None:
+        return ""
+    pid = v.check.seats[seat]
+    return f"{pid} {v.history.players.get(pid, '')}"
 
 
 def table(report: HistoryReport) -> Table:
+    """Kajongg-style: a row per hand, and per player (by id) the hand's change ∆ and the game's running total ∑
+    (the total before the hand, from the history's Game line, plus ∆)."""
+    ids = sorted({pid for v in report.hands for pid in v.history.players})
     t = Table(title="mj-server hand histories (Chinese Classical)")
-    for col in ("file", "winner", "scores E S W N", "settlement E S W N", "verdict"):
+    for col in ("file", "winner", "verdict"):
         t.add_column(col, overflow="fold")
+    for pid in ids:
+        names = {v.history.players.get(pid, "") for v in report.hands}
+        t.add_column(Text(f"{pid} {printable(names.pop()) if len(names) == 1 else ''}".strip()), justify="right")
     for v in report.hands:
         c = v.check
         verdict_ = "[green]verified[/green]" if c.difference is None else "[red]differs[/red]"
-        t.add_row(Text(printable(v.path)), Text(printable(_winner(v))), " ".join(map(str, c.scores)),
-                  " ".join(f"{x:+d}" for x in c.changes), verdict_)
+        before = dict(zip(v.history.game.seats, v.history.game.scores, strict=True))
+        change = dict(zip(c.seats, c.changes, strict=True))
+        cells = []
+        for pid in ids:
+            if pid not in change:
+                cells.append("")
+                continue
+            d = change[pid]
+            style = "green" if d > 0 else ("red" if d < 0 else "dim")
+            cells.append(f"[{style}]{d:+d}[/{style}] [bold]{before.get(pid, 0) + d}[/bold]")
+        t.add_row(Text(printable(v.path)), Text(printable(_winner(v))), verdict_, *cells)
     return t
 
 
@@ -70,8 +85,8 @@ def report_json(report: HistoryReport) -> dict[str, Any]:
     first = report.first
     return {
         "ok": report.ok,
-        "hands": [{"file": str(v.path), "scores": list(v.check.scores), "changes": list(v.check.changes),
-                   "verified": v.check.difference is None} for v in report.hands],
+        "hands": [{"file": str(v.path), "seats": list(v.check.seats), "scores": list(v.check.scores),
+                   "changes": list(v.check.changes), "verified": v.check.difference is None} for v in report.hands],
         "items": report.items,
         "difference": None if first is None else {
             "file": str(first[0]), "line": first[1].line, "what": first[1].what, "mjref": first[1].mjref,

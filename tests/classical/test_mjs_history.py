@@ -145,3 +145,19 @@ def test_a_move_the_rules_do_not_allow_is_a_difference(old: str, new: str, line:
     h = parse_history(original.replace(old, new, 1), "h.mjs")
     d = check_history(h).difference
     assert d is not None and d.line == line and d.mjref == reason and d.mjserver == "accepted", d
+
+
+def test_the_table_gives_each_players_change_and_running_total() -> None:
+    """Per player id: the hand's change and the game's total after it (the Game line's total plus the change)."""
+    from referee.commands._histories import report_json, table
+
+    report = verify_histories([DATA / "loose-tile.mjs"])
+    (hand,) = report_json(report)["hands"]
+    h = report.hands[0].history
+    assert sorted(hand["seats"]) == [1, 2, 3, 4] and sum(hand["changes"]) == 0
+    before = dict(zip(h.game.seats, h.game.scores))
+    t = table(report)
+    cells = [str(c._cells[0]) for c in t.columns[3:]]
+    for pid, cell in zip(range(1, 5), cells):
+        change = hand["changes"][hand["seats"].index(pid)]
+        assert cell.endswith(f"[bold]{before[pid] + change}[/bold]") and f"{change:+d}" in cell

@@ -75,6 +75,7 @@ class HandCheck:
     changes: tuple[int, int, int, int]
     items: int  # explanation lines compared
     scored: tuple[Scored, ...] = ()  # each player's tiles and situation as scored, in the history's order
+    seats: tuple[int, int, int, int] = (1, 2, 3, 4)  # the player id in each seat this hand, East first
 
 
 class _Table:
@@ -577,4 +578,5 @@ def check_history(h: HandHistory, *, no_special_scores: bool = False) -> HandChe
     scores = tuple(p.score or 0 for p in table.players)
     last = h.moves[-1]
     changes = last.changes if isinstance(last, SettlementMsg) else (0, 0, 0, 0)
-    return HandCheck(diff, scores, changes, table.items, tuple(table.scored))  # type: ignore[arg-type]
+    return HandCheck(diff, scores, changes, table.items, tuple(table.scored),  # type: ignore[arg-type]
+                     tuple(table.seats))  # type: ignore[arg-type]
