@@ -350,3 +350,21 @@ def test_dmjl_differs_where_kajongg_does() -> None:
     at = Situation(seat=1, round_wind="EW", winner=True, whence="discard", tile="5C")
     assert "Limit Hand  500 (Three Great Scholars)" in score_hand(scholars, at, dmjl).explanation
     assert not any("Scholars" in x for x in score_hand(scholars, at, DEFAULT).explanation)
+
+
+def test_concealed_almost_for_a_hand_concealed_until_mah_jong() -> None:
+    """A winner whose hand was concealed until it claimed the winning discard: ConcealedAlmost (0 by default);
+    a concealed loser only under LosersPurity."""
+    h = hand("ClosedChow:2B", "ClosedChow:5C", "ClosedPung:9D", "ClosedChow:1D", "Pair:3C")
+    caller = Hand("2B 3B 4B 5C 6C 7C 9D 9D 9D 1D 2D 3D 3C".split(), [], [])
+    at = Situation(seat=1, round_wind="EW", winner=True, whence="discard", tile="3C", caller=caller)
+    semi = GameOptions(ConcealedAlmost=10000)
+    assert dbl("almost concealed hand") in score_hand(h, at, semi).explanation
+    assert not any("almost" in x for x in score_hand(h, at, DEFAULT).explanation)
+    assert dbl("concealed hand") not in score_hand(h, at, semi).explanation  # not fully: the pair was claimed
+    opened = Situation(seat=1, round_wind="EW", winner=True, whence="discard", tile="3C",
+                       caller=Hand(caller.concealed[3:], sets("Chow:2B"), []))
+    assert not any("almost" in x for x in score_hand(h, opened, semi).explanation)
+    loser = hand("ClosedPung:9D", concealed="1B 5C")
+    assert dbl("almost concealed hand") in score_hand(loser, Situation(seat=2, round_wind="EW", winner=False),
+                                                      GameOptions(ConcealedAlmost=10000, LosersPurity=True)).explanation
