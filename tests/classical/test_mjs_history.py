@@ -161,3 +161,41 @@ def test_the_table_gives_each_players_change_and_running_total() -> None:
     for pid, cell in zip(range(1, 5), cells):
         change = hand["changes"][hand["seats"].index(pid)]
         assert cell.endswith(f"[bold]{before[pid] + change}[/bold]") and f"{change:+d}" in cell
+
+
+def test_a_damaged_history_is_refused_or_differs_never_a_traceback() -> None:
+    """Lines deleted, repeated, swapped, cut short or given another tile or number: each damaged history is either
+    refused with one line (InputError) or replayed to a verdict; nothing else escapes."""
+    import random
+
+    rng = random.Random(32)
+    texts = [p.read_bytes().decode() for p in sorted(DATA.glob("*.mjs"))]
+    words = "1B 5B 9B 1C 5C 9C 1D 5D 9D EW SW RD GD WD 1F 2S 0 1 2 3 4 99".split()
+    verdicts = {"refused": 0, "differs": 0, "verified": 0}
+    for _ in range(400):
+        lines = rng.choice(texts).split("\r\n")
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(lines))
+            op = rng.randrange(5)
+            if op == 0:
+                del lines[k]
+            elif op == 1:
+                lines.insert(k, lines[rng.randrange(len(lines))])
+            elif op == 2:
+                w = lines[k].split(" ")
+                if len(w) > 2:
+                    w[rng.randrange(1, len(w))] = rng.choice(words)
+                    lines[k] = " ".join(w)
+            elif op == 3:
+                j = rng.randrange(len(lines))
+                lines[k], lines[j] = lines[j], lines[k]
+            else:
+                lines[k] = lines[k][: rng.randrange(len(lines[k]) + 1)]
+        try:
+            h = parse_history("\r\n".join(lines), "f.mjs")
+        except InputError as e:
+            assert "\n" not in str(e) and str(e).startswith("f.mjs")
+            verdicts["refused"] += 1
+            continue
+        verdicts["differs" if check_history(h).difference else "verified"] += 1
+    assert verdicts["refused"] > 100 and verdicts["differs"] > 50, verdicts
