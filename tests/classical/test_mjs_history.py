@@ -172,7 +172,7 @@ def test_a_damaged_history_is_refused_or_differs_never_a_traceback() -> None:
     texts = [p.read_bytes().decode() for p in sorted(DATA.glob("*.mjs"))]
     words = "1B 5B 9B 1C 5C 9C 1D 5D 9D EW SW RD GD WD 1F 2S 0 1 2 3 4 99".split()
     verdicts = {"refused": 0, "differs": 0, "verified": 0}
-    for _ in range(400):
+    for _ in range(200):
         lines = rng.choice(texts).split("\r\n")
         for _ in range(rng.randint(1, 3)):
             k = rng.randrange(len(lines))
@@ -198,4 +198,4 @@ def test_a_damaged_history_is_refused_or_differs_never_a_traceback() -> None:
             verdicts["refused"] += 1
             continue
         verdicts["differs" if check_history(h).difference else "verified"] += 1
-    assert verdicts["refused"] > 100 and verdicts["differs"] > 50, verdicts
+    assert verdicts["refused"] > 50 and verdicts["differs"] > 20, verdicts
