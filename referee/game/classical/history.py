@@ -374,6 +374,9 @@ def parse_history(text: str, name: str) -> HandHistory:
         raise InputError(f"{name}:{wall.line}: the wall has {len(wall.tiles)} tiles, not {size}")
     if game.round not in WINDS:
         raise InputError(f"{name}:{game.line}: bad round")
+    first = moves[0]
+    if isinstance(first, NewHandMsg) and first.east not in players:
+        raise InputError(f"{name}:{first.line}: NewHand: East {first.east} is not one of {sorted(players)}")
     for m in moves:
         who = getattr(m, "id", None)
         if who is not None and not isinstance(m, TextMsg) and who not in players:

@@ -27,9 +27,17 @@ from referee.game.classical.history import (
     TileMsg,
 )
 from referee.game.classical.scoring import Danger, HandScore, Situation, Whence, score_hand, settle
-from referee.game.classical.tiles import HIDDEN, is_honour, is_special, is_terminal, step, suit
-
-GREEN_TILES = frozenset({"2B", "3B", "4B", "6B", "8B", "GD"})
+from referee.game.classical.tiles import (
+    GREEN,
+    HIDDEN,
+    is_dragon,
+    is_honour,
+    is_special,
+    is_terminal,
+    is_wind,
+    step,
+    suit,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,8 +172,8 @@ class _Table:
                 pungs += 1
             if ts.type == "Kong":
                 kongs += 1
-            dragonsets += ts.tile in ("RD", "WD", "GD")
-            windsets += ts.tile in ("EW", "SW", "WW", "NW")
+            dragonsets += is_dragon(ts.tile)
+            windsets += is_wind(ts.tile)
             su = suit(ts.tile)
             for k in pure:
                 if k != su:
@@ -173,8 +181,8 @@ class _Table:
             if su == "B":
                 if ts.type == "Chow":
                     run = [ts.tile, step(ts.tile, 1), step(ts.tile, 2)]
-                    allg = allg and all(x in GREEN_TILES for x in run)
-                elif ts.tile not in GREEN_TILES:
+                    allg = allg and all(x in GREEN for x in run)
+                elif ts.tile not in GREEN:
                     allg = False
             elif su in ("C", "D", "W"):
                 allg = False
@@ -207,7 +215,7 @@ class _Table:
         su = suit(t)
         for flag, ok in ((Danger.BAMBOO, su == "B"), (Danger.CHARACTER, su == "C"), (Danger.CIRCLE, su == "D"),
                          (Danger.WIND, su == "W"), (Danger.DRAGON, su == "Dr"), (Danger.HONOUR, is_honour(t)),
-                         (Danger.TERMINAL, is_terminal(t)), (Danger.GREEN, t in GREEN_TILES)):
+                         (Danger.TERMINAL, is_terminal(t)), (Danger.GREEN, t in GREEN)):
             if flags & flag and ok:
                 d |= flag
         return d
@@ -564,7 +572,11 @@ def check_history(h: HandHistory, *, no_special_scores: bool = False) -> HandChe
     """Replay ``h`` and compare every score, explanation item and the settlement with mj-server's.
     ``no_special_scores``: the game was played with ``mj-server --no-special-scores`` (flowers and seasons score
     nothing), a switch of the server's that its histories do not record."""
-    table = _Table(h, no_special_scores)
+    try:
+        table = _Table(h, no_special_scores)
+    except IllegalMove as e:
+        return HandCheck(Difference(h.moves[0].line, "NewHand", f"illegal: {e}", "accepted"), (0, 0, 0, 0),
+                         (0, 0, 0, 0), 0)
     diff: Difference | None = None
     for m in h.moves:
         try:
