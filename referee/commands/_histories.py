@@ -23,16 +23,32 @@ SEATS = ("East", "South", "West", "North")
 
 
 def run_histories(args: argparse.Namespace) -> int:
-    if args.hand is not None or args.explain:
-        return fail("replay", "--hand and --explain are for mjref's own logs, not mj-server hand histories")
+    if args.hand is not None:
+        return fail("replay", "--hand is for mjref's own logs; for mj-server histories name the file (with --explain)")
     report = verify_histories(args.log, no_special_scores=args.no_special_scores)
     if args.json:
-        print(json.dumps(report_json(report), ensure_ascii=False))
+        print(json.dumps(report_json(report, explain=args.explain), ensure_ascii=False))
         return 0 if report.ok else 1
     out = make_console(width=140)
     out.print(table(report))
+    if args.explain:
+        for v in report.hands:
+            explain(out, v)
     out.print(verdict(report))
     return 0 if report.ok else 1
+
+
+def explain(out: Any, v: Verified) -> None:
+    """Each player's declared sets, flowers and concealed tiles, and mjref's explanation of its score."""
+    out.print(Text(f"\n{printable(v.path)}", style="bold"))
+    for x in v.check.scored:
+        pid = v.check.seats[x.at.seat]
+        head = f"{SEATS[x.at.seat]} (player {pid}){' wins' if x.at.winner else ''}: " + "  ".join(
+            [ts.text() for ts in x.hand.sets] + ([" ".join(x.hand.specials)] if x.hand.specials else [])
+            + ([f"concealed {' '.join(x.hand.concealed)}"] if x.hand.concealed else []))
+        out.print(Text(printable(head)))
+        for line in x.score.explanation:
+            out.print(Text("    " + line))
 
 
 def _winner(v: Verified) -> str:
@@ -81,12 +97,19 @@ def verdict(report: HistoryReport) -> str:
             f"mjref {escape(printable(repr(d.mjref)))}, mj-server {escape(printable(repr(d.mjserver)))}")
 
 
-def report_json(report: HistoryReport) -> dict[str, Any]:
+def _scored_json(v: Verified) -> list[dict[str, Any]]:
+    return [{"seat": x.at.seat, "player": v.check.seats[x.at.seat], "winner": x.at.winner,
+             "sets": [ts.text() for ts in x.hand.sets], "specials": x.hand.specials, "concealed": x.hand.concealed,
+             "score": x.score.value, "explanation": list(x.score.explanation)} for x in v.check.scored]
+
+
+def report_json(report: HistoryReport, *, explain: bool = False) -> dict[str, Any]:
     first = report.first
     return {
         "ok": report.ok,
         "hands": [{"file": str(v.path), "seats": list(v.check.seats), "scores": list(v.check.scores),
-                   "changes": list(v.check.changes), "verified": v.check.difference is None} for v in report.hands],
+                   "changes": list(v.check.changes), "verified": v.check.difference is None,
+                   **({"scored": _scored_json(v)} if explain else {})} for v in report.hands],
         "items": report.items,
         "difference": None if first is None else {
             "file": str(first[0]), "line": first[1].line, "what": first[1].what, "mjref": first[1].mjref,

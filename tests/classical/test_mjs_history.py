@@ -199,3 +199,18 @@ def test_a_damaged_history_is_refused_or_differs_never_a_traceback() -> None:
             continue
         verdicts["differs" if check_history(h).difference else "verified"] += 1
     assert verdicts["refused"] > 50 and verdicts["differs"] > 20, verdicts
+
+
+def test_explain_shows_every_players_declaration_and_explanation() -> None:
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "--json", "--explain",
+                        str(DATA / "robbing.mjs")], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    (hand,) = json.loads(r.stdout)["hands"]
+    theirs = {m.id: list(m.explanation) for m in read_history(DATA / "robbing.mjs").moves
+              if isinstance(m, HandScoreMsg)}
+    assert {x["player"]: x["explanation"] for x in hand["scored"]} == theirs
+    winner = next(x for x in hand["scored"] if x["winner"])
+    assert "1 dbl (robbing a kong)" in " ".join(winner["explanation"])
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "--explain", str(DATA / "robbing.mjs")],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0 and "West (player 3) wins:" in r.stdout
