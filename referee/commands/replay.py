@@ -48,7 +48,8 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--hand", type=int_arg, default=None, metavar="N",
                    help="show hand N (1-based) move by move, with every seat's tiles after each step")
     p.add_argument("--explain", action="store_true",
-                   help="show each win's arrangement, tai items and payments (of hand N with --hand)")
+                   help="show each win's arrangement, tai items and payments (of hand N with --hand); for mj-server "
+                   "histories, each player's declaration and the explanation of its score")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
     p.add_argument("--no-special-scores", action="store_true",
                    help="mj-server histories only: the game was played with mj-server --no-special-scores "
