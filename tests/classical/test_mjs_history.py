@@ -214,3 +214,17 @@ def test_explain_shows_every_players_declaration_and_explanation() -> None:
     r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", "--explain", str(DATA / "robbing.mjs")],
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 0 and "West (player 3) wins:" in r.stdout
+
+
+def test_easts_consecutive_wins_come_from_the_game_line() -> None:
+    """East's run of wins is the Game line's, kept while East stays East: at 12, East's win is a limit hand (which
+    mj-server did not give this hand, so mjref differs on it); when East changes the run starts again."""
+    original = text()
+    game = next(line for line in original.split("\r\n") if line.startswith("Game "))
+    assert game.startswith("Game 1 2 3 4 E 0 ") and "NewHand 1 " in original  # East (player 1) stays East, wins
+    d = check_history(parse_history(original.replace(game, game.replace(" E 0 ", " E 12 ", 1)), "h.mjs")).difference
+    assert d is not None and d.mjref == "Limit Hand 1000 (East's 13th consecutive win)", d
+    d = check_history(parse_history(original.replace(game, game.replace(" E 0 ", " E 11 ", 1)), "h.mjs")).difference
+    assert d is None
+    rotated = game.replace("Game 1 2 3 4 E 0 ", "Game 4 1 2 3 E 12 ", 1)  # East was player 4: the run is over
+    assert check_history(parse_history(original.replace(game, rotated), "h.mjs")).difference is None
