@@ -1,9 +1,9 @@
 """mjref verifies mj-server's own games: corpora generated on the fly by the real ``mj-server`` and four
 ``mj-player``s (seeded, under several option files and player personalities), every hand history replayed under
 mjref's Chinese Classical rules with the file's own options, and every score, explanation item and settlement
-required to equal mj-server's.  The CI corpus is 15 games, four at a time (over 300 winning hands, some 12 seconds); 2,000 and more
-are ``bench/classical.py``'s (110 games, some four minutes: too long for CI), which fails unless every one
-verifies."""
+required to equal mj-server's.  The CI corpus is 15 games, four at a time (over 300 winning hands, some 12
+seconds); 2,000 and more are ``bench/classical.py``'s (110 games, some four minutes: too long for CI), which fails
+unless every one verifies."""
 
 from __future__ import annotations
 
