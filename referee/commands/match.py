@@ -22,11 +22,12 @@ from rich.text import Text
 from bots.base import seat_filler
 from referee.commands import add_play_options, add_timeout_option, fail, make_console
 from referee.errors import BotError, InputError
-from referee.game.rules import make_ruleset, parse_assignments
+from referee.game.rules import make_ruleset
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots
 from referee.numbers import int_arg
+from referee.rulesets import playable_rules
 from referee.shutdown import Interrupted
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
@@ -57,6 +58,9 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=int_arg, default=None, help="hands in the match (default 16)")
     add_timeout_option(p)
     p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
+    p.add_argument("--rules", default=None, metavar="NAME|FILE",
+                   help="the ruleset: taiwan16 (the default) or a TOML ruleset file; --set changes single options "
+                   "over it (Chinese Classical is scored and verified, not yet played: docs/classical.md)")
     p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
                    help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
     p.add_argument("--log", type=Path, default=None,
@@ -87,7 +91,7 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     """Play the match the arguments describe with ``play`` (``play_match`` handling the stop signals; ``mjref serve``
     seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
     False).  A match stopped by a signal (``MatchResult.aborted``) exits 128 + the signal's number."""
-    rules = parse_assignments(args.options)
+    rules = playable_rules(args.rules, args.options)
     if args.hands is not None:
         rules = make_ruleset({"hands": args.hands}, rules)
     walls = _read_walls(args.wallfile, rules) if args.wallfile else None

@@ -24,6 +24,7 @@ from referee.game.rules import DEFAULT_RULES
 from referee.game.scoring import ITEM_TITLES
 from referee.game.tiles import glyph, glyphs
 from referee.game.types import Meld
+from referee.mjserver import is_history_path
 from referee.numbers import int_arg
 from referee.replay import HandReport, ReplayReport, Step, event_text, replay_log
 
@@ -36,14 +37,22 @@ def register(sub: Any, name: str, summary: str) -> None:
         help=summary,
         description="Rebuild every hand of LOG from its walls and recorded answers, with the rules from its header, "
         "and check that every event, settlement and total matches. Exit 0 when all match, 1 at the first "
-        "divergence (hand, line, what the log says, what the rules give), 2 when LOG is not a replayable log.",
+        "divergence (hand, line, what the log says, what the rules give), 2 when LOG is not a replayable log. "
+        "Given mj-server hand histories (hand-NN.mjs, or folders of them), replay each under Chinese Classical "
+        "with the file's own options and compare every player's score, its explanation and the settlement.",
     )
-    p.add_argument("log", type=Path, metavar="LOG", help="a match log (JSON lines, as written by mjref match)")
+    p.add_argument("log", type=Path, nargs="+", metavar="LOG",
+                   help="a match log (JSON lines, as written by mjref match); or mj-server hand histories "
+                   "(hand-NN.mjs files, or folders of them: several at once), verified under Chinese Classical")
     p.add_argument("--hand", type=int_arg, default=None, metavar="N",
                    help="show hand N (1-based) move by move, with every seat's tiles after each step")
     p.add_argument("--explain", action="store_true",
-                   help="show each win's arrangement, tai items and payments (of hand N with --hand)")
+                   help="show each win's arrangement, tai items and payments (of hand N with --hand); for mj-server "
+                   "histories, each player's declaration and the explanation of its score")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    p.add_argument("--no-special-scores", action="store_true",
+                   help="mj-server histories only: the game was played with mj-server --no-special-scores "
+                   "(flowers and seasons score nothing), which its histories do not record")
     p.set_defaults(func=run)
 
 
@@ -52,6 +61,15 @@ def console() -> Console:
 
 
 def run(args: argparse.Namespace) -> int:
+    if any(is_history_path(p) for p in args.log):
+        from referee.commands._histories import run_histories
+
+        return run_histories(args)
+    if len(args.log) > 1:
+        return fail("replay", "one match log at a time (several files are for mj-server hand histories, .mjs)")
+    if args.no_special_scores:
+        return fail("replay", "--no-special-scores is for mj-server hand histories (.mjs), not mjref's logs")
+    args.log = args.log[0]
     if args.hand is not None and args.hand < 1:
         return fail("replay", f"--hand {args.hand}: hands are counted from 1")
     detail = args.hand - 1 if args.hand is not None else None

@@ -12,7 +12,7 @@ from typing import Any
 SCHEMAS = {
     "log": ("referee.log", "log_schema"),
     "tournament": ("tournaments.config", "tournament_schema"),
-    "rules": ("referee.game.rules", "rules_schema"),
+    "rules": ("referee.rulesets", "families_schema"),  # every rule family's options, and the presets
     "network": ("wrappers.messages", "schema"),  # mjref serve's messages to wrappers and to the play page
 }
 

@@ -62,6 +62,10 @@ def register(subparsers: Any, name: str, summary: str) -> None:
         help="a ruleset option, e.g. per_tai=50, seven_pairs_and_pung=true, tai.full_flush=10 (repeatable)",
     )
     parser.add_argument("--scoring", choices=("tai", "wins"), help="the scoring scheme (default tai)")
+    parser.add_argument("--rules", metavar="NAME|FILE", default=None,
+                        help="the ruleset: taiwan16 (default), classical, a preset (xmj, dmjl) or a file (a TOML "
+                        "ruleset, or an mj-server option file as it is); see docs/classical.md for a classical "
+                        "request")
     parser.set_defaults(func=run)
 
 
@@ -69,8 +73,9 @@ def _fail(where: str, reason: str) -> int:
     return fail("score", f"{where}: {reason}" if where else reason)
 
 
-def _rules(args: argparse.Namespace) -> Ruleset:
-    rules = parse_assignments(args.assignments) if args.assignments else DEFAULT_RULES
+def _rules(args: argparse.Namespace, base: object = None) -> Ruleset:
+    start = base if isinstance(base, Ruleset) else DEFAULT_RULES
+    rules = parse_assignments(args.assignments, start) if args.assignments else start
     if args.scoring:
         rules = make_ruleset({"scoring": args.scoring}, rules)
     return rules
@@ -83,8 +88,15 @@ def _read(path: str) -> tuple[str, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    chosen = None
+    if args.rules is not None:
+        from referee.rulesets import load_rules
+
+        chosen = load_rules(args.rules)
+        if chosen.family == "classical":
+            return run_classical(args, chosen.options)
     try:
-        rules = _rules(args)
+        rules = _rules(args, chosen.options if chosen is not None else None)
     except RulesError as exc:
         return _fail("", str(exc))
     where = "<stdin>" if args.file == "-" else args.file
@@ -107,6 +119,37 @@ def run(args: argparse.Namespace) -> int:
         return _fail(where, str(exc))
     if args.explain:
         explain(result, rules)
+    else:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 0
+
+
+def run_classical(args: argparse.Namespace, options: Any) -> int:
+    """``--rules classical`` (or a classical preset or file): one player's hand, best declaration, explanation."""
+    from referee.game.classical.request import score_classical
+    from referee.rulesets import with_assignments
+
+    if args.scoring:
+        return _fail("", "--scoring is a taiwan16 option; classical scores points and doubles")
+    try:
+        opts = with_assignments(options, args.assignments)
+    except InputError as exc:
+        return _fail("", str(exc))
+    where = "<stdin>" if args.file == "-" else args.file
+    try:
+        where, text = _read(args.file)
+        data = loads_json(text)
+        result = score_classical(data, opts)  # type: ignore[arg-type]
+    except json.JSONDecodeError as exc:
+        return _fail(where, f"bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}")
+    except InputError as exc:
+        return _fail(where, str(exc))
+    if args.explain:
+        console = make_console()
+        console.print("declared: " + "  ".join(result["declared"]) +
+                      ("   concealed: " + " ".join(result["concealed"]) if result["concealed"] else ""))
+        for line in result["explanation"]:
+            console.print(line, markup=False)
     else:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     return 0

@@ -138,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
     out = make_console(stderr=args.json)
     if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
         given = [flag for flag, value in (("--seed", args.seed), ("--hands", args.hands), ("--wallfile", args.wallfile),
-                                          ("--set", args.options), ("--log", args.log), ("--html", args.html))
+                                          ("--rules", args.rules), ("--set", args.options), ("--log", args.log),
+                                          ("--html", args.html))
                  if value]
         if given:
             return fail("serve", f"{given[0]} is for a match; a tournament file sets its own (seeds, hands, rules)")

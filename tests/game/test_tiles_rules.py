@@ -116,4 +116,8 @@ def test_cli_rejects_a_bad_set_with_exit_2(capsys: pytest.CaptureFixture[str]) -
 def test_schema_rules_lists_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "rules"]) == 0
     schema = json.loads(capsys.readouterr().out)
-    assert set(schema["properties"]) == set(Ruleset.model_fields)
+    assert set(schema["families"]["taiwan16"]["options"]["properties"]) == set(Ruleset.model_fields)
+    assert schema["families"]["taiwan16"]["default"] is True
+    classical = schema["families"]["classical"]["options"]["properties"]
+    assert classical["LosersSettle"]["default"] is True and classical["ScoreLimit"]["default"] == 1000
+    assert schema["presets"]["dmjl"]["options"]["ScoreLimit"] == 500 and schema["presets"]["xmj"]["options"] == {}

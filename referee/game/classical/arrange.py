@@ -1,0 +1,89 @@
+"""The arrangement of a player's undeclared tiles that scores highest, for a player who declares nothing (a bot
+over the ICGA protocol, ``mjref score``): mj-server scores what each player declares, so mjref declares for such a
+player the closed sets that score most.  A winner's tiles must all be arranged (four sets and a pair, or seven
+pairs where allowed); a loser may keep tiles out of any set.  The set that took a claimed winning tile is exposed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+
+from referee.game.classical.hand import Hand, TileSet, thirteen_wonders
+from referee.game.classical.options import GameOptions
+from referee.game.classical.scoring import HandScore, Situation, score_hand
+from referee.game.classical.tiles import PLAYING, step
+
+MAX_ARRANGEMENTS = 20_000  # far above any 14 tiles' count; a guard against a hostile request
+
+
+def _partitions(counts: Counter[str], complete: bool) -> Iterator[list[TileSet]]:
+    """Every way to make closed sets of ``counts`` (all of them when ``complete``), each once."""
+    first = next((t for t in PLAYING if counts[t] > 0), None)
+    if first is None:
+        yield []
+        return
+    options: list[tuple[TileSet, list[str]]] = []
+    if counts[first] >= 3:
+        options.append((TileSet("ClosedPung", first), [first] * 3))
+    b, c = step(first, 1), step(first, 2)
+    if b is not None and c is not None and counts[b] and counts[c]:
+        options.append((TileSet("ClosedChow", first), [first, b, c]))
+    if counts[first] >= 2:
+        options.append((TileSet("ClosedPair", first), [first] * 2))
+    for ts, used in options:
+        for t in used:
+            counts[t] -= 1
+        for rest in _partitions(counts, complete):
+            yield [ts, *rest]
+        for t in used:
+            counts[t] += 1
+    if not complete:  # the first tile kept out of every set
+        n = counts[first]
+        counts[first] = 0
+        yield from _partitions(counts, complete)
+        counts[first] = n
+
+
+def best_arrangement(hand: Hand, at: Situation, options: GameOptions) -> tuple[Hand, HandScore]:
+    """The declaration of ``hand``'s concealed tiles that scores highest (the first such, in a fixed order), and
+    its score.  For a winner, ``hand.concealed`` holds every undeclared tile including the completing one."""
+    counts = Counter(hand.concealed)
+    best: tuple[Hand, HandScore] | None = None
+    if at.winner and thirteen_wonders(counts) and not hand.sets:
+        return hand, score_hand(hand, at, options)
+    claimed = at.winner and at.whence in ("discard", "robbed") and at.tile is not None
+    caller = None
+    if at.winner and at.tile is not None and at.tile in hand.concealed:
+        rest = list(hand.concealed)
+        rest.remove(at.tile)
+        caller = Hand(rest, list(hand.sets), list(hand.specials))
+    seen = 0
+    for sets in _partitions(counts, complete=at.winner):
+        if at.winner:
+            pairs = sum(1 for s in [*hand.sets, *sets] if s.size == 2)
+            total = len(hand.sets) + len(sets)
+            if not ((total == 5 and pairs == 1) or (options.SevenPairs and total == 7 and pairs == 7)):
+                continue
+        targets: list[int | None] = [i for i, s in enumerate(sets) if claimed and at.tile in s.tiles()]
+        targets = targets or [None]
+        for i in targets:
+            declared = list(sets)
+            if i is not None:
+                exposed = {"ClosedPung": "Pung", "ClosedChow": "Chow", "ClosedPair": "Pair"}[declared[i].type]
+                declared[i] = TileSet(exposed, declared[i].tile)  # type: ignore[arg-type]
+            leftover = Counter(hand.concealed) - Counter(t for s in sets for t in s.tiles())
+            candidate = Hand(sorted(leftover.elements()), [*hand.sets, *declared], list(hand.specials))
+            where = replace(at, caller=caller, claimed_set=(len(hand.sets) + i) if i is not None else None)
+            scored = score_hand(candidate, where, options)
+            if best is None or scored.value > best[1].value:
+                best = (candidate, scored)
+            seen += 1
+            if seen >= MAX_ARRANGEMENTS:
+                break
+        if seen >= MAX_ARRANGEMENTS:
+            break
+    if best is None:
+        raise ValueError("the tiles do not make a complete hand")
+    return best

@@ -1,0 +1,132 @@
+"""A player's tiles as mj-server keeps them: declared sets (``TileSet``), concealed tiles and flowers; and whether
+a tile would complete the hand (``can_mah_jong``: four sets and a pair, seven pairs where allowed, or the Thirteen
+Unique Wonders), by the same exhaustive search mj-server makes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+from referee.game.classical.tiles import PLAYING, THIRTEEN_WONDERS, is_suited, step
+
+SetType = Literal["Chow", "ClosedChow", "Pung", "ClosedPung", "Kong", "ClosedKong", "Pair", "ClosedPair"]
+CLOSED = frozenset({"ClosedChow", "ClosedPung", "ClosedKong", "ClosedPair"})
+SIZE = {"Chow": 3, "ClosedChow": 3, "Pung": 3, "ClosedPung": 3, "Kong": 4, "ClosedKong": 4, "Pair": 2,
+        "ClosedPair": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """A declared set: its type, its tile (a chow's lowest) and, for a kong, whether it was added to a pung."""
+
+    type: SetType
+    tile: str
+    annexed: bool = False
+
+    @property
+    def size(self) -> int:
+        return SIZE[self.type]
+
+    def tiles(self) -> list[str]:
+        if self.type in ("Chow", "ClosedChow"):
+            return [self.tile, step(self.tile, 1) or "", step(self.tile, 2) or ""]
+        return [self.tile] * self.size
+
+    def text(self) -> str:
+        """As mj-server writes a set: ``-`` joins exposed tiles, ``+`` concealed ones (a claimed kong's last)."""
+        ts = self.tiles()
+        if self.type in ("Chow", "ClosedChow"):
+            sep = "+" if self.type == "ClosedChow" else "-"
+            return sep.join(ts)
+        if self.type in CLOSED:
+            return "+".join(ts)
+        if self.type == "Kong" and not self.annexed:
+            return "-".join(ts[:-1]) + "+" + ts[-1]
+        return "-".join(ts)
+
+
+@dataclass(slots=True)
+class Hand:
+    """One player's tiles during a hand."""
+
+    concealed: list[str] = field(default_factory=list)
+    sets: list[TileSet] = field(default_factory=list)
+    specials: list[str] = field(default_factory=list)
+
+    def copy(self) -> Hand:
+        return Hand(list(self.concealed), list(self.sets), list(self.specials))
+
+    def take(self, tile: str, n: int = 1) -> bool:
+        """Remove ``n`` copies of ``tile`` from the concealed tiles; False (and nothing removed) without them."""
+        if self.concealed.count(tile) < n:
+            return False
+        for _ in range(n):
+            self.concealed.remove(tile)
+        return True
+
+    def chow_from(self, tile: str, cpos: str) -> str | None:
+        """The lowest tile of the chow that a claimed ``tile`` makes in position ``cpos`` (None if impossible)."""
+        if not is_suited(tile):
+            return None
+        low = step(tile, {"Lower": 0, "Middle": -1, "Upper": -2}[cpos])
+        return low if low is not None and step(low, 2) is not None else None
+
+
+def can_mah_jong(hand: Hand, tile: str | None, seven_pairs: bool) -> bool:
+    """Whether ``hand`` (with ``tile`` added, if given) is a complete hand: all its concealed tiles in sets making
+    five sets one of which is a pair, or seven pairs (when allowed), or the Thirteen Unique Wonders."""
+    counts = Counter(hand.concealed)
+    if tile is not None:
+        counts[tile] += 1
+    n = sum(counts.values())
+    declared = len(hand.sets)
+    pairs = sum(1 for s in hand.sets if s.size == 2)
+    if _partition(counts, declared, pairs, seven_pairs):
+        return True
+    return n == 14 and thirteen_wonders(counts)
+
+
+def thirteen_wonders(counts: Counter[str]) -> bool:
+    if sum(counts.values()) != 14:
+        return False
+    return all(counts[t] >= 1 for t in THIRTEEN_WONDERS) and sum(counts[t] for t in THIRTEEN_WONDERS) == 14
+
+
+def _partition(counts: Counter[str], sets: int, pairs: int, seven_pairs: bool) -> bool:
+    """Whether the tiles in ``counts`` can all be made into sets so that, with the ``sets`` declared (``pairs`` of
+    them pairs), there are five sets with one pair, or seven pairs (when allowed)."""
+    first = next((t for t in PLAYING if counts[t] > 0), None)
+    if first is None:
+        return (sets == 5 and pairs == 1) or (seven_pairs and sets == 7 and pairs == 7)
+    if sets >= 7:
+        return False
+    c = counts
+    if c[first] >= 3:
+        c[first] -= 3
+        ok = _partition(c, sets + 1, pairs, seven_pairs)
+        c[first] += 3
+        if ok:
+            return True
+    b, d = step(first, 1), step(first, 2)
+    if b is not None and d is not None and c[b] > 0 and c[d] > 0:
+        c[first] -= 1
+        c[b] -= 1
+        c[d] -= 1
+        ok = _partition(c, sets + 1, pairs, seven_pairs)
+        c[first] += 1
+        c[b] += 1
+        c[d] += 1
+        if ok:
+            return True
+    if c[first] >= 2:
+        c[first] -= 2
+        ok = _partition(c, sets + 1, pairs + 1, seven_pairs)
+        c[first] += 2
+        if ok:
+            return True
+    return False
+
+
+__all__ = ["CLOSED", "Hand", "TileSet", "can_mah_jong", "thirteen_wonders"]

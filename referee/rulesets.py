@@ -1,0 +1,147 @@
+"""Rulesets by name, preset or file: the one place where ``--rules NAME|FILE`` (and a tournament's ``rules``) is
+turned into a rule family and that family's options.
+
+A ruleset names its family (``taiwan16``, mjref's Taiwan 16-tile rules, the default; ``classical``, Chinese
+Classical as the Unix Mah-Jong programs play it) and that family's options (``referee.game.rules.Ruleset``,
+``referee.game.classical.options.GameOptions``).  Presets are data files beside the family
+(``referee/game/classical/presets/*.toml``: ``xmj``, ``dmjl``).  A FILE is either a TOML ruleset (``family = ...``
+and an ``[options]`` table) or an mj-server option file (``GameOption`` lines), taken as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from referee.errors import InputError
+from referee.game.classical.options import GameOptions, parse_option_file
+from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset, parse_assignments, rules_schema
+from referee.userfiles import read_text
+from referee.validation import validation_reason
+
+Family = Literal["taiwan16", "classical"]
+FAMILIES: dict[str, str] = {
+    "taiwan16": "Taiwan 16-tile Mahjong as the ICGA framework plays it (docs/rules.md); played, scored, replayed",
+    "classical": "Chinese Classical as mj-server 1.11 scores it (docs/classical.md); scored and verified",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A chosen ruleset: its family, that family's options, and the name it was chosen by."""
+
+    family: Family
+    options: Ruleset | GameOptions
+    name: str
+
+
+def preset_names() -> list[str]:
+    return sorted(p.name.removesuffix(".toml") for p in _preset_dir().iterdir() if p.name.endswith(".toml"))
+
+
+def _preset_dir() -> Any:
+    return resources.files("referee.game.classical") / "presets"
+
+
+def load_rules(spec: str) -> Rules:
+    """The ruleset named ``spec``: a family, a preset, or a file (TOML ruleset or mj-server option file)."""
+    if spec == "taiwan16":
+        return Rules("taiwan16", DEFAULT_RULES, spec)
+    if spec == "classical":
+        return Rules("classical", GameOptions(), spec)
+    if spec in preset_names():
+        text = (_preset_dir() / f"{spec}.toml").read_text(encoding="utf-8")
+        return _from_toml(text, spec, spec)
+    path = Path(spec)
+    if not path.exists():
+        raise InputError(f"--rules {spec!r}: not a rule family ({', '.join(FAMILIES)}), a preset "
+                         f"({', '.join(preset_names())}) or a file")
+    text = read_text(path)
+    if text.lstrip().startswith("GameOption"):
+        return Rules("classical", parse_option_file(text, spec), spec)
+    return _from_toml(text, spec, spec)
+
+
+def _from_toml(text: str, where: str, name: str) -> Rules:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(f"{where}: not a TOML ruleset (nor an mj-server option file): {e}") from None
+    except RecursionError:  # tomllib recurses on nested arrays and inline tables
+        raise InputError(f"{where}: not a TOML ruleset (nested too deeply)") from None
+    unknown = sorted(set(doc) - {"family", "description", "options"})
+    if unknown:
+        raise InputError(f"{where}: unknown key {unknown[0]!r} (a ruleset has family, description and [options])")
+    family = doc.get("family", "taiwan16")
+    options = doc.get("options", {})
+    if family not in FAMILIES:
+        raise InputError(f"{where}: family {family!r} is not one of {', '.join(FAMILIES)}")
+    if not isinstance(options, dict):
+        raise InputError(f"{where}: options must be a table ([options])")
+    if family == "taiwan16":
+        return Rules("taiwan16", make_ruleset(options), name)
+    try:
+        return Rules("classical", GameOptions(**options), name)
+    except ValidationError as e:
+        _, field, reason = validation_reason(e)
+        raise InputError(f"{where}: option {field}: {reason}") from None
+
+
+def with_assignments(options: Ruleset | GameOptions, assignments: list[str]) -> Ruleset | GameOptions:
+    """``options`` with ``--set OPTION=VALUE`` changes (values read as JSON where they parse), the option named in
+    any error."""
+    if isinstance(options, Ruleset):
+        return parse_assignments(assignments, options) if assignments else options
+    values: dict[str, Any] = {}
+    for item in assignments:
+        if "=" not in item:
+            raise InputError(f"--set {item!r}: expected OPTION=VALUE")
+        key, raw = (x.strip() for x in item.split("=", 1))
+        try:
+            values[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            values[key] = raw
+    unknown = sorted(set(values) - set(GameOptions.model_fields))
+    if unknown:
+        raise InputError(f"unknown classical option {unknown[0]!r} (known: {', '.join(GameOptions.model_fields)})")
+    try:
+        return GameOptions.model_validate({**options.model_dump(), **values})
+    except ValidationError as e:
+        _, field, reason = validation_reason(e)
+        raise InputError(f"classical option {field!r}: {reason}") from None
+
+
+def playable_rules(spec: str | None, assignments: list[str]) -> Ruleset:
+    """The ruleset of a match (``--rules``, ``--set``): the engine plays the taiwan16 family only, so another family
+    is refused with the reason."""
+    rules = load_rules(spec) if spec is not None else Rules("taiwan16", DEFAULT_RULES, "taiwan16")
+    if not isinstance(rules.options, Ruleset):
+        raise InputError(f"--rules {spec}: the {rules.family} family is scored (mjref score --rules) and verified "
+                         f"(mjref replay of mj-server histories), but mjref's engine does not play it yet")
+    result = with_assignments(rules.options, assignments)
+    assert isinstance(result, Ruleset)
+    return result
+
+
+def families_schema() -> dict[str, Any]:
+    """Every family with the JSON Schema of its options (defaults included), and the presets with their options."""
+    presets = {}
+    for name in preset_names():
+        rules = load_rules(name)
+        doc = tomllib.loads((_preset_dir() / f"{name}.toml").read_text(encoding="utf-8"))
+        presets[name] = {"family": rules.family, "description": doc.get("description", ""),
+                         "options": doc.get("options", {})}
+    return {
+        "families": {
+            "taiwan16": {"description": FAMILIES["taiwan16"], "default": True, "options": rules_schema()},
+            "classical": {"description": FAMILIES["classical"], "default": False,
+                          "options": GameOptions.model_json_schema()},
+        },
+        "presets": presets,
+    }
