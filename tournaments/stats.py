@@ -155,6 +155,38 @@ def _t_quantile(p: float, df: int) -> float:
     return t
 
 
+def _binomial_cdf(k: int, n: int, p: float) -> float:
+    """``P(X <= k)``, X ~ Binomial(n, p), summed in logs (n up to a few hundred thousand)."""
+    if k < 0:
+        return 0.0
+    if k >= n or p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    log_p, log_q, lg = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return min(1.0, math.fsum(math.exp(lg - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+                              for i in range(k + 1)))
+
+
+def clopper_pearson(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval of a binomial proportion, ``k`` successes in ``n`` trials: the ``p``
+    at which ``P(X >= k)`` and ``P(X <= k)`` are each ``(1 - level) / 2``, by bisection."""
+    if not 0 <= k <= n or n < 1:
+        raise ValueError(f"need 0 <= k <= n and n >= 1, not k={k}, n={n}")
+    tail = (1 - level) / 2
+
+    def solve(f: Callable[[float], float]) -> float:  # f increasing in p, root in [0, 1]
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) < 0 else (lo, mid)
+        return (lo + hi) / 2
+
+    lower = 0.0 if k == 0 else solve(lambda p: (1 - _binomial_cdf(k - 1, n, p)) - tail)
+    upper = 1.0 if k == n else solve(lambda p: tail - _binomial_cdf(k, n, p))
+    return lower, upper
+
+
 # ------------------------------------------------------------------------------------------------ estimates
 
 
@@ -837,7 +869,7 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 
 
 __all__ = [
-    "CSV_COLUMNS", "MIN_GROUPS", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
+    "CSV_COLUMNS", "MIN_GROUPS", "clopper_pearson", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
     "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
     "BotTotals", "Moments", "PairTotals", "assemble", "kept_totals", "ratio_estimate", "read_totals",
     "totals_from_rows",
