@@ -264,8 +264,10 @@ class Sprt:
     regression_stake: float = 0.0  # the regression's stake fixed for the next group
     beyond: int = 0  # groups beyond ±B: counted as ±B, outside what alpha and beta are proved for
     largest: float = 0.0  # the largest |difference| of a group so far
-    _clipped: list[float] = field(default_factory=list, repr=False)  # the groups, clipped to [−B, B]
-    _cmean: float = 0.0
+    _groups: list[float] = field(default_factory=list, repr=False)  # the groups, as they came
+    _cmean: float = 0.0  # their mean
+    _worst: float = 0.0  # the largest loss so far (0 if none): the loss bound widens to it
+    _best: float = 0.0  # the largest gain so far: the gain bound widens to it
     _restake_at: int = 2
 
     def add(self, x: float) -> Verdict | None:
@@ -333,52 +335,76 @@ class Sprt:
         s = self.settings
         return llr(n, self.mean, self._m2 / (n - 1) * small_sample_factor(n), s.mu0, s.mu1)
 
+    @property
+    def loss_bound(self) -> float:
+        """The pass's bound on losses now: ``B``, widened to the largest loss seen if one was beyond it."""
+        return max(self.settings.tail, self._worst)
+
+    @property
+    def gain_bound(self) -> float:
+        """The regression's bound on gains now: ``B``, widened to the largest gain seen if one was beyond it."""
+        return max(self.settings.tail, self._best)
+
+    def _caps(self) -> tuple[float, float]:
+        """The largest stakes the bounds allow now: every factor stays positive for groups within them."""
+        return _STAKE_SHARE / (self.loss_bound - self.settings.margin), _STAKE_SHARE / self.gain_bound
+
     def _bet(self, x: float) -> None:
         """The betting tests' step for the group ``x`` (before it enters the other statistics): the pass wealth is
         multiplied by ``1 + stake·(clip(x) + margin)``, the regression wealth by ``1 − regression_stake·clip(x)``,
-        with the stakes fixed from the groups before it; then the stakes for the next group."""
+        with the stakes and the bounds fixed from the groups before it; then the bounds and stakes for the next.
+
+        Within ``[−B, B]`` the bounds stay ``B``: the guarantees' case.  A group beyond them is clipped, and then
+        widens the bound on its side to itself (so every group seen is within the bounds, and the stake on that
+        side shrinks to keep the factors positive): a bot whose groups pass the bound is outside what alpha and beta
+        are proved for, and this keeps one such group from being clipped again and again (docs/regression.md shows
+        the rates)."""
         s = self.settings
-        c = min(s.tail, max(-s.tail, x))
-        self.beyond += c != x
+        c = min(self.gain_bound, max(-self.loss_bound, x))
+        self.beyond += abs(x) > s.tail
         self.largest = max(self.largest, abs(x))
         if self.stake > 0:
             self.evidence += math.log1p(self.stake * (c + s.margin))
         if self.regression_stake > 0:
             self.regression_evidence += math.log1p(-self.regression_stake * c)
-        self._clipped.append(c)
-        n = len(self._clipped)
-        self._cmean += (c - self._cmean) / n
+        if x != c:  # beyond a bound: widen it, and keep the stakes it allows
+            self._worst, self._best = max(self._worst, -x), max(self._best, x)
+            cap, regression_cap = self._caps()
+            self.stake, self.regression_stake = min(self.stake, cap), min(self.regression_stake, regression_cap)
+        self._groups.append(x)
+        n = len(self._groups)
+        self._cmean += (x - self._cmean) / n
         if n >= self._restake_at:
             self.stake = self.next_stake()
             self.regression_stake = self.next_regression_stake()
             self._restake_at = n + (1 if n < 2 * _RESTAKE_EVERY else n // _RESTAKE_EVERY)
 
     def _recentred(self, centre: float) -> list[float]:
-        """The clipped groups moved to mean ``centre``, their spread widened by the small-sample factor, clipped
-        to ``[−B, B]`` again."""
-        n = len(self._clipped)
+        """The groups moved to mean ``centre``, their spread widened by the small-sample factor, clipped to the
+        bounds."""
+        n = len(self._groups)
         widen = math.sqrt(small_sample_factor(n))
-        tail, low, mean = self.settings.tail, -self.settings.tail, self._cmean
-        # min(tail, max(−tail, v)) written out, v = (c − mean)·widen + centre: the same numbers without two calls
+        high, low, mean = self.gain_bound, -self.loss_bound, self._cmean
+        # min(high, max(low, v)) written out, v = (c − mean)·widen + centre: the same numbers without two calls
         # per group
-        return [tail if (v := (c - mean) * widen + centre) > tail else low if v < low else v for c in self._clipped]
+        return [high if (v := (c - mean) * widen + centre) > high else low if v < low else v for c in self._groups]
 
     def next_stake(self) -> float:
         """The pass's growth-optimal stake on the groups so far, recentred at the better of their mean and 0 (the
         alternative to find) and their spread widened by the small-sample factor; 0 before two groups."""
-        if len(self._clipped) < 2:
+        if len(self._groups) < 2:
             return 0.0
         margin = self.settings.margin
         ys = [v + margin for v in self._recentred(max(self._cmean, 0.0))]
-        return best_stake(ys, self.settings.max_stake, self.stake)
+        return best_stake(ys, self._caps()[0], self.stake)
 
     def next_regression_stake(self) -> float:
         """The regression's stake, the mirror image: on the groups recentred at the worse of their mean and
         ``−margin``, each a gain of ``−x`` for the bettor; 0 before two groups."""
-        if len(self._clipped) < 2:
+        if len(self._groups) < 2:
             return 0.0
         ys = [-v for v in self._recentred(min(self._cmean, -self.settings.margin))]
-        return best_stake(ys, self.settings.max_regression_stake, self.regression_stake)
+        return best_stake(ys, self._caps()[1], self.regression_stake)
 
     @property
     def state(self) -> Verdict | None:
