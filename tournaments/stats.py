@@ -413,7 +413,8 @@ class Standings:
     @property
     def notes(self) -> list[str]:
         w = self.cluster_word
-        out = [f"95% intervals are clustered by {w} (Student's t with {w}s - 1 degrees of freedom)."]
+        out = [f"95% intervals are clustered by {w} (Student's t with {w}s - 1 degrees of freedom, widened by Hall's "
+               "skewness correction where the groups are skewed)."]
         short = [b.name for b in self.bots if b.hands and b.mean.ci95 is None]
         if short:
             out.append(f"no interval for {', '.join(short)}: an interval needs results from at least {MIN_GROUPS} "
@@ -853,11 +854,11 @@ def to_json(standings: Standings) -> dict[str, Any]:
             {
                 "name": b.name, "dummy": b.dummy, "matches": b.matches, "hands": b.hands, "groups": b.groups,
                 "points": b.points, "mean": b.mean.value, "se": b.mean.se, "ci95": _pair(b.mean),
-                "ci95_caveat": CAVEATS.get(b.mean.caveat or ""), "skew": b.mean.skew,
                 "avg_rank": b.rank.value, "avg_rank_ci95": _pair(b.rank), "first_rate": b.first_rate.value,
                 "first_rate_ci95": _pair(b.first_rate), "win_rate": b.win_rate, "self_draw_rate": b.self_draw_rate,
                 "deal_in_rate": b.deal_in_rate, "fault_count": b.fault_count, "faults": dict(b.faults),
                 "mean_answer_ms": b.mean_answer_ms, "max_answer_ms": b.max_answer_ms, "identity": b.identity,
+                "ci95_caveat": CAVEATS.get(b.mean.caveat or ""), "skew": b.mean.skew,
             }
             for b in standings.bots
         ],
