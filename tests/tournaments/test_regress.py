@@ -246,7 +246,8 @@ def test_markdown_summary_is_appended(tmp_path: Path, capsys: pytest.CaptureFixt
                        "--store", str(tmp_path / "s.sqlite"), "--markdown", str(md), "--concurrency", "1")
     text = md.read_text()
     assert code == 1 and text.startswith("# earlier step\n### ❌ mjref regress: REGRESSION")
-    assert "| verdict | **regression** (llr): LLR reached the lower bound -2.94" in text
+    assert "| verdict | **regression** (betting): the regression's betting evidence reached ln(1/beta) = 3.00" in text
+    assert "| betting tests | evidence " in text and "a regression at 3.00" in text
     assert "| baseline | `builtin:greedy` |" in text and "| mean difference | -" in text
     assert "REGRESSION: weaker than the baseline" in out and "LLR" in out
 
