@@ -85,6 +85,8 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=10_000, help="simulated tournaments per cell (default 10000)")
     ap.add_argument("--markdown", action="store_true", help="print the Markdown table instead of JSON")
     args = ap.parse_args()
+    if args.reps < 1:
+        ap.error("--reps must be 1 or more")
     started = time.perf_counter()
     rows = [cell(shape, g, args.reps, seed=1000 * i + g) for i, shape in enumerate(SHAPES) for g in GROUPS]
     seconds = round(time.perf_counter() - started, 1)
