@@ -65,7 +65,9 @@ growth-optimal one for the groups seen so far, recentred at the alternative the 
 their mean and 0 for a pass, the worse of their mean and ``−margin`` for a regression) and widened by the
 small-sample factor below: ``argmax_λ Σ log(1 + λ·y_i)``, a one-dimensional concave problem.  The price of the
 guarantee is the stake's cap: with ``B`` = 80 and a group SD near 10 the cap binds, and a regression of the margin
-takes as long as an equal bot's pass (docs/regression.md has the figures).  ``SprtSettings.tail`` 0 turns the
+takes as long as an equal bot's pass (docs/regression.md has the figures).  A group beyond the bound, outside the
+guarantees, widens the bound on its side to itself for the rest of the run (``Sprt.loss_bound``,
+``Sprt.gain_bound``), so that one rare deal is not clipped again and again.  ``SprtSettings.tail`` 0 turns the
 betting tests off: both verdicts are then the LLR's, as in fishtest, with no guarantee under skew or heavy tails.
 
 ``held`` says why an LLR already past a bound is not a verdict yet (``burn-in``, or ``tail``: the LLR says pass
@@ -154,12 +156,16 @@ class SprtSettings:
     @property
     def max_stake(self) -> float:
         """The largest stake that keeps every factor ``1 + λ·(x + margin)``, ``x ≥ −B``, positive (0: no test)."""
-        return _STAKE_SHARE / (self.tail - self.margin) if self.tail > 0 else 0.0
+        return self.stake_caps(self.tail, self.tail)[0] if self.tail > 0 else 0.0
 
     @property
     def max_regression_stake(self) -> float:
         """The largest stake that keeps every factor ``1 − ρ·x``, ``x ≤ B``, positive (0: no test)."""
-        return _STAKE_SHARE / self.tail if self.tail > 0 else 0.0
+        return self.stake_caps(self.tail, self.tail)[1] if self.tail > 0 else 0.0
+
+    def stake_caps(self, loss_bound: float, gain_bound: float) -> tuple[float, float]:
+        """The largest pass and regression stakes for groups from ``−loss_bound`` to ``gain_bound``."""
+        return _STAKE_SHARE / (loss_bound - self.margin), _STAKE_SHARE / gain_bound
 
 
 _STAKE_SHARE = 0.999
@@ -266,8 +272,8 @@ class Sprt:
     largest: float = 0.0  # the largest |difference| of a group so far
     _groups: list[float] = field(default_factory=list, repr=False)  # the groups, as they came
     _cmean: float = 0.0  # their mean
-    _worst: float = 0.0  # the largest loss so far (0 if none): the loss bound widens to it
-    _best: float = 0.0  # the largest gain so far: the gain bound widens to it
+    _worst: float = 0.0  # the largest loss beyond the bound so far (0 if none): the loss bound widens to it
+    _best: float = 0.0  # the largest gain beyond the bound so far: the gain bound widens to it
     _restake_at: int = 2
 
     def add(self, x: float) -> Verdict | None:
@@ -347,7 +353,7 @@ class Sprt:
 
     def _caps(self) -> tuple[float, float]:
         """The largest stakes the bounds allow now: every factor stays positive for groups within them."""
-        return _STAKE_SHARE / (self.loss_bound - self.settings.margin), _STAKE_SHARE / self.gain_bound
+        return self.settings.stake_caps(self.loss_bound, self.gain_bound)
 
     def _bet(self, x: float) -> None:
         """The betting tests' step for the group ``x`` (before it enters the other statistics): the pass wealth is

@@ -469,6 +469,16 @@ def test_stakes_are_fixed_before_the_group_and_keep_the_factor_positive() -> Non
     s.add(1e6)  # far above the bound: counted as +B
     assert s.regression_evidence - before == pytest.approx(math.log1p(-stake * 80.0))
     assert math.isfinite(s.regression_evidence)
+    # and the gain bound widens to it: the stake shrinks so that such a group again keeps 0.1 % of the wealth
+    assert (s.gain_bound, s.loss_bound, s.beyond) == (1e6, 80.0, 1)
+    assert 0 <= s.regression_stake <= 0.999 / 1e6 and s.stake <= s.settings.max_stake
+
+
+def test_groups_within_the_bound_never_move_it() -> None:
+    s = Sprt(SprtSettings(margin=10, tail=80.0))
+    for x in (80.0, -80.0, 79.9, -3.0, 12.0) * 4:
+        s.add(x)
+    assert (s.loss_bound, s.gain_bound, s.beyond) == (80.0, 80.0, 0)
 
 
 def test_best_stake() -> None:
