@@ -341,12 +341,13 @@ MODELS: dict[str, tuple[float, Callable[[float, float], Callable[[random.Random]
     "10% of groups lose 100": (130.0, lambda mean, margin: group_model(mean, 0.1, 100.0), 200),
     "5% of groups lose 200": (240.0, lambda mean, margin: group_model(mean, 0.05, 200.0), 150),
     # right-skewed equal bots (issue 34: many small losses, rare big wins), 2,000 runs each: the LLR called them a
-    # regression 14-23 % of the time; 40·(Exp−1) gains more than the default bound in 5 % of groups, so its bound
-    # is raised to cover it (docs/regression.md shows it at the default bound too)
+    # regression 14-23 % of the time; 40·(Exp−1) and the lognormal gain more than the default bound in 5 % and 1.1 %
+    # of groups, so their bounds are raised to cover them (docs/regression.md shows them at the default bound too:
+    # outside the guarantee, 6.5-8.2 % at margin 5)
     "20·(Exp−1)": (DEFAULT_BOUND, lambda mean, margin: exponential_groups(mean, 20.0), 2000),
     "40·(Exp−1), bound 200": (200.0, lambda mean, margin: exponential_groups(mean, 40.0), 2000),
     "−12/+48 80/20": (DEFAULT_BOUND, lambda mean, margin: two_point_groups(mean, -12.0, 48.0, 0.2), 2000),
-    "lognormal wins": (DEFAULT_BOUND, lambda mean, margin: lognormal_groups(mean, 10.0, 1.0), 2000),
+    "lognormal wins, bound 240": (240.0, lambda mean, margin: lognormal_groups(mean, 10.0, 1.0), 2000),
     "5% of groups win 2,000-5,000": (
         DEFAULT_BOUND, lambda mean, margin: jackpot_groups(mean, GROUP_SD, 0.05, 2000 / SEAT_HANDS,
                                                            5000 / SEAT_HANDS), 2000),
