@@ -82,7 +82,10 @@ CUBES_MAX_CLUSTERS = 20_000
 """Up to this many clusters standings also read the third moments (one pass over the kept clusters); above it the
 skewness is not computed (a result's skewness matters less the more groups it has)."""
 CAVEATS = {"few": "95 % if not skewed", "skewed": "too few groups for a skewed result"}
-"""What the table says beside an interval it cannot vouch for (``Estimate.caveat``)."""
+"""Why an interval may cover less than 95 % (``Estimate.caveat``; ``ci95_caveat`` in JSON)."""
+FEW_MARK = "†"
+"""The text tables mark an interval of fewer than :data:`SKEW_MIN_GROUPS` groups with this (every interval of a
+short tournament: a note under the table says what it means); a skewed one says so in full, in its cell."""
 
 # ------------------------------------------------------------------------------------------------ t quantile
 
@@ -419,6 +422,14 @@ class Standings:
         if short:
             out.append(f"no interval for {', '.join(short)}: an interval needs results from at least {MIN_GROUPS} "
                        f"{w}s (shown as 'too few groups'; null in JSON). Play more seeds.")
+        estimates = [e for b in self.bots for e in (b.mean, b.rank, b.first_rate)] + [h.diff for h in self.head_to_head]
+        if any(e.caveat == "few" for e in estimates):
+            out.append(f"{FEW_MARK} {CAVEATS['few']}: fewer than {SKEW_MIN_GROUPS} {w}s are too few to tell whether a "
+                       "result is skewed, and a skewed one's interval covers less (docs/statistics.md). Play more "
+                       "seeds.")
+        if any(e.caveat == "skewed" for e in estimates):
+            out.append(f"'{CAVEATS['skewed']}': these groups are so skewed that their interval may cover less than "
+                       "95 % (docs/statistics.md). Play more seeds.")
         if any(b.dummy for b in self.bots):
             out.append(f"bots named {DUMMY_PREFIX}-* are dummies that filled empty seats, not participants.")
         return out
@@ -911,7 +922,7 @@ def fmt_interval(e: Estimate, digits: int = 1, sign: bool = False) -> str:
     hw = e.half_width
     if hw is None:
         return f"{fmt_num(e.value, digits, sign)} (too few groups)"
-    note = f" ({CAVEATS[e.caveat]})" if e.caveat else ""
+    note = "" if not e.caveat else f" {FEW_MARK}" if e.caveat == "few" else f" ({CAVEATS[e.caveat]})"
     return f"{fmt_num(e.value, digits, sign)} ± {fmt_num(hw, digits)}{note}"
 
 
@@ -978,7 +989,7 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 
 __all__ = [
     "CSV_COLUMNS", "MIN_GROUPS", "clopper_pearson", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
-    "CAVEATS", "SKEW_MIN_GROUPS", "interval_caveat", "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
+    "CAVEATS", "FEW_MARK", "SKEW_MIN_GROUPS", "interval_caveat", "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
     "BotTotals", "Moments", "PairTotals", "assemble", "kept_totals", "ratio_estimate", "read_totals",
     "totals_from_rows",
     "t_quantile", "to_csv", "to_json", "to_markdown",

@@ -505,7 +505,7 @@ def test_caveats_say_what_an_interval_cannot_vouch_for() -> None:
     assert interval_caveat(50, 3.4) is None and interval_caveat(50, 3.6) == "skewed"
     assert interval_caveat(200, 6.0) is None
     few = cluster_ratio([(float(i), 1.0) for i in range(5)])
-    assert fmt_interval(few, 1) == f"2.0 ± {few.half_width:.1f} (95 % if not skewed)"
+    assert fmt_interval(few, 1) == f"2.0 ± {few.half_width:.1f} †"  # the note under the table says what † means
     skewed = cluster_ratio([(0.0, 1.0)] * 19 + [(100.0, 1.0)])
     assert skewed.caveat == "skewed" and fmt_interval(skewed).endswith("(too few groups for a skewed result)")
     plain = cluster_ratio([(float(i % 7), 1.0) for i in range(20)])
@@ -523,7 +523,24 @@ def test_caveats_are_in_the_tables_and_the_json(store: Path) -> None:
     st = build_standings(rows)
     a = next(b for b in to_json(st)["bots"] if b["name"] == "A")
     assert a["ci95"] is not None and a["ci95_caveat"] == CAVEATS["few"]
-    assert "(95 % if not skewed)" in to_markdown(st)
+    md = to_markdown(st)
+    assert " † |" in md and "- † 95 % if not skewed: fewer than 10 duplicate groups are too few" in md
+    assert not any("†" in n for n in build_standings(_ten_groups()).notes)
+
+
+def _ten_groups() -> list[SeatRow]:
+    return [SeatRow(f"m{g}", f"g{g}", g, SeatResult(1 + (g % 2), name, p, 1.0, 4))
+            for g in range(10) for name, p in (("A", (g * 37) % 11), ("B", -((g * 37) % 11)))]
+
+
+def test_a_skewed_result_says_so_in_its_cell_and_in_a_note() -> None:
+    rows = [SeatRow(f"m{g}", f"g{g}", g, SeatResult(1, "A", 400 if g == 0 else 0, 1.0, 4)) for g in range(12)]
+    rows += [SeatRow(f"m{g}", f"g{g}", g, SeatResult(2, "B", 0, 2.0, 4)) for g in range(12)]
+    st = build_standings(rows)
+    a = next(b for b in st.bots if b.name == "A")
+    assert a.mean.caveat == "skewed" and fmt_interval(a.mean).endswith("(too few groups for a skewed result)")
+    assert any(n.startswith("'too few groups for a skewed result'") for n in st.notes)
+    assert next(b for b in to_json(st)["bots"] if b["name"] == "A")["ci95_caveat"] == CAVEATS["skewed"]
 
 
 def _coverage(draw: Any, groups: int, reps: int, seed: int) -> tuple[float, float]:
