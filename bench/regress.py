@@ -19,13 +19,18 @@ not played by ``mjref regress``), a plain group 8 (4 for the candidate, 4 for th
 Run from the repository root: ``python bench/regress.py [--groups 40] [--hands 16] [--workers N]``.
 
 ``--tables`` plays nothing: it simulates the test itself (``tournaments.sprt.simulate``: burn-in, small-sample
-factor, the bounded betting test that gives a pass, overshoot) on 1v3 groups of 16-hand matches, at margins 10 and
-5, under a light model (normal, SD 9.6 as measured), the real differences (``tests/data/regress_groups.json``,
-resampled), and the heavy-tailed models (Poisson losses of 2,560 points in a seat-hand, with the default bound,
-one swing as the bound, and no bound; 10 %/5 % of groups losing 100/200 points per hand, with a bound above that
-loss).  It prints the false-pass and false-regression rates and the hands a run takes (mean, and the 95th
-percentile), one JSON object (each row also on stderr as it is done); ``--markdown`` prints the table of
-docs/regression.md.  Run it with ``nice``: it takes minutes of CPU.
+factor, the two bounded betting tests that give a pass and a regression, overshoot) on 1v3 groups of 16-hand
+matches, at margins 10 and 5, under a light model (normal, SD 9.6 as measured), the real differences
+(``tests/data/regress_groups.json``, resampled), the heavy-tailed models (Poisson losses of 2,560 points in a
+seat-hand, with the default bound, one swing as the bound, and no bound; 10 %/5 % of groups losing 100/200 points
+per hand, with a bound above that loss) and the right-skewed equal bots of issue 34 (``20·(Exp−1)``,
+``40·(Exp−1)`` at the default bound and at one that covers it, a −12/+48 80/20 mixture, lognormal wins, 5 % of
+groups winning 2,000-5,000 points; ``20·(Exp−1)`` also with no bound).  It prints the false-pass and
+false-regression rates with 95 % Clopper-Pearson intervals, the share of each model's groups beyond the bound, and
+the hands a run takes (mean, and the 95th percentile), one JSON object (each row also on stderr as it is done);
+``--markdown`` prints the table of docs/regression.md.  2,000 runs per cell by default, on ``--workers``
+processes; run it with ``nice``: it takes minutes of CPU (about 2.5 on this machine, 11 min of wall time at a load
+average of 12 on 2 cores).
 """
 
 from __future__ import annotations
@@ -53,13 +58,19 @@ from tournaments.regress import DEFAULT_TAIL_LOSS, RegressSettings, resampled_gr
 from tournaments.runner import MatchJob, run_job
 from tournaments.schedule import ScheduledMatch
 from tournaments.sprt import (
+    SprtError,
     SprtSettings,
     expected_groups,
+    exponential_groups,
+    jackpot_groups,
+    lognormal_groups,
     normal_groups,
     poisson_loss_groups,
     rare_loss_groups,
     simulate,
+    two_point_groups,
 )
+from tournaments.stats import clopper_pearson
 from wrappers.spec import BotSpec
 
 
@@ -68,9 +79,13 @@ def hands_needed(mean: float, sd: float, sprt: SprtSettings, hands_per_group: in
     return math.ceil(simulate(sprt, normal_groups(mean, sd), runs=1000).mean_groups) * hands_per_group
 
 
-def table_models(margin: float) -> list[tuple[str, float, Callable[[float], Callable[[random.Random], float]]]]:
+Model = Callable[[float], Callable[[random.Random], float]]
+
+
+def table_models(margin: float) -> list[tuple[str, float, Model]]:
     """The rows of ``--tables`` at one margin: (name, the bound in points per hand of a group, the model at a given
-    true mean).  1v3 groups of 16-hand matches: 64 candidate seat-hands, SD 9.6 as measured."""
+    true mean).  1v3 groups of 16-hand matches: 64 candidate seat-hands, SD 9.6 as measured.  Light, real, heavy
+    losses (the audit's), and right-skewed equal bots (issue 34: many small losses, rare big wins)."""
     seat_hands, sd, swing = 64, 9.6, 2560.0
     data = Path(__file__).resolve().parent.parent / "tests" / "data" / "regress_groups.json"
     diffs = json.loads(data.read_text())["differences"]
@@ -85,45 +100,83 @@ def table_models(margin: float) -> list[tuple[str, float, Callable[[float], Call
         ("real differences, resampled", default, lambda mean: resampled_groups(diffs, mean)),
         ("Poisson losses of 2,560 in a seat-hand", default, poisson),
         ("same, bound 2,560 (one swing: too small)", w, poisson),
-        ("same, no bound (--tail-loss 0: the LLR passes)", 0.0, poisson),
+        ("same, no bound (--tail-loss 0: the LLR decides)", 0.0, poisson),
         ("10% of groups lose 100/hand, bound 130/hand", 130.0,
          lambda mean: rare_loss_groups(mean, sd, 0.1, 100.0)),
         ("5% of groups lose 200/hand, bound 240/hand", 240.0,
          lambda mean: rare_loss_groups(mean, sd, 0.05, 200.0)),
+        ("20·(Exp−1)", default, lambda mean: exponential_groups(mean, 20.0)),
+        ("40·(Exp−1) (5 % of groups beyond the bound)", default, lambda mean: exponential_groups(mean, 40.0)),
+        ("40·(Exp−1), bound 200/hand", 200.0, lambda mean: exponential_groups(mean, 40.0)),
+        ("−12/+48, 80/20 mixture", default, lambda mean: two_point_groups(mean, -12.0, 48.0, 0.2)),
+        ("lognormal wins, 10·LN(0, 1)", default, lambda mean: lognormal_groups(mean, 10.0, 1.0)),
+        ("5 % of groups win 2,000–5,000", default,
+         lambda mean: jackpot_groups(mean, sd, 0.05, 2000 / seat_hands, 5000 / seat_hands)),
+        ("20·(Exp−1), no bound (--tail-loss 0)", 0.0, lambda mean: exponential_groups(mean, 20.0)),
         ("light, bound 2,560", w, lambda mean: normal_groups(mean, sd)),
         ("light, no bound (--tail-loss 0)", 0.0, lambda mean: normal_groups(mean, sd)),
     ]
 
 
-def tables(runs: int, markdown: bool, margins: tuple[float, ...]) -> None:
+def beyond(model: Callable[[random.Random], float], bound: float, draws: int = 100_000) -> float | None:
+    """The share of a model's groups beyond ``±bound`` (outside what the guarantees cover); None without one."""
+    if bound <= 0:
+        return None
+    rng = random.Random(99)
+    return sum(abs(model(rng)) > bound for _ in range(draws)) / draws
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _row(job: tuple[float, str, float, int]) -> dict[str, Any]:
+    """One row of ``--tables``: the model at −margin (false pass) and at 0 (false regression)."""
+    margin, name, bound, runs = job
+    model = dict((n, m) for n, _, m in table_models(margin))[name]
     seat_hands = 64
-    rows: list[dict[str, Any]] = []
+    settings = SprtSettings(margin=margin, tail=bound)
+    at_h0 = simulate(settings, model(-margin), runs=runs, seed=1)
+    at_h1 = simulate(settings, model(0.0), runs=runs, seed=2)
+    fp, fr = round(at_h0.passed * runs), round(at_h1.failed * runs)
+    share = beyond(model(0.0), bound)
+    return {
+        "margin": margin, "model": name, "tail_loss": round(bound * seat_hands), "runs": runs,
+        "beyond_bound": None if share is None else round(share, 5),
+        "false_pass": round(at_h0.passed, 4), "false_pass_ci95": [round(p, 4) for p in clopper_pearson(fp, runs)],
+        "false_regression": round(at_h1.failed, 4),
+        "false_regression_ci95": [round(p, 4) for p in clopper_pearson(fr, runs)],
+        "hands_equal_mean": round(at_h1.mean_groups * seat_hands),
+        "hands_equal_p95": at_h1.p95_groups * seat_hands if at_h1.p95_groups else None,
+        "hands_regression_mean": round(at_h0.mean_groups * seat_hands),
+    }
+
+
+def tables(runs: int, markdown: bool, margins: tuple[float, ...], workers: int) -> None:
     started = time.perf_counter()
-    for margin in margins:
-        for name, bound, model in table_models(margin):
-            settings = SprtSettings(margin=margin, tail=bound)
-            at_h0 = simulate(settings, model(-margin), runs=runs, seed=1)
-            at_h1 = simulate(settings, model(0.0), runs=runs, seed=2)
-            rows.append({
-                "margin": margin, "model": name, "tail_loss": round(bound * seat_hands), "runs": runs,
-                "false_pass": round(at_h0.passed, 4), "false_regression": round(at_h1.failed, 4),
-                "hands_equal_mean": round(at_h1.mean_groups * seat_hands),
-                "hands_equal_p95": at_h1.p95_groups * seat_hands if at_h1.p95_groups else None,
-                "hands_regression_mean": round(at_h0.mean_groups * seat_hands),
-            })
-            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # progress: a long run shows each row
+    jobs = [(margin, name, bound, runs) for margin in margins for name, bound, _ in table_models(margin)]
+    rows: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for row in pool.map(_row, jobs):
+            rows.append(row)
+            print(json.dumps(row, ensure_ascii=False), file=sys.stderr, flush=True)  # progress
+    seconds = round(time.perf_counter() - started, 1)
     if markdown:
-        print("| margin | model | --tail-loss | false pass | false regression | hands, equal bot (mean / 95 %) "
-              "| hands, regression of the margin (mean) |")
-        print("|---|---|---|---|---|---|---|")
+        print("| margin | model | --tail-loss | groups beyond it | false pass (95 % CI) | false regression (95 % CI) "
+              "| hands, equal bot (mean / 95 %) | hands, regression of the margin (mean) |")
+        print("|---|---|---|---|---|---|---|---|")
         for r in rows:
-            print(f"| {r['margin']:g} | {r['model']} | {r['tail_loss']} | {100 * r['false_pass']:.1f} % "
-                  f"| {100 * r['false_regression']:.1f} % | {r['hands_equal_mean']} / {r['hands_equal_p95']} "
-                  f"| {r['hands_regression_mean']} |")
+            fp, fr = r["false_pass_ci95"], r["false_regression_ci95"]
+            out = "—" if r["beyond_bound"] is None else f"{100 * r['beyond_bound']:.2f} %"
+            print(f"| {r['margin']:g} | {r['model']} | {r['tail_loss']} | {out} "
+                  f"| {_pct(r['false_pass'])} % ({_pct(fp[0])}–{_pct(fp[1])}) "
+                  f"| {_pct(r['false_regression'])} % ({_pct(fr[0])}–{_pct(fr[1])}) "
+                  f"| {r['hands_equal_mean']} / {r['hands_equal_p95']} | {r['hands_regression_mean']} |")
+        print(f"\n{seconds} s, {workers} workers, {runs} runs per cell")
         return
-    print(json.dumps({"bench": "regress-tables", "alpha": 0.05, "beta": 0.05, "hands_per_group": seat_hands,
-                      "rows": rows, "seconds": round(time.perf_counter() - started, 1), "machine": machine(),
-                      "python": platform.python_version()}))
+    print(json.dumps({"bench": "regress-tables", "alpha": 0.05, "beta": 0.05, "hands_per_group": 64,
+                      "rows": rows, "seconds": seconds, "workers": workers, "machine": machine(),
+                      "python": platform.python_version()}, ensure_ascii=False))
 
 
 def main() -> None:
@@ -134,14 +187,22 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=16)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--tables", action="store_true", help="simulate the test's error rates and hands; play nothing")
-    ap.add_argument("--runs", type=int, default=1000, help="--tables: simulated runs per row (default 1000)")
+    ap.add_argument("--runs", type=int, default=2000, help="--tables: simulated runs per cell (default 2000)")
     ap.add_argument("--markdown", action="store_true", help="--tables: print the Markdown table instead of JSON")
     ap.add_argument("--margins", default="10,5", help="--tables: the margins, comma-separated (default 10,5)")
     ap.add_argument("--save-groups", type=Path, default=None, metavar="FILE",
                     help="also write the duplicate groups' differences to FILE (JSON), e.g. tests/data/")
     args = ap.parse_args()
     if args.tables:
-        tables(args.runs, args.markdown, tuple(float(m) for m in args.margins.split(",")))
+        try:
+            margins = tuple(float(m) for m in args.margins.split(","))
+            for m in margins:
+                SprtSettings(margin=m)  # the test's own check of a margin
+        except (ValueError, SprtError) as exc:
+            ap.error(f"--margins: {exc}")
+        if args.runs < 1 or args.workers < 1:
+            ap.error("--runs and --workers must be 1 or more")
+        tables(args.runs, args.markdown, margins, args.workers)
         return
     cand = BotSpec(name=args.candidate, builtin=args.candidate)
     base = BotSpec(name=args.baseline, builtin=args.baseline)

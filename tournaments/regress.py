@@ -71,8 +71,9 @@ DEFAULT_STORE = "mjref-regress.sqlite"
 DEFAULT_IDENTICAL_GROUPS = 2
 """Groups played answer for answer like the baseline (and nothing else so far) that end a run as ``identical``."""
 DEFAULT_TAIL_LOSS = 5120.0
-"""The largest loss of one group (points over the candidate's seat-hands of one deal, against the baseline's) that
-the pass's alpha covers: ``SprtSettings.tail`` is this over the seat-hands.  5,120 is two swings of 2,560, the
+"""The largest loss, and the largest gain, of one group (points over the candidate's seat-hands of one deal, against
+the baseline's) that the pass's alpha and the regression's beta cover: ``SprtSettings.tail`` is this over the
+seat-hands.  5,120 is two swings of 2,560, the
 swing of one seat-hand when a 27-tai self-draw changes sides, 4 × (100 + 20 × 27) under the default scoring: the
 audit's rare 2,560-point losses come two to a deal often enough that one swing is too small a bound (see
 docs/regression.md)."""
@@ -128,7 +129,7 @@ class RegressSettings:
     seeds_from: int = 1
     wall_salt: str | None = None  # None: the store draws a secret salt; a value: walls shared with other stores
     identical_groups: int = DEFAULT_IDENTICAL_GROUPS  # 0: never stop for identical play
-    tail_loss: float = DEFAULT_TAIL_LOSS  # points in one group's seat-hands; 0: no bounded test, the LLR passes
+    tail_loss: float = DEFAULT_TAIL_LOSS  # points in one group's seat-hands, either way; 0: no bound, the LLR decides
 
     def __post_init__(self) -> None:
         if self.design not in DESIGNS:
@@ -380,7 +381,7 @@ class RegressState:
         if self.stop is not None:
             verdict, reason = self.stop
         elif sp.state is not None:
-            verdict, reason = sp.state, "betting" if sp.state == "pass" and s.tail_loss > 0 else "llr"
+            verdict, reason = sp.state, "betting" if s.tail_loss > 0 else "llr"
         else:
             verdict = "inconclusive"
             reason = "budget" if self.groups >= s.max_groups else "stopped"
@@ -392,8 +393,12 @@ class RegressState:
             detail = (f"the candidate answered every question as the baseline did, on {self.identical} duplicate "
                       f"groups ({self.hands} hands): the change did not alter play on these deals")
         elif verdict == "pass" and s.tail_loss > 0:
-            detail = (f"the betting test's evidence reached ln(1/alpha) = {s.sprt.evidence_bound:.2f}: not weaker by "
-                      f"{s.sprt.margin:g} points per hand or more (alpha holds for any group losing at most "
+            detail = (f"the pass's betting evidence reached ln(1/alpha) = {s.sprt.evidence_bound:.2f}: not weaker by "
+                      f"{s.sprt.margin:g} points per hand or more (alpha holds for any groups losing at most "
+                      f"{s.tail_loss:g} points)")
+        elif verdict == "regression" and s.tail_loss > 0:
+            detail = (f"the regression's betting evidence reached ln(1/beta) = {s.sprt.regression_bound:.2f}: weaker "
+                      f"by {s.sprt.margin:g} points per hand or more (beta holds for any groups gaining at most "
                       f"{s.tail_loss:g} points)")
         elif verdict == "pass":
             detail = f"LLR reached the upper bound {b:.2f}: not weaker by {s.sprt.margin:g} points per hand or more"
@@ -408,12 +413,17 @@ class RegressState:
         if sp.last_hold is not None:
             hold, since = sp.last_hold
             why = (f"the burn-in ({s.sprt.min_groups} groups) allows no verdict before" if hold == "burn-in"
-                   else "the pass waits for the betting test (what keeps alpha under heavy tails; its evidence "
-                   f"{'reached' if sp.state == 'pass' else 'is'} {sp.evidence:+.2f} of {s.sprt.evidence_bound:.2f})")
+                   else "the verdict waits for the betting tests (what keeps alpha and beta under skew and heavy "
+                   f"tails; evidence {sp.evidence:+.2f} for a pass of {s.sprt.evidence_bound:.2f}, "
+                   f"{sp.regression_evidence:+.2f} for a regression of {s.sprt.regression_bound:.2f})")
             if sp.state is not None and sp.decided_at is not None:
                 notes.append(f"the LLR was past a bound from group {since}; {why}; decided at group {sp.decided_at}")
             elif sp.held is not None:
                 notes.append(f"the LLR is past a bound since group {since}, but {why}")
+        if sp.beyond:
+            notes.append(f"{sp.beyond} of {sp.n} groups were beyond --tail-loss {s.tail_loss:g} points (the largest "
+                         f"{sp.largest * s.seat_hands:.0f}): they count as {s.tail_loss:g}, and alpha and beta are "
+                         "only proved for groups within it; raise --tail-loss above the largest deal you expect")
         fc, fb = self.field_faults.get(CANDIDATE, 0), self.field_faults.get(BASELINE, 0)
         if fc + fb and (fc - fb * self.field_hands.get(CANDIDATE, 0) / max(1, self.field_hands.get(BASELINE, 0))
                         >= FAULT_MIN and self.field_fault_p() <= FAULT_P):
@@ -424,6 +434,8 @@ class RegressState:
             verdict=verdict, reason=reason, detail=detail, notes=tuple(notes), groups=self.groups, hands=self.hands,
             llr=sp.llr, bounds=(a, b), evidence=sp.evidence if s.tail_loss > 0 else None,
             evidence_bound=s.sprt.evidence_bound,
+            regression_evidence=sp.regression_evidence if s.tail_loss > 0 else None,
+            regression_evidence_bound=s.sprt.regression_bound,
             mean_diff=sp.mean if sp.n else None, sd=sp.sd if sp.n >= 2 else None, ci95=ci,
             zero_variance=sp.zero_variance, identical_groups=self.identical, differed_at=self.differed_at,
             design=s.design, margin=s.sprt.margin, alpha=s.sprt.alpha,
@@ -454,8 +466,10 @@ class RegressResult:
     hands: int
     llr: float
     bounds: tuple[float, float]
-    evidence: float | None  # the betting test's log-wealth (None: no bounded test, --tail-loss 0)
-    evidence_bound: float
+    evidence: float | None  # the pass's betting log-wealth (None: no bounded test, --tail-loss 0)
+    evidence_bound: float  # ln(1/alpha)
+    regression_evidence: float | None  # the regression's betting log-wealth (None: --tail-loss 0)
+    regression_evidence_bound: float  # ln(1/beta)
     mean_diff: float | None
     sd: float | None
     ci95: tuple[float, float] | None
@@ -494,6 +508,8 @@ class RegressResult:
             "hands": self.hands, "groups": self.groups,
             "llr": round(self.llr, 4), "bounds": [round(self.bounds[0], 4), round(self.bounds[1], 4)],
             "evidence": r(self.evidence, 4), "evidence_bound": round(self.evidence_bound, 4),
+            "regression_evidence": r(self.regression_evidence, 4),
+            "regression_evidence_bound": round(self.regression_evidence_bound, 4),
             "mean_diff": r(self.mean_diff), "sd": r(self.sd),
             "ci95": [r(self.ci95[0]), r(self.ci95[1])] if self.ci95 else None,
             "zero_variance": self.zero_variance, "identical_groups": self.identical_groups,

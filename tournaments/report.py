@@ -232,8 +232,12 @@ def _pct(v: Any) -> str:
     return "n/a" if v is None else f"{100 * v:.0f}%"
 
 
-def _ci(ci: Any, digits: int = 1) -> str:
-    return "too few groups" if not ci else f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
+def _ci(ci: Any, caveat: str | None = None, digits: int = 1) -> str:
+    """An interval cell; its caveat (``ci95_caveat``: why it may cover less than 95 %) beside it."""
+    if not ci:
+        return "too few groups"
+    text = f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
+    return f"{text} <small>({escape(caveat)})</small>" if caveat else text
 
 
 def _standings_table(st: dict[str, Any]) -> str:
@@ -254,7 +258,8 @@ def _standings_table(st: dict[str, Any]) -> str:
             f'data-mean="{b["mean"]}" data-points="{b["points"]}">'
             f'<td>{i}</td><td class="l name">{swatch}{escape(b["name"])}{dummy}</td><td>{b["matches"]}</td>'
             f'<td>{b["hands"]}</td><td>{b["points"]:g}</td><td class="mean{sig}">{_num(b["mean"], 1, True)}</td>'
-            f'<td class="ci">{_ci(ci)}</td><td>{_num(b["avg_rank"], 2)}</td><td>{_pct(b["first_rate"])}</td>'
+            f'<td class="ci">{_ci(ci, b.get("ci95_caveat"))}</td><td>{_num(b["avg_rank"], 2)}</td>'
+            f'<td>{_pct(b["first_rate"])}</td>'
             f'<td>{_pct(b["win_rate"])}</td><td>{_pct(b["self_draw_rate"])}</td><td>{_pct(b["deal_in_rate"])}</td>'
             f'<td class="faults">{b["fault_count"]}</td><td>{ms}</td></tr>')
     return f'<table id="standings" class="grid"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
@@ -280,7 +285,8 @@ def _h2h_table(st: dict[str, Any]) -> str:
             tip = (f"{a} minus {b}: {h['mean_diff']:+.2f} points per hand over {h['hands']} hands "
                    f"({h['matches']} matches)")
             tds.append(f'<td class="{tone}" data-a="{escape(a)}" data-b="{escape(b)}" data-diff="{h["mean_diff"]}" '
-                       f'title="{escape(tip)}">{_num(h["mean_diff"], 1, True)}<br><small>{_ci(ci)}</small></td>')
+                       f'title="{escape(tip)}">{_num(h["mean_diff"], 1, True)}<br>'
+                       f'<small>{_ci(ci, h.get("ci95_caveat"))}</small></td>')
         rows.append(f"<tr><th class=l>{escape(a)}</th>{''.join(tds)}</tr>")
     return f'<table id="h2h" class="grid"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
 

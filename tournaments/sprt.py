@@ -35,31 +35,44 @@ formula: 6-8 % wrong verdicts at α = β = 5 % when a verdict takes 20-80 groups
   division by zero, never a verdict from a degenerate stream.  (``mjref regress`` recognises identical play
   directly, answer by answer, and stops with its own verdict: see ``tournaments.regress``.)
 
-**Heavy tails: the pass is a bounded betting test.**  A regression can come as rare, very large losses (a bot
-that, once in a few hundred hands, deals in a huge hand it used to avoid, or loses whole deals).  Until one of them
-is drawn the stream looks like an equal bot's, and the normal approximation fails twice over: the sample mean of a
-short run underestimates how often they come, and the sample variance shrinks exactly when few are drawn, so the
-LLR leaps at ``b`` (measured: 14-17 % false passes at alpha = 5 % with losses of 2,560 points in a seat-hand; 9 %
-at margin 5 with 10 % of groups losing 100 per hand, even with a guard).  So with a *bound* ``B``
-(``SprtSettings.tail``, points per hand: the largest loss of one group the guarantee covers) the verdict *pass*
-comes from a test whose error rate does not rest on any model of the differences: **testing by betting**
-(Shafer 2021; Waudby-Smith and Ramdas 2023, "Estimating means of bounded random variables by betting").  Before
-each group a stake ``λ`` is fixed from the groups before it; the group's difference ``x``, clipped to ``[−B, B]``,
-multiplies a wealth by ``1 + λ·(x + margin)``.  With ``0 ≤ λ < 1/(B − margin)`` the factor is positive, and if the
-mean difference is ``−margin`` or worse (H0) its expectation is at most 1 whatever the distribution, so the wealth
-is a nonnegative supermartingale and, by Ville's inequality, reaches ``1/alpha`` with probability at most ``alpha``,
-at any stopping time.  That is the whole proof: no normality, no variance estimate, no simulation; it holds for
-every distribution of group differences above ``−B``, however skewed, and the stake only decides how fast an
-equal bot passes.  The stake is the growth-optimal one for the groups seen so far, recentred at the better of
-their mean and 0 (the alternative the test must find) and widened by the small-sample factor below:
-``argmax_λ Σ log(1 + λ·(y_i + margin))``, a one-dimensional concave problem.  Losses below ``−B`` count as
-``−B``: a regression made of such losses is seen as a smaller one; that is what the bound is for (docs/regression.md
-shows the rates when it is too small).  The verdict *regression* stays the LLR's (a heavy tail of *losses* only
-makes regressions easier to see; the simulated false-regression rates stay within beta).  ``SprtSettings.tail`` 0
-turns the betting test off: the pass is then the LLR's too, as in fishtest, with no guarantee under heavy tails.
+**Heavy tails and skew: both verdicts are bounded betting tests.**  A regression can come as rare, very large
+losses (a bot that, once in a few hundred hands, deals in a huge hand it used to avoid, or loses whole deals), and
+an equal bot can come as many small losses and rare big wins (a bot that plays for bigger hands).  Until the rare
+groups are drawn the stream looks like a worse or a better bot's, and the normal approximation fails twice over:
+the sample mean of a short run misses how often they come, and the sample variance shrinks exactly when few are
+drawn, so the LLR leaps over a bound (measured: 14-17 % false passes at alpha = 5 % with losses of 2,560 points
+in a seat-hand; 14-23 % false regressions at beta = 5 % for right-skewed equal bots such as ``20·(Exp − 1)``).
+So with a *bound* ``B`` (``SprtSettings.tail``, points per hand: the largest loss *and* the largest gain of one
+group the guarantees cover) both verdicts come from tests whose error rates do not rest on any model of the
+differences: **testing by betting** (Shafer 2021; Waudby-Smith and Ramdas 2023, "Estimating means of bounded
+random variables by betting").  Each group's difference ``x`` is clipped to ``[−B, B]``; before each group two
+stakes are fixed from the groups before it:
 
-``held`` says why an LLR already past a bound is not a verdict yet (``burn-in``, or ``tail``: the LLR says pass,
-the betting test has not reached ``1/alpha`` yet), so that a user sees the run keep playing for a reason.
+* the **pass** wealth is multiplied by ``1 + λ·(x + margin)``, ``0 ≤ λ < 1/(B − margin)``: positive for every
+  ``x ≥ −B``, and if the mean difference is ``−margin`` or worse (H0) its expectation is at most 1 whatever the
+  distribution;
+* the **regression** wealth is multiplied by ``1 − ρ·x``, ``0 ≤ ρ < 1/B``: positive for every ``x ≤ B``, and if
+  the mean difference is 0 or better (H1) its expectation is at most 1 whatever the distribution.
+
+Each wealth is then a nonnegative supermartingale under its null, and by Ville's inequality reaches ``1/alpha``
+(``1/beta``) with probability at most ``alpha`` (``beta``), at any stopping time.  That is the whole proof: no
+normality, no symmetry, no variance estimate, no simulation; it holds for every distribution of group differences
+within ``[−B, B]``, however skewed, and the stakes only decide how fast a verdict comes.  (Clipping is what the
+bound is for: a loss below ``−B`` counted as ``−B`` makes a regression look smaller, so alpha needs losses within
+the bound; a gain above ``B`` counted as ``B`` makes an equal bot look worse, so beta needs gains within it.  A
+loss beyond the bound only helps the regression wealth, a gain beyond it only the pass wealth.)  The stake is the
+growth-optimal one for the groups seen so far, recentred at the alternative the test must find (the better of
+their mean and 0 for a pass, the worse of their mean and ``−margin`` for a regression) and widened by the
+small-sample factor below: ``argmax_λ Σ log(1 + λ·y_i)``, a one-dimensional concave problem.  The price of the
+guarantee is the stake's cap: with ``B`` = 80 and a group SD near 10 the cap binds, and a regression of the margin
+takes as long as an equal bot's pass (docs/regression.md has the figures).  A group beyond the bound, outside the
+guarantees, widens the bound on its side to itself for the rest of the run (``Sprt.loss_bound``,
+``Sprt.gain_bound``), so that one rare deal is not clipped again and again.  ``SprtSettings.tail`` 0 turns the
+betting tests off: both verdicts are then the LLR's, as in fishtest, with no guarantee under skew or heavy tails.
+
+``held`` says why an LLR already past a bound is not a verdict yet (``burn-in``, or ``tail``: the LLR says pass
+or regression, the betting test of that side has not reached its bound yet), so that a user sees the run keep
+playing for a reason.
 
 Everything here is pure and synchronous: the regression runner feeds it, the tests simulate it.
 """
@@ -106,8 +119,8 @@ class SprtSettings:
     beta: float = DEFAULT_BETA
     min_groups: int = DEFAULT_MIN_GROUPS
     tail: float = 0.0
-    """The bound ``B`` of the betting test that gives a pass, in points per hand of a group: the largest group loss
-    its alpha covers (0: no betting test, the LLR passes)."""
+    """The bound ``B`` of the betting tests, in points per hand of a group: the largest group loss the pass's alpha
+    covers and the largest group gain the regression's beta covers (0: no betting tests, the LLR decides)."""
     # Derived from the fields above once, in __post_init__ (the test reads them for every group it adds):
     mu0: float = field(init=False, repr=False, compare=False)
     """The mean under H0 (a regression of exactly ``margin``)."""
@@ -116,7 +129,9 @@ class SprtSettings:
     bounds: tuple[float, float] = field(init=False, repr=False, compare=False)
     """Wald's bounds ``(a, b)``: the LLR at or below ``a`` accepts H0, at or above ``b`` accepts H1."""
     evidence_bound: float = field(init=False, repr=False, compare=False)
-    """The betting test's bound: a pass once the log-wealth reaches ``ln(1/alpha)`` (Ville's inequality)."""
+    """The pass's betting bound: a pass once its log-wealth reaches ``ln(1/alpha)`` (Ville's inequality)."""
+    regression_bound: float = field(init=False, repr=False, compare=False)
+    """The regression's betting bound: a regression once its log-wealth reaches ``ln(1/beta)``."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.margin) and self.margin >= MIN_MARGIN):
@@ -134,18 +149,28 @@ class SprtSettings:
                             f"({self.margin:g}): a group that loses less than the margin is no tail")
         derived = {"mu0": -self.margin, "mu1": 0.0,
                    "bounds": (math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)),
-                   "evidence_bound": math.log(1 / self.alpha)}
+                   "evidence_bound": math.log(1 / self.alpha), "regression_bound": math.log(1 / self.beta)}
         for name, value in derived.items():
             object.__setattr__(self, name, value)  # frozen: set once, here
 
     @property
     def max_stake(self) -> float:
         """The largest stake that keeps every factor ``1 + λ·(x + margin)``, ``x ≥ −B``, positive (0: no test)."""
-        return _STAKE_SHARE / (self.tail - self.margin) if self.tail > 0 else 0.0
+        return self.stake_caps(self.tail, self.tail)[0] if self.tail > 0 else 0.0
+
+    @property
+    def max_regression_stake(self) -> float:
+        """The largest stake that keeps every factor ``1 − ρ·x``, ``x ≤ B``, positive (0: no test)."""
+        return self.stake_caps(self.tail, self.tail)[1] if self.tail > 0 else 0.0
+
+    def stake_caps(self, loss_bound: float, gain_bound: float) -> tuple[float, float]:
+        """The largest pass and regression stakes for groups from ``−loss_bound`` to ``gain_bound``."""
+        return _STAKE_SHARE / (loss_bound - self.margin), _STAKE_SHARE / gain_bound
 
 
 _STAKE_SHARE = 0.999
-"""The largest stake, as a share of 1/(B − margin): a group at −B then keeps 0.1 % of the wealth."""
+"""The largest stake, as a share of 1/(B − margin) (pass) or 1/B (regression): a group at the bound then keeps
+0.1 % of the wealth."""
 _RESTAKE_EVERY = 8
 """Past 2 × this many groups, the stake is re-optimised every n/this groups (it moves slowly; any stake fixed
 before the group is seen keeps the guarantee, so this only saves time)."""
@@ -239,10 +264,16 @@ class Sprt:
     _state: Verdict | None = None
     held: Hold | None = None  # why the LLR, past a bound now, is not a verdict yet
     last_hold: tuple[Hold, int] | None = None  # the last hold and the group it began at (kept after a verdict)
-    evidence: float = 0.0  # the betting test's log-wealth: a pass at settings.evidence_bound
-    stake: float = 0.0  # the stake fixed for the next group
-    _clipped: list[float] = field(default_factory=list, repr=False)  # the groups, clipped to [−B, B]
-    _cmean: float = 0.0
+    evidence: float = 0.0  # the pass's betting log-wealth: a pass at settings.evidence_bound
+    stake: float = 0.0  # the pass's stake fixed for the next group
+    regression_evidence: float = 0.0  # the regression's betting log-wealth: a regression at settings.regression_bound
+    regression_stake: float = 0.0  # the regression's stake fixed for the next group
+    beyond: int = 0  # groups beyond ±B: counted as ±B, outside what alpha and beta are proved for
+    largest: float = 0.0  # the largest |difference| of a group so far
+    _groups: list[float] = field(default_factory=list, repr=False)  # the groups, as they came
+    _cmean: float = 0.0  # their mean
+    _worst: float = 0.0  # the largest loss beyond the bound so far (0 if none): the loss bound widens to it
+    _best: float = 0.0  # the largest gain beyond the bound so far: the gain bound widens to it
     _restake_at: int = 2
 
     def add(self, x: float) -> Verdict | None:
@@ -269,12 +300,13 @@ class Sprt:
         value = self.llr
         a, b = s.bounds
         passing = self.evidence >= s.evidence_bound if betting else value >= b
+        failing = self.regression_evidence >= s.regression_bound if betting else value <= a
         hold: Hold | None = None
         verdict: Verdict | None = None
-        if value <= a or passing or value >= b:
+        if value <= a or value >= b or passing or failing:
             if n < s.min_groups:
                 hold = "burn-in"
-            elif value <= a:
+            elif failing:
                 verdict = "regression"
             elif passing:
                 verdict = "pass"
@@ -309,36 +341,76 @@ class Sprt:
         s = self.settings
         return llr(n, self.mean, self._m2 / (n - 1) * small_sample_factor(n), s.mu0, s.mu1)
 
+    @property
+    def loss_bound(self) -> float:
+        """The pass's bound on losses now: ``B``, widened to the largest loss seen if one was beyond it."""
+        return max(self.settings.tail, self._worst)
+
+    @property
+    def gain_bound(self) -> float:
+        """The regression's bound on gains now: ``B``, widened to the largest gain seen if one was beyond it."""
+        return max(self.settings.tail, self._best)
+
+    def _caps(self) -> tuple[float, float]:
+        """The largest stakes the bounds allow now: every factor stays positive for groups within them."""
+        return self.settings.stake_caps(self.loss_bound, self.gain_bound)
+
     def _bet(self, x: float) -> None:
-        """The betting test's step for the group ``x`` (before it enters the other statistics): the wealth is
-        multiplied by ``1 + stake·(clip(x) + margin)`` with the stake fixed from the groups before it; then the
-        stake for the next group."""
+        """The betting tests' step for the group ``x`` (before it enters the other statistics): the pass wealth is
+        multiplied by ``1 + stake·(clip(x) + margin)``, the regression wealth by ``1 − regression_stake·clip(x)``,
+        with the stakes and the bounds fixed from the groups before it; then the bounds and stakes for the next.
+
+        Within ``[−B, B]`` the bounds stay ``B``: the guarantees' case.  A group beyond them is clipped, and then
+        widens the bound on its side to itself (so every group seen is within the bounds, and the stake on that
+        side shrinks to keep the factors positive): a bot whose groups pass the bound is outside what alpha and beta
+        are proved for, and this keeps one such group from being clipped again and again (docs/regression.md shows
+        the rates)."""
         s = self.settings
-        c = min(s.tail, max(-s.tail, x))
+        c = min(self.gain_bound, max(-self.loss_bound, x))
+        self.beyond += abs(x) > s.tail
+        self.largest = max(self.largest, abs(x))
         if self.stake > 0:
             self.evidence += math.log1p(self.stake * (c + s.margin))
-        self._clipped.append(c)
-        n = len(self._clipped)
-        self._cmean += (c - self._cmean) / n
+        if self.regression_stake > 0:
+            self.regression_evidence += math.log1p(-self.regression_stake * c)
+        if x != c:  # beyond a bound: widen it, and keep the stakes it allows
+            self._worst, self._best = max(self._worst, -x), max(self._best, x)
+            cap, regression_cap = self._caps()
+            self.stake, self.regression_stake = min(self.stake, cap), min(self.regression_stake, regression_cap)
+        self._groups.append(x)
+        n = len(self._groups)
+        self._cmean += (x - self._cmean) / n
         if n >= self._restake_at:
             self.stake = self.next_stake()
+            self.regression_stake = self.next_regression_stake()
             self._restake_at = n + (1 if n < 2 * _RESTAKE_EVERY else n // _RESTAKE_EVERY)
 
-    def next_stake(self) -> float:
-        """The growth-optimal stake on the groups so far, recentred at the better of their mean and 0 (the
-        alternative to find) and their spread widened by the small-sample factor; 0 before two groups."""
-        s = self.settings
-        n = len(self._clipped)
-        if n < 2:
-            return 0.0
+    def _recentred(self, centre: float) -> list[float]:
+        """The groups moved to mean ``centre``, their spread widened by the small-sample factor, clipped to the
+        bounds."""
+        n = len(self._groups)
         widen = math.sqrt(small_sample_factor(n))
-        centre = max(self._cmean, 0.0)
-        tail, low, mean, margin = s.tail, -s.tail, self._cmean, s.margin
-        # min(tail, max(−tail, v)) + margin written out, v = (c − mean)·widen + centre: the same numbers without two
-        # calls and an intermediate list per group
-        ys = [(tail if (v := (c - mean) * widen + centre) > tail else low if v < low else v) + margin
-              for c in self._clipped]
-        return best_stake(ys, s.max_stake, self.stake)
+        high, low, mean = self.gain_bound, -self.loss_bound, self._cmean
+        # min(high, max(low, v)) written out, v = (c − mean)·widen + centre: the same numbers without two calls
+        # per group
+        return [high if (v := (c - mean) * widen + centre) > high else low if v < low else v for c in self._groups]
+
+    def next_stake(self) -> float:
+        """The pass's growth-optimal stake on the groups so far, recentred at the better of their mean and 0 (the
+        alternative to find) and their spread widened by the small-sample factor; 0 before two groups."""
+        if len(self._groups) < 2:
+            return 0.0
+        margin = self.settings.margin
+        ys = [v + margin for v in self._recentred(max(self._cmean, 0.0))]
+        return best_stake(ys, self._caps()[0], self.stake)
+
+    def next_regression_stake(self) -> float:
+        """The regression's stake, the mirror image: on the groups recentred at the worse of their mean and
+        ``−margin``, each a gain of ``−x`` for the bettor; 0 before two groups."""
+        if len(self._groups) < 2:
+            return 0.0
+        ys = [-v for v in self._recentred(min(self._cmean, -self.settings.margin))]
+        return best_stake(ys, self._caps()[1], self.regression_stake)
 
     @property
     def state(self) -> Verdict | None:
@@ -455,6 +527,32 @@ def rare_loss_groups(mean: float, sd: float, share: float, loss: float) -> Calla
     return lambda rng: rng.gauss(-loss, sd) if rng.random() < share else rng.gauss(rest, sd)
 
 
+def exponential_groups(mean: float, scale: float) -> Callable[[random.Random], float]:
+    """A right-skewed model: ``mean + scale·(E − 1)``, E exponential with mean 1 (many small losses, rare big
+    wins: a bot that plays for bigger hands; skew 2)."""
+    return lambda rng: mean + scale * (rng.expovariate(1.0) - 1.0)
+
+
+def two_point_groups(mean: float, low: float, high: float, share: float) -> Callable[[random.Random], float]:
+    """A skewed mixture: ``high`` in a ``share`` of the groups, ``low`` in the others, shifted to the given
+    ``mean``."""
+    shift = mean - (share * high + (1 - share) * low)
+    return lambda rng: shift + (high if rng.random() < share else low)
+
+
+def lognormal_groups(mean: float, scale: float, sigma: float) -> Callable[[random.Random], float]:
+    """Lognormal wins: ``scale·L`` with L lognormal (log-SD ``sigma``), shifted to the given ``mean``."""
+    centre = scale * math.exp(sigma * sigma / 2)
+    return lambda rng: mean - centre + scale * rng.lognormvariate(0.0, sigma)
+
+
+def jackpot_groups(mean: float, sd: float, share: float, low: float, high: float) -> Callable[[random.Random], float]:
+    """Rare big wins: a ``share`` of the groups win uniformly from ``low`` to ``high``, the others are normal
+    (``sd``) and make up the overall ``mean``."""
+    rest = (mean - share * (low + high) / 2) / (1 - share)
+    return lambda rng: rng.uniform(low, high) if rng.random() < share else rng.gauss(rest, sd)
+
+
 def llr_drift(mean: float, sd: float, settings: SprtSettings) -> tuple[float, float]:
     """Drift and variance per observation of the LLR when the true mean is ``mean`` and the spread ``sd``
     (the Brownian approximation, as fishtest's ``LLR_drift_variance_alt2``)."""
@@ -504,8 +602,12 @@ __all__ = [
     "best_stake",
     "Simulated",
     "fault_excess_p",
+    "exponential_groups",
+    "jackpot_groups",
+    "lognormal_groups",
     "normal_groups",
     "poisson_loss_groups",
+    "two_point_groups",
     "rare_loss_groups",
     "simulate",
     "DEFAULT_ALPHA",

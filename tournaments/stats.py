@@ -6,14 +6,26 @@ independent; the group is the unit of independence.  Every interval here is ther
 group**:
 
 * a bot's mean points per hand is the ratio ``sum(points) / sum(hands)`` over its seats;
-* its variance is the cluster-robust (linearised ratio-estimator, "CR1") formula over the groups ``g`` it played in,
+* its variance is the cluster-robust (linearised ratio-estimator) formula over the groups ``g`` it played in,
   with ``Y_g`` its points and ``N_g`` its hands in the group and ``r`` the ratio::
 
-      var(r) = G / (G - 1) * sum_g (Y_g - r * N_g) ** 2 / (sum_g N_g) ** 2
+      var(r) = Ge / (Ge - 1) * sum_g (Y_g - r * N_g) ** 2 / (sum_g N_g) ** 2,   Ge = (sum_g N_g) ** 2 / sum_g N_g ** 2
 
-  (with equal ``N_g`` this is exactly ``s**2 / G`` over the per-group means, the textbook standard error);
+  ``Ge`` is the effective number of groups: ``G`` when the groups are equal in size, and then this is the "CR1"
+  formula, exactly ``s**2 / G`` over the per-group means (the textbook standard error).  With unequal groups
+  ``Ge/(Ge - 1)`` is the factor that makes it unbiased when a group's variance grows with its hands (each residual
+  loses ``N_g**2 / sum N**2`` of its variance to the fitted ratio), close to the "CR2" correction and computed from
+  the same sums (measured in ``bench/coverage.py``: 94.3 % at 5 unequal groups, where CR1 covered 93.0 %);
 * the 95% interval is ``r +- t(0.975, G - 1) * se``, Student's t with ``G - 1`` degrees of freedom, because the
-  number of groups is often small.  Below :data:`MIN_GROUPS` groups there is no interval: it is ``None`` (null in
+  number of groups is often small, widened where the groups are skewed to cover Hall's (1992) skewness-corrected
+  t interval too (the union of the two; the skewness is the sample skewness of the residuals ``Y_g - r N_g``, from
+  third moments summed like the others).  The t interval alone covers 95 % for normal, heavy-tailed and unequal
+  groups from 5 groups on, but 88 % at 5 exponential-like groups and 90 % at 10; the union 93 % and 94.4 %
+  (``bench/coverage.py``, docs/statistics.md).  Below :data:`SKEW_MIN_GROUPS` groups, where no method measured
+  reaches 93.5 % for skewed groups and skewness cannot be told, every interval says "95 % if not skewed"; from
+  there an interval whose groups are too skewed for their number says "too few groups for a skewed result"
+  (:func:`interval_caveat`).  Points per hand and head-to-head differences get the correction; ranks and
+  first-place rates (bounded, summed without third moments) keep the t interval.  Below :data:`MIN_GROUPS` groups there is no interval: it is ``None`` (null in
   JSON, "too few groups" in text).  With 2 groups ``t`` is 12.7 and the interval says nothing ("avg rank 1.62 ±
   7.94"); when both groups happen to agree it is a false "± 0.00".
 
@@ -57,6 +69,23 @@ MIN_GROUPS = 5
 """The fewest groups (clusters) an interval is given for; below it the text says "too few groups" (docs/statistics.md).
 At 5 groups the t interval is checked to cover 95% of the time on simulated tournaments."""
 ClusterBy = Literal["group", "seed"]
+SKEW_MIN_GROUPS = 10
+"""Below this many groups the skewness of a result cannot be told from its groups, and no interval measured covers
+95 % for skewed ones (exponential-like groups at 5: 88 % for the t interval, 93 % with the skewness correction, 93 %
+bootstrap-t; ``bench/coverage.py``): the interval is shown with the caveat "95 % if not skewed"."""
+SKEW_GROUPS_PER_SKEW2 = 4
+"""From :data:`SKEW_MIN_GROUPS` on, a result whose groups are significantly skewed (sample skewness γ beyond twice
+its normal-law SE, √(6/G)) is called too few groups for its interval while G < this × γ²: the corrected interval
+covers exponential-like groups (γ = 2) from 10 groups, lognormal ones (γ ≈ 6) only from about 50
+(``bench/coverage.py``)."""
+CUBES_MAX_CLUSTERS = 20_000
+"""Up to this many clusters standings also read the third moments (one pass over the kept clusters); above it the
+skewness is not computed (a result's skewness matters less the more groups it has)."""
+CAVEATS = {"few": "95 % if not skewed", "skewed": "too few groups for a skewed result"}
+"""Why an interval may cover less than 95 % (``Estimate.caveat``; ``ci95_caveat`` in JSON)."""
+FEW_MARK = "†"
+"""The text tables mark an interval of fewer than :data:`SKEW_MIN_GROUPS` groups with this (every interval of a
+short tournament: a note under the table says what it means); a skewed one says so in full, in its cell."""
 
 # ------------------------------------------------------------------------------------------------ t quantile
 
@@ -155,6 +184,38 @@ def _t_quantile(p: float, df: int) -> float:
     return t
 
 
+def _binomial_cdf(k: int, n: int, p: float) -> float:
+    """``P(X <= k)``, X ~ Binomial(n, p), summed in logs (n up to a few hundred thousand)."""
+    if k < 0:
+        return 0.0
+    if k >= n or p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    log_p, log_q, lg = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return min(1.0, math.fsum(math.exp(lg - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+                              for i in range(k + 1)))
+
+
+def clopper_pearson(k: int, n: int, level: float = LEVEL) -> tuple[float, float]:
+    """The exact (Clopper-Pearson) interval of a binomial proportion, ``k`` successes in ``n`` trials: the ``p``
+    at which ``P(X >= k)`` and ``P(X <= k)`` are each ``(1 - level) / 2``, by bisection."""
+    if not 0 <= k <= n or n < 1:
+        raise ValueError(f"need 0 <= k <= n and n >= 1, not k={k}, n={n}")
+    tail = (1 - level) / 2
+
+    def solve(f: Callable[[float], float]) -> float:  # f increasing in p, root in [0, 1]
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if f(mid) < 0 else (lo, mid)
+        return (lo + hi) / 2
+
+    lower = 0.0 if k == 0 else solve(lambda p: (1 - _binomial_cdf(k - 1, n, p)) - tail)
+    upper = 1.0 if k == n else solve(lambda p: tail - _binomial_cdf(k, n, p))
+    return lower, upper
+
+
 # ------------------------------------------------------------------------------------------------ estimates
 
 
@@ -167,7 +228,8 @@ class Estimate:
     lo: float | None
     hi: float | None
     clusters: int
-
+    skew: float | None = None  # the sample skewness of the groups' residuals (None: unknown, or fewer than 3)
+    caveat: str | None = None  # a key of CAVEATS: why the interval may cover less than 95 %
     @property
     def ci95(self) -> tuple[float, float] | None:
         return None if self.lo is None or self.hi is None else (self.lo, self.hi)
@@ -192,34 +254,80 @@ class Moments:
     syy: float
     syn: float
     snn: float
+    cubes: tuple[float, float, float, float] | None = None
+    """``(Σy³, Σy²n, Σyn², Σn³)``, for the skewness; None where they were not summed."""
 
     @classmethod
-    def of(cls, clusters: Iterable[Sequence[float]]) -> Moments:
+    def of(cls, clusters: Iterable[Sequence[float]], cubes: bool = True) -> Moments:
+        """The moments of clusters ``(y, n)``; ``cubes``: with the third ones (the skewness)."""
         pairs = [(float(y), float(n)) for y, n in clusters if n]
         return cls(len(pairs), math.fsum(y for y, _ in pairs), math.fsum(n for _, n in pairs),
                    math.fsum(y * y for y, _ in pairs), math.fsum(y * n for y, n in pairs),
-                   math.fsum(n * n for _, n in pairs))
+                   math.fsum(n * n for _, n in pairs),
+                   (math.fsum(y ** 3 for y, _ in pairs), math.fsum(y * y * n for y, n in pairs),
+                    math.fsum(y * n * n for y, n in pairs), math.fsum(n ** 3 for _, n in pairs)) if cubes else None)
+
+    def skew(self, r: float) -> float | None:
+        """The sample skewness of the residuals ``y - r n`` (None without the cubes, or for fewer than 3
+        clusters, or no spread)."""
+        if self.cubes is None or self.g < 3:
+            return None
+        y3, y2n, yn2, n3 = self.cubes
+        m2 = max(0.0, self.syy - 2 * r * self.syn + r * r * self.snn) / self.g
+        m3 = (y3 - 3 * r * y2n + 3 * r * r * yn2 - r ** 3 * n3) / self.g
+        # The expansions cancel: residuals all but equal (a bot against a dummy of itself, summed by SQLite in
+        # floating point) leave rounding, not a skewness.  So a spread of a millionth of a point per group, or below
+        # a billionth of the numbers' own size, is no spread.
+        scale = (abs(y3) + 3 * abs(r * y2n) + 3 * r * r * abs(yn2) + abs(r) ** 3 * abs(n3)) / self.g
+        if not m2 > max(1e-12, 1e-12 * (self.syy + r * r * self.snn) / self.g) or m2 ** 1.5 <= 1e-9 * scale:
+            return None
+        return max(-self.g, min(self.g, m3 / m2 ** 1.5))
+
+
+def interval_caveat(g: int, skew: float | None) -> str | None:
+    """Why an interval over ``g`` clusters may cover less than 95 %: a key of :data:`CAVEATS`, or None."""
+    if g < SKEW_MIN_GROUPS:
+        return "few"
+    if skew is not None and abs(skew) > 2 * math.sqrt(6 / g) and g < SKEW_GROUPS_PER_SKEW2 * skew * skew:
+        return "skewed"
+    return None
 
 
 def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUPS) -> Estimate:
-    """``Σy / Σn`` with the CR1 ratio-estimator SE and a t interval, from the clusters' moments:
-    ``Σ (y - r n)² = Σy² - 2 r Σyn + r² Σn²``."""
+    """``Σy / Σn`` with the ratio-estimator SE (CR1 with the effective number of groups, see the module docstring)
+    and a t interval, from the clusters' moments: ``Σ (y - r n)² = Σy² - 2 r Σyn + r² Σn²``."""
     if m.g == 0 or m.sn == 0:
         return Estimate(None, None, None, None, m.g)
     r = m.sy / m.sn
     if m.g < 2:
         return Estimate(r, None, None, None, m.g)
     ss = max(0.0, m.syy - 2 * r * m.syn + r * r * m.snn)
-    se = math.sqrt(m.g / (m.g - 1) * ss) / m.sn
+    effective = min(float(m.g), m.sn * m.sn / m.snn)  # (Σn)² / Σn² ≤ G; equal sizes: G (rounding kept out)
+    effective = max(effective, 1.0 + 1e-9)  # one group of all the hands and crumbs: an enormous se, never 1/0
+    se = math.sqrt(effective / (effective - 1) * ss) / m.sn
+    skew = m.skew(r)
     if m.g < max(min_groups, 2):
-        return Estimate(r, se, None, None, m.g)
+        return Estimate(r, se, None, None, m.g, skew)
     t = t_quantile(0.5 + level / 2, m.g - 1)
-    return Estimate(r, se, r - t * se, r + t * se, m.g)
+    lo, hi = r - t * se, r + t * se
+    if skew is not None:  # the union with Hall's skewness-corrected interval
+        a = skew / math.sqrt(m.g)
+        lo, hi = min(lo, r - _hall_inverse(t, a) * se), max(hi, r - _hall_inverse(-t, a) * se)
+    return Estimate(r, se, lo, hi, m.g, skew, interval_caveat(m.g, skew))
+
+
+def _hall_inverse(q: float, a: float) -> float:
+    """The ``T`` with ``g(T) = q`` for Hall's (1992) monotone transformation of the t statistic,
+    ``g(T) = T + a·T²/3 + a²·T³/27 + a/6 = ((1 + a·T/3)³ − 1)/a + a/6``, ``a`` the skewness over √G."""
+    if abs(a) < 1e-9:
+        return q
+    z = 1 + a * (q - a / 6)
+    return 3 / a * (math.copysign(abs(z) ** (1 / 3), z) - 1)
 
 
 def cluster_ratio(clusters: Iterable[tuple[float, float]], level: float = LEVEL,
                   min_groups: int = MIN_GROUPS) -> Estimate:
-    """``sum(y) / sum(n)`` over clusters ``(y, n)``, with the CR1 ratio-estimator SE and a t interval.
+    """``sum(y) / sum(n)`` over clusters ``(y, n)``, with the ratio-estimator SE and a t interval.
 
     Clusters with ``n == 0`` carry no information and are left out (they would only inflate ``G``).  The SE needs
     two clusters; the interval needs ``min_groups`` (at least 2).
@@ -308,11 +416,20 @@ class Standings:
     @property
     def notes(self) -> list[str]:
         w = self.cluster_word
-        out = [f"95% intervals are clustered by {w} (Student's t with {w}s - 1 degrees of freedom)."]
+        out = [f"95% intervals are clustered by {w} (Student's t with {w}s - 1 degrees of freedom, widened by Hall's "
+               "skewness correction where the groups are skewed)."]
         short = [b.name for b in self.bots if b.hands and b.mean.ci95 is None]
         if short:
             out.append(f"no interval for {', '.join(short)}: an interval needs results from at least {MIN_GROUPS} "
                        f"{w}s (shown as 'too few groups'; null in JSON). Play more seeds.")
+        estimates = [e for b in self.bots for e in (b.mean, b.rank, b.first_rate)] + [h.diff for h in self.head_to_head]
+        if any(e.caveat == "few" for e in estimates):
+            out.append(f"{FEW_MARK} {CAVEATS['few']}: fewer than {SKEW_MIN_GROUPS} {w}s are too few to tell whether a "
+                       "result is skewed, and a skewed one's interval covers less (docs/statistics.md). Play more "
+                       "seeds.")
+        if any(e.caveat == "skewed" for e in estimates):
+            out.append(f"'{CAVEATS['skewed']}': these groups are so skewed that their interval may cover less than "
+                       "95 % (docs/statistics.md). Play more seeds.")
         if any(b.dummy for b in self.bots):
             out.append(f"bots named {DUMMY_PREFIX}-* are dummies that filled empty seats, not participants.")
         return out
@@ -406,8 +523,8 @@ class _Sums:
     def totals(self, bot: str) -> BotTotals:
         return BotTotals(bot, len(self.matches), self.hands, self.points, self.wins, self.self_draws, self.deal_ins,
                          self.faults, self.answers, self.answer_seconds, self.max_answer_seconds,
-                         Moments.of(self.mean.values()), Moments.of(self.rank.values()),
-                         Moments.of(self.first.values()))
+                         Moments.of(self.mean.values()), Moments.of(self.rank.values(), cubes=False),
+                         Moments.of(self.first.values(), cubes=False))  # as the store's: skewness for points only
 
 
 def _bot_totals(by_match: Mapping[str, list[SeatRow]], key: Callable[[SeatRow], str]) -> list[BotTotals]:
@@ -537,7 +654,9 @@ SELECT bot, SUM(matches), SUM(n), SUM(y), SUM(wins), SUM(self_draws), SUM(deal_i
        SUM(n > 0), SUM(CASE WHEN n > 0 THEN y END), SUM(n), SUM(CASE WHEN n > 0 THEN y * y END),
        SUM(y * n), SUM(n * n),
        COUNT(*), SUM(ry), SUM(rn), SUM(ry * ry), SUM(ry * rn), SUM(rn * rn),
-       SUM(fy * fy), SUM(fy * rn), SUM(fy)
+       SUM(fy * fy), SUM(fy * rn), SUM(fy),
+       SUM(CASE WHEN n > 0 THEN y * 1.0 * y * y END), SUM(CASE WHEN n > 0 THEN y * 1.0 * y * n END),
+       SUM(y * 1.0 * n * n), SUM(n * 1.0 * n * n)
 FROM c GROUP BY bot
 """
 
@@ -550,7 +669,9 @@ WITH mb AS MATERIALIZED (
     FROM mb a JOIN mb b ON a.match_id = b.match_id AND a.bot <> b.bot GROUP BY a.bot, b.bot, a.k
 )
 SELECT a, b, SUM(matches), SUM(n), SUM(n > 0), SUM(CASE WHEN n > 0 THEN y END), SUM(n),
-       SUM(CASE WHEN n > 0 THEN y * y END), SUM(y * n), SUM(n * n)
+       SUM(CASE WHEN n > 0 THEN y * y END), SUM(y * n), SUM(n * n),
+       SUM(CASE WHEN n > 0 THEN y * 1.0 * y * y END), SUM(CASE WHEN n > 0 THEN y * 1.0 * y * n END),
+       SUM(y * 1.0 * n * n), SUM(n * 1.0 * n * n)
 FROM c GROUP BY a, b
 """
 
@@ -568,6 +689,7 @@ def kept_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tup
     rs, fs, ps = agg.RANK_SCALE, agg.FIRST_SCALE, agg.PAIR_SCALE
     moments: dict[str, Any] = {str(r["bot"]): r for r in con.execute(
         "SELECT * FROM agg_bot_moments WHERE kind = ?", (cluster_by,))}
+    bot_cubes, pair_cubes = _kept_cubes(con, cluster_by)
     bots = []
     for t in con.execute("SELECT * FROM agg_bot ORDER BY bot"):
         m = moments.get(str(t["bot"]))
@@ -577,19 +699,44 @@ def kept_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tup
             str(t["bot"]), int(t["matches"]), int(t["hands"]), t["points"], int(t["wins"]), int(t["self_draws"]),
             int(t["deal_ins"]), int(t["faults"]), int(t["answers"]), float(t["answer_seconds"]),
             float(t["max_answer_seconds"]),
-            Moments(int(m["g"]), m["sy"], m["sn"], m["syy"], m["syn"], m["snn"]),
+            Moments(int(m["g"]), m["sy"], m["sn"], m["syy"], m["syn"], m["snn"], bot_cubes.get(str(t["bot"]))),
             Moments(int(m["rg"]), m["ry"] / rs, m["rn"], m["ryy"] / rs**2, m["ryn"] / rs, m["rnn"]),
             Moments(int(m["rg"]), m["fy"] / fs, m["rn"], m["fyy"] / fs**2, m["fyn"] / fs, m["rnn"]),
         ))
     pairs = []
     for p in con.execute("SELECT * FROM agg_pair WHERE kind = ? ORDER BY a, b", (cluster_by,)):
         for a, b, sign in ((p["a"], p["b"], 1), (p["b"], p["a"], -1)):
+            c = pair_cubes.get((str(p["a"]), str(p["b"])))
             pairs.append(PairTotals(str(a), str(b), int(p["matches"]), int(p["hands"]), Moments(
-                int(p["g"]), sign * p["sy"] / ps, p["sn"], p["syy"] / ps**2, sign * p["syn"] / ps, p["snn"])))
+                int(p["g"]), sign * p["sy"] / ps, p["sn"], p["syy"] / ps**2, sign * p["syn"] / ps, p["snn"],
+                None if c is None else (sign * c[0], c[1], sign * c[2], c[3]))))
     row = con.execute("SELECT matches, hands, group_clusters, seed_clusters FROM agg_store").fetchone()
     if row is None:
         return bots, pairs, 0, 0, 0
     return bots, pairs, int(row[0]), int(row[1]), int(row[2] if cluster_by == "group" else row[3])
+
+
+def _cubes(sums: Sequence[Any]) -> tuple[float, float, float, float]:
+    y3, y2n, yn2, n3 = (_num0(x) for x in sums)
+    return y3, y2n, yn2, n3
+
+
+def _kept_cubes(con: sqlite3.Connection, cluster_by: ClusterBy) -> tuple[
+        dict[str, tuple[float, float, float, float]], dict[tuple[str, str], tuple[float, float, float, float]]]:
+    """The bots' (points per cluster) and the pairs' third moments, from the kept clusters, when there are at most
+    :data:`CUBES_MAX_CLUSTERS` of them (else none: the skewness is then unknown)."""
+    row = con.execute("SELECT group_clusters, seed_clusters FROM agg_store").fetchone()
+    if row is None or int(row[0 if cluster_by == "group" else 1]) > CUBES_MAX_CLUSTERS:
+        return {}, {}
+    ps = float(agg.PAIR_SCALE)
+    bots = {str(r[0]): (float(r[1]), float(r[2]), float(r[3]), float(r[4])) for r in con.execute(
+        "SELECT bot, SUM(y * 1.0 * y * y), SUM(y * 1.0 * y * n), SUM(y * 1.0 * n * n), SUM(n * 1.0 * n * n) "
+        "FROM agg_bot_cluster WHERE kind = ? AND n <> 0 GROUP BY bot", (cluster_by,))}
+    pairs = {(str(r[0]), str(r[1])): (float(r[2]) / ps**3, float(r[3]) / ps**2, float(r[4]) / ps, float(r[5]))
+             for r in con.execute(
+        "SELECT a, b, SUM(y * 1.0 * y * y), SUM(y * 1.0 * y * n), SUM(y * 1.0 * n * n), SUM(n * 1.0 * n * n) "
+        "FROM agg_pair_cluster WHERE kind = ? AND n <> 0 GROUP BY a, b", (cluster_by,))}
+    return bots, pairs
 
 
 def read_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tuple[
@@ -600,19 +747,20 @@ def read_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tup
     bots = []
     for r in con.execute(_BOTS_SQL.format(key=key)):
         (bot, matches, hands, points, wins, sd, di, faults, answers, asec, mx,
-         g, sy, sn, syy, syn, snn, rg, rsy, rsn, rsyy, rsyn, rsnn, fyy, fyn, fy) = tuple(r)
+         g, sy, sn, syy, syn, snn, rg, rsy, rsn, rsyy, rsyn, rsnn, fyy, fyn, fy, *cubes) = tuple(r)
         bots.append(BotTotals(
             str(bot), int(matches), int(hands or 0), points if isinstance(points, int) else _num0(points),
             int(wins or 0), int(sd or 0), int(di or 0), int(faults or 0), int(answers or 0), _num0(asec), _num0(mx),
-            Moments(int(g or 0), _num0(sy), _num0(sn), _num0(syy), _num0(syn), _num0(snn)),
+            Moments(int(g or 0), _num0(sy), _num0(sn), _num0(syy), _num0(syn), _num0(snn), _cubes(cubes)),
             Moments(int(rg), _num0(rsy), _num0(rsn), _num0(rsyy), _num0(rsyn), _num0(rsnn)),
             Moments(int(rg), _num0(fy), _num0(rsn), _num0(fyy), _num0(fyn), _num0(rsnn)),
         ))
     pairs = []
     for r in con.execute(_PAIRS_SQL.format(key=key)):
-        a, b, matches, hands, g, sy, sn, syy, syn, snn = tuple(r)
+        a, b, matches, hands, g, sy, sn, syy, syn, snn, *cubes = tuple(r)
         pairs.append(PairTotals(str(a), str(b), int(matches), int(hands or 0),
-                                Moments(int(g or 0), _num0(sy), _num0(sn), _num0(syy), _num0(syn), _num0(snn))))
+                                Moments(int(g or 0), _num0(sy), _num0(sn), _num0(syy), _num0(syn), _num0(snn),
+                                        _cubes(cubes))))
     m = con.execute(f"SELECT COUNT(*), SUM(hands), COUNT(DISTINCT {_KEYS[cluster_by][2:]}) FROM matches").fetchone()
     return bots, pairs, int(m[0]), int(m[1] or 0), int(m[2])
 
@@ -723,12 +871,14 @@ def to_json(standings: Standings) -> dict[str, Any]:
                 "first_rate_ci95": _pair(b.first_rate), "win_rate": b.win_rate, "self_draw_rate": b.self_draw_rate,
                 "deal_in_rate": b.deal_in_rate, "fault_count": b.fault_count, "faults": dict(b.faults),
                 "mean_answer_ms": b.mean_answer_ms, "max_answer_ms": b.max_answer_ms, "identity": b.identity,
+                "ci95_caveat": CAVEATS.get(b.mean.caveat or ""), "skew": b.mean.skew,
             }
             for b in standings.bots
         ],
         "head_to_head": [
             {"a": h.a, "b": h.b, "matches": h.matches, "hands": h.hands, "groups": h.groups,
-             "mean_diff": h.diff.value, "se": h.diff.se, "ci95": _pair(h.diff)}
+             "mean_diff": h.diff.value, "se": h.diff.se, "ci95": _pair(h.diff),
+             "ci95_caveat": CAVEATS.get(h.diff.caveat or ""), "skew": h.diff.skew}
             for h in standings.head_to_head
         ],
         "notes": standings.notes,
@@ -774,7 +924,8 @@ def fmt_interval(e: Estimate, digits: int = 1, sign: bool = False) -> str:
     hw = e.half_width
     if hw is None:
         return f"{fmt_num(e.value, digits, sign)} (too few groups)"
-    return f"{fmt_num(e.value, digits, sign)} ± {fmt_num(hw, digits)}"
+    note = "" if not e.caveat else f" {FEW_MARK}" if e.caveat == "few" else f" ({CAVEATS[e.caveat]})"
+    return f"{fmt_num(e.value, digits, sign)} ± {fmt_num(hw, digits)}{note}"
 
 
 def fmt_pct(x: float | None) -> str:
@@ -839,8 +990,8 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 
 
 __all__ = [
-    "CSV_COLUMNS", "MIN_GROUPS", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
-    "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
+    "CSV_COLUMNS", "MIN_GROUPS", "clopper_pearson", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
+    "CAVEATS", "FEW_MARK", "SKEW_MIN_GROUPS", "interval_caveat", "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
     "BotTotals", "Moments", "PairTotals", "assemble", "kept_totals", "ratio_estimate", "read_totals",
     "totals_from_rows",
     "t_quantile", "to_csv", "to_json", "to_markdown",

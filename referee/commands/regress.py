@@ -79,9 +79,9 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help="stop with 'identical' (exit 0) once the candidate answered every question as the baseline "
                    f"did on the first N groups; 0: never (default {DEFAULT_IDENTICAL_GROUPS})")
     p.add_argument("--tail-loss", type=float_arg, default=DEFAULT_TAIL_LOSS, metavar="POINTS",
-                   help="the largest loss of one group (points over the candidate's seat-hands of a deal) that the "
-                   "pass's alpha covers, whatever the distribution (a bounded betting test); 0: off, the normal "
-                   f"approximation passes (default {DEFAULT_TAIL_LOSS:g})")
+                   help="the largest loss and the largest gain of one group (points over the candidate's seat-hands "
+                   "of a deal) that alpha and beta cover, whatever the distribution (bounded betting tests); 0: "
+                   f"off, the normal approximation decides (default {DEFAULT_TAIL_LOSS:g})")
     p.add_argument("--plan", action="store_true",
                    help="play nothing: print the expected hands and the budget for 95%% of runs to end decided "
                    "at this --margin (simulated)")
@@ -163,7 +163,8 @@ def status_line(state: RegressState) -> Text:
     t.append(f"{sp.llr:+.2f}", style=style)
     t.append(f" ({a:.2f}, {b:.2f})")
     if state.settings.tail_loss > 0:
-        t.append(f"  betting {sp.evidence:+.2f}/{state.settings.sprt.evidence_bound:.2f}")
+        t.append(f"  betting pass {sp.evidence:+.2f}/{state.settings.sprt.evidence_bound:.2f}, regression "
+                 f"{sp.regression_evidence:+.2f}/{state.settings.sprt.regression_bound:.2f}")
     if state.groups and state.differed_at is None:
         t.append(f"  identical play so far ({state.identical}/{state.settings.identical_groups} groups)",
                  style="yellow")
@@ -173,8 +174,7 @@ def status_line(state: RegressState) -> Text:
         t.append(f"  past a bound, held by the burn-in ({sp.n}/{state.settings.sprt.min_groups} groups)",
                  style="cyan")
     elif sp.held == "tail":
-        t.append(f"  LLR past the upper bound, held by the betting test (evidence {sp.evidence:+.2f} of "
-                 f"{state.settings.sprt.evidence_bound:.2f})", style="cyan")
+        t.append(f"  LLR past the {'upper' if sp.llr > 0 else 'lower'} bound, held by the betting test", style="cyan")
     cf, bf = state.faults.get("candidate", 0), state.faults.get("baseline", 0)
     if cf or bf:
         t.append(f"  faults {cf} vs {bf}", style="red" if cf > bf else "")
@@ -214,8 +214,10 @@ def to_markdown(r: RegressResult, store: Path) -> str:
                   + f"budget {r.max_hands})"),
         ("mean difference", f"{_signed(r.mean_diff)} points per hand{ci}"),
         ("LLR", f"{r.llr:+.2f} (bounds {r.bounds[0]:.2f}, {r.bounds[1]:.2f})"),
-        *((("betting test", f"evidence {r.evidence:+.2f}, a pass at {r.evidence_bound:.2f} (alpha holds for any "
-                            f"group losing at most {r.tail_loss:g} points)"),) if r.evidence is not None else ()),
+        *((("betting tests", f"evidence {r.evidence:+.2f}, a pass at {r.evidence_bound:.2f}; "
+                             f"{r.regression_evidence or 0.0:+.2f}, a regression at {r.regression_evidence_bound:.2f} "
+                             f"(alpha and beta hold for any groups within ±{r.tail_loss:g} points)"),)
+          if r.evidence is not None else ()),
         ("test", f"H0: weaker by ≥ {r.margin:g} points per hand; H1: not weaker; "
                  + f"alpha {r.alpha:g}, beta {r.beta:g}"),
         ("faults", f"candidate {r.faults.get('candidate', 0)} in {r.fault_hands.get('candidate', 0)} seat-hands, "
@@ -343,7 +345,8 @@ def _print_verdict(result: RegressResult, console: Console) -> None:
     console.print(f"  mean difference {_signed(result.mean_diff)} points per hand{ci} over {result.hands} hands "
                   f"({result.groups} groups); LLR {result.llr:+.2f} (bounds {result.bounds[0]:.2f}, "
                   f"{result.bounds[1]:.2f})"
-                  + (f"; betting evidence {result.evidence:+.2f} (pass at {result.evidence_bound:.2f})"
+                  + (f"; betting evidence {result.evidence:+.2f} (pass at {result.evidence_bound:.2f}), "
+                     f"{result.regression_evidence or 0.0:+.2f} (regression at {result.regression_evidence_bound:.2f})"
                      if result.evidence is not None else ""))
     faults = result.faults
     if faults.get("candidate") or faults.get("baseline"):

@@ -150,7 +150,8 @@ def test_report_in_the_browser(store: Path, tmp_path: Path) -> None:
         for r, b in zip(rows, st["bots"], strict=True):
             assert r["mean"] == f"{b['mean']:+.1f}"
             assert r["points"] == f"{b['points']:g}"
-            assert r["ci"] == (f"[{b['ci95'][0]:+.1f}, {b['ci95'][1]:+.1f}]" if b["ci95"] else "too few groups")
+            caveat = f" ({b['ci95_caveat']})" if b["ci95_caveat"] else ""  # why it may cover less than 95 %
+            assert r["ci"] == (f"[{b['ci95'][0]:+.1f}, {b['ci95'][1]:+.1f}]{caveat}" if b["ci95"] else "too few groups")
             assert r["faults"] == b["fault_count"]
         charts = page.evaluate("""() => ({
             ci: [...document.querySelectorAll("#ci-chart .ci-row")].map(g => g.dataset.bot),

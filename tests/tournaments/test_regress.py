@@ -246,7 +246,8 @@ def test_markdown_summary_is_appended(tmp_path: Path, capsys: pytest.CaptureFixt
                        "--store", str(tmp_path / "s.sqlite"), "--markdown", str(md), "--concurrency", "1")
     text = md.read_text()
     assert code == 1 and text.startswith("# earlier step\n### ❌ mjref regress: REGRESSION")
-    assert "| verdict | **regression** (llr): LLR reached the lower bound -2.94" in text
+    assert "| verdict | **regression** (betting): the regression's betting evidence reached ln(1/beta) = 3.00" in text
+    assert "| betting tests | evidence " in text and "a regression at 3.00" in text
     assert "| baseline | `builtin:greedy` |" in text and "| mean difference | -" in text
     assert "REGRESSION: weaker than the baseline" in out and "LLR" in out
 
@@ -419,8 +420,31 @@ def test_burn_in_and_tail_holds_are_said(capsys: pytest.CaptureFixture[str]) -> 
         _fake_group(state, k, {}, diff=300 + 10 * (k % 3))
     assert state.sprt.held == "tail" and state.sprt.state is None
     assert "held by the betting test" in command.status_line(state).plain
-    assert f"betting {state.sprt.evidence:+.2f}/3.00" in command.status_line(state).plain
-    assert "betting test" in state.result().notes[0]
+    assert f"betting pass {state.sprt.evidence:+.2f}/3.00, regression " in command.status_line(state).plain
+    assert "betting tests" in state.result().notes[0]
+    # the mirror image: a clear loss is held the same way, by the regression's betting test, then decided by it
+    state = RegressState(s, Sprt(s.test))
+    for k in range(8):
+        _fake_group(state, k, {}, diff=-300 - 10 * (k % 3))
+    assert state.sprt.held == "tail" and state.sprt.state is None
+    assert "LLR past the lower bound, held by the betting test" in command.status_line(state).plain
+    k = 8
+    while state.sprt.state is None:
+        _fake_group(state, k, {}, diff=-300 - 10 * (k % 3))
+        k += 1
+    r = state.result()
+    assert (r.verdict, r.reason) == ("regression", "betting") and "ln(1/beta)" in r.detail
+    assert r.to_json()["regression_evidence"] >= r.to_json()["regression_evidence_bound"] == round(math.log(20), 4)
+    assert "1,280" not in r.detail and "gaining at most 5120 points" in r.detail
+
+
+def test_groups_beyond_the_bound_are_said() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 1}), max_hands=400)
+    state = RegressState(s, Sprt(s.test))
+    for k, diff in enumerate([10, -20, 2000, 15]):  # 2,000 per hand of a 4-seat-hand group: 8,000 points
+        _fake_group(state, k, {}, diff=diff)
+    note = [n for n in state.result().notes if "beyond --tail-loss" in n]
+    assert note and note[0].startswith("1 of 4 groups were beyond --tail-loss 5120 points (the largest 8000)")
 
 
 def test_plan_prints_hands_without_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

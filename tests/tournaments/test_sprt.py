@@ -30,8 +30,11 @@ from tournaments.sprt import (
     SprtSettings,
     best_stake,
     expected_groups,
+    exponential_groups,
     fault_excess_p,
+    jackpot_groups,
     llr,
+    lognormal_groups,
     normal_groups,
     pass_probability,
     poisson_loss_groups,
@@ -39,6 +42,7 @@ from tournaments.sprt import (
     simulate,
     small_sample_factor,
     t_quantile,
+    two_point_groups,
 )
 
 
@@ -336,6 +340,17 @@ MODELS: dict[str, tuple[float, Callable[[float, float], Callable[[random.Random]
     "poisson": (DEFAULT_BOUND, poisson_model, 400),
     "10% of groups lose 100": (130.0, lambda mean, margin: group_model(mean, 0.1, 100.0), 200),
     "5% of groups lose 200": (240.0, lambda mean, margin: group_model(mean, 0.05, 200.0), 150),
+    # right-skewed equal bots (issue 34: many small losses, rare big wins), 2,000 runs each: the LLR called them a
+    # regression 14-23 % of the time; 40·(Exp−1) and the lognormal gain more than the default bound in 5 % and 1.1 %
+    # of groups, so their bounds are raised to cover them (docs/regression.md shows them at the default bound too:
+    # outside the guarantee, 6.5-8.2 % at margin 5)
+    "20·(Exp−1)": (DEFAULT_BOUND, lambda mean, margin: exponential_groups(mean, 20.0), 2000),
+    "40·(Exp−1), bound 200": (200.0, lambda mean, margin: exponential_groups(mean, 40.0), 2000),
+    "−12/+48 80/20": (DEFAULT_BOUND, lambda mean, margin: two_point_groups(mean, -12.0, 48.0, 0.2), 2000),
+    "lognormal wins, bound 240": (240.0, lambda mean, margin: lognormal_groups(mean, 10.0, 1.0), 2000),
+    "5% of groups win 2,000-5,000": (
+        DEFAULT_BOUND, lambda mean, margin: jackpot_groups(mean, GROUP_SD, 0.05, 2000 / SEAT_HANDS,
+                                                           5000 / SEAT_HANDS), 2000),
 }
 
 
@@ -344,14 +359,26 @@ MODELS: dict[str, tuple[float, Callable[[float, float], Callable[[random.Random]
 @pytest.mark.parametrize("model", list(MODELS))
 def test_heavy_tails_stay_within_alpha_and_beta(margin: float, model: str) -> None:
     """With N runs and a true rate of exactly alpha, more than ``binomial_upper(N, alpha)`` wrong verdicts happen
-    with probability <= 0.1 %; the betting test's alpha is a theorem for every distribution above the bound, so
-    this checks the implementation, and beta (the LLR's) is checked by simulation only."""
+    with probability <= 0.1 %; the betting tests' alpha and beta are theorems for every distribution within the
+    bound, so this checks the implementation (the LLR's regression side failed it for the skewed models)."""
     bound, make, runs = MODELS[model]
     settings = SprtSettings(margin=margin, tail=bound)
     false_pass = simulate(settings, make(-margin, margin), runs=runs, seed=11).passed
     false_regression = simulate(settings, make(0.0, margin), runs=runs, seed=12).failed
     assert false_pass * runs <= binomial_upper(runs, settings.alpha), false_pass
     assert false_regression * runs <= binomial_upper(runs, settings.beta), false_regression
+
+
+@pytest.mark.slow
+def test_without_a_bound_a_skewed_equal_bot_is_called_a_regression() -> None:
+    """What the regression's betting test is for: an equal bot whose groups are 20·(Exp−1) (many small losses,
+    rare big wins).  The normal approximation alone calls it a regression far more often than beta; the betting
+    test keeps beta (the calibration above)."""
+    runs = 1000
+    bare = simulate(SprtSettings(margin=10.0), exponential_groups(0.0, 20.0), runs=runs, seed=5)
+    assert bare.failed * runs > binomial_upper(runs, 0.05), bare.failed
+    bounded = simulate(SprtSettings(margin=10.0, tail=DEFAULT_BOUND), exponential_groups(0.0, 20.0), runs=runs, seed=5)
+    assert bounded.failed * runs <= binomial_upper(runs, 0.05), bounded.failed
 
 
 @pytest.mark.slow
@@ -369,6 +396,22 @@ def test_a_bound_below_the_losses_loses_alpha() -> None:
     assert high.passed * runs <= binomial_upper(runs, 0.05)
 
 
+def test_the_worst_two_point_equal_bot_keeps_beta() -> None:
+    """The mirror image for the regression: groups at exactly +B or a small loss, with the mean exactly 0 (the
+    shape of a bot that plays for big hands, at its most extreme): most groups look like a regression."""
+    margin, bound, runs = 5.0, 80.0, 400
+    loss = 7.0
+    p = loss / (loss + bound)  # P(+bound): p·bound − (1−p)·loss = 0
+
+    def draw(rng: random.Random) -> float:
+        return bound if rng.random() < p else -loss + rng.gauss(0.0, 1.0)
+
+    r = simulate(SprtSettings(margin=margin, tail=bound), draw, runs=runs, seed=3, max_groups=400)
+    assert r.failed * runs <= binomial_upper(runs, 0.05), r.failed
+    bare = simulate(SprtSettings(margin=margin), draw, runs=runs, seed=3, max_groups=400)
+    assert bare.failed > 0.5  # the normal approximation calls most such equal bots a regression
+
+
 def test_the_worst_two_point_regression_keeps_alpha() -> None:
     """The least favourable case for a bounded test: groups at exactly -B (the bound) or a small gain, with the
     mean exactly -margin: most groups look better than an equal bot's.  Ville's inequality still holds."""
@@ -383,19 +426,28 @@ def test_the_worst_two_point_regression_keeps_alpha() -> None:
     assert r.passed * runs <= binomial_upper(runs, 0.05), r.passed
 
 
-def test_the_betting_test_only_gives_passes() -> None:
+def test_both_verdicts_are_betting_tests() -> None:
     clear = [150.0, 140.0, 160.0, 155.0, 145.0, 150.0, 152.0, 148.0]
-    s = Sprt(SprtSettings(margin=10, tail=80.0))
+    s = Sprt(SprtSettings(margin=10, tail=200.0))
     for x in clear:  # a clear pass is decided at the burn-in
         s.add(x)
     assert s.state == "pass" and s.decided_at == 8 and s.evidence >= s.settings.evidence_bound
+    assert s.regression_evidence < 0  # the regression's bettor lost on every group it staked
+    s = Sprt(SprtSettings(margin=10, tail=200.0))
+    assert [s.add(-x) for x in clear][-1] == "regression"  # a clear regression too, by its own betting test
+    assert s.regression_evidence >= s.settings.regression_bound and s.evidence < 0
     s = Sprt(SprtSettings(margin=10, tail=80.0))
     for x in [2.0, -1.0, 3.0, 0.5, 1.0, -2.0, 2.5, 1.5]:  # the LLR says pass, eight close groups are too few
         s.add(x)
     assert s.llr >= s.settings.bounds[1] and s.state is None and s.held == "tail"
     assert 0 < s.evidence < s.settings.evidence_bound
-    s = Sprt(SprtSettings(margin=10, tail=1000.0))
-    assert [s.add(-x) for x in clear][-1] == "regression"  # a regression is the LLR's, never held
+    s = Sprt(SprtSettings(margin=10, tail=80.0))
+    for x in [-12.0, -9.0, -13.0, -10.5, -11.0, -8.0, -12.5, -11.5]:  # the LLR says regression: held the same way
+        s.add(x)
+    assert s.llr <= s.settings.bounds[0] and s.state is None and s.held == "tail"
+    assert 0 < s.regression_evidence < s.settings.regression_bound
+    s = Sprt(SprtSettings(margin=10))  # no bound: the LLR decides both ways, as in fishtest
+    assert [s.add(-x) for x in clear][-1] == "regression" and s.regression_evidence == 0.0
 
 
 def test_stakes_are_fixed_before_the_group_and_keep_the_factor_positive() -> None:
@@ -409,6 +461,25 @@ def test_stakes_are_fixed_before_the_group_and_keep_the_factor_positive() -> Non
     s.add(-1e6)  # far below the bound: counted as -B, the wealth keeps 0.1 % at worst
     assert s.evidence - before == pytest.approx(math.log1p(stake * (-80.0 + 10)))
     assert math.isfinite(s.evidence)
+    s = Sprt(SprtSettings(margin=10, tail=80.0))  # the regression's wealth, the mirror image
+    for x in (-15.0, -4.0, -12.0):
+        s.add(x)
+    stake = s.regression_stake
+    assert 0 < stake <= s.settings.max_regression_stake < 1 / 80
+    before = s.regression_evidence
+    s.add(1e6)  # far above the bound: counted as +B
+    assert s.regression_evidence - before == pytest.approx(math.log1p(-stake * 80.0))
+    assert math.isfinite(s.regression_evidence)
+    # and the gain bound widens to it: the stake shrinks so that such a group again keeps 0.1 % of the wealth
+    assert (s.gain_bound, s.loss_bound, s.beyond) == (1e6, 80.0, 1)
+    assert 0 <= s.regression_stake <= 0.999 / 1e6 and s.stake <= s.settings.max_stake
+
+
+def test_groups_within_the_bound_never_move_it() -> None:
+    s = Sprt(SprtSettings(margin=10, tail=80.0))
+    for x in (80.0, -80.0, 79.9, -3.0, 12.0) * 4:
+        s.add(x)
+    assert (s.loss_bound, s.gain_bound, s.beyond) == (80.0, 80.0, 0)
 
 
 def test_best_stake() -> None:
@@ -475,13 +546,14 @@ PINNED_BET = [
      0.6023067376072655, 275.1439619819985, 'burn-in'),
 ]
 # simulate(..., runs=30, seed=4, budget=50): (model, passed, failed, undecided, mean_groups, p95_groups, within,
-# capped)
+# capped).  The bounded models' rows changed on 2026-11-27, when the regression became a betting test too and a group
+# beyond the bound widened it (issue 34); the normal row (no bound: the LLR decides both ways) is the one computed
+# before.
 PINNED_SIMULATIONS = [
     ('normal', 0.7, 0.3, 0.0, 36.13333333333333, 75, (0.5, 0.23333333333333334), 0.0),
-    ('poisson', 0.6333333333333333, 0.36666666666666664, 0.0, 135.63333333333333, 405,
-     (0.1, 0.03333333333333333), 0.0),
-    ('rare', 0.6666666666666666, 0.3333333333333333, 0.0, 176.33333333333334, 553, (0.2, 0.0), 0.0),
-    ('resampled', 0.6, 0.4, 0.0, 42.733333333333334, 82, (0.36666666666666664, 0.26666666666666666), 0.0),
+    ('poisson', 0.6, 0.4, 0.0, 122.53333333333333, 215, (0.06666666666666667, 0.0), 0.0),
+    ('rare', 0.4666666666666667, 0.5333333333333333, 0.0, 143.43333333333334, 304, (0.06666666666666667, 0.0), 0.0),
+    ('resampled', 0.7, 0.3, 0.0, 54.3, 90, (0.3333333333333333, 0.16666666666666666), 0.0),
 ]
 
 
