@@ -407,7 +407,8 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         source = dict(copies).get(path, path)
         args += ["--bind" if writable else "--ro-bind", source, path]
     cwd = spec.cwd or BOX_SCRATCH
-    hidden = _hidden_in(binds, cwd)
+    copied = [path for path, _ in copies]
+    hidden = [h for h in _hidden_in(binds, cwd) if not any(_under(h, c) for c in copied)]  # left out of the copy
     for h in hidden:
         args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
     for path, source in _proc_covers():
@@ -735,7 +736,7 @@ def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
                 raise BotError(f"bot {spec.name!r}: its folder {path} is {why} and too large to copy for the bot's "
                                f"own user ({size >> 20} MB > {COPY_MB} MB): make it readable (chmod -R o+rX "
                                f"{path}){' and drop writable' if writable else ''}")
-            copies.append((path, _copy_for(path, uid)))
+            copies.append((path, _copy_for(path, uid, [h for h in _hidden if _under(h, path)])))
         elif not readable:
             raise BotError(f"bot {spec.name!r}: {path} is not readable by the bot's own unprivileged user (a bot "
                            f"never runs as root): make it readable (chmod o+r {path}), or put it in the bot's folder")
@@ -743,12 +744,18 @@ def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
     return out, copies
 
 
-def _copy_for(folder: str, uid: int) -> str:
-    """A private copy of ``folder`` owned by ``uid`` (links are copied as links; nothing outside is followed)."""
+def _copy_for(folder: str, uid: int, hidden: Sequence[str] = ()) -> str:
+    """A private copy of ``folder`` owned by ``uid`` (links are copied as links; nothing outside is followed), without
+    the paths the referee hides from bots (a log or a stderr folder kept in the bot's folder is never copied)."""
     base = tempfile.mkdtemp(prefix="mjref-copy-")
     os.chmod(base, 0o711)
     dest = os.path.join(base, "bot")
-    shutil.copytree(folder, dest, symlinks=True)
+    skip = {os.path.abspath(h) for h in hidden} | {os.path.abspath(base)}  # the copy may be made inside the folder
+
+    def ignore(where: str, names: list[str]) -> set[str]:
+        return {n for n in names if os.path.join(os.path.abspath(where), n) in skip}
+
+    shutil.copytree(folder, dest, symlinks=True, ignore=ignore)
     for root, dirs, files in os.walk(dest):
         os.lchown(root, uid, uid)
         for name in dirs + files:

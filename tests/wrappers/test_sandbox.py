@@ -540,3 +540,18 @@ def test_a_lock_on_a_shared_file_is_no_channel_between_boxes(boxed: None, scratc
     free, out = trio.run(held_while_the_box_holds_it)
     assert free, "the box's lock is not seen outside it"
     assert f"inotify -1 {errno.ENOSYS}" in out, out
+
+
+def test_a_copied_folder_leaves_the_referees_files_out(boxed: None, scratch: Path, tmp_path: Path) -> None:
+    """As root a closed bot folder is copied for the bot's uid: a log (or stderr folder) the referee keeps in it must
+    not come along, and the copy must not copy itself when the temporary folder lies inside the bot's."""
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o700)
+    (folder / "live.jsonl").write_text("the seed\n")
+    sandbox.hide_from_bots(folder / "live.jsonl")
+    try:
+        code, out, err = _box_run(BotSpec(name="b", cmd=("/bin/sh", "-c", "cat live.jsonl; ls"), cwd=str(folder)),
+                                  scratch)
+    finally:
+        sandbox.unhide(folder / "live.jsonl")
+    assert "the seed" not in out, out
