@@ -48,6 +48,7 @@ from .config import (
     diff_identity,
     ruleset_of,
 )
+from .deals import DealGate
 from .lock import StoreLock
 from .schedule import Schedule, ScheduledMatch
 from .store import (
@@ -450,10 +451,13 @@ async def execute(
     ``remote`` seats the remote bots (``mjref serve``).
 
     The store is locked for the whole run (a second runner fails at once, :class:`tournaments.lock.StoreBusy`).
-    Matches are taken from the streaming schedule as slots free up: at most ``concurrency`` are in flight, here
-    or on ``executor`` (an object with ``submit(run_job, job)`` returning a future with a blocking ``result()``: a
-    ``concurrent.futures`` executor, or ``tournaments.distributed``'s Dask executor), so neither this process nor a
-    Dask scheduler ever holds more than that many, whatever the tournament's size.
+    Matches are taken from the streaming schedule as slots free up, except that a match waits while another on
+    the same walls is in flight (``tournaments.deals``: a duplicate group's seatings, the same seed at other tables;
+    matches of built-in bots only never wait), and the slot goes to the next match on other walls meanwhile.  At
+    most ``concurrency`` are in flight, here or on ``executor`` (an object with ``submit(run_job, job)`` returning a
+    future with a blocking ``result()``: a ``concurrent.futures`` executor, or ``tournaments.distributed``'s Dask
+    executor), so neither this process nor a Dask scheduler ever holds more than that many, whatever the
+    tournament's size.
     """
     workers = concurrency or p.config.workers()
     slots = trio.Semaphore(workers)
@@ -486,15 +490,19 @@ async def execute(
                     if rec is not None:
                         record(rec)
                 finally:
+                    gate.done(job)
                     slots.release()
 
+            # Matches on one set of walls never meet: the gate holds a job back while its deal is in flight.
+            gate = DealGate(p.pending(store), workers)
             # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
             async with watching_signals() as shutdown:
                 with MatchPlayer(workers, executor, remote) as player:
                     async with trio.open_nursery() as nursery:
-                        for job in p.pending(store):
+                        while True:
                             await slots.acquire()
-                            if shutdown.stopped:
+                            job = await gate.next() if not shutdown.stopped else None
+                            if job is None or shutdown.stopped:
                                 slots.release()
                                 break
                             nursery.start_soon(one, job, shutdown)
