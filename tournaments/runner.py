@@ -14,9 +14,11 @@ with a different identity (bots, rules, seeds, format…) is refused with the di
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import multiprocessing
 import os
+import shutil
 import signal
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -84,12 +86,21 @@ class MatchJob:
     def builtin_only(self) -> bool:
         return all(s.builtin is not None for s in self.specs)
 
+    @property
+    def public_id(self) -> str:
+        """The match's name wherever a bot or a wrapper could see it (the ``seat`` message, the names of its log and
+        stderr folder while it is played): a hash of its ID keyed by its secret wall seed, so it names no group,
+        seed or seating and two seatings' are unrelated; the same at every attempt, so a resumed run writes over
+        what a killed one left.  Logs and the store keep the real ID."""
+        return hashlib.sha256(f"mjref-match/1|{self.wall_seed}|{self.match.id}".encode()).hexdigest()[:16]
+
     @classmethod
     def make(cls, match: ScheduledMatch, specs: Mapping[str, BotSpec], rules: dict[str, Any], logs_dir: Path | None,
              wall_salt: str) -> MatchJob:
         """The one way a job is made (tournaments and regressions): seat ``i`` gets ``specs[match.seats[i]]``; with
-        ``logs_dir`` the log is ``<id>.jsonl`` there, and the bots' stderr ``<id>.stderr`` when a seat is a process;
-        the walls are ``wall.salted_seed(wall_salt, match.seed)``."""
+        ``logs_dir`` the log is ``<id>.jsonl`` there, and the bots' stderr ``<id>.stderr`` when a seat is a process
+        (both under the job's ``public_id`` while it is played); the walls are ``wall.salted_seed(wall_salt,
+        match.seed)``."""
         seat_specs = tuple(specs[name] for name in match.seats)
         has_process = any(s.builtin is None for s in seat_specs)
         log = str(logs_dir / f"{match.id}.jsonl") if logs_dir is not None else None
@@ -122,29 +133,40 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
     )
 
 
-def part_path(log: str) -> Path:
-    """Where a match's log is written while it is played: renamed to its own name only once complete."""
-    return Path(log + ".part")
+def part_path(job: MatchJob) -> Path | None:
+    """Where a match's log is written while it is played (under its ``public_id``): renamed to its own name only
+    once complete."""
+    return Path(job.log).with_name(f"{job.public_id}.jsonl.part") if job.log else None
+
+
+def _stderr_part(job: MatchJob) -> Path | None:
+    """Where a match's bots' stderr files are kept while it is played (under its ``public_id``)."""
+    return Path(job.stderr_dir).with_name(f"{job.public_id}.stderr.part") if job.stderr_dir else None
 
 
 def _job_kwargs(job: MatchJob) -> dict[str, Any]:
     return {
         "seed": job.wall_seed,
         "rules": Ruleset.model_validate(job.rules),
-        "log_path": part_path(job.log) if job.log else None,
-        "stderr_dir": Path(job.stderr_dir) if job.stderr_dir else None,
+        "log_path": part_path(job),
+        "stderr_dir": _stderr_part(job),
     }
 
 
 def _finish(job: MatchJob, result: MatchResult) -> MatchRecord:
-    """The complete log takes its name (an atomic rename: a log under its own name is always whole), then the
-    record, with the log's SHA-256, is made for the store."""
-    if job.log:
-        part = part_path(job.log)
-        if part.exists():
-            _kill_point(job, "before-rename")
-            os.replace(part, job.log)
-            _kill_point(job, "after-rename")
+    """The bots' stderr folder and then the complete log take their own names (the log's is an atomic rename: a
+    log under its own name is always whole), then the record, with the log's SHA-256, is made for the store."""
+    err = _stderr_part(job)
+    if err is not None and err.is_dir():
+        final = Path(job.stderr_dir)  # type: ignore[arg-type]
+        if final.is_dir():  # an attempt killed between the two renames, or an empty folder made for this one
+            shutil.rmtree(final)
+        os.replace(err, final)
+    part = part_path(job)
+    if part is not None and part.exists():
+        _kill_point(job, "before-rename")
+        os.replace(part, job.log)  # type: ignore[arg-type]
+        _kill_point(job, "after-rename")
     return to_record(job, result)
 
 
