@@ -228,11 +228,15 @@ WINDOW = 4096  # schedule indices looked up in the store at a time when resuming
 
 def same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether a store's identity (``old``) admits a file's (``new``).  Lenient only about what older mjref did
-    not record: a key a newer mjref adds (``files``), and a bot field absent from ``old`` whose ``new`` value is
-    the field's default, decide nothing that the old store's results did not already have."""
+    not record: a key a newer mjref adds (``files``), and a field of the file or of a bot absent from ``old`` whose
+    ``new`` value is the field's default (``trust_memory = false``), decide nothing that the old store's results
+    did not already have."""
     new = dict(new)
     if "files" not in old:
         new.pop("files", None)
+    for k, f in TournamentConfig.model_fields.items():
+        if k not in old and k in new and not f.is_required() and new[k] == f.get_default(call_default_factory=True):
+            del new[k]
     old_bots, new_bots = old.get("bots"), new.get("bots")
     if isinstance(old_bots, list) and isinstance(new_bots, list) and len(old_bots) == len(new_bots):
         defaults = {k: f.get_default(call_default_factory=True) for k, f in BotEntry.model_fields.items()}
