@@ -135,11 +135,11 @@ def test_a_bot_whose_folder_holds_the_logs_sees_no_match_id(tmp_path: Path) -> N
     p = run_tournament(cfg, tmp_path, concurrency=2)
     assert p.logs_dir.parent == folder
     played, found = all_lives(p.store_path, p.logs_dir)
-    assert len(found) == 8 and all(x.seen for x in found)
     groups = {grp for grp, _ in played.values()}  # g0000-s1: every match ID begins with its group
     assert len(groups) == 2
     leaks = [line for x in found for line in x.seen if any(g in line for g in groups)]
     assert leaks == []
+    assert len(found) == 8 and all(x.seen for x in found)
     assert all(any(str(p.logs_dir) in line for line in x.seen) for x in found), \
         "every bot sees the logs folder's cover: the test looks where a leak would be"
     assert sorted(f.name for f in p.logs_dir.iterdir()) == sorted(
