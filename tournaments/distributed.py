@@ -12,6 +12,9 @@ resume logic (finished match IDs are never submitted).  Only ``submit`` and ``re
   worker is rerun elsewhere by the scheduler (up to ``distributed.scheduler.allowed-failures`` times, then
   ``KilledWorker``); ``retries`` reruns a task that raised.  A match is a pure function of its job (seeded walls,
   seeded bots), so a rerun gives the same result, and the store refuses a second record of an ID anyway.
+* **One deal at a time.**  The coordinator never submits two matches on one seed at once (``tournaments.deals``),
+  and each task holds a Dask lock named after its deal while it plays, so that a task left running by a coordinator
+  killed mid-run and the resumed run's next seating of that deal do not play at once either.
 * **Logs come back with results.**  The task plays the match writing its log to a temporary file on the worker
   and returns the record with the log (zlib-compressed) and any bot stderr files; the coordinator writes them
   at the job's paths, checks the log's SHA-256 against the one the worker computed, and only then hands the
