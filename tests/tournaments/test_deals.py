@@ -80,6 +80,25 @@ def test_one_seed_at_two_tables_is_never_played_at_once(tmp_path: Path) -> None:
     assert same_deal_overlaps(played, found) == []
 
 
+@pytest.mark.slow
+def test_a_regression_run_never_plays_one_seed_twice_at_once(tmp_path: Path) -> None:
+    """`mjref regress` plays a group's matches on one seed (the candidate in each seat): with a process candidate
+    at concurrency 4 they are played one after another, and groups side by side."""
+    from referee.game.rules import make_ruleset
+    from tournaments.regress import RegressSettings, regress
+    from wrappers.spec import BotSpec
+
+    entry = timeline_bot(tmp_path / "tl")
+    candidate = BotSpec(**{**entry, "cmd": tuple(entry["cmd"])})
+    settings = RegressSettings(candidate=candidate, baseline=BotSpec(name="greedy", builtin="greedy"),
+                               rules=make_ruleset({"hands": 1}), max_hands=16, identical_groups=0)
+    regress(settings, tmp_path / "r.sqlite", logs_dir=tmp_path / "logs", concurrency=4)
+    played, found = all_lives(tmp_path / "r.sqlite", tmp_path / "logs")
+    assert len(played) == 16 and len(found) == 16  # four groups of four matches, the candidate's process in each
+    assert same_deal_overlaps(played, found) == []
+    assert any(overlap(a, b) for a, b in combinations(found, 2) if played[a.match][1] != played[b.match][1])
+
+
 def test_the_gate_gives_out_one_match_per_deal_and_fills_the_slots_with_others(tmp_path: Path) -> None:
     """The gate's own order, on a resumed schedule (some matches already recorded): what it gives out before any
     match ends holds each of the four deals once, and nothing more until one ends; that deal's next seating then
