@@ -57,8 +57,10 @@ class Life:
     seen: tuple[str, ...]
 
 
-def lives(stderr_dir: Path, match: str) -> list[Life]:
-    """The bot processes of a match, from its stderr folder (one file per seat, the processes one after another)."""
+def lives(stderr_dir: Path, match: str, killed_at: int | None = None) -> list[Life]:
+    """The bot processes of a match, from its stderr folder (one file per seat, the processes one after another).
+    ``killed_at``: the time the referee was killed (ns); a process that began before it and never said END (it died
+    with the referee) is taken to have lived until then."""
     out: list[Life] = []
     for f in sorted(stderr_dir.iterdir()):
         begin: int | None = None
@@ -66,6 +68,9 @@ def lives(stderr_dir: Path, match: str) -> list[Life]:
         for line in f.read_text().splitlines():
             word, _, rest = line.partition(" ")
             if word == "BEGIN":
+                if begin is not None and killed_at is not None and begin < killed_at < int(rest):
+                    out.append(Life(match, begin, killed_at, seen))
+                    begin = None
                 assert begin is None, f"{f}: a process began before the last one ended"
                 begin = int(rest)
             elif word == "SEES":

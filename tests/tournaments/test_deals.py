@@ -5,12 +5,15 @@ across matches plays a tournament that deals a seed twice only when the file tru
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
 from itertools import combinations
 from pathlib import Path
+from time import time_ns
 from typing import Any
 
 import pytest
@@ -65,6 +68,47 @@ def test_seatings_of_a_duplicate_group_never_run_at_once_at_concurrency_4(tmp_pa
     assert same_deal_overlaps(played, found) == []
     assert any(overlap(a, b) for a, b in combinations(found, 2) if played[a.match][0] != played[b.match][0]), \
         "matches of different groups ran at once"
+
+
+@pytest.mark.slow
+def test_after_kill_9_the_resumed_run_keeps_deals_apart_and_replays_nothing(tmp_path: Path) -> None:
+    """A real `mjref tournament` killed with SIGKILL part-way (four matches in flight, one per seed), then run again:
+    every match is recorded once, and over both runs (the killed one's bot processes end with it) no two matches on
+    one seed had a process alive at once."""
+    bots = [timeline_bot(tmp_path / "a"), *BUILTINS[:3]]
+    path = tmp_path / "t.toml"
+    path.write_text('name = "t"\nseeds = 4\nhands = 2\nconcurrency = 4\nstore = "t.sqlite"\n' + "".join(
+        "[[bots]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in b.items() if k != "env")
+        + ("[bots.env]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in b["env"].items()) if "env" in b else "")
+        for b in bots))
+    cmd = [sys.executable, "-m", "referee.cli", "tournament", str(path), "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    store = tmp_path / "t.sqlite"
+    done = 0
+    while done < 3 and proc.poll() is None:
+        subprocess.run(["sleep", "0.1"], check=True)
+        if store.exists():
+            try:
+                with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as con:
+                    done = con.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+            except sqlite3.Error:
+                continue
+    assert 3 <= done < 16 and proc.poll() is None, "killed part-way"
+    killed_at = time_ns()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    with sqlite3.connect(store) as con:
+        ids = [r[0] for r in con.execute("SELECT id FROM matches")]
+    assert len(ids) == len(set(ids)) == 16
+    played = matches_played(store)
+    found = [x for m in played for x in lives(tmp_path / "t-logs" / f"{m}.stderr", m, killed_at)]
+    assert same_deal_overlaps(played, found) == []
+    # every match's last attempt shows both its hands' processes (what a killed attempt's bots wrote is there when
+    # the referee read it before it died: a stderr line goes through the referee)
+    assert all(sum(x.match == m for x in found) >= 2 for m in played)
 
 
 @pytest.mark.slow
