@@ -5,7 +5,6 @@ across matches plays a tournament that deals a seed twice only when the file tru
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import sqlite3
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 import trio
+from test_kill import finish, start, wait_until
 from timeline import Life, lives, overlap, timeline_bot
 
 from referee.cli import main
@@ -81,25 +81,14 @@ def test_after_kill_9_the_resumed_run_keeps_deals_apart_and_replays_nothing(tmp_
         "[[bots]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in b.items() if k != "env")
         + ("[bots.env]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in b["env"].items()) if "env" in b else "")
         for b in bots))
-    cmd = [sys.executable, "-m", "referee.cli", "tournament", str(path), "--quiet"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = start(path)
     store = tmp_path / "t.sqlite"
-    done = 0
-    while done < 3 and proc.poll() is None:
-        subprocess.run(["sleep", "0.1"], check=True)
-        if store.exists():
-            try:
-                with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as con:
-                    done = con.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-            except sqlite3.Error:
-                continue
+    done = wait_until(proc, store, 3)
     assert 3 <= done < 16 and proc.poll() is None, "killed part-way"
     killed_at = time_ns()
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert again.returncode == 0, again.stderr
+    assert finish(proc, signal.SIGKILL) == -signal.SIGKILL
+    again = start(path)
+    assert finish(again) == 0, again.stderr.read() if again.stderr else ""
     with sqlite3.connect(store) as con:
         ids = [r[0] for r in con.execute("SELECT id FROM matches")]
     assert len(ids) == len(set(ids)) == 16
