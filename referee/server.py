@@ -505,7 +505,9 @@ class Server:
     async def seating(self, specs: Sequence[BotSpec], match: str, network_grace: float,
                       timeout: float | None = None) -> AsyncIterator[tuple[RemoteSeats, Callable[[FaultInfo], None]]]:
         """The remote seats of one match, and the fault hook that tells their wrappers; a remote bot plays one
-        match at a time (its connection is one seat), so matches that share one wait for each other."""
+        match at a time (its connection is one seat), so matches that share one wait for each other.  ``match`` is
+        all a wrapper is told of the match: a tournament gives its opaque ``MatchJob.public_id``, never the ID that
+        names its group, seed and seating."""
         names = sorted({s.name for s in specs if s.remote})
         unknown = [n for n in names if n not in self.slots]
         if unknown:

@@ -9,6 +9,7 @@ seeds = 4                # how many seeds (1..N), or a list of seeds
 hands = 16               # hands per match
 concurrency = 2          # matches at once (default: the cores; with process bots (cores - 1) // threads)
 store = "demo.sqlite"    # relative to the tournament file
+trust_memory = false     # true lets bots that can remember (writable, network, remote) see a deal again
 [rules]                  # ruleset options by name (docs/rules.md)
 [[bots]]
 name = "greedy"
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -97,6 +99,13 @@ class TournamentConfig(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     bots: list[BotEntry] = Field(..., min_length=1)
     dask: str | None = Field(None, description="A Dask scheduler address, or 'local' (see docs).")
+    trust_memory: bool = Field(
+        False,
+        description="Let bots that can remember across matches (writable = true, network = true, or remote) play "
+        "a tournament that deals the same walls more than once (duplicate, or more than four bots): the organiser "
+        "trusts them not to carry a deal from one match to the next. Standings and reports mark such a "
+        "tournament.",
+    )
     wall_salt: str | None = Field(
         None,
         description="Salt of the walls. By default each store draws a secret one, so that the seeds listed here "
@@ -163,6 +172,21 @@ class TournamentConfig(BaseModel):
                              "'/' or '\\', not starting with '.'; or give 'store' a path")
         return self
 
+    @model_validator(mode="after")
+    def _memory(self) -> TournamentConfig:
+        """A bot that can remember across matches, where a deal is dealt again, needs the organiser's trust."""
+        if self.trust_memory or not deals_again(self.duplicate, len(self.bots)):
+            return self
+        for b in self.bots:
+            why = remembers(b.model_dump())
+            if why is not None:
+                again = "in each seating: duplicate = true" if self.duplicate else "at each table: five bots or more"
+                raise ValueError(
+                    f"bot {b.name!r} can remember across matches ({why}), and this tournament deals each seed's "
+                    f"walls more than once ({again}): it could carry a deal from one match to the next; set "
+                    "trust_memory = true only if you trust it not to (docs/tournaments.md)")
+        return self
+
     @property
     def seed_list(self) -> list[int]:
         return list(range(1, self.seeds + 1)) if isinstance(self.seeds, int) else list(self.seeds)
@@ -193,6 +217,40 @@ class TournamentConfig(BaseModel):
             for key in _NOT_IDENTITY:
                 bot.pop(key, None)
         return data
+
+
+def remembers(bot: Mapping[str, Any]) -> str | None:
+    """Why a bot entry (as the file or a store's identity gives it) can remember across matches, or None: a remote
+    seat (its wrapper and the bot behind it run outside any box), or a process bot whose box keeps something
+    (``writable = true``: its folder; ``network = true``: anything it can reach)."""
+    if bot.get("remote") is True:
+        return "a remote seat" + (" (a person)" if bot.get("human") is True else "")
+    if bot.get("cmd") is not None:
+        kept = [f"{k} = true" for k in ("writable", "network") if bot.get(k) is True]
+        if kept:
+            return " and ".join(kept)
+    return None
+
+
+def deals_again(duplicate: bool, bots: int) -> bool:
+    """Whether a tournament deals one seed's walls more than once: in every seating (duplicate), or at each of
+    several tables (more than four bots, in either format)."""
+    return duplicate or bots > 4
+
+
+def trusted_memory(identity: Mapping[str, Any]) -> list[str] | None:
+    """From a store's identity: None unless the tournament ran with ``trust_memory = true``; then the bots that
+    could remember across matches (by ``remembers``), with why, as ``name (why)``."""
+    if identity.get("trust_memory") is not True:
+        return None
+    bots = identity.get("bots")
+    out = []
+    for b in bots if isinstance(bots, list) else []:
+        if isinstance(b, dict):
+            why = remembers(b)
+            if why is not None:
+                out.append(f"{printable(str(b.get('name')))} ({why})")
+    return out
 
 
 def default_concurrency(config: TournamentConfig, cores: int | None = None) -> int:

@@ -12,6 +12,9 @@ resume logic (finished match IDs are never submitted).  Only ``submit`` and ``re
   worker is rerun elsewhere by the scheduler (up to ``distributed.scheduler.allowed-failures`` times, then
   ``KilledWorker``); ``retries`` reruns a task that raised.  A match is a pure function of its job (seeded walls,
   seeded bots), so a rerun gives the same result, and the store refuses a second record of an ID anyway.
+* **One deal at a time.**  The coordinator never submits two matches on one seed at once (``tournaments.deals``),
+  and each task holds a Dask lock named after its deal while it plays, so that a task left running by a coordinator
+  killed mid-run and the resumed run's next seating of that deal do not play at once either.
 * **Logs come back with results.**  The task plays the match writing its log to a temporary file on the worker
   and returns the record with the log (zlib-compressed) and any bot stderr files; the coordinator writes them
   at the job's paths, checks the log's SHA-256 against the one the worker computed, and only then hands the
@@ -60,6 +63,7 @@ from referee import __version__
 from wrappers.spec import BotSpec
 
 from .config import canonical
+from .deals import deal_key
 from .runner import MatchJob, Plan, run_job
 from .store import MatchRecord
 
@@ -97,11 +101,23 @@ def _worker_label(w: distributed.Worker | None) -> str:
     return f"{w.name} ({w.address})" if str(w.name) != w.address else w.address
 
 
-def play_remote(fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> RemoteResult:
+def play_remote(fn: Callable[[MatchJob], MatchRecord], job: MatchJob, deal_lock: str | None = None) -> RemoteResult:
     """The task: play ``job`` with ``fn`` (``run_job``) in a temporary directory and return everything made.  The
     directory is in the worker's own folder, which Dask removes when the worker ends and, for a worker that was
-    killed, when the next worker starts beside it (outside a worker: in the system's temporary folder)."""
+    killed, when the next worker starts beside it (outside a worker: in the system's temporary folder).
+
+    ``deal_lock`` names a Dask lock held while the match plays (``tournaments.deals``): the coordinator never
+    submits two matches on one set of walls at once, but a task of a coordinator killed or stopped mid-run plays
+    on to its end, and the resumed run's next seating of its deal waits here for it."""
     worker = _this_worker()
+    if deal_lock is not None and worker is not None:
+        with distributed.Lock(deal_lock):
+            return _play_in_folder(fn, job, worker)
+    return _play_in_folder(fn, job, worker)
+
+
+def _play_in_folder(fn: Callable[[MatchJob], MatchRecord], job: MatchJob,
+                    worker: distributed.Worker | None) -> RemoteResult:
     with tempfile.TemporaryDirectory(prefix="mjref-", dir=worker.local_directory if worker else None) as tmp:
         log = Path(tmp) / "match.jsonl" if job.log else None
         stderr_dir = Path(tmp) / "stderr" if job.stderr_dir else None
@@ -282,8 +298,13 @@ class DaskExecutor:
     def key(self, job: MatchJob) -> str:
         return f"mjref-{self.namespace}-{job.match.id}"
 
+    def deal_lock(self, job: MatchJob) -> str | None:
+        """The name of the lock a task holds on its worker while it plays (None: built-in bots only)."""
+        deal = deal_key(job)
+        return f"mjref-{self.namespace}-deal-{deal}" if deal is not None else None
+
     def submit(self, fn: Callable[[MatchJob], MatchRecord], job: MatchJob) -> MatchFuture:
-        future = self.client.submit(play_remote, fn, job, key=self.key(job), retries=RETRIES)
+        future = self.client.submit(play_remote, fn, job, self.deal_lock(job), key=self.key(job), retries=RETRIES)
         with self._lock:
             self._pending.add(future)
         return MatchFuture(self, future, job)

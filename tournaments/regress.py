@@ -23,10 +23,11 @@ Running
 -------
 Matches are played like the tournament runner's (``tournaments.runner.run_job``): built-in matches in worker
 processes, process-bot matches in this trio process, ``concurrency`` at once, pulled in seed order by a fixed set
-of worker tasks.  Every finished match is recorded in a results store (``tournaments.store``) at once; the SPRT is
-checked whenever the next group in seed order is complete, so the verdict does not depend on which match finished
-first: the same command gives the same walls, the same groups and the same verdict, however many workers.  A run cut
-short resumes from its store; a store made with other bots or options is refused unless ``restart``.
+of worker tasks, never two matches with a bot process on one seed at once (``tournaments.deals``).  Every
+finished match is recorded in a results store (``tournaments.store``) at once; the SPRT is checked whenever the
+next group in seed order is complete, so the verdict does not depend on which match finished first: the same
+command gives the same walls, the same groups and the same verdict, however many workers.  A run cut short
+resumes from its store; a store made with other bots or options is refused unless ``restart``.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from referee.userfiles import loads_json, read_bytes
 from wrappers.spec import BotSpec, SpecError
 
 from .config import diff_identity
+from .deals import DealGate
 from .lock import StoreLock
 from .runner import MatchJob, MatchPlayer
 from .schedule import ScheduledMatch
@@ -611,6 +613,7 @@ async def run_regress(
         return state.result()
     jobs = pending_jobs(p)
     workers = max(1, concurrency or os.cpu_count() or 1)
+    gate = DealGate(iter(jobs), workers)
     if p.logs_dir is not None:
         p.logs_dir.mkdir(parents=True, exist_ok=True)
     player = MatchPlayer(workers, executor)
@@ -627,7 +630,10 @@ async def run_regress(
     async def worker(receive: trio.MemoryReceiveChannel[MatchJob], done: trio.CancelScope,
                      shutdown: Shutdown) -> None:
         async for job in receive:
-            rec = await player.play_stoppable(job, shutdown)
+            try:
+                rec = await player.play_stoppable(job, shutdown)
+            finally:
+                gate.done(job)
             if rec is None:  # stopped by a signal: nothing unfinished is recorded
                 return
             if store.record(rec):
@@ -652,7 +658,9 @@ async def run_regress(
                             nursery.start_soon(worker, receive.clone(), nursery.cancel_scope, shutdown)
                         await receive.aclose()
                         with shutdown.scope():
-                            for job in jobs:  # in seed order: the next group is always the one being completed
+                            # in seed order (the next group is always the one being completed), but never two
+                            # matches on one seed at once: a group's matches share its walls (tournaments.deals)
+                            while (job := await gate.next()) is not None:
                                 await send.send(job)
         finally:
             store.close()

@@ -29,7 +29,7 @@ from referee.html import charts, report_page
 from referee.viewer import ViewerError, write_viewer
 from tournaments import totals as agg
 from tournaments.schedule import MATCH_ID
-from tournaments.stats import compute_standings, to_json
+from tournaments.stats import TRUST_MEMORY_MARK, compute_standings, to_json
 from tournaments.store import StoreError, connect, has_totals
 
 __all__ = [
@@ -392,9 +392,12 @@ def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None
             f'<section class="card"><h2>Matches ({_matches_heading(report)})</h2>',
             _matches_table(report, links, problems), "</section>",
         ])
-    subtitle = (f"{st['matches']} matches · {st['hands']} hands · {st['groups']} {escape(st['cluster_by'])}s · "
+    trusted = f"{TRUST_MEMORY_MARK} · " if st.get("trust_memory") else ""  # the note under the standings says who
+    subtitle = (f"{trusted}{st['matches']} matches · {st['hands']} hands · {st['groups']} "
+                f"{escape(st['cluster_by'])}s · "
                 f"store {escape(report['store'])} · made {escape(report['generated'])} by mjref {__version__}")
-    return report_page.render(title=f"mjref tournament: {report['name']}", subtitle=subtitle, body=body)
+    mark = f" ({TRUST_MEMORY_MARK})" if st.get("trust_memory") else ""
+    return report_page.render(title=f"mjref tournament: {report['name']}{mark}", subtitle=subtitle, body=body)
 
 
 def _write(out: Path, text: str) -> None:

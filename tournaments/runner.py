@@ -14,9 +14,11 @@ with a different identity (bots, rules, seeds, format…) is refused with the di
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import multiprocessing
 import os
+import shutil
 import signal
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -48,6 +50,7 @@ from .config import (
     diff_identity,
     ruleset_of,
 )
+from .deals import DealGate
 from .lock import StoreLock
 from .schedule import Schedule, ScheduledMatch
 from .store import (
@@ -83,12 +86,21 @@ class MatchJob:
     def builtin_only(self) -> bool:
         return all(s.builtin is not None for s in self.specs)
 
+    @property
+    def public_id(self) -> str:
+        """The match's name wherever a bot or a wrapper could see it (the ``seat`` message, the names of its log and
+        stderr folder while it is played): a hash of its ID keyed by its secret wall seed, so it names no group,
+        seed or seating and two seatings' are unrelated; the same at every attempt, so a resumed run writes over
+        what a killed one left.  Logs and the store keep the real ID."""
+        return hashlib.sha256(f"mjref-match/1|{self.wall_seed}|{self.match.id}".encode()).hexdigest()[:16]
+
     @classmethod
     def make(cls, match: ScheduledMatch, specs: Mapping[str, BotSpec], rules: dict[str, Any], logs_dir: Path | None,
              wall_salt: str) -> MatchJob:
         """The one way a job is made (tournaments and regressions): seat ``i`` gets ``specs[match.seats[i]]``; with
-        ``logs_dir`` the log is ``<id>.jsonl`` there, and the bots' stderr ``<id>.stderr`` when a seat is a process;
-        the walls are ``wall.salted_seed(wall_salt, match.seed)``."""
+        ``logs_dir`` the log is ``<id>.jsonl`` there, and the bots' stderr ``<id>.stderr`` when a seat is a process
+        (both under the job's ``public_id`` while it is played); the walls are ``wall.salted_seed(wall_salt,
+        match.seed)``."""
         seat_specs = tuple(specs[name] for name in match.seats)
         has_process = any(s.builtin is None for s in seat_specs)
         log = str(logs_dir / f"{match.id}.jsonl") if logs_dir is not None else None
@@ -121,29 +133,40 @@ def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
     )
 
 
-def part_path(log: str) -> Path:
-    """Where a match's log is written while it is played: renamed to its own name only once complete."""
-    return Path(log + ".part")
+def part_path(job: MatchJob) -> Path | None:
+    """Where a match's log is written while it is played (under its ``public_id``): renamed to its own name only
+    once complete."""
+    return Path(job.log).with_name(f"{job.public_id}.jsonl.part") if job.log else None
+
+
+def _stderr_part(job: MatchJob) -> Path | None:
+    """Where a match's bots' stderr files are kept while it is played (under its ``public_id``)."""
+    return Path(job.stderr_dir).with_name(f"{job.public_id}.stderr.part") if job.stderr_dir else None
 
 
 def _job_kwargs(job: MatchJob) -> dict[str, Any]:
     return {
         "seed": job.wall_seed,
         "rules": Ruleset.model_validate(job.rules),
-        "log_path": part_path(job.log) if job.log else None,
-        "stderr_dir": Path(job.stderr_dir) if job.stderr_dir else None,
+        "log_path": part_path(job),
+        "stderr_dir": _stderr_part(job),
     }
 
 
 def _finish(job: MatchJob, result: MatchResult) -> MatchRecord:
-    """The complete log takes its name (an atomic rename: a log under its own name is always whole), then the
-    record, with the log's SHA-256, is made for the store."""
-    if job.log:
-        part = part_path(job.log)
-        if part.exists():
-            _kill_point(job, "before-rename")
-            os.replace(part, job.log)
-            _kill_point(job, "after-rename")
+    """The bots' stderr folder and then the complete log take their own names (the log's is an atomic rename: a
+    log under its own name is always whole), then the record, with the log's SHA-256, is made for the store."""
+    err = _stderr_part(job)
+    if err is not None and err.is_dir():
+        final = Path(job.stderr_dir)  # type: ignore[arg-type]
+        if final.is_dir():  # an attempt killed between the two renames, or an empty folder made for this one
+            shutil.rmtree(final)
+        os.replace(err, final)
+    part = part_path(job)
+    if part is not None and part.exists():
+        _kill_point(job, "before-rename")
+        os.replace(part, job.log)  # type: ignore[arg-type]
+        _kill_point(job, "after-rename")
     return to_record(job, result)
 
 
@@ -205,11 +228,15 @@ WINDOW = 4096  # schedule indices looked up in the store at a time when resuming
 
 def same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether a store's identity (``old``) admits a file's (``new``).  Lenient only about what older mjref did
-    not record: a key a newer mjref adds (``files``), and a bot field absent from ``old`` whose ``new`` value is
-    the field's default, decide nothing that the old store's results did not already have."""
+    not record: a key a newer mjref adds (``files``), and a field of the file or of a bot absent from ``old`` whose
+    ``new`` value is the field's default (``trust_memory = false``), decide nothing that the old store's results
+    did not already have."""
     new = dict(new)
     if "files" not in old:
         new.pop("files", None)
+    for k, f in TournamentConfig.model_fields.items():
+        if k not in old and k in new and not f.is_required() and new[k] == f.get_default(call_default_factory=True):
+            del new[k]
     old_bots, new_bots = old.get("bots"), new.get("bots")
     if isinstance(old_bots, list) and isinstance(new_bots, list) and len(old_bots) == len(new_bots):
         defaults = {k: f.get_default(call_default_factory=True) for k, f in BotEntry.model_fields.items()}
@@ -450,10 +477,13 @@ async def execute(
     ``remote`` seats the remote bots (``mjref serve``).
 
     The store is locked for the whole run (a second runner fails at once, :class:`tournaments.lock.StoreBusy`).
-    Matches are taken from the streaming schedule as slots free up: at most ``concurrency`` are in flight, here
-    or on ``executor`` (an object with ``submit(run_job, job)`` returning a future with a blocking ``result()``: a
-    ``concurrent.futures`` executor, or ``tournaments.distributed``'s Dask executor), so neither this process nor a
-    Dask scheduler ever holds more than that many, whatever the tournament's size.
+    Matches are taken from the streaming schedule as slots free up, except that a match waits while another on
+    the same walls is in flight (``tournaments.deals``: a duplicate group's seatings, the same seed at other tables;
+    matches of built-in bots only never wait), and the slot goes to the next match on other walls meanwhile.  At
+    most ``concurrency`` are in flight, here or on ``executor`` (an object with ``submit(run_job, job)`` returning a
+    future with a blocking ``result()``: a ``concurrent.futures`` executor, or ``tournaments.distributed``'s Dask
+    executor), so neither this process nor a Dask scheduler ever holds more than that many, whatever the
+    tournament's size.
     """
     workers = concurrency or p.config.workers()
     slots = trio.Semaphore(workers)
@@ -486,15 +516,19 @@ async def execute(
                     if rec is not None:
                         record(rec)
                 finally:
+                    gate.done(job)
                     slots.release()
 
+            # Matches on one set of walls never meet: the gate holds a job back while its deal is in flight.
+            gate = DealGate(p.pending(store), workers)
             # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
             async with watching_signals() as shutdown:
                 with MatchPlayer(workers, executor, remote) as player:
                     async with trio.open_nursery() as nursery:
-                        for job in p.pending(store):
+                        while True:
                             await slots.acquire()
-                            if shutdown.stopped:
+                            job = await gate.next() if not shutdown.stopped else None
+                            if job is None or shutdown.stopped:
                                 slots.release()
                                 break
                             nursery.start_soon(one, job, shutdown)

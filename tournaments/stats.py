@@ -61,7 +61,7 @@ from referee.results import SeatResult
 from wrappers.identity import short_identity
 
 from . import totals as agg
-from .config import DUMMY_PREFIX
+from .config import DUMMY_PREFIX, trusted_memory
 from .store import MatchRecord, StoreError, connect, has_totals
 
 LEVEL = 0.95
@@ -408,6 +408,13 @@ class Standings:
     cluster_by: str
     bots: list[BotStanding]
     head_to_head: list[HeadToHead] = field(default_factory=list)
+    # None, or the tournament ran with trust_memory = true: the bots that could remember across matches, with why
+    trust_memory: list[str] | None = None
+
+    @property
+    def mark(self) -> str:
+        """What follows the tournament's name in every title: ``(ran with trust_memory = true)``, or nothing."""
+        return f" ({TRUST_MEMORY_MARK})" if self.trust_memory is not None else ""
 
     @property
     def cluster_word(self) -> str:
@@ -432,7 +439,15 @@ class Standings:
                        "95 % (docs/statistics.md). Play more seeds.")
         if any(b.dummy for b in self.bots):
             out.append(f"bots named {DUMMY_PREFIX}-* are dummies that filled empty seats, not participants.")
+        if self.trust_memory is not None:
+            out.append(f"{TRUST_MEMORY_MARK}: {', '.join(self.trust_memory) or 'no bot'} could remember across "
+                       "matches, and the organiser trusted them not to carry a deal from one match to the next; "
+                       "the results hold only as far as that trust does.")
         return out
+
+
+TRUST_MEMORY_MARK = "ran with trust_memory = true"
+"""How standings and reports mark a tournament whose file trusted bots that can remember (``config.remembers``)."""
 
 
 def is_dummy(name: str) -> bool:
@@ -588,7 +603,8 @@ def totals_from_rows(rows: Iterable[SeatRow], cluster_by: ClusterBy = "group") -
 
 def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals], matches: int, hands: int,
              groups: int, faults: Mapping[str, Mapping[str, int]] | None = None, *, cluster_by: ClusterBy = "group",
-             name: str | None = None, level: float = LEVEL, identities: Mapping[str, str] | None = None) -> Standings:
+             name: str | None = None, level: float = LEVEL, identities: Mapping[str, str] | None = None,
+             trust_memory: list[str] | None = None) -> Standings:
     """Standings from totals (however they were summed): the estimates, the order, the head-to-head."""
     faults = faults or {}
     identities = identities or {}
@@ -614,7 +630,7 @@ def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals],
            for p in pair_totals if printable(p.a) in order and printable(p.b) in order]
     h2h.sort(key=lambda x: (order[x.a], order[x.b]))
     return Standings(name=name, matches=matches, hands=hands, groups=groups, cluster_by=cluster_by, bots=bots,
-                     head_to_head=h2h)
+                     head_to_head=h2h, trust_memory=trust_memory)
 
 
 def build_standings(
@@ -776,6 +792,15 @@ def _identities(meta_identity: str | None) -> dict[str, str]:
         return {}
 
 
+def _trust_memory(meta_identity: str | None) -> list[str] | None:
+    """``config.trusted_memory`` of the store's identity (None for a store that holds none, or a damaged one)."""
+    try:
+        identity = json.loads(meta_identity) if meta_identity else None
+    except json.JSONDecodeError:
+        return None
+    return trusted_memory(identity) if isinstance(identity, dict) else None
+
+
 _NUMBER_COLUMNS = ("points", "rank", "hands", "wins", "self_draws", "deal_ins", "faults", "answers", "answer_seconds",
                    "max_answer_seconds")
 
@@ -844,7 +869,7 @@ def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> S
     return assemble(bots, pairs, matches, hands, groups, faults, cluster_by=cluster_by,
                     # escaped: names are printable when a tournament is made, so only an edited store changes here
                     name=printable(str(meta["name"])) if meta.get("name") is not None else None,
-                    identities=_identities(meta.get("identity")))
+                    identities=_identities(meta.get("identity")), trust_memory=_trust_memory(meta.get("identity")))
 
 
 # ------------------------------------------------------------------------------------------------ renderers
@@ -863,6 +888,7 @@ def to_json(standings: Standings) -> dict[str, Any]:
         "hands": standings.hands,
         "groups": standings.groups,
         "cluster_by": standings.cluster_by,
+        "trust_memory": standings.trust_memory is not None,
         "bots": [
             {
                 "name": b.name, "dummy": b.dummy, "matches": b.matches, "hands": b.hands, "groups": b.groups,
@@ -949,7 +975,7 @@ def _count(n: int, one: str, many: str | None = None) -> str:
 
 def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
     """A GitHub-flavoured markdown report: the standings table, the head-to-head matrix, and the notes."""
-    title = f"## Standings{': ' + md_text(standings.name) if standings.name else ''}"
+    title = f"## Standings{': ' + md_text(standings.name) if standings.name else ''}{standings.mark}"
     lines = [title, "",
              (f"{_count(standings.matches, 'match', 'matches')}, {_count(standings.hands, 'hand')}, "
               f"{_count(standings.groups, standings.cluster_word)}."), ""]

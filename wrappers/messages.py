@@ -82,7 +82,8 @@ class Welcome(_Message):
 
 
 class Seat(_Message):
-    """A match begins for this wrapper: its position and how its bot runs (per hand, or kept alive)."""
+    """A match begins for this wrapper: its position and how its bot runs (per hand, or kept alive).  ``match``
+    is an opaque name: it says nothing of the match's place in a tournament (its seed or seating)."""
 
     type: Literal["seat"] = "seat"
     match: str

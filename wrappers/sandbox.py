@@ -687,7 +687,11 @@ def _hidden_in(binds: Sequence[tuple[str, bool]], cwd: str) -> list[str]:
             continue
         if any(_under(h, b) for b, _ in binds):
             out.append(h)
-    return out
+    # What lies in a covered folder is covered with it, and is not mounted on its own: a mount holds the file it was
+    # made on, and /proc/self/mountinfo shows that file's name as it is now, so a log renamed to its match ID once
+    # its match is over would show that ID to a bot started while it was being written.
+    folders = [h for h in out if os.path.isdir(h)]
+    return [h for h in out if not any(f != h and _under(h, f) for f in folders)]
 
 
 def seat_uid(scratch: Path) -> int:

@@ -185,7 +185,7 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
     tournament`` (finished matches are kept in its store and never played again)."""
     from referee.commands.standings import render_standings
     from tournaments.config import ConfigError, load_config
-    from tournaments.runner import TournamentError, execute, plan
+    from tournaments.runner import MatchJob, TournamentError, execute, plan
     from tournaments.stats import compute_standings, to_json
     from tournaments.store import MatchRecord
 
@@ -205,6 +205,10 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
         done[0] += 1
         lobby.say(f"match {rec.id} recorded ({done[0]}/{p.total})")
 
+    def on_start(job: MatchJob) -> None:
+        if any(s.remote for s in job.specs):
+            lobby.say(f"match {job.match.id} starts; its wrappers know it as {job.public_id}")
+
     async def main() -> None:
         async with trio.open_nursery() as nursery:
             url = await server.start(nursery, listen[0], listen[1], ssl_context)
@@ -216,8 +220,9 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
                 await server.wait_for_all(args.wait)
             finally:
                 lobby.stop()
-            await execute(p, on_match=on_match, remote=lambda job: server.seating(
-                job.specs, job.match.id, p.rules.network_grace))
+            # A wrapper is told the match's public_id, never its ID (which names its group, seed and seating)
+            await execute(p, on_match=on_match, on_start=on_start, remote=lambda job: server.seating(
+                job.specs, job.public_id, p.rules.network_grace))
             await server.over("the tournament is over")
             nursery.cancel_scope.cancel()
 

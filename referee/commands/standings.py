@@ -84,7 +84,7 @@ def _name(b: BotStanding) -> Text:
 
 
 def standings_table(standings: Standings) -> Table:
-    title = f"Standings{': ' + standings.name if standings.name else ''}"
+    title = f"Standings{': ' + standings.name if standings.name else ''}{standings.mark}"
     groups = f"{standings.groups} {standings.cluster_word}{'' if standings.groups == 1 else 's'}"
     t = Table(title=Text(title), caption=f"{standings.matches} matches, {standings.hands} hands, {groups}; "
               "± is the 95% interval")

@@ -373,6 +373,7 @@ TOURNAMENT = """name = "net"
 seeds = 1
 hands = 1
 concurrency = 1
+trust_memory = true
 [[bots]]
 name = "a"
 remote = true

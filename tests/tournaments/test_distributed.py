@@ -142,7 +142,7 @@ def test_a_killed_worker_loses_and_doubles_no_match(tmp_path: Path) -> None:
     # The match that was in flight on the killed worker was played in the worker's own folder (Dask purges it), not
     # in a folder of the system's that nobody removes.
     left = [d for d in Path(tempfile.gettempdir()).glob("mjref-*")
-            if d.is_dir() and d.stat().st_mtime >= started and any(d.glob("match.jsonl*"))]
+            if d.is_dir() and d.stat().st_mtime >= started and any(d.glob("*.jsonl*"))]
     assert not left, left
 
 
@@ -163,6 +163,55 @@ def test_process_bots_play_on_workers_and_their_stderr_comes_back(tmp_path: Path
         assert job.stderr_dir is not None
         files = list(Path(job.stderr_dir).iterdir())
         assert [f.read_text() for f in files] == ["hello from the bot\n"], files
+
+
+@pytest.mark.slow
+def test_matches_on_one_deal_never_meet_on_the_workers(tmp_path: Path, cluster: Any) -> None:
+    """Two workers, a duplicate tournament of a bot process that says when it lives (its stderr comes back with each
+    match): no two matches on one seed ever had a process alive at once (main gave the two workers the first two
+    seatings of a group)."""
+    from timeline import lives, overlap, timeline_bot
+
+    bots = [timeline_bot(tmp_path / "tl"), *({"name": n, "builtin": b} for n, b in BUILTINS[:3])]
+    p = plan(config(bots=bots, seeds=2, hands=1), tmp_path)
+    assert run_on_dask(p, cluster.scheduler_address) == 8
+    seeds = {job.match.id: job.match.seed for job in map(p.job, p.schedule)}
+    found = [life for m in seeds for life in lives(p.logs_dir / f"{m}.stderr", m)]
+    assert len(found) == 8
+    assert [(a.match, b.match) for a in found for b in found
+            if a.match < b.match and seeds[a.match] == seeds[b.match] and overlap(a, b)] == []
+
+
+@pytest.mark.slow
+def test_a_task_left_by_a_killed_coordinator_holds_its_deal(tmp_path: Path, cluster: Any) -> None:
+    """A coordinator killed mid-run leaves its tasks playing on the workers; the resumed run's next seating of that
+    deal waits on its worker until the deal's lock is free.  Here the test holds the lock (as the orphan would):
+    the task starts, waits, and its bot starts only after the lock is released."""
+    from timeline import lives, timeline_bot
+
+    bots = [timeline_bot(tmp_path / "tl"), *({"name": n, "builtin": b} for n, b in BUILTINS[:3])]
+    p = plan(config(bots=bots, seeds=1, hands=1), tmp_path)
+    job = p.job(p.schedule.match(1))
+    with dask_executor(cluster.scheduler_address, p) as executor:
+        name = executor.deal_lock(job)
+        assert name is not None and str(job.wall_seed) not in name  # the walls' seed is their secret
+        lock = distributed.Lock(name, scheduler_rpc=executor.client.scheduler, loop=executor.client.loop)
+        assert lock.acquire(timeout=60)
+        future = executor.submit(run_job, job)
+        deadline = time.monotonic() + 120
+        while future.key not in {k for ks in executor.client.run(_executing).values() for k in ks}:
+            assert time.monotonic() < deadline, "the task never started on a worker"
+            time.sleep(0.05)
+        time.sleep(0.5)  # it is running, held at the lock (not a timed check: a gate that works waits for ever)
+        released = time.time_ns()
+        lock.release()
+        future.result(timeout=300)
+    found = lives(Path(job.stderr_dir or ""), job.match.id)
+    assert found and min(x.begin for x in found) > released
+
+
+def _executing(dask_worker: Any) -> list[str]:
+    return [str(ts.key) for ts in dask_worker.state.executing]
 
 
 def _process_bot(tmp_path: Path, cmd: list[str], cwd: Path) -> TournamentConfig:

@@ -116,8 +116,10 @@ def test_kill_9_while_logs_are_renamed_on_a_million_seeds(tmp_path: Path) -> Non
         assert match_id not in recorded(store)  # killed before its transaction
         if point == "after-rename":
             assert (logs / f"{match_id}.jsonl").exists()  # a whole log that no record names yet
-        else:
-            assert (logs / f"{match_id}.jsonl.part").exists()
+        else:  # played under its public ID (tournaments.runner.MatchJob.public_id), the name a bot may see
+            cfg_plan = plan(load_config(path), tmp_path)
+            job = next(cfg_plan.job(m) for m in cfg_plan.schedule if m.id == match_id)
+            assert (logs / f"{job.public_id}.jsonl.part").exists()
         check_store(store)
     # then run on, and stop it in order part-way through the million seeds: the 36 matches up to the last kill
     # point (index 32) and a few more, with a margin for the two in flight when it is stopped
