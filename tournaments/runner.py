@@ -182,9 +182,23 @@ def _kill_point(job: MatchJob, point: str) -> None:
         os.killpg(os.getpgid(0), signal.SIGKILL)
 
 
+def _discard(job: MatchJob) -> None:
+    """What a match that failed (a full disk, a bug) had written under its public id: nothing of it is recorded, so
+    nothing of it stays (a resumed run would replace it anyway; a full disk needs the room back now)."""
+    part, err = part_path(job), _stderr_part(job)
+    if part is not None:
+        part.unlink(missing_ok=True)
+    if err is not None:
+        shutil.rmtree(err, ignore_errors=True)
+
+
 def run_job(job: MatchJob) -> MatchRecord:
     """Play one match synchronously and return its record (what a worker process or a Dask task runs)."""
-    result = play_match(list(job.specs), **_job_kwargs(job))
+    try:
+        result = play_match(list(job.specs), **_job_kwargs(job))
+    except BaseException:
+        _discard(job)
+        raise
     return _finish(job, result)
 
 
@@ -203,7 +217,11 @@ async def _run_job_here(job: MatchJob, shared_loop: bool, shutdown: Shutdown | N
     kwargs = {**_job_kwargs(job), **extra}
     if shared_loop:
         kwargs["block_ms"] = 0.0
-    return await run_match(list(job.specs), shutdown=shutdown, **kwargs)
+    try:
+        return await run_match(list(job.specs), shutdown=shutdown, **kwargs)
+    except BaseException:
+        _discard(job)
+        raise
 
 
 # trio 0.23 renamed ``cancellable`` to ``abandon_on_cancel``; accept both.
