@@ -1,10 +1,14 @@
-"""What the sandbox costs per bot start: a process started bare, under mode ``none`` (prlimit + setpriv) and
-under ``bwrap``, run to its end, interleaved so that the machine's load falls on all alike.  Prints JSON.
+"""What a bot start costs in its box: the referee's own CPU per start, and the wall time from the keeper's spawn to
+the bot's end, in mode ``none`` and in bwrap, beside a bare ``fork``/``exec`` from Python; and what a box costs to
+open and close (once per seat and match).  Interleaved run by run so that the machine's load falls on all alike.
+Prints JSON.
 
-    python bench/sandbox.py [--runs 40] [--cmd /bin/true]
+    python bench/sandbox.py [--runs 200] [--boxes 20] [--cmd /bin/true]
 
-The bwrap steps show where its time goes: bwrap alone with the same namespaces and mounts but no network
-namespace, then with it, then with the prlimit wrapper, then the whole plan (with the uid switch as root).
+Each hand's bot process is started by its seat's keeper (``wrappers/keeper.py``) in a box opened once per match:
+the referee's part of a start is three pipes, one ``sendmsg`` and one reply, the same code in both modes, so the
+target (the referee's CPU per start at most 0.1 ms above mode ``none``) is met by construction and this shows it.
+The box's own price is paid at ``box_open`` (bwrap's namespaces and mounts, and the keeper's Python start).
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -22,56 +25,76 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import trio  # noqa: E402
+
+from bench.machine import machine  # noqa: E402
 from wrappers import sandbox  # noqa: E402
+from wrappers.process import Box  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402
 
 
-def _time(argv: list[str], env: dict[str, str] | None, cwd: str) -> float:
-    started = time.perf_counter()
-    subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                   start_new_session=True, check=True)
-    return time.perf_counter() - started
+async def _starts(launch: sandbox.Launch, runs: int) -> tuple[list[float], float, float]:
+    """Open one box, start the bot ``runs`` times in it: wall seconds per start, the referee's CPU seconds per
+    start, and the wall seconds the box took to open and close."""
+    walls: list[float] = []
+    async with trio.open_nursery() as nursery:
+        opened = time.perf_counter()
+        box = await Box.open(launch, nursery)
+        open_s = time.perf_counter() - opened
+        cpu0 = time.process_time()
+        for _ in range(runs):
+            started = time.perf_counter()
+            proc = await box.spawn()
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                assert stream is not None
+                await stream.aclose()
+            await proc.wait()
+            walls.append(time.perf_counter() - started)
+        cpu = (time.process_time() - cpu0) / runs
+        closed = time.perf_counter()
+        await box.aclose()
+        open_s += time.perf_counter() - closed
+        nursery.cancel_scope.cancel()
+    return walls, cpu, open_s
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=40)
+    ap.add_argument("--runs", type=int, default=200, help="starts per box")
+    ap.add_argument("--boxes", type=int, default=10, help="boxes per mode")
     ap.add_argument("--cmd", default="/bin/true", help="the bot command (default /bin/true: the start alone)")
     args = ap.parse_args()
     cmd = args.cmd.split()
-    spec = BotSpec(name="bench", cmd=tuple(cmd))
-    # The plans run the interpreter a launcher shim (pyenv, asdf) resolves to; the bare run must run the same one,
-    # or the shim's own start (about 100 ms) makes every sandboxed variant look cheaper than no sandbox at all.
-    bare = [sandbox.real_interpreter(shutil.which(cmd[0]) or cmd[0]), *cmd[1:]]
-    with tempfile.TemporaryDirectory() as scratch:
-        none = sandbox.plan(spec, Path(scratch), mode="none")
-        variants: dict[str, tuple[list[str], dict[str, str] | None]] = {"bare": (bare, None),
-                                                                        "none": (list(none.argv), none.env)}
-        problem = sandbox.bwrap_problem()
-        if problem is None:
-            box = sandbox.plan(spec, Path(scratch), mode="bwrap")
-            sandbox.prepare_scratch(Path(scratch), box)
-            argv = list(box.argv)
-            cut = argv.index("--")
-            bwrap_only = [a for a in argv[:cut] if a not in ("--cap-add", "CAP_SETUID", "CAP_SETGID")] + ["--", *bare]
-            prl = argv.index("--", cut + 1)
-            with_prlimit = argv[: prl + 1] + bare
-            variants["bwrap_no_netns"] = ([a for a in bwrap_only if a != "--unshare-net"], box.env)
-            variants["bwrap_alone"] = (bwrap_only, box.env)
-            variants["bwrap_prlimit"] = (with_prlimit, box.env)
-            variants["bwrap"] = (argv, box.env)
-        times: dict[str, list[float]] = {k: [] for k in variants}
-        for _ in range(args.runs):
-            for name, (argv, env) in variants.items():
-                times[name].append(_time(argv, env, scratch))
-    med = {k: statistics.median(v) * 1000 for k, v in times.items()}
-    out = {
-        "cmd": args.cmd, "runs": args.runs, "root": os.geteuid() == 0, "bwrap": problem or "works",
-        "load_average": os.getloadavg()[0],
-        "median_ms": {k: round(v, 2) for k, v in med.items()},
-        "range_ms": {k: [round(min(v) * 1000, 2), round(max(v) * 1000, 2)] for k, v in times.items()},
-        "added_ms": {k: round(v - med["bare"], 2) for k, v in med.items() if k != "bare"},
+    modes = ["none"] + (["bwrap"] if sandbox.bwrap_problem() is None else [])
+    wall: dict[str, list[float]] = {m: [] for m in ["bare", *modes]}
+    cpu: dict[str, list[float]] = {m: [] for m in modes}
+    box: dict[str, list[float]] = {m: [] for m in modes}
+    for _ in range(args.boxes):
+        for _ in range(max(1, args.runs // 10)):
+            started = time.perf_counter()
+            subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True)
+            wall["bare"].append(time.perf_counter() - started)
+        for mode in modes:
+            scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
+            launch = sandbox.plan(BotSpec(name="bench", cmd=tuple(cmd)), scratch, mode=mode)
+            sandbox.prepare_scratch(scratch, launch)
+            walls, per_start_cpu, open_s = trio.run(_starts, launch, args.runs)
+            sandbox.release(launch)
+            os.rmdir(scratch)
+            wall[mode] += walls
+            cpu[mode].append(per_start_cpu)
+            box[mode].append(open_s)
+    ms = {k: round(statistics.median(v) * 1000, 3) for k, v in wall.items()}
+    cpu_ms = {k: round(statistics.median(v) * 1000, 4) for k, v in cpu.items()}
+    out: dict[str, object] = {
+        "machine": machine(), "cmd": args.cmd, "runs_per_box": args.runs, "boxes": args.boxes,
+        "root": os.geteuid() == 0, "bwrap": sandbox.bwrap_problem() or "works", "load_average": os.getloadavg()[0],
+        "start_wall_median_ms": ms,
+        "referee_cpu_per_start_ms": cpu_ms,
+        "box_open_and_close_median_ms": {k: round(statistics.median(v) * 1000, 2) for k, v in box.items()},
     }
+    if "bwrap" in cpu_ms:
+        out["bwrap_minus_none_referee_cpu_per_start_ms"] = round(cpu_ms["bwrap"] - cpu_ms["none"], 4)
     print(json.dumps(out, indent=2))
     return 0
 
