@@ -302,9 +302,14 @@ def resolve_mode(spec: BotSpec, override: str | None = None) -> Literal["bwrap",
         return "bwrap"
     if mode == "bwrap":
         raise BotError(f"bot {spec.name!r}: sandbox 'bwrap' asked for, but {problem}")
-    warn_once("auto", f"mjref: warning: bots run without a sandbox ({problem}): a bot can read the referee's "
-              "files and logs (and so the walls), see and signal other bots' processes, and use the network; "
-              "only resource limits, a private working folder and a reduced environment apply")
+    if _is_root():
+        what = ("each bot runs as an unprivileged uid of its own, but it can read every file open to all users, "
+                "see the other processes, fill the disk and use the network")
+    else:
+        what = ("a bot can read the referee's files and logs (and so the walls), see and signal other bots' "
+                "processes, fill the disk and use the network")
+    warn_once("auto", f"mjref: warning: bots run without a sandbox ({problem}): {what}; only resource limits, a "
+              "private working folder and a reduced environment apply")
     return "none"
 
 
