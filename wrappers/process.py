@@ -43,7 +43,7 @@ from referee.errors import printable
 from referee.game.types import Answer, Event, Question
 from referee.userfiles import create_private
 
-from . import sandbox
+from . import cgroups, sandbox
 from .codec import ProtocolError, cut, format_event, format_start, misplaced_output_hint, parse_answer
 from .seat import Fault, HandInfo, Reply, Seat
 from .spec import BotSpec, seat_timeout
@@ -266,10 +266,16 @@ class Box:
         self.proc: BotProcess | None = None
         self.broken: str | None = None  # why this box can start no more processes
         self._early_exit: tuple[int, int, frozenset[str]] | None = None
+        self._ooms = 0  # the cgroup's OOM kills before the current process started
         self.dirty = False
 
     @classmethod
     async def open(cls, launch: sandbox.Launch, nursery: trio.Nursery) -> Box:
+        if launch.cgroup is not None:
+            try:
+                cgroups.create(launch.cgroup, launch.limits.memory_mb << 20)
+            except OSError as exc:
+                raise BoxError(f"its memory cgroup could not be made: {exc.strerror or exc}") from None
         future = _SPAWNER.submit(_popen_keeper, list(launch.argv), launch.cwd, dict(launch.env))
         try:
             popen, sock, err_fd = await trio.to_thread.run_sync(future.result)
@@ -337,6 +343,9 @@ class Box:
                         self._break("its keeper said something else than its protocol")
                         return
                     flags = frozenset(words[3].split(",")) - {"-"}
+                    if code == -signal.SIGKILL and self.launch.cgroup is not None \
+                            and cgroups.oom_kills(self.launch.cgroup) > self._ooms:
+                        flags |= {"memory"}  # the kernel killed it for the memory of all its processes
                     if self.proc is not None and self.proc.pid == pid:
                         proc, self.proc = self.proc, None
                         proc._ended(code, flags)
@@ -363,6 +372,8 @@ class Box:
         """Start the bot's process in the box (raises ``BoxError`` with the reason it could not start)."""
         if self.broken is not None:
             raise BoxError(self.broken)
+        if self.launch.cgroup is not None:
+            self._ooms = cgroups.oom_kills(self.launch.cgroup)
         fds = [os.pipe(), os.pipe(), os.pipe()]  # (read, write) for stdin, stdout, stderr
         child = [fds[0][0], fds[1][1], fds[2][1]]
         ours = [fds[0][1], fds[1][0], fds[2][0]]
@@ -416,6 +427,8 @@ class Box:
                     await trio.sleep(0.01)
         trio.lowlevel.notify_closing(self._sock)
         self._sock.close()
+        if self.launch.cgroup is not None:
+            cgroups.remove(self.launch.cgroup)
 
 
 async def run_in_box(launch: sandbox.Launch, data: bytes = b"", timeout: float = 30.0) -> tuple[int, bytes, bytes]:

@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, Literal
 
 from referee.errors import BotError
 
+from . import cgroups
+
 if TYPE_CHECKING:
     from .spec import BotSpec
 
@@ -118,6 +120,7 @@ class Launch:
     kill_all: bool = False  # the keeper can end every process of the seat (a pid namespace, or a uid of its own)
     pidns: bool = False  # the keeper runs in a pid namespace of its own
     copies: tuple[tuple[str, str], ...] = ()  # (a folder of the bot's, its private copy for the bot's uid)
+    cgroup: str | None = None  # the seat's memory cgroup (root, where the machine has one), made when the box opens
 
     def describe_exit(self, code: int | None, stderr_tail: bytes = b"", flags: frozenset[str] = frozenset()) -> str:
         """The bot's end in words, naming the limit it hit when that is what ended it."""
@@ -130,6 +133,9 @@ class Launch:
         a scratch mount was full)."""
         if code is None:
             return "still running", False
+        if "memory" in flags:
+            return (f"was killed: its processes together used more than the memory limit of "
+                    f"{self.limits.memory_mb} MB; {_raise('memory_mb')}"), True
         per = "per hand" if self.hands == 1 else f"for {self.hands} hands"
         budget = f"{self.limits.cpu_seconds * self.hands} s {per}"
         if "cpu" in flags:
@@ -378,14 +384,14 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
             _check_reachable(spec, exe, spec.cwd)  # the scratch folder is made for the bot's uid
         unprotected += ["files the referee's user can read" if uid is None else "files any user may read",
                         "other processes of the same user" if uid is None else "the system's other processes",
-                        "the network", "the disk (scratch on the host's disk)",
-                        "the CPU of processes the bot leaves running (counted only once they end)"
-                        if uid is None else "the sum of the bot's memory (each process is bounded)"]
+                        "the network", "the disk (scratch on the host's disk)"]
         if uid is None:
-            unprotected.append("processes the bot starts in a session of their own, after the bot ends")
-        return Launch(keeper, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "none", limits, cpu_hands, uid, (), (),
+            unprotected += ["the CPU of processes the bot leaves running (counted only once they end)",
+                            "processes the bot starts in a session of their own, after the bot ends"]
+        cgroup, argv = _in_cgroup(uid, keeper, unprotected)
+        return Launch(argv, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "none", limits, cpu_hands, uid, (), (),
                       tuple(unprotected), bot, _bot_env(spec, str(scratch)), (str(scratch),), uid is not None,
-                      False, ())
+                      False, (), cgroup)
     binds = _binds(spec, exe)
     binds += [(p, False) for p in _keeper_paths() if not any(_under(p, b) for b, _ in binds)]
     binds = _minimal(binds)
@@ -394,7 +400,6 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         binds, copies = _copies_for(spec, binds, uid)
     if spec.network:
         unprotected.append("the network (network = true)")
-    unprotected.append("the sum of the bot's memory (each process is bounded)")
     args = [_which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
             "--proc", "/proc", "--dev", "/dev"]
     sized = _bwrap_sizes_tmpfs()
@@ -426,9 +431,21 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     elif _bwrap_disables_userns():
         args += ["--disable-userns"]
-    return Launch((*args, "--", *keeper), {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
+    cgroup, argv = _in_cgroup(uid, (*args, "--", *keeper), unprotected)
+    return Launch(argv, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
                   uid, tuple(binds), tuple(hidden), tuple(unprotected), bot, _bot_env(spec, BOX_SCRATCH),
-                  (BOX_SCRATCH, "/dev/shm"), True, True, tuple(copies))
+                  (BOX_SCRATCH, "/dev/shm"), True, True, tuple(copies), cgroup)
+
+
+def _in_cgroup(uid: int | None, argv: Sequence[str], unprotected: list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The seat's memory cgroup and the launch moved into it before its first exec (a shell that writes its own
+    pid into the cgroup, then execs the launch: nothing it starts is ever outside), where cgroups can be had."""
+    path = cgroups.seat_path(f"mjref-seat-{uid}") if uid is not None else None
+    if path is None:
+        why = cgroups.problem() or "making cgroups needs root"
+        unprotected.append(f"the sum of the bot's memory (each process is bounded; {why})")
+        return None, tuple(argv)
+    return path, ("/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', path, *argv)
 
 
 SECCOMP_FD = "{seccomp-fd}"

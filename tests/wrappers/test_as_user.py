@@ -48,7 +48,7 @@ def _open_tree() -> Path:
                               "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              capture_output=True, text=True, check=True).stdout.strip()
     Path(purelib, "mjref-as-user.pth").write_text(f"{tree}\n{tree / '_site'}\n")
-    for dirpath, dirs, files in os.walk(tree):
+    for dirpath, _dirs, files in os.walk(tree):
         os.chmod(dirpath, 0o755)
         for f in files:
             path = os.path.join(dirpath, f)

@@ -97,7 +97,10 @@ def test_the_plan_is_data_a_test_can_read(tmp_path: Path, monkeypatch: pytest.Mo
     cmd = unprivileged_bot("drawdiscard")
     spec = BotSpec(name="b", cmd=tuple(cmd), env={"MINE": "1"}, memory_mb=300, max_procs=9, cpu_seconds=7)
     none = sandbox.plan(spec, tmp_path, mode="none")
-    assert none.mode == "none" and none.argv[1:3] == ("-I", "-S"), "the keeper: the standard library only"
+    keeper = none.argv.index("-I")  # after the shell that moves it into its memory cgroup, where there is one
+    assert none.mode == "none" and none.argv[keeper:keeper + 2] == ("-I", "-S"), "the keeper: the standard library only"
+    if none.cgroup is not None:
+        assert none.argv[:2] == ("/bin/sh", "-c") and none.argv[3] == none.cgroup
     limits = _rlimits(none)
     assert limits["RLIMIT_AS"] == (300 << 20, 300 << 20) and limits["RLIMIT_CPU"] == (7, 8)
     assert limits["RLIMIT_CORE"] == (0, 0)
@@ -555,3 +558,27 @@ def test_a_copied_folder_leaves_the_referees_files_out(boxed: None, scratch: Pat
     finally:
         sandbox.unhide(folder / "live.jsonl")
     assert "the seed" not in out, out
+
+
+def test_the_memory_of_all_a_bots_processes_is_bounded_where_cgroups_are(boxed: None, tmp_path: Path) -> None:
+    """``memory_mb`` bounds each process (``RLIMIT_AS``); with a memory cgroup per seat (a root referee, where the
+    machine has one) it bounds them together, and the bot killed for it gets a ``resource`` fault that says so.
+    Elsewhere the plan says the sum is not protected, and why."""
+    from wrappers import cgroups
+
+    hog = tmp_path / "hog.py"
+    hog.write_text("import os, sys, time\nsys.stdin.readline()\n"
+                   "for _ in range(6):\n    if os.fork() == 0:\n        x = bytearray(300 << 20); time.sleep(60)\n"
+                   "x = bytearray(300 << 20)\ntime.sleep(60)\n")
+    spec = BotSpec(name="hog", cmd=(sys.executable, str(hog)), memory_mb=512, timeout=30)
+    launch = sandbox.plan(spec, Path(tempfile.mkdtemp(prefix="mjref-seat-")), mode="bwrap")
+    if cgroups.problem() is not None:
+        assert launch.cgroup is None
+        assert any("the sum of the bot's memory" in u and cgroups.problem() in u for u in launch.unprotected)
+        return
+    assert launch.cgroup is not None
+    others = [BotSpec(name=f"g{i}", builtin="greedy") for i in (2, 3, 4)]
+    result = play_match([spec, *others], seed=3, rules=make_ruleset({"hands": 1, "move_timeout": 30}))
+    assert [f.kind for f in result.faults] == ["resource"], result.faults
+    assert "processes together used more than the memory limit of 512 MB" in result.faults[0].detail
+    assert not os.path.exists(launch.cgroup), "the seat's cgroup goes with its box"

@@ -1,0 +1,103 @@
+"""A memory cgroup per seat's box, where the machine has one to give: ``memory_mb`` then bounds the bot's processes
+together, not only each of them (``RLIMIT_AS``), and a bot the kernel killed for it is told so.
+
+Only a root referee can make cgroups (an ordinary user's are the system's to delegate); cgroup v1's ``memory``
+hierarchy and cgroup v2 with the memory controller enabled below the referee's own cgroup both work.  Where
+neither does, :func:`problem` says why, and the box's plan lists the sum of memory as unprotected.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+V1_MOUNT = Path("/sys/fs/cgroup/memory")
+V2_MOUNT = Path("/sys/fs/cgroup")
+
+
+@functools.cache
+def _parent() -> tuple[Path, str] | str:
+    """The folder in which seat cgroups are made and the hierarchy's version, or why there is none."""
+    if os.geteuid() != 0:
+        return "making cgroups needs root"
+    try:
+        lines = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
+    except OSError as exc:
+        return f"no /proc/self/cgroup ({exc.strerror})"
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(",") and (V1_MOUNT / "memory.limit_in_bytes").exists():
+            return _probe(V1_MOUNT / path.lstrip("/"), "v1")
+    for line in lines:
+        if line.startswith("0::") and "memory" in _read(V2_MOUNT / "cgroup.controllers").split():
+            return _probe(V2_MOUNT / line[3:].lstrip("/"), "v2")
+    return "no memory cgroup controller here"
+
+
+def _probe(parent: Path, version: str) -> tuple[Path, str] | str:
+    test = parent / f"mjref-probe-{os.getpid()}"
+    try:
+        test.mkdir()
+    except OSError as exc:
+        return f"cannot make a cgroup in {parent} ({exc.strerror})"
+    try:
+        if not (test / ("memory.limit_in_bytes" if version == "v1" else "memory.max")).exists():
+            return f"the memory controller is not enabled below {parent}"
+    finally:
+        test.rmdir()
+    return parent, version
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="ascii")
+    except OSError:
+        return ""
+
+
+def problem() -> str | None:
+    """Why seat cgroups cannot be had here (None: they can)."""
+    found = _parent()
+    return found if isinstance(found, str) else None
+
+
+def seat_path(name: str) -> str | None:
+    """Where the cgroup named ``name`` would be (None where there are none)."""
+    found = _parent()
+    return None if isinstance(found, str) else str(found[0] / name)
+
+
+def create(path: str, limit_bytes: int) -> None:
+    """Make the seat's cgroup (again: one left by a killed referee is reused) with its memory limit."""
+    folder = Path(path)
+    folder.mkdir(exist_ok=True)
+    version = _parent()[1]  # type: ignore[index]
+    if version == "v1":
+        (folder / "memory.limit_in_bytes").write_text(str(limit_bytes))
+    else:
+        (folder / "memory.max").write_text(str(limit_bytes))
+        if (folder / "memory.swap.max").exists():
+            (folder / "memory.swap.max").write_text("0")
+
+
+def oom_kills(path: str) -> int:
+    """How many processes the kernel has killed in this cgroup for its memory limit."""
+    folder = Path(path)
+    text = _read(folder / "memory.oom_control") or _read(folder / "memory.events")
+    for line in text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "oom_kill" and value.strip().isdigit():
+            return int(value)
+    return 0
+
+
+def remove(path: str) -> None:
+    """Remove the seat's cgroup once its processes are gone (a cgroup still in use stays: the kernel refuses)."""
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
+__all__ = ["create", "oom_kills", "problem", "remove", "seat_path"]
