@@ -74,7 +74,8 @@ def test_the_box_holds_when_an_ordinary_user_runs_mjref() -> None:
         done = subprocess.run(
             ["setpriv", f"--reuid={USER_UID}", f"--regid={USER_UID}", "--clear-groups", "--inh-caps=-all",
              "--bounding-set=-all", "--", str(tree / "venv" / "bin" / "python"), "-m", "pytest", "-q", "-p",
-             "no:cacheprovider", "-n", "0", "tests/wrappers/test_sandbox.py", "tests/wrappers/test_sandbox_fallback.py"],
+             "no:cacheprovider", "-n", "0", "tests/wrappers/test_sandbox.py",
+             "tests/wrappers/test_sandbox_fallback.py"],
             cwd=tree, env=env, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL, check=False)
         tail = (done.stdout + done.stderr)[-4000:]
         assert done.returncode == 0, tail
