@@ -284,8 +284,13 @@ class Box:
         sock.setblocking(False)
         box = cls(launch, popen, sock, err_fd)
         nursery.start_soon(box._read)
-        box.send(json.dumps(sandbox.keeper_config(launch)))
-        word, rest = await box._next()
+        try:
+            box.send(json.dumps(sandbox.keeper_config(launch)))
+            word, rest = await box._next()
+        except BaseException:  # cancelled while it starts (a stopped match): nothing of it may outlive the match
+            with trio.CancelScope(shield=True):
+                await box.aclose()
+            raise
         if word != "ready":
             why = " ".join(rest) if word == "error" else box._last_words()
             await box.aclose()
@@ -386,7 +391,13 @@ class Box:
             raise BoxError(self.broken or "its keeper is gone") from None
         for fd in child:
             os.close(fd)
-        word, rest = await self._next()
+        try:
+            word, rest = await self._next()
+        except BaseException:  # cancelled before its pid came: the box cannot tell this start from the next
+            for fd in ours:
+                os.close(fd)
+            self._break("a start was cancelled")
+            raise
         if word != "pid" or len(rest) != 1 or not rest[0].isdigit():
             for fd in ours:
                 os.close(fd)
