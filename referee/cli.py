@@ -8,9 +8,24 @@ when its command runs (a traceback: a bug) and in ``tests/cli/test_cli.py``, whi
 
 from __future__ import annotations
 
+import signal
+import sys
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """A Ctrl-C while ``mjref`` imports what it needs, before :func:`main` runs: one line and exit 130 (a
+    SystemExit: no traceback), not a KeyboardInterrupt from the middle of an import."""
+    sys.stderr.write("mjref: interrupted\n")
+    raise SystemExit(130)
+
+
+# Only in the ``mjref`` program (not in a process that imports this module), and not where SIGINT is ignored.
+if (sys.argv[0].rsplit("/", 1)[-1] == "mjref" or __name__ == "__main__") and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
 import argparse
 import importlib
-import sys
 from collections.abc import Collection, Sequence
 from typing import Any, NoReturn
 
@@ -80,7 +95,32 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     return parser
 
 
+PIPE_CLOSED = 141  # 128 + SIGPIPE: the reader of stdout went away (``| head``), as a killed ``git log`` says
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``mjref``: its exit status.  A Ctrl-C at any moment (also while the command's modules are imported, before
+    the command watches for it) ends it with exit status 130 and one line, never a traceback; a closed stdout
+    with 141 and no word."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # what trio and the commands expect
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("mjref: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return _pipe_closed()
+
+
+def _pipe_closed() -> int:
+    from .commands import to_null  # here: startup stays light
+
+    to_null(sys.stdout)  # what is still buffered goes nowhere, without "Exception ignored" at exit
+    return PIPE_CLOSED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # The command is the first word that is not an option (mjref's own options, --help and --version, take no value).
     command = next((a for a in argv if not a.startswith("-")), None)
@@ -97,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:
-        return 0
+        return _pipe_closed()
     except BaseException as exc:  # a Ctrl-C or a user error may arrive wrapped in a trio exception group
         from .aio import is_interrupt, leaves  # here: startup stays light
         from .shutdown import Interrupted
@@ -107,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"mjref: interrupted{f' ({stop})' if stop is not None else ''}", file=sys.stderr)
             return stop.exit_status if stop is not None else 130
         found = leaves(exc) or [exc]
+        if all(isinstance(e, BrokenPipeError) for e in found):
+            return _pipe_closed()
         if all(isinstance(e, MjrefError) for e in found):  # bad input: one line, exit 2; anything else is a bug
             print(f"mjref {args.command}: {printable(found[0])}", file=sys.stderr)
             return USAGE_ERROR

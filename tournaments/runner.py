@@ -445,9 +445,11 @@ async def execute(
     on_start: Callable[[MatchJob], None] | None = None,
     executor: Any = None,
     remote: RemoteSeating | None = None,
+    shutdown: Shutdown | None = None,
 ) -> int:
     """Play the plan's pending matches; record each finished match; return how many were recorded.
-    ``remote`` seats the remote bots (``mjref serve``).
+    ``remote`` seats the remote bots (``mjref serve``).  ``shutdown``: the one the stop signals stop, which the
+    caller may also stop (a closed stdout: ``referee.commands.make_console``).
 
     The store is locked for the whole run (a second runner fails at once, :class:`tournaments.lock.StoreBusy`).
     Matches are taken from the streaming schedule as slots free up: at most ``concurrency`` are in flight, here
@@ -489,7 +491,7 @@ async def execute(
                     slots.release()
 
             # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
-            async with watching_signals() as shutdown:
+            async with watching_signals(shutdown) as shutdown:
                 with MatchPlayer(workers, executor, remote) as player:
                     async with trio.open_nursery() as nursery:
                         for job in p.pending(store):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import signal
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from rich.live import Live
 
 from referee.commands import fail, make_console, stopped
 from referee.errors import InputError, MjrefError
+from referee.shutdown import Shutdown
 
 T = TypeVar("T")
 Command = Callable[[argparse.Namespace], int]
@@ -75,7 +77,9 @@ class LongRun:
     def __init__(self, command: str, *, json: bool, quiet: bool, render: Callable[[], RenderableType],
                  line: Callable[[], RenderableType], every: float) -> None:
         self.command = command
-        self.console: Console = make_console(stderr=json)  # with --json, stdout holds only the JSON
+        # A closed stdout (``| head``) stops the run in order, as SIGPIPE would: what is finished stays recorded.
+        self.shutdown = Shutdown()
+        self.console: Console = make_console(stderr=json, on_closed=lambda: self.shutdown.stop(signal.SIGPIPE))
         self.show = not (quiet or json)
         self._render = render
         self._line = line

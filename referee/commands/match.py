@@ -20,14 +20,14 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.base import seat_filler
-from referee.commands import add_play_options, add_timeout_option, fail, make_console
+from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, make_console
 from referee.errors import BotError, InputError
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
-from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots
-from referee.numbers import int_arg
-from referee.shutdown import Interrupted
+from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
+from referee.numbers import count, int_arg
+from referee.shutdown import Interrupted, Shutdown
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 128 + n stopped by signal n)
@@ -69,6 +69,7 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
                    help=f"exit {FAULTED} when a bot that is not built in faulted (for a CI job that tests one bot)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
+    add_force_option(p, "the --log and --html files and the bots' stderr files")
     add_play_options(p)
 
 
@@ -111,13 +112,18 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
     if log_path is not None:  # every place the match will write, checked before it starts
-        check_output_file(log_path, "--log", private=True)
+        check_output_file(log_path, "--log", private=True, overwrite=args.force)
     if args.html is not None:
-        check_output_file(args.html, "--html")
+        check_output_file(args.html, "--html", overwrite=args.force)
     if args.stderr_dir is not None:
         check_output_dir(args.stderr_dir, "--stderr-dir", private=True)
+    if stderr_dir is not None and not args.force:
+        for path in stderr_files(specs, stderr_dir):
+            check_output_file(path, "a bot's stderr file", overwrite=False)
 
-    console = make_console(width=150)
+    # A closed stdout (``| head -1``) stops the match in order, as SIGPIPE: its log ends with an ``aborted`` record.
+    shutdown = Shutdown()
+    console = make_console(width=150, on_closed=lambda: shutdown.stop(signal.SIGPIPE))
     show_hands = not (args.quiet or args.json)
     table = _score_table([s.name for s in specs], [])
     live: Live | None = None
@@ -141,14 +147,15 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
 
     try:
         result = play(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
-                      timeout=args.timeout, on_hand=on_hand, on_fault=on_fault)
+                      timeout=args.timeout, on_hand=on_hand, on_fault=on_fault, shutdown=shutdown)
     finally:
         if live is not None:
             live.stop()
     if result.aborted is not None:
         # Stopped by a signal: the bots are ended and the log closed with its ``aborted`` record.
-        where = f"; log: {log_path}" if log_path is not None else ""
-        print(f"mjref {command}: stopped by {result.aborted} after {len(result.hands)} hands (seed {seed}){where}",
+        where = f"; log: {log_path} (ends with an aborted record)" if log_path is not None else ""
+        why = " (its output was closed)" if result.aborted == "SIGPIPE" else ""
+        print(f"mjref {command}: stopped by {result.aborted}{why} after {count(len(result.hands), 'hand')} (seed {seed}){where}",
               file=sys.stderr)
         return Interrupted(signal.Signals[result.aborted]).exit_status
     if args.html is not None and log_path is not None:

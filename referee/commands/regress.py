@@ -300,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
         result = session.play(lambda: run_regress(p, concurrency=concurrency, executor=executor,
-                                                  on_group=lambda st, d: session.update(final=st.finished)),
+                                                  on_group=lambda st, d: session.update(final=st.finished),
+                                                  shutdown=session.shutdown),
                               executor=executor, recorded=lambda: f"{state.matches_played + state.matches_resumed} "
                               f"matches are recorded in {args.store}")
     except RunStopped as stop:

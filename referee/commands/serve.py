@@ -26,6 +26,7 @@ from referee.commands import match as match_command
 from referee.errors import InputError
 from referee.match import MatchResult
 from referee.numbers import float_arg
+from referee.shutdown import watching_signals
 from referee.server import (
     ServeError,
     Server,
@@ -158,16 +159,19 @@ def run(args: argparse.Namespace) -> int:
                 err.print("no remote seats: the match starts at once", markup=False, highlight=False)
             lobby.start()
 
-        async def main() -> MatchResult:
+        given = kwargs.pop("shutdown", None)  # the command's, which a closed stdout stops
+
+        async def main() -> MatchResult:  # Ctrl-C, SIGTERM, SIGHUP stop the match in order, as in mjref match
             try:
-                async with trio.open_nursery() as nursery:
+                async with watching_signals(given) as shutdown, trio.open_nursery() as nursery:
                     async def stop_lobby() -> None:
                         while server.missing():
                             await trio.sleep(0.05)
                         lobby.stop()
                     nursery.start_soon(stop_lobby)
                     return await serve_match(specs, server, listen=listen, ssl_context=ssl_context, wait=args.wait,
-                                             on_listen=on_listen, page=page, tls=tls, on_page=on_page, **kwargs)
+                                             on_listen=on_listen, page=page, tls=tls, on_page=on_page,
+                                             shutdown=shutdown, **kwargs)
             finally:
                 lobby.stop()
 

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_play_options, add_timeout_option, fail
+from referee.commands import add_force_option, add_play_options, add_timeout_option, fail
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
 from referee.numbers import int_arg
 from referee.userfiles import check_output_file
@@ -40,6 +40,7 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help="at the end, write the tournament's report: one self-contained HTML page")
     p.add_argument("--with-matches", action="store_true",
                    help="with --report: also write every match's viewer page beside it, linked from the report")
+    add_force_option(p, "the --report file")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     if args.store is not None:
         check_output_file(args.store, "--store", private=True)
     if args.report is not None:
-        check_output_file(args.report, "--report")
+        check_output_file(args.report, "--report", overwrite=args.force)
     p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
     executor = open_dask(args.dask or p.config.dask, lambda d, address: d.dask_executor(address, p,
                                                                                          workers=args.concurrency))
@@ -142,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
 
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
-        session.play(lambda: execute(p, concurrency=concurrency, on_match=on_match, executor=executor),
+        session.play(lambda: execute(p, concurrency=concurrency, on_match=on_match, executor=executor,
+                                     shutdown=session.shutdown),
                      executor=executor,
                      recorded=lambda: f"{p.done + view.recorded} of {p.total} matches are recorded in {p.store_path}")
     except RunStopped as stop:
