@@ -245,6 +245,16 @@ def check_concurrency(value: int | None) -> int | None:
     return value
 
 
+def is_tournament_file(path: Path) -> bool:
+    """A tournament file has ``[[bots]]``; a bot's own TOML file does not (a file that cannot be read is not one:
+    reading it as a bot file says why)."""
+    try:
+        data = read_toml(path)  # a FIFO or /dev/zero is refused, not read for ever
+    except InputError:
+        return False
+    return isinstance(data.get("bots"), list)
+
+
 def load_config(path: Path) -> TournamentConfig:
     return parse_config(read_toml(path, ConfigError), str(path))
 

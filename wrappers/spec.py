@@ -92,6 +92,13 @@ class BotFields(SandboxFields):
         "files named in cmd) or 'folder' (also every file under cwd, but the ignored); see docs/tournaments.md.")
     identity_ignore: tuple[str, ...] = Field((), description="Extra glob patterns left out of a folder identity.")
 
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _finite_timeout(cls, v: object) -> object:
+        if isinstance(v, float) and v != v or v in (float("inf"), float("-inf")):  # nan: every bound said yes-or-no
+            raise ValueError(f"must be seconds per question, above 0 and at most {MAX_SECONDS:g}, not {v}")
+        return v
+
     @field_validator("env")
     @classmethod
     def _env_names(cls, v: dict[str, str]) -> dict[str, str]:

@@ -23,7 +23,6 @@ from rich.text import Text
 
 from referee.commands import fail, make_console
 from referee.commands import match as match_command
-from referee.errors import InputError
 from referee.match import MatchResult
 from referee.numbers import float_arg
 from referee.shutdown import watching_signals
@@ -37,7 +36,7 @@ from referee.server import (
     serve_match,
     server_ssl_context,
 )
-from referee.userfiles import read_toml
+from tournaments.config import is_tournament_file
 from wrappers.spec import BotSpec
 
 
@@ -135,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     tls = (args.cert, args.key) if args.cert is not None and args.key is not None else None
     err = make_console(stderr=True)
     out = make_console(stderr=args.json)
-    if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
+    if len(args.bots) == 1 and args.bots[0].endswith(".toml") and is_tournament_file(Path(args.bots[0])):
         given = [flag for flag, value in (("--seed", args.seed), ("--hands", args.hands), ("--wallfile", args.wallfile),
                                           ("--set", args.options), ("--log", args.log), ("--html", args.html))
                  if value]
@@ -229,15 +228,6 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
     else:
         render_standings(standings, out)
     return 0
-
-
-def _is_tournament(path: Path) -> bool:
-    """A tournament file has ``[[bots]]``; a bot's own TOML file does not."""
-    try:
-        data = read_toml(path)  # a FIFO or /dev/zero is refused, not read for ever
-    except InputError:
-        return False
-    return isinstance(data.get("bots"), list)
 
 
 if __name__ == "__main__":  # pragma: no cover

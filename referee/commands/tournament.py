@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,27 @@ from referee.commands import add_force_option, add_play_options, add_timeout_opt
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
 from referee.numbers import int_arg
 from referee.userfiles import check_output_file
-from tournaments.config import check_concurrency, concurrency_warning, demo_config, load_config
+from referee.errors import InputError, printable
+from referee.game.rules import assignment_options
+from tournaments.commandline import (
+    DEFAULT_FOLDER,
+    REGISTRY_NAME,
+    check_round_trip,
+    config_from_command_line,
+    default_store,
+    find_registry,
+    parse_seeds,
+    to_toml,
+)
+from tournaments.config import (
+    TournamentConfig,
+    check_concurrency,
+    concurrency_warning,
+    demo_config,
+    is_tournament_file,
+    load_config,
+    parse_config,
+)
 from tournaments.runner import Plan, execute, plan
 from tournaments.store import MatchRecord
 
@@ -27,26 +48,93 @@ def register(sub: Any, name: str, summary: str) -> None:
     p = sub.add_parser(
         name,
         help=summary,
-        description="Run a tournament file. Running the same command again resumes: finished matches are never "
-        "repeated or lost, also after kill -9. With no FILE, a demo round-robin of the built-in bots runs.",
+        description="Run a tournament: a tournament file (FILE.toml), or bots named on the command line, each as "
+        "mjref match takes it (a built-in such as greedy or greedy:chowness=0.8, a command line in one quoted "
+        "string, a bot TOML file) or a name from the bot registry (bots.toml here, or --bots FILE). Running the "
+        "same command again resumes: finished matches are never repeated or lost, also after kill -9. With no "
+        "argument, a demo round-robin of the built-in bots runs. See docs/cli.md.",
+        epilog="exit status: 0 the tournament is complete, 2 bad usage or input, 128 + the signal's number when "
+        "stopped (130 Ctrl-C, 141 its output was closed; what is finished stays recorded).",
     )
-    p.add_argument("file", nargs="?", type=Path, metavar="FILE", help="the tournament TOML file")
+    p.add_argument("items", nargs="*", metavar="FILE | BOT",
+                   help="a tournament TOML file, or two or more bots (fewer than four: dummies fill the table)")
     p.add_argument("--restart", action="store_true", help="discard the store's results and start again")
     p.add_argument("--concurrency", type=int_arg, default=None, help="matches at once (default: the file's, or cores)")
-    p.add_argument("--store", type=Path, default=None, help="the results store (default: the file's)")
+    p.add_argument("--store", type=Path, default=None,
+                   help="the results store (default: the file's; for bots on the command line "
+                   f"{DEFAULT_FOLDER}/NAME-HASH.sqlite, HASH from the bots and settings, so the same command resumes)")
     p.add_argument("--quiet", action="store_true", help="no live view; only the final standings")
     p.add_argument("--json", action="store_true", help="print the final standings as JSON")
     p.add_argument("--report", type=Path, default=None, metavar="FILE",
                    help="at the end, write the tournament's report: one self-contained HTML page")
     p.add_argument("--with-matches", action="store_true",
                    help="with --report: also write every match's viewer page beside it, linked from the report")
-    add_force_option(p, "the --report file")
+    add_force_option(p, "the --report and --save files")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
     add_timeout_option(p)
     add_play_options(p)
+    g = p.add_argument_group("a tournament from the command line (what a tournament file says; see docs/cli.md)")
+    g.add_argument("--format", choices=("round-robin", "gauntlet"), default=None,
+                   help="round-robin (default: every group of four) or gauntlet (the first bot against every three "
+                   "others)")
+    g.add_argument("--seeds", type=_seeds_arg, default=None, metavar="N|S1,S2,…",
+                   help="how many seeds, 1..N (default 4), or the list of seeds")
+    g.add_argument("--hands", type=int_arg, default=None, help="hands per match (default 16)")
+    g.add_argument("--duplicate", action=argparse.BooleanOptionalAction, default=None,
+                   help="play each seed in every seating, so the luck of the wall cancels (default: on)")
+    g.add_argument("--seatings", type=int_arg, choices=(4, 24), default=None,
+                   help="with --duplicate: the 4 rotations (default) or all 24 seatings")
+    g.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
+                   help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
+    g.add_argument("--each", action="append", default=[], metavar="KEY=VALUE",
+                   help="a field for every bot that is not built in (repeatable), e.g. --each timeout=5 "
+                   "--each keep_alive=true --each env.LEVEL=3")
+    g.add_argument("--name", default=None, help="the tournament's name (default: the bots' names)")
+    g.add_argument("--bots", type=Path, default=None, metavar="FILE",
+                   help=f"the bot registry: [[bots]] entries naming bots (default: {REGISTRY_NAME} here, if any)")
+    g.add_argument("--save", type=Path, default=None, metavar="FILE",
+                   help="write the tournament as a tournament file and stop (run it with mjref tournament FILE)")
     p.set_defaults(func=run)
+
+
+def _seeds_arg(text: str) -> int | list[int]:
+    try:
+        return parse_seeds(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--seeds: ")) from None
+
+
+COMMAND_LINE_ONLY = ("format", "seeds", "hands", "duplicate", "seatings", "options", "each", "name", "bots", "save")
+
+
+def _given(args: argparse.Namespace) -> list[str]:
+    """The options of a command-line tournament that were given, as the user spelled them."""
+    spelled = {"options": "--set", "duplicate": "--duplicate/--no-duplicate"}
+    return [spelled.get(k, f"--{k}") for k in COMMAND_LINE_ONLY if getattr(args, k) not in (None, [])]
+
+
+def command_line_config(args: argparse.Namespace) -> tuple[TournamentConfig, Path, str]:
+    """The tournament the command line's bots and options describe: its config, base folder and where it came
+    from (for messages); with ``--save``, written as a file too."""
+    cwd = Path.cwd()
+    settings = {"name": args.name, "format": args.format, "seeds": args.seeds, "hands": args.hands,
+                "duplicate": args.duplicate, "seatings": args.seatings, "rules": assignment_options(args.options)}
+    registry = find_registry(args.bots, cwd)
+    data = config_from_command_line(args.items, settings, args.each, registry, cwd)
+    if args.store is not None:
+        data["store"] = str(args.store)
+    else:
+        data["store"] = os.path.relpath(default_store(data, cwd), cwd)
+    config = parse_config(data, "the command line")
+    if args.save is not None:
+        check_output_file(args.save, "--save", overwrite=args.force)
+        folder = args.save.resolve().parent
+        text = to_toml(data, folder, cwd)
+        check_round_trip(text, data, folder, cwd)
+        args.save.write_text(text, encoding="utf-8")
+    return config, cwd, "the command line"
 
 
 class LiveView:
@@ -105,10 +193,25 @@ def run(args: argparse.Namespace) -> int:
     if args.with_matches and args.report is None:
         return fail("tournament", "--with-matches needs --report FILE")
     check_concurrency(args.concurrency)
-    if args.file is None:
-        config, base_dir, where = demo_config(), Path.cwd(), "demo"
+    items = args.items
+    store_override = args.store
+    if len(items) == 1 and items[0].endswith(".toml") and is_tournament_file(Path(items[0])) or not items:
+        given = _given(args)
+        if given:
+            what = "the demo" if not items else f"{items[0]} is a tournament file; it"
+            return fail("tournament", f"{given[0]} is for bots named on the command line: {what} sets its own "
+                        "(see docs/cli.md)")
+        if not items:
+            config, base_dir, where = demo_config(), Path.cwd(), "demo"
+        else:
+            path = Path(items[0])
+            config, base_dir, where = load_config(path), path.resolve().parent, str(path)
     else:
-        config, base_dir, where = load_config(args.file), args.file.resolve().parent, str(args.file)
+        config, base_dir, where = command_line_config(args)
+        store_override = None  # in the config itself: --save writes it
+        if args.save is not None:
+            print(f"wrote {printable(args.save)}: run it with mjref tournament {printable(args.save)}")
+            return 0
     config = config.with_timeout(args.timeout)
     if args.restart:
         check_dask(args.dask or config.dask)
@@ -116,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.store, "--store", private=True)
     if args.report is not None:
         check_output_file(args.report, "--report", overwrite=args.force)
-    p = plan(config, base_dir, restart=args.restart, where=where, store_override=args.store)
+    p = plan(config, base_dir, restart=args.restart, where=where, store_override=store_override)
     executor = open_dask(args.dask or p.config.dask, lambda d, address: d.dask_executor(address, p,
                                                                                          workers=args.concurrency))
     at_once = args.concurrency or (executor.slots if executor is not None else config.workers())

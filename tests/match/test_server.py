@@ -365,7 +365,7 @@ def test_connect_bad_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert mjref(["connect", "ws://127.0.0.1:1", "greedy", "--token", "t"]) == 2
     assert "a built-in bot plays at the server" in capsys.readouterr().err
     assert mjref(["connect", "ws://127.0.0.1:1", "./no-such-bot", "--token", "t"]) == 2
-    assert "not a built-in" in capsys.readouterr().err
+    assert "cannot run './no-such-bot': no such file" in capsys.readouterr().err
 
 
 TOURNAMENT = """name = "net"

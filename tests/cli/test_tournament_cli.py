@@ -1,0 +1,126 @@
+"""Tournaments from the command line (issue 35), through the installed ``mjref``: bots as ``mjref match`` takes
+them, the settings as options, ``--each``, a bot registry (``bots.toml``), and ``--save`` writing the same
+tournament as a file that resumes the command line's store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MJREF = Path(sys.executable).parent / "mjref"
+ENV = {**os.environ, "MJREF_SANDBOX": "none"}
+FAST = ["--seeds", "1", "--hands", "1", "--no-duplicate"]
+
+
+def mjref(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(MJREF), *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=ENV,
+                          stdin=subprocess.DEVNULL)
+
+
+def one_line(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    return proc.stderr.strip()
+
+
+def standings_bots(proc: subprocess.CompletedProcess[str]) -> set[str]:
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)["bots"]
+    return {row["name"] for row in rows if not row["dummy"]}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A folder with an executable bot script (``./mybot``) and a registry naming two builds of it."""
+    bot = tmp_path / "mybot"
+    bot.write_text(f"#!{sys.executable}\n" + (ROOT / "examples" / "mybot.py").read_text())
+    bot.chmod(0o755)
+    for version in ("v1", "v2"):
+        build = tmp_path / "builds" / version
+        build.mkdir(parents=True)
+        (build / "mybot").write_bytes(bot.read_bytes() + f"# {version}\n".encode())
+        (build / "mybot").chmod(0o755)
+    (tmp_path / "bots.toml").write_text('[[bots]]\nname = "mine@v1"\ncmd = ["./builds/v1/mybot"]\n\n'
+                                        '[[bots]]\nname = "mine@v2"\ncmd = "./builds/v2/mybot --fast"\ntimeout = 5\n')
+    return tmp_path
+
+
+def test_bots_as_match_takes_them(folder: Path) -> None:
+    (folder / "rnd.toml").write_text('name = "rnd"\nbuiltin = "random"\n')
+    proc = mjref("tournament", "greedy:chowness=0.8", "./mybot", f"{sys.executable} {folder / 'mybot'}", "rnd.toml",
+                 *FAST, "--json", cwd=folder)
+    # the command line's two bots named mybot are told apart
+    assert standings_bots(proc) == {"greedy:chowness=0.8", "mybot", "mybot-2", "rnd"}
+
+
+def test_the_registry_names_bots(folder: Path) -> None:
+    proc = mjref("tournament", "mine@v2", "mine@v1", "greedy", "random", *FAST, "--json", cwd=folder)
+    assert standings_bots(proc) == {"mine@v2", "mine@v1", "greedy", "random"}
+    elsewhere = folder / "elsewhere"
+    elsewhere.mkdir()
+    proc = mjref("tournament", "mine@v1", "greedy", "--bots", "../bots.toml", *FAST, "--json", cwd=elsewhere)
+    assert "mine@v1" in standings_bots(proc)  # paths in a registry are relative to it, not to the current folder
+    line = one_line(mjref("tournament", "mine@v3", "greedy", cwd=folder))
+    assert line.startswith("mjref tournament: bot 'mine@v3': not a name in the registry (mine@v1, mine@v2)")
+
+
+def test_save_writes_the_same_tournament_which_resumes_the_store(folder: Path) -> None:
+    argv = ["mine@v2", "greedy", "./mybot", "--seeds", "2", "--hands", "1", "--format", "gauntlet",
+            "--each", "timeout=3", "--each", "env.LEVEL=2", "--set", "flowers=true"]
+    first = mjref("tournament", *argv, cwd=folder)
+    assert first.returncode == 0, first.stderr
+    assert "0 already in" in first.stdout
+    saved = mjref("tournament", *argv, "--save", "club.toml", cwd=folder)
+    assert saved.returncode == 0 and saved.stdout.startswith("wrote club.toml"), saved.stderr
+    data = tomllib.loads((folder / "club.toml").read_text())
+    assert data["format"] == "gauntlet" and data["seeds"] == 2 and data["hands"] == 1
+    assert data["rules"] == {"flowers": True}
+    bots = {b["name"]: b for b in data["bots"]}
+    assert bots["mine@v2"] == {"name": "mine@v2", "cmd": ["./builds/v2/mybot", "--fast"], "timeout": 3,
+                               "env": {"LEVEL": "2"}}
+    assert bots["greedy"] == {"name": "greedy", "builtin": "greedy"}  # --each is for bots that run as processes
+    assert bots["mybot"]["cmd"] == ["./mybot"]
+    again = mjref("tournament", "club.toml", cwd=folder)  # the file resumes the command line's store
+    assert again.returncode == 0, again.stderr
+    total = first.stdout.split(":", 1)[1].split(" matches")[0].strip()
+    assert f"({total} already in" in again.stdout and "0 matches played" in again.stdout
+    assert one_line(mjref("tournament", *argv, "--save", "club.toml", cwd=folder)).endswith(
+        "--save club.toml: the file exists; give --force to replace it, or another name")
+
+
+def test_the_file_and_the_demo_keep_working_and_refuse_command_line_settings(folder: Path) -> None:
+    (folder / "t.toml").write_text('name = "t"\nseeds = 1\nhands = 1\nduplicate = false\n'
+                                   '[[bots]]\nname = "g"\nbuiltin = "greedy"\n')
+    assert mjref("tournament", "t.toml", "--quiet", cwd=folder).returncode == 0
+    assert one_line(mjref("tournament", "t.toml", "--seeds", "3", cwd=folder)) == (
+        "mjref tournament: --seeds is for bots named on the command line: t.toml is a tournament file; it sets its "
+        "own (see docs/cli.md)")
+    assert "the demo sets its own" in one_line(mjref("tournament", "--hands", "2", cwd=folder))
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["greedy", "random", "--each", "timeout=3"], "--each timeout: every bot here is built in"),
+    (["greedy", "./mybot", "--each", "colour=red"], "--each colour: not a field every bot can take"),
+    (["greedy", "./mybot", "--each", "timeout=nan"], "bots[1].timeout: Input should be a valid number"),
+    (["greedy", "./mybot", "--seeds", "1,1"], "seeds: a seed is listed twice"),
+    (["greedy", "./mybot", "--seeds", "٣"], "argument --seeds: '٣' is not a whole number"),
+    (["greedy", "./nothere"], "the command line: bot 'nothere': cannot run './nothere': no such file"),
+    (["greedy", "random", "--bots", "missing.toml"], "missing.toml: cannot read"),
+    (["greedy", "random", "--set", "flowers=maybe"], "rule option 'flowers'"),
+])
+def test_bad_command_lines_are_one_line(folder: Path, argv: list[str], said: str) -> None:
+    assert said in one_line(mjref("tournament", *argv, cwd=folder))
+    assert not (folder / "mjref-tournaments").exists()  # nothing was started
+
+
+def test_a_broken_registry_is_named(folder: Path) -> None:
+    (folder / "bots.toml").write_text('[[bots]]\nname = "x"\ncmd = ["./mybot"]\nspeed = 3\n')
+    assert one_line(mjref("tournament", "x", "greedy", cwd=folder)) == (
+        "mjref tournament: " + str(folder / "bots.toml") + ": bots[0]: unknown field 'speed'")
