@@ -75,12 +75,13 @@ class LongRun:
     False (``--quiet``, ``--json``): neither."""
 
     def __init__(self, command: str, *, json: bool, quiet: bool, render: Callable[[], RenderableType],
-                 line: Callable[[], RenderableType], every: float) -> None:
+                 line: Callable[[], RenderableType], every: float, live: bool = True) -> None:
         self.command = command
         # A closed stdout (``| head``) stops the run in order, as SIGPIPE would: what is finished stays recorded.
         self.shutdown = Shutdown()
         self.console: Console = make_console(stderr=json, on_closed=lambda: self.shutdown.stop(signal.SIGPIPE))
         self.show = not (quiet or json)
+        self.live = live  # False: the command prints its own lines (``mjref tournament --lines``)
         self._render = render
         self._line = line
         self._every = every
@@ -108,14 +109,14 @@ class LongRun:
 
     def finish_line(self) -> None:
         """Without a live view, the last progress line, unless it was just printed."""
-        if self.show and self._live is None and not self._printed:
+        if self.show and self.live and self._live is None and not self._printed:
             self.console.print(self._line())
 
     def play(self, main: Callable[[], Awaitable[T]], *, executor: Any, recorded: Callable[[], str]) -> T:
         """Run ``main`` in trio under the live view; the executor is shut down whatever happens.  A stop (Ctrl-C,
         SIGTERM, SIGHUP) or a failure such as a lost worker is said in one line with what the store keeps
         (``recorded()``: "N matches are recorded in STORE") and raises :class:`RunStopped` with the exit status."""
-        if self.show and self.console.is_terminal:
+        if self.show and self.live and self.console.is_terminal:
             self._live = Live(self._render(), console=self.console, refresh_per_second=4, transient=False)
             self._live.start()
         started = time.monotonic()

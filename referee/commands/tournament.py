@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
+import time
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -15,9 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_force_option, add_play_options, add_timeout_option, fail
+from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, make_console
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
-from referee.numbers import int_arg
+from referee.numbers import count, int_arg
 from referee.userfiles import check_output_file
 from referee.errors import InputError, printable
 from referee.game.rules import assignment_options
@@ -64,12 +66,19 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help="the results store (default: the file's; for bots on the command line "
                    f"{DEFAULT_FOLDER}/NAME-HASH.sqlite, HASH from the bots and settings, so the same command resumes)")
     p.add_argument("--quiet", action="store_true", help="no live view; only the final standings")
-    p.add_argument("--json", action="store_true", help="print the final standings as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="JSON lines on stdout: one per finished match, the standings every N (--standings-every) "
+                   "and the final standings last (with --quiet: only the final standings, one JSON object)")
     p.add_argument("--report", type=Path, default=None, metavar="FILE",
                    help="at the end, write the tournament's report: one self-contained HTML page")
     p.add_argument("--with-matches", action="store_true",
                    help="with --report: also write every match's viewer page beside it, linked from the report")
     add_force_option(p, "the --report and --save files")
+    p.add_argument("--lines", action="store_true",
+                   help="a line per finished match (id, bots and points, faults) instead of the live view; the "
+                   "default when stdout is not a terminal")
+    p.add_argument("--standings-every", type=int_arg, default=None, metavar="N",
+                   help="with lines: the standings every N finished matches, with the rate and an ETA")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
@@ -188,10 +197,106 @@ class LiveView:
         return Group(*parts)
 
 
+def duration(seconds: float) -> str:
+    """``12 s``, ``3 min 05 s``, ``2 h 07 min``: an elapsed time or an ETA, as a CI log shows it."""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+class MatchLines:
+    """A line per finished match (``--lines``, or stdout not a terminal), and the standings every ``every``
+    matches with the rate and an ETA; as JSON lines with ``--json`` (docs/cli.md shows both)."""
+
+    def __init__(self, p: Plan, *, every: int | None, json_lines: bool, write: Any) -> None:
+        self.plan = p
+        self.every = every
+        self.json = json_lines
+        self.write = write  # prints one line (a closed pipe stops the run: make_console)
+        self.started = time.monotonic()
+        self.played = 0  # in this run
+
+    @property
+    def done(self) -> int:
+        return self.plan.done + self.played
+
+    def rate(self) -> tuple[float | None, float | None]:
+        """Matches per second in this run, and the seconds the rest will take at that rate (None: not known yet)."""
+        elapsed = time.monotonic() - self.started
+        if not self.played or elapsed <= 0:
+            return None, None
+        rate = self.played / elapsed
+        return rate, (self.plan.total - self.done) / rate
+
+    def add(self, rec: MatchRecord) -> None:
+        self.played += 1
+        if self.json:
+            self.write(json.dumps(match_json(rec, self.done, self.plan.total), ensure_ascii=False))
+        else:
+            self.write(match_line(rec, self.done, self.plan.total))
+        if self.every and (self.played % self.every == 0) and self.done < self.plan.total:
+            self.standings()
+
+    def standings(self) -> None:
+        from tournaments.stats import compute_standings, to_json
+
+        table = to_json(compute_standings(self.plan.store_path))
+        rate, eta = self.rate()
+        if self.json:
+            self.write(json.dumps({"type": "standings", "after": self.done, "total": self.plan.total,
+                                   "matches_per_second": rate, "eta_seconds": eta, **table}, ensure_ascii=False))
+            return
+        pace = (f"{rate * 60:.1f} matches/min, ETA {duration(eta)}" if rate is not None and eta is not None
+                else "no match played yet in this run")
+        self.write(f"standings after {self.done}/{self.plan.total} matches ({pace}):")
+        for rank, bot in enumerate(table["bots"], start=1):
+            ci = f" ± {(bot['ci95'][1] - bot['ci95'][0]) / 2:.1f}" if bot.get("ci95") else ""
+            mean = f"{bot['mean']:+.1f}" if bot.get("mean") is not None else "-"
+            self.write(f"  {rank:>2} {printable(bot['name']):<24} {mean + ci:>16} points/hand  "
+                       f"{count(bot['hands'], 'hand')}  {count(bot['fault_count'], 'fault')}")
+
+
+def _fault_words(rec: MatchRecord) -> dict[str, dict[str, int]]:
+    """Each bot's faults in the match by kind, in seat order."""
+    out: dict[str, dict[str, int]] = {}
+    for f in rec.fault_rows:
+        kinds = out.setdefault(f.bot, {})
+        kinds[f.kind] = kinds.get(f.kind, 0) + 1
+    return out
+
+
+def match_line(rec: MatchRecord, done: int, total: int) -> str:
+    """``[ 3/40] g0000-s1-r02  greedy +340  random -120  mine -220  drawdiscard +0  (16 hands, 2.1 s)``, and the
+    faults by bot and kind: what a CI log shows of each finished match."""
+    width = len(str(total))
+    seats = "  ".join(f"{printable(s.bot)} {int(s.points):+d}" for s in sorted(rec.seat_results,
+                                                                              key=lambda s: s.position))
+    faults = _fault_words(rec)
+    said = ("  faults: " + "; ".join(f"{printable(bot)} " + ", ".join(f"{kind} {n}" for kind, n in kinds.items())
+                                     for bot, kinds in faults.items())) if faults else ""
+    return (f"[{done:>{width}}/{total}] {rec.id}  {seats}  ({count(rec.hands, 'hand')}, {rec.seconds:.1f} s)"
+            f"{said}")
+
+
+def match_json(rec: MatchRecord, done: int, total: int) -> dict[str, Any]:
+    """A finished match as one JSON line (``--json``)."""
+    return {"type": "match", "done": done, "total": total, "id": rec.id, "seed": rec.seed, "hands": rec.hands,
+            "seconds": round(rec.seconds, 3), "log": rec.log,
+            "seats": [{"seat": s.position, "bot": s.bot, "points": int(s.points), "faults": s.faults}
+                      for s in sorted(rec.seat_results, key=lambda s: s.position)],
+            "faults": [{"hand": f.hand + 1, "seat": f.position, "bot": f.bot, "kind": f.kind, "detail": f.detail}
+                       for f in rec.fault_rows]}
+
+
 @bad_input_exits_2("tournament")
 def run(args: argparse.Namespace) -> int:
     if args.with_matches and args.report is None:
         return fail("tournament", "--with-matches needs --report FILE")
+    if args.standings_every is not None and args.standings_every < 1:
+        return fail("tournament", f"--standings-every {args.standings_every}: give a number of matches, 1 or more")
     check_concurrency(args.concurrency)
     items = args.items
     store_override = args.store
@@ -224,8 +329,11 @@ def run(args: argparse.Namespace) -> int:
                                                                                          workers=args.concurrency))
     at_once = args.concurrency or (executor.slots if executor is not None else config.workers())
     view = LiveView(p)
+    console = make_console()
+    lines_wanted = not args.quiet and not args.json and (args.lines or not console.is_terminal)
     session = LongRun("tournament", json=args.json, quiet=args.quiet, render=view.render, every=2,
-                      line=lambda: f"  {p.done + view.recorded}/{p.total} matches, {view.fault_count} faults")
+                      line=lambda: f"  {p.done + view.recorded}/{p.total} matches, {view.fault_count} faults",
+                      live=not lines_wanted)
     for note in p.notes:
         session.console.print(f"note: {escape(note)}", style="yellow")  # notes quote paths
     warning = concurrency_warning(config, at_once) if executor is None else None
@@ -240,9 +348,22 @@ def run(args: argparse.Namespace) -> int:
         if executor is not None:
             session.console.print(Text(executor.describe()))
 
+    lines: MatchLines | None = None
+    if args.json and not args.quiet:
+        out = make_console(on_closed=lambda: session.shutdown.stop(signal.SIGPIPE))
+        lines = MatchLines(p, every=args.standings_every, json_lines=True,
+                           write=lambda text: out.print(text, markup=False, highlight=False, soft_wrap=True))
+    elif lines_wanted:
+        lines = MatchLines(p, every=args.standings_every, json_lines=False,
+                           write=lambda text: session.console.print(text, markup=False, highlight=False,
+                                                                    soft_wrap=True))
+
     def on_match(rec: MatchRecord) -> None:
         view.add(rec)
-        session.update(final=p.done + view.recorded == p.total)
+        if lines is not None:
+            lines.add(rec)
+        else:
+            session.update(final=p.done + view.recorded == p.total)
 
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
@@ -263,7 +384,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             session.console.print(Text(f"report: {args.report}"))
     if args.json:
-        print(json.dumps(to_json(standings)))
+        final = to_json(standings) if args.quiet else {"type": "standings", "final": True, **to_json(standings)}
+        print(json.dumps(final))
         return 0
     session.console.print(Text(f"{view.recorded} matches played in {session.elapsed:.1f} s; results in "
                                f"{p.store_path}, logs in {p.logs_dir}"))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import re
 import subprocess
 import sys
 import tomllib
@@ -124,3 +126,66 @@ def test_a_broken_registry_is_named(folder: Path) -> None:
     (folder / "bots.toml").write_text('[[bots]]\nname = "x"\ncmd = ["./mybot"]\nspeed = 3\n')
     assert one_line(mjref("tournament", "x", "greedy", cwd=folder)) == (
         "mjref tournament: " + str(folder / "bots.toml") + ": bots[0]: unknown field 'speed'")
+
+
+# ------------------------------------------------------------------------------------------- a line per match
+BADBOT = f"{sys.executable} {ROOT / 'tests' / 'bots' / 'badbot.py'} bad_throw"
+LINE = re.compile(r"^\[ ?(\d+)/(\d+)\] (g\d{4}-s\d+-r\d+)  (.+)  \((\d+) hands?, [0-9.]+ s\)(  faults: .*)?$")
+
+
+def test_a_line_per_finished_match_in_a_pipe(tmp_path: Path) -> None:
+    proc = mjref("tournament", "greedy", "random", BADBOT, "--seeds", "3", "--hands", "2", "--no-duplicate",
+                 "--standings-every", "2", "--each", "timeout=30", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = [m for m in (LINE.match(x) for x in proc.stdout.splitlines()) if m]
+    assert [int(m[1]) for m in lines] == [1, 2, 3] and {m[2] for m in lines} == {"3"}
+    assert len({m[3] for m in lines}) == 3  # each match once, by its id
+    for m in lines:
+        seats = re.findall(r"(\S+) ([+-]\d+)", m[4])
+        assert {name for name, _ in seats} == {"greedy", "random", "badbot", "dummy-greedy"}
+        assert sum(int(points) for _, points in seats) == 0  # points as the store holds them: they sum to 0
+        assert m[6] is not None and "badbot illegal" in m[6]  # its bad throws, by bot and kind
+    standings = [x for x in proc.stdout.splitlines() if x.startswith("standings after ")]
+    assert len(standings) == 1 and re.match(r"standings after 2/3 matches \([0-9.]+ matches/min, ETA \d+ s\):$",
+                                            standings[0]), standings
+    assert "matches, 0 faults" not in proc.stdout  # the old progress line gave way to the match lines
+
+
+def test_json_lines(tmp_path: Path) -> None:
+    proc = mjref("tournament", "greedy", "random", "--seeds", "4", "--hands", "1", "--no-duplicate", "--json",
+                 "--standings-every", "3", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    records = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [r["type"] for r in records] == ["match"] * 3 + ["standings"] + ["match", "standings"]
+    assert [r["done"] for r in records if r["type"] == "match"] == [1, 2, 3, 4]
+    match = records[0]
+    assert match["total"] == 4 and len(match["seats"]) == 4 and match["faults"] == []
+    assert {s["bot"] for s in match["seats"]} == {"greedy", "random", "dummy-greedy"}
+    assert records[3]["after"] == 3 and records[3]["eta_seconds"] is not None and "bots" in records[3]
+    assert records[-1]["final"] is True and records[-1]["matches"] == 4
+    quiet = mjref("tournament", "greedy", "random", "--seeds", "4", "--hands", "1", "--no-duplicate", "--json",
+                  "--quiet", cwd=tmp_path)
+    assert json.loads(quiet.stdout)["matches"] == 4  # one object, as before
+
+
+def test_lines_on_a_terminal(tmp_path: Path) -> None:
+    """``--lines`` on a terminal: the same lines instead of the live view."""
+    main, sub = pty.openpty()
+    proc = subprocess.Popen([str(MJREF), "tournament", "greedy", "random", "--seeds", "2", "--hands", "1",
+                             "--no-duplicate", "--lines"], cwd=tmp_path, stdin=sub, stdout=sub,
+                            stderr=subprocess.PIPE, env={**ENV, "TERM": "xterm", "COLUMNS": "200"})
+    os.close(sub)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main)
+    assert proc.wait(timeout=300) == 0
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode()).replace("\r", "")
+    assert len([x for x in shown.splitlines() if LINE.match(x)]) == 2, shown
+    assert "Live standings" not in shown
