@@ -224,15 +224,15 @@ def default_store(data: dict[str, Any], cwd: Path) -> str:
     HASH from what decides the results (the bots and the settings), so the same command resumes its own store and
     another command starts its own."""
     config = parse_config({**data, "store": "x.sqlite"}, "the command line")
-    digest = hashlib.sha256(canonical(config.identity()).encode()).hexdigest()[:10]
+    digest = hashlib.sha256((canonical(config.identity()) + config.wallfile).encode()).hexdigest()[:10]
     stem = re.sub(r"[^A-Za-z0-9._@-]+", "_", config.name)[:40].strip("._") or "tournament"
     return str(cwd / DEFAULT_FOLDER / f"{stem}-{digest}.sqlite")
 
 
 # ------------------------------------------------------------------------------------------------ --save (TOML)
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_FIELD_ORDER = ("name", "format", "duplicate", "seatings", "seeds", "hands", "concurrency", "store", "logs", "dask",
-                "wall_salt")
+_FIELD_ORDER = ("name", "format", "duplicate", "seatings", "seeds", "hands", "wallfile", "concurrency", "store", "logs",
+                "dask", "wall_salt")
 
 
 def to_toml(data: dict[str, Any], folder: Path, cwd: Path) -> str:
@@ -243,7 +243,7 @@ def to_toml(data: dict[str, Any], folder: Path, cwd: Path) -> str:
     for key in (*_FIELD_ORDER, *sorted(set(data) - set(_FIELD_ORDER) - {"rules", "bots"})):
         if key in data and data[key] is not None:
             value = data[key]
-            if key in ("store", "logs"):
+            if key in ("store", "logs", "wallfile"):
                 value = _relative(_absolute(value, cwd), folder)
             lines.append(f"{_key(key)} = {_value(value)}")
     if data.get("rules"):

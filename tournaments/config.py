@@ -97,6 +97,9 @@ class TournamentConfig(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     bots: list[BotEntry] = Field(..., min_length=1)
     dask: str | None = Field(None, description="A Dask scheduler address, or 'local' (see docs).")
+    wallfile: str = Field("", description="Openings: a wall file, or a folder of them, relative to the file; the "
+                          "k-th seed plays the k-th opening (order: docs/tournaments.md). Default: walls drawn "
+                          "from the seeds.")
     wall_salt: str | None = Field(
         None,
         description="Salt of the walls. By default each store draws a secret one, so that the seeds listed here "
@@ -112,7 +115,7 @@ class TournamentConfig(BaseModel):
                              "escapes), not only blanks")
         return v
 
-    @field_validator("store", "logs")
+    @field_validator("store", "logs", "wallfile")
     @classmethod
     def _no_nul(cls, v: str) -> str:
         if "\0" in v:  # every use of the path raised "embedded null byte" (a traceback)
@@ -187,7 +190,7 @@ class TournamentConfig(BaseModel):
     def identity(self) -> dict[str, Any]:
         """What decides the results: a store may only be resumed by a file with the same identity."""
         data = self.model_dump(mode="json")
-        for key in ("concurrency", "store", "logs", "dask", "name"):
+        for key in ("concurrency", "store", "logs", "dask", "name", "wallfile"):  # the walls' own digest counts
             data.pop(key, None)
         for bot in data["bots"]:
             for key in _NOT_IDENTITY:

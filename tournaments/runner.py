@@ -31,7 +31,7 @@ import trio
 from bots.base import seat_filler
 from referee.errors import BotError, InputError
 from referee.game.rules import Ruleset
-from referee.game.wall import salted_seed
+from referee.game.wall import Wall, salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import check_output_dir
@@ -49,6 +49,7 @@ from .config import (
     ruleset_of,
 )
 from .lock import StoreLock
+from .openings import Opening, load_openings, openings_digest, seed_openings
 from .schedule import Schedule, ScheduledMatch
 from .store import (
     FaultRow,
@@ -78,6 +79,7 @@ class MatchJob:
     log: str | None
     stderr_dir: str | None
     wall_seed: int  # the seed the match is played on: wall.salted_seed(the store's salt, match.seed)
+    walls: Opening | None = None  # the walls of its hands from the tournament's wallfile (tournaments.openings)
 
     @property
     def builtin_only(self) -> bool:
@@ -85,7 +87,7 @@ class MatchJob:
 
     @classmethod
     def make(cls, match: ScheduledMatch, specs: Mapping[str, BotSpec], rules: dict[str, Any], logs_dir: Path | None,
-             wall_salt: str) -> MatchJob:
+             wall_salt: str, walls: Opening | None = None) -> MatchJob:
         """The one way a job is made (tournaments and regressions): seat ``i`` gets ``specs[match.seats[i]]``; with
         ``logs_dir`` the log is ``<id>.jsonl`` there, and the bots' stderr ``<id>.stderr`` when a seat is a process;
         the walls are ``wall.salted_seed(wall_salt, match.seed)``."""
@@ -93,7 +95,8 @@ class MatchJob:
         has_process = any(s.builtin is None for s in seat_specs)
         log = str(logs_dir / f"{match.id}.jsonl") if logs_dir is not None else None
         err = str(logs_dir / f"{match.id}.stderr") if logs_dir is not None and has_process else None
-        return cls(match, seat_specs, rules, log, err, salted_seed(wall_salt, match.seed))  # type: ignore[arg-type]
+        return cls(match, seat_specs, rules, log, err, salted_seed(wall_salt, match.seed),  # type: ignore[arg-type]
+                   walls)
 
 
 def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
@@ -132,6 +135,7 @@ def _job_kwargs(job: MatchJob) -> dict[str, Any]:
         "rules": Ruleset.model_validate(job.rules),
         "log_path": part_path(job.log) if job.log else None,
         "stderr_dir": Path(job.stderr_dir) if job.stderr_dir else None,
+        "walls": [Wall(tiles) for tiles in job.walls] if job.walls is not None else None,
     }
 
 
@@ -258,6 +262,7 @@ class Plan:
     specs: dict[str, BotSpec]
     notes: list[str] = field(default_factory=list)  # said once before the run (a lock taken over, a fresh start)
     rules_json: dict[str, Any] = field(default_factory=dict)
+    openings: dict[int, Opening] | None = None  # seed -> its walls, from the wallfile (tournaments.openings)
 
     @property
     def total(self) -> int:
@@ -268,7 +273,8 @@ class Plan:
         return any(s.cmd is not None for s in self.specs.values())
 
     def job(self, m: ScheduledMatch) -> MatchJob:
-        return MatchJob.make(m, self.specs, self.rules_json, self.logs_dir, self.wall_salt)
+        walls = self.openings[m.seed] if self.openings is not None else None
+        return MatchJob.make(m, self.specs, self.rules_json, self.logs_dir, self.wall_salt, walls)
 
     def pending(self, store: Store | None = None) -> Iterator[MatchJob]:
         """The jobs of the matches the store does not hold, in schedule order, one at a time.  The store is asked
@@ -318,6 +324,12 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     The store is locked while it is checked and initialised (:class:`tournaments.lock.StoreLock`); a store that
     holds no result yet is started again for a changed file, one with results is refused naming what changed."""
     rules = ruleset_of(config, where)
+    openings = None
+    if config.wallfile:
+        found = load_openings(base_dir / config.wallfile, rules, config.hands, where, config.wallfile)
+        if "seeds" not in config.model_fields_set:  # one seed per opening
+            config = config.model_copy(update={"seeds": len(found)})
+        openings = seed_openings(config.seed_list, found, where)
     specs = bot_specs(config, base_dir, where)
     try:
         for spec in specs:
@@ -325,6 +337,8 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
         identity = tournament_identity(config, specs)
     except SpecError as exc:
         raise TournamentError(f"{where}: {exc}") from None
+    if openings is not None:
+        identity["walls"] = openings_digest(list(openings.values()))
     by_name: dict[str, BotSpec] = {s.name: s for s in specs}
     try:
         dummy = seat_filler(rules.default_dummy)
@@ -361,7 +375,7 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     except StoreError as exc:
         raise TournamentError(str(exc)) from None
     return Plan(config, rules, store_path, logs_dir, Schedule(config, dummy), done, identity, salt, by_name, notes,
-                rules.model_dump())
+                rules.model_dump(), openings)
 
 
 MatchCallback = Callable[[MatchRecord], None]

@@ -95,6 +95,9 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help="play each seed in every seating, so the luck of the wall cancels (default: on)")
     g.add_argument("--seatings", type=int_arg, choices=(4, 24), default=None,
                    help="with --duplicate: the 4 rotations (default) or all 24 seatings")
+    g.add_argument("--wallfile", type=Path, default=None, metavar="FILE|FOLDER",
+                   help="openings: the walls of the matches from a wall file (H walls per seed, in order) or a "
+                   "folder of them (one file per seed, by name); without --seeds, one seed per opening")
     g.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
                    help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
     g.add_argument("--each", action="append", default=[], metavar="KEY=VALUE",
@@ -115,7 +118,8 @@ def _seeds_arg(text: str) -> int | list[int]:
         raise argparse.ArgumentTypeError(str(exc).removeprefix("--seeds: ")) from None
 
 
-COMMAND_LINE_ONLY = ("format", "seeds", "hands", "duplicate", "seatings", "options", "each", "name", "bots", "save")
+COMMAND_LINE_ONLY = ("format", "seeds", "hands", "duplicate", "seatings", "wallfile", "options", "each", "name", "bots",
+                     "save")
 
 
 def _given(args: argparse.Namespace) -> list[str]:
@@ -124,12 +128,27 @@ def _given(args: argparse.Namespace) -> list[str]:
     return [spelled.get(k, f"--{k}") for k in COMMAND_LINE_ONLY if getattr(args, k) not in (None, [])]
 
 
+def _names_a_tournament_file(item: str) -> bool:
+    """One argument that names a tournament file, not a bot: a TOML file with ``[[bots]]``, or any other path
+    that is there but cannot be a bot (not ``.toml``, not an executable file: a FIFO, a folder, ``club.cfg``), so
+    that reading it as a tournament file says what is wrong with it."""
+    path = Path(item)
+    if item.endswith(".toml"):
+        return is_tournament_file(path)
+    try:
+        there = os.path.lexists(path)
+    except ValueError:  # a NUL in the name
+        return False
+    return there and (path.is_dir() or not (path.is_file() and os.access(path, os.X_OK)))
+
+
 def command_line_config(args: argparse.Namespace) -> tuple[TournamentConfig, Path, str]:
     """The tournament the command line's bots and options describe: its config, base folder and where it came
     from (for messages); with ``--save``, written as a file too."""
     cwd = Path.cwd()
     settings = {"name": args.name, "format": args.format, "seeds": args.seeds, "hands": args.hands,
-                "duplicate": args.duplicate, "seatings": args.seatings, "rules": assignment_options(args.options)}
+                "duplicate": args.duplicate, "seatings": args.seatings, "rules": assignment_options(args.options),
+                "wallfile": str(args.wallfile) if args.wallfile is not None else None}
     registry = find_registry(args.bots, cwd)
     data = config_from_command_line(args.items, settings, args.each, registry, cwd)
     if args.store is not None:
@@ -300,7 +319,7 @@ def run(args: argparse.Namespace) -> int:
     check_concurrency(args.concurrency)
     items = args.items
     store_override = args.store
-    if len(items) == 1 and items[0].endswith(".toml") and is_tournament_file(Path(items[0])) or not items:
+    if not items or len(items) == 1 and _names_a_tournament_file(items[0]):
         given = _given(args)
         if given:
             what = "the demo" if not items else f"{items[0]} is a tournament file; it"

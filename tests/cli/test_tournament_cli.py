@@ -34,7 +34,7 @@ def one_line(proc: subprocess.CompletedProcess[str]) -> str:
 
 def standings_bots(proc: subprocess.CompletedProcess[str]) -> set[str]:
     assert proc.returncode == 0, proc.stderr
-    rows = json.loads(proc.stdout)["bots"]
+    rows = json.loads(proc.stdout.splitlines()[-1])["bots"]  # JSON lines: the final standings last
     return {row["name"] for row in rows if not row["dummy"]}
 
 
@@ -189,3 +189,68 @@ def test_lines_on_a_terminal(tmp_path: Path) -> None:
     shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode()).replace("\r", "")
     assert len([x for x in shown.splitlines() if LINE.match(x)]) == 2, shown
     assert "Live standings" not in shown
+
+
+# ------------------------------------------------------------------------------------------------------ openings
+def wall_lines(n: int, first_seed: int = 500) -> list[str]:
+    from referee.game.rules import Ruleset
+    from referee.game.wall import generate_wall
+
+    return [" ".join(map(str, generate_wall(first_seed + i, 0, Ruleset()).tiles)) for i in range(n)]
+
+
+def logged_walls(logs: Path, match_id: str) -> list[str]:
+    records = [json.loads(x) for x in (logs / f"{match_id}.jsonl").read_text().splitlines()]
+    return [" ".join(map(str, r["wall"])) for r in records if r["type"] == "hand"]
+
+
+def test_a_wall_file_gives_the_openings_in_order(tmp_path: Path) -> None:
+    lines = wall_lines(5)  # hands = 2: two openings, the fifth wall left over
+    (tmp_path / "openings.walls").write_text("# openings\n" + "\n".join(lines) + "\n")
+    proc = mjref("tournament", "greedy", "random", "--hands", "2", "--wallfile", "openings.walls",
+                 "--no-duplicate", "--store", "t.sqlite", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 matches (0 already in" in proc.stdout  # one seed per opening
+    assert logged_walls(tmp_path / "t-logs", "g0000-s1-r00") == lines[0:2]
+    assert logged_walls(tmp_path / "t-logs", "g0000-s2-r01") == lines[2:4]
+
+
+def test_a_folder_of_wall_files_one_per_seed_by_name_in_every_seating(tmp_path: Path) -> None:
+    lines = wall_lines(6)
+    folder = tmp_path / "openings"
+    folder.mkdir()
+    for name, k in (("b.walls", 2), ("a.walls", 1), ("10.walls", 0)):  # by name: 10, a, b
+        (folder / name).write_text(f"{lines[2 * k]}\n{lines[2 * k + 1]}\n")
+    (folder / ".hidden").write_text("not a wall\n")
+    (tmp_path / "t.toml").write_text('name = "t"\nhands = 2\nseeds = [7, 3]\nwallfile = "openings"\n'
+                                     '[[bots]]\nname = "g"\nbuiltin = "greedy"\n[[bots]]\nname = "r"\n'
+                                     'builtin = "random"\n')
+    proc = mjref("tournament", "t.toml", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    logs = tmp_path / "t-logs"
+    for rotation in range(4):  # duplicate: every seating of a seed plays its opening
+        assert logged_walls(logs, f"g0000-s7-r{rotation:02d}") == lines[0:2]
+        assert logged_walls(logs, f"g0000-s3-r{rotation:02d}") == lines[2:4]
+    (folder / "a.walls").write_text(f"{lines[5]}\n{lines[4]}\n")  # another opening: another tournament
+    changed = one_line(mjref("tournament", "t.toml", cwd=tmp_path))
+    assert "walls:" in changed and "--restart" in changed
+
+
+@pytest.mark.parametrize(("walls", "argv", "said"), [
+    (1, ["--hands", "2"], "wallfile openings.walls: 1 wall, fewer than the 2 hands of one match"),
+    (4, ["--hands", "2", "--seeds", "3"], "3 seeds but only 2 openings in the wallfile"),
+    (0, ["--hands", "1"], "openings.walls: no walls"),
+])
+def test_openings_that_cannot_be_played_are_one_line(tmp_path: Path, walls: int, argv: list[str], said: str) -> None:
+    (tmp_path / "openings.walls").write_text("".join(f"{x}\n" for x in wall_lines(walls)))
+    assert said in one_line(mjref("tournament", "greedy", "random", "--wallfile", "openings.walls", *argv,
+                                  cwd=tmp_path))
+
+
+def test_a_bad_wall_names_its_file_and_line(tmp_path: Path) -> None:
+    lines = wall_lines(2)
+    lines[1] = lines[1].replace(lines[1].split()[0], lines[1].split()[1], 1)  # a tile twice
+    (tmp_path / "openings.walls").write_text("\n".join(lines) + "\n")
+    line = one_line(mjref("tournament", "greedy", "random", "--hands", "1", "--wallfile", "openings.walls",
+                          cwd=tmp_path))
+    assert "openings.walls:2:" in line
