@@ -35,7 +35,7 @@ from .errors import USAGE_ERROR, MjrefError, printable
 # Every subcommand, in the order ``mjref --help`` lists them: name -> (its module, its one-line help).  The help is
 # written here only: the module's ``register(sub, name, summary)`` is handed it.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "match": ("referee.commands.match", "play one match between up to four bots (missing seats get the default dummy)"),
+    "match": ("referee.commands.match", "play one match between up to four bots (missing seats get greedy)"),
     "play": ("referee.commands.play", "play a match yourself against up to three bots, in the browser"),
     "serve": ("referee.commands.serve",
               "referee a match or tournament whose remote seats are played by wrappers logging in (mjref connect)"),
@@ -67,6 +67,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (``mjref check: the following arguments are required: BOT``), like
     every other bad input, instead of the usage block and a second line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # No abbreviations: ``mjref tournament … --seed 3`` (match's option) was read as --seeds 3 without a word.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: {printable(message)} (see {self.prog} --help)\n")
@@ -120,13 +125,24 @@ def _pipe_closed() -> int:
     return PIPE_CLOSED
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of ``command`` (``mjref match``), or ``mjref``'s own."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)  # noqa: SLF001
+    if command is None or sub is None or command not in sub.choices:
+        return parser
+    return sub.choices[command]  # type: ignore[no-any-return]
+
+
 def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # The command is the first word that is not an option (mjref's own options, --help and --version, take no value).
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser([command] if command in COMMANDS else [])
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the command's own parser: "mjref match: unrecognized arguments: --frob"
+            _command_parser(parser, getattr(args, "command", None)).error(
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         if not exc.code:  # --help, --version
             raise

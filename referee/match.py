@@ -196,19 +196,18 @@ def check_specs(specs: Sequence[BotSpec]) -> None:
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    """Seat names for display, all different: a name used by several seats gets ``#1``, ``#2``… in seat order,
-    skipping a number another seat is named with (a bot file named ``greedy#2`` beside greedy seats)."""
+    """Seat names for display, all different: a name used by several seats gets its seat's number (``greedy#2`` sits
+    in seat 2; ``mjref match ./mybot`` is mybot, greedy#2, greedy#3, greedy#4), or, when another seat is named
+    with that already (a bot file named ``greedy#2``), the seat's number plus 4, 8…"""
     names = [s.name for s in specs]
     counts = {n: names.count(n) for n in names}
     used = set(names)
-    taken: dict[str, int] = {}
     out = []
-    for n in names:
+    for p, n in enumerate(names, start=1):
         if counts[n] > 1:
-            k = taken.get(n, 0) + 1
+            k = p  # the seat's own number: greedy#2 sits in seat 2
             while f"{n}#{k}" in used:
-                k += 1
-            taken[n] = k
+                k += 4
             used.add(f"{n}#{k}")
             out.append(f"{n}#{k}")
         else:

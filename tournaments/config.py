@@ -122,6 +122,21 @@ class TournamentConfig(BaseModel):
             raise ValueError("a path cannot hold a NUL character")
         return v
 
+    @field_validator("seeds", mode="before")
+    @classmethod
+    def _seeds_type(cls, v: object) -> object:
+        """One reason for a value of another type (pydantic said ``seeds.int: Input should be a valid integer``,
+        naming a branch of the union the user never wrote)."""
+        if isinstance(v, bool) or not isinstance(v, int | list):
+            shown = f"the text {v!r}" if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else repr(v)
+            raise ValueError(f"give a whole number of seeds (seeds = 8) or a list of seeds (seeds = [1, 5, 9]), not "
+                             f"{shown}")
+        if isinstance(v, list):
+            for i, seed in enumerate(v):
+                if isinstance(seed, bool) or not isinstance(seed, int):
+                    raise ValueError(f"[{i}] is {seed!r}: a seed is a whole number")
+        return v
+
     @field_validator("seeds")
     @classmethod
     def _seeds(cls, v: int | list[int]) -> int | list[int]:
@@ -216,7 +231,7 @@ def default_concurrency(config: TournamentConfig, cores: int | None = None) -> i
 
 def concurrency_warning(config: TournamentConfig, concurrency: int, cores: int | None = None) -> str | None:
     """A warning when ``concurrency`` matches of process bots want more cores than this machine has."""
-    if not config.has_process_bots:
+    if not config.has_process_bots or concurrency <= 1:  # one match at once cannot be lowered: nothing to say
         return None
     cores = cores or os.cpu_count() or 1
     threads = max(b.threads for b in config.bots if b.cmd is not None)

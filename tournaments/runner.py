@@ -30,11 +30,11 @@ import trio
 
 from bots.base import seat_filler
 from referee.errors import BotError, InputError
-from referee.game.rules import Ruleset
+from referee.game.rules import Ruleset, make_ruleset
 from referee.game.wall import Wall, salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
 from referee.shutdown import Shutdown, watching_signals
-from referee.userfiles import check_output_dir
+from referee.userfiles import check_output_dir, check_output_file
 from wrappers.identity import file_sha256
 from wrappers.spec import BotSpec, SpecError
 
@@ -214,6 +214,9 @@ def same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
     new = dict(new)
     if "files" not in old:
         new.pop("files", None)
+    # The rules as the ruleset they make: `flowers = false` written out is the default, the same tournament.
+    old = {**old, "rules": _effective_rules(old.get("rules"))}
+    new["rules"] = _effective_rules(new.get("rules"))
     old_bots, new_bots = old.get("bots"), new.get("bots")
     if isinstance(old_bots, list) and isinstance(new_bots, list) and len(old_bots) == len(new_bots):
         defaults = {k: f.get_default(call_default_factory=True) for k, f in BotEntry.model_fields.items()}
@@ -224,6 +227,17 @@ def same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
             trimmed.append(b)
         new["bots"] = trimmed
     return canonical(old) == canonical(new)
+
+
+def _effective_rules(rules: Any) -> Any:
+    """A tournament's ``[rules]`` as every option of the ruleset they make (what decides results), or as they are
+    when they make none."""
+    if not isinstance(rules, dict):
+        return rules
+    try:
+        return make_ruleset(rules).model_dump(mode="json")
+    except (InputError, ValueError, TypeError):
+        return rules
 
 
 def changed_message(store_path: Path, old: dict[str, Any], new: dict[str, Any], recorded: int) -> str:
@@ -347,6 +361,8 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
     store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
     logs_dir = base_dir / config.logs if config.logs else store_path.with_name(store_path.stem + "-logs")
+    # The store first: a store that cannot be written was reported as its logs folder (the folder made beside it)
+    check_output_file(store_path, f"{where}: store", TournamentError, private=True)
     # A file in the folder's place was a FileExistsError once the matches started
     check_output_dir(logs_dir, f"{where}: logs", TournamentError, private=True)
     notes: list[str] = []

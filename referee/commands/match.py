@@ -62,7 +62,8 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", type=Path, default=None,
                    help="the JSON-lines log (default: mjref-logs/<time>-<random>.jsonl; 'none' for no log)")
     p.add_argument("--stderr-dir", type=Path, default=None,
-                   help="where bots' stderr files go (default: beside the log)")
+                   help="the folder for the bots' stderr files, one per seat (default: NAME.stderr/ beside the log "
+                   "NAME.jsonl)")
     p.add_argument("--html", type=Path, default=None, metavar="FILE",
                    help="at the end, write the match's viewer: one self-contained HTML page (needs the log)")
     p.add_argument("--fail-on-fault", action="store_true",
@@ -236,7 +237,7 @@ def _score_table(names: list[str], hands: list[HandSummary]) -> Table:
 
 
 def _standings(result: MatchResult) -> Table:
-    t = Table(title=f"Standings after {len(result.hands)} hands (seed {result.seed})")
+    t = Table(title=f"Standings after {count(len(result.hands), 'hand')} (seed {result.seed})")
     for col, just in (("rank", "right"), ("seat", "right"), ("bot", "left"), ("points", "right"), ("wins", "right"),
                       ("faults", "right"), ("mean answer", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]

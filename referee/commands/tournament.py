@@ -351,19 +351,20 @@ def run(args: argparse.Namespace) -> int:
     console = make_console()
     lines_wanted = not args.quiet and not args.json and (args.lines or not console.is_terminal)
     session = LongRun("tournament", json=args.json, quiet=args.quiet, render=view.render, every=2,
-                      line=lambda: f"  {p.done + view.recorded}/{p.total} matches, {view.fault_count} faults",
+                      line=lambda: f"  {p.done + view.recorded}/{p.total} matches, {count(view.fault_count, 'fault')}",
                       live=not lines_wanted)
+    err = make_console(stderr=True)  # notes and warnings: stderr, beside the errors, never in the output
     for note in p.notes:
-        session.console.print(f"note: {escape(note)}", style="yellow")  # notes quote paths
+        err.print(f"note: {note}", style="yellow", markup=False)  # notes quote paths
     warning = concurrency_warning(config, at_once) if executor is None else None
     if warning:
-        session.console.print(f"warning: {escape(warning)}", style="yellow")
+        err.print(f"warning: {warning}", style="yellow", markup=False)
     if not args.json:
         why = ""
         if executor is None and not (args.concurrency or config.concurrency) and config.has_process_bots:
             why = " (process bots: one core left for the referee, see docs/tournaments.md)"
-        session.console.print(f"[bold]{escape(config.name)}[/bold]: {p.total} matches ({p.done} already in "
-                              f"{escape(str(p.store_path))}), {config.hands} hands each, {at_once} at once{why}")
+        session.console.print(f"[bold]{escape(config.name)}[/bold]: {count(p.total, 'match', 'matches')} ({p.done} already in "
+                              f"{escape(str(p.store_path))}), {count(config.hands, 'hand')} each, {at_once} at once{why}")
         if executor is not None:
             session.console.print(Text(executor.describe()))
 
@@ -389,7 +390,8 @@ def run(args: argparse.Namespace) -> int:
         session.play(lambda: execute(p, concurrency=concurrency, on_match=on_match, executor=executor,
                                      shutdown=session.shutdown),
                      executor=executor,
-                     recorded=lambda: f"{p.done + view.recorded} of {p.total} matches are recorded in {p.store_path}")
+                     recorded=lambda: f"{p.done + view.recorded} of {count(p.total, 'match', 'matches')} "
+                              f"{'is' if p.done + view.recorded == 1 else 'are'} recorded in {p.store_path}")
     except RunStopped as stop:
         return stop.status
     from referee.commands.standings import render_standings
@@ -406,7 +408,7 @@ def run(args: argparse.Namespace) -> int:
         final = to_json(standings) if args.quiet else {"type": "standings", "final": True, **to_json(standings)}
         print(json.dumps(final))
         return 0
-    session.console.print(Text(f"{view.recorded} matches played in {session.elapsed:.1f} s; results in "
+    session.console.print(Text(f"{count(view.recorded, 'match', 'matches')} played in {session.elapsed:.1f} s; results in "
                                f"{p.store_path}, logs in {p.logs_dir}"))
     render_standings(standings, session.console)
     return 0

@@ -301,11 +301,18 @@ def test_the_play_digest_of_a_fixed_match_does_not_change() -> None:
 
 
 def test_seat_names_are_all_different_even_when_a_bot_takes_a_numbered_name() -> None:
-    """Seats sharing a name are numbered ``#1``, ``#2``…; a bot file named ``greedy#2`` beside them kept its name
-    and a greedy seat got the same one: two seats of one name in the log, the standings and the fault lines."""
+    """Seats sharing a name are numbered by their seat (``greedy#3`` sits in seat 3); a bot file named ``greedy#2``
+    beside them kept its name and a greedy seat got the same one once: two seats of one name in the log, the
+    standings and the fault lines."""
     impostor = BotSpec(name="greedy#2", builtin="random")
     specs = [BotSpec(name="greedy", builtin="greedy"), impostor, BotSpec(name="greedy", builtin="greedy"),
              BotSpec(name="greedy", builtin="greedy")]
     played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
     names = [s.bot for s in played.seats]
     assert names == ["greedy#1", "greedy#2", "greedy#3", "greedy#4"] and len(set(names)) == 4
+    specs = [BotSpec(name="mybot", builtin="random"), *(BotSpec(name="greedy", builtin="greedy") for _ in range(3))]
+    played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
+    assert [s.bot for s in played.seats] == ["mybot", "greedy#2", "greedy#3", "greedy#4"]  # a seat's own number
+    specs = [BotSpec(name="greedy#2", builtin="random"), *(BotSpec(name="greedy", builtin="greedy") for _ in range(3))]
+    played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
+    assert [s.bot for s in played.seats] == ["greedy#2", "greedy#6", "greedy#3", "greedy#4"]
