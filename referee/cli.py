@@ -41,7 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "referee a match or tournament whose remote seats are played by wrappers logging in (mjref connect)"),
     "connect": ("referee.commands.connect", "play a seat of a served match (mjref serve) with a bot on this machine"),
     "tournament": ("referee.commands.tournament",
-                   "run or resume a tournament (no FILE: a demo round-robin of the built-in bots)"),
+                   "run or resume a tournament: a file, or bots named on the command line (nothing: a demo)"),
     "standings": ("referee.commands.standings",
                   "standings of a results store: points per hand with 95%% intervals, ranks, rates, head-to-head"),
     "regress": ("referee.commands.regress",
