@@ -12,11 +12,15 @@ import signal
 import sys
 
 
+_INTERRUPTED: list[int] = []  # a Ctrl-C that came while mjref started
+
+
 def _interrupted_while_starting(signum: int, frame: object) -> None:
-    """A Ctrl-C while ``mjref`` imports what it needs, before :func:`main` runs: one line and exit 130 (a
-    SystemExit: no traceback), not a KeyboardInterrupt from the middle of an import."""
-    sys.stderr.write("mjref: interrupted\n")
-    raise SystemExit(130)
+    """A Ctrl-C while ``mjref`` imports what it needs and reads its arguments: noted, and acted on once they are
+    read (one line, exit 130).  Raised in the middle of an import, a KeyboardInterrupt (or any exception) became an
+    ImportError of the module being imported (``PyCapsule_Import could not import module "_socket"``) and a
+    traceback."""
+    _INTERRUPTED.append(signum)
 
 
 # Only in the ``mjref`` program (not in a process that imports this module), and not where SIGINT is ignored.
@@ -107,8 +111,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``mjref``: its exit status.  A Ctrl-C at any moment (also while the command's modules are imported, before
     the command watches for it) ends it with exit status 130 and one line, never a traceback; a closed stdout
     with 141 and no word."""
-    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # what trio and the commands expect
     try:
         return _main(argv)
     except KeyboardInterrupt:
@@ -150,6 +152,10 @@ def _main(argv: Sequence[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # what trio and the commands expect
+    if _INTERRUPTED:  # Ctrl-C while starting: nothing was done yet
+        raise KeyboardInterrupt
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

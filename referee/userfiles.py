@@ -206,6 +206,7 @@ def check_output_dir(path: Path | str, what: str, error: type[InputError] = Inpu
 
 
 __all__ = [
-    "FORCE_HINT", "MAX_FILE_BYTES", "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file", "loads_json",
+    "FORCE_HINT", "MAX_FILE_BYTES", "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file",
+    "loads_json",
     "parse_json", "read_bytes", "read_text", "read_toml", "utf8_reason",
 ]

@@ -156,7 +156,8 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
         # Stopped by a signal: the bots are ended and the log closed with its ``aborted`` record.
         where = f"; log: {log_path} (ends with an aborted record)" if log_path is not None else ""
         why = " (its output was closed)" if result.aborted == "SIGPIPE" else ""
-        print(f"mjref {command}: stopped by {result.aborted}{why} after {count(len(result.hands), 'hand')} (seed {seed}){where}",
+        played = count(len(result.hands), "hand")
+        print(f"mjref {command}: stopped by {result.aborted}{why} after {played} (seed {seed}){where}",
               file=sys.stderr)
         return Interrupted(signal.Signals[result.aborted]).exit_status
     if args.html is not None and log_path is not None:

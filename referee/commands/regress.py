@@ -300,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
                 f"H1 not weaker; alpha {settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget "
                 f"{settings.max_hands} hands")
     if state.matches_resumed:
-        session.say(f"resuming: {count(state.matches_resumed, 'match', 'matches')} already in {escape(str(args.store))} "
+        session.say(f"resuming: {count(state.matches_resumed, 'match', 'matches')} already in "
+                    f"{escape(str(args.store))} "
                     f"({state.groups} groups counted)")
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
@@ -322,7 +323,8 @@ def run(args: argparse.Namespace) -> int:
         return result.exit_status
     session.finish_line()
     _print_verdict(result, session.console)
-    session.console.print(Text(f"  {count(result.matches_played, 'match', 'matches')} played in {session.elapsed:.1f} s; results in "
+    session.console.print(Text(f"  {count(result.matches_played, 'match', 'matches')} played in "
+                               f"{session.elapsed:.1f} s; results in "
                                f"{args.store}"))
     return result.exit_status
 

@@ -25,7 +25,6 @@ from referee.commands import fail, make_console
 from referee.commands import match as match_command
 from referee.match import MatchResult
 from referee.numbers import float_arg
-from referee.shutdown import watching_signals
 from referee.server import (
     ServeError,
     Server,
@@ -36,6 +35,7 @@ from referee.server import (
     serve_match,
     server_ssl_context,
 )
+from referee.shutdown import watching_signals
 from tournaments.config import is_tournament_file
 from wrappers.spec import BotSpec
 

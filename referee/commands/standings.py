@@ -94,7 +94,8 @@ def _name(b: BotStanding) -> Text:
 def standings_table(standings: Standings) -> Table:
     title = f"Standings{': ' + standings.name if standings.name else ''}"
     groups = f"{standings.groups} {standings.cluster_word}{'' if standings.groups == 1 else 's'}"
-    t = Table(title=Text(title), caption=f"{count(standings.matches, 'match', 'matches')}, {count(standings.hands, 'hand')}, {groups}; "
+    t = Table(title=Text(title), caption=f"{count(standings.matches, 'match', 'matches')}, "
+              f"{count(standings.hands, 'hand')}, {groups}; "
               "± is the 95% interval")
     for col, just in (("#", "right"), ("bot", "left"), ("matches", "right"), ("hands", "right"),
                       ("points", "right"), ("mean/hand", "right"), ("avg rank", "right"), ("1st %", "right"),

@@ -19,10 +19,10 @@ from rich.text import Text
 
 from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, make_console
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
-from referee.numbers import count, int_arg
-from referee.userfiles import check_output_file
 from referee.errors import InputError, printable
 from referee.game.rules import assignment_options
+from referee.numbers import count, int_arg
+from referee.userfiles import check_output_file
 from tournaments.commandline import (
     DEFAULT_FOLDER,
     REGISTRY_NAME,
@@ -363,8 +363,9 @@ def run(args: argparse.Namespace) -> int:
         why = ""
         if executor is None and not (args.concurrency or config.concurrency) and config.has_process_bots:
             why = " (process bots: one core left for the referee, see docs/tournaments.md)"
-        session.console.print(f"[bold]{escape(config.name)}[/bold]: {count(p.total, 'match', 'matches')} ({p.done} already in "
-                              f"{escape(str(p.store_path))}), {count(config.hands, 'hand')} each, {at_once} at once{why}")
+        session.console.print(f"[bold]{escape(config.name)}[/bold]: {count(p.total, 'match', 'matches')} ({p.done} "
+                              f"already in {escape(str(p.store_path))}), {count(config.hands, 'hand')} each, "
+                              f"{at_once} at once{why}")
         if executor is not None:
             session.console.print(Text(executor.describe()))
 
@@ -408,7 +409,8 @@ def run(args: argparse.Namespace) -> int:
         final = to_json(standings) if args.quiet else {"type": "standings", "final": True, **to_json(standings)}
         print(json.dumps(final))
         return 0
-    session.console.print(Text(f"{count(view.recorded, 'match', 'matches')} played in {session.elapsed:.1f} s; results in "
+    session.console.print(Text(f"{count(view.recorded, 'match', 'matches')} played in {session.elapsed:.1f} s; "
+                               "results in "
                                f"{p.store_path}, logs in {p.logs_dir}"))
     render_standings(standings, session.console)
     return 0

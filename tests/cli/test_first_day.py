@@ -13,22 +13,11 @@ import time
 from pathlib import Path
 
 import pytest
+from installed import ENV, MJREF, WAIT, mjref, one_line
 
 ROOT = Path(__file__).resolve().parents[2]
-MJREF = Path(sys.executable).parent / "mjref"
-ENV = {**os.environ, "MJREF_SANDBOX": "none"}
-WAIT = 300  # seconds a command may take on a loaded machine: a margin, never a measure
 
 
-def mjref(*args: str, cwd: Path, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MJREF), *args], cwd=cwd, capture_output=True, text=True, timeout=WAIT, env=ENV,
-                          stdin=subprocess.DEVNULL, **kwargs)  # type: ignore[call-overload]
-
-
-def one_line(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stderr)
-    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
-    return proc.stderr.strip()
 
 
 def records(log: Path) -> list[dict[str, object]]:
@@ -101,7 +90,8 @@ def test_a_match_whose_stdout_is_closed_stops_in_order(tmp_path: Path) -> None:
 def test_head_1_ends_a_match_without_a_traceback(tmp_path: Path) -> None:
     """As a user types it: ``mjref match … | head -1``.  Whether the match had ended when ``head`` left or not, the
     log is whole (``final``) or marked (``aborted``), and replay finds no divergence."""
-    proc = subprocess.run(f"{MJREF} match greedy --hands 8 --log pm.jsonl | head -1; echo \"status ${{PIPESTATUS[0]}}\"",
+    line = f"{MJREF} match greedy --hands 8 --log pm.jsonl | head -1; echo \"status ${{PIPESTATUS[0]}}\""
+    proc = subprocess.run(line,
                           shell=True, executable="/bin/bash", cwd=tmp_path, capture_output=True, text=True,
                           timeout=WAIT, env=ENV)
     assert "Traceback" not in proc.stderr and "Exception" not in proc.stderr, proc.stderr
@@ -146,6 +136,8 @@ def test_a_closed_pipe_ends_any_command_with_141(tmp_path: Path) -> None:
     ["tournament", "sig.toml"],
     ["match", "greedy", "PYBOT", "--log", "none"],
     ["regress", "--candidate", "greedy", "--baseline", "random", "--store", "r.sqlite"],
+    ["serve", "remote:x", "greedy", "--listen", "127.0.0.1:0", "--log", "none"],
+    ["play", "--no-browser", "--port", "0", "--log", "none", "random"],
 ])
 def test_ctrl_c_at_any_moment_exits_130_without_a_traceback(tmp_path: Path, argv: list[str]) -> None:
     """SIGINT while Python imports the command's modules, while the run is planned and while matches are played:

@@ -3,26 +3,15 @@ installed ``mjref`` as a user meets it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
+from installed import mjref, one_line
+
 ROOT = Path(__file__).resolve().parents[2]
-MJREF = Path(sys.executable).parent / "mjref"
-ENV = {**os.environ, "MJREF_SANDBOX": "none"}
 BOT = '[[bots]]\nname = "g"\nbuiltin = "greedy"\n'
 
 
-def mjref(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MJREF), *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=ENV,
-                          stdin=subprocess.DEVNULL)
-
-
-def one_line(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
-    return proc.stderr.strip()
 
 
 def test_the_help_says_greedy_fills_a_match(tmp_path: Path) -> None:

@@ -5,8 +5,6 @@ tournament as a file that resumes the command line's store."""
 from __future__ import annotations
 
 import json
-import os
-import pty
 import re
 import subprocess
 import sys
@@ -14,22 +12,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from installed import ENV, MJREF, in_a_terminal, mjref, one_line
 
 ROOT = Path(__file__).resolve().parents[2]
-MJREF = Path(sys.executable).parent / "mjref"
-ENV = {**os.environ, "MJREF_SANDBOX": "none"}
 FAST = ["--seeds", "1", "--hands", "1", "--no-duplicate"]
 
 
-def mjref(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MJREF), *args], cwd=cwd, capture_output=True, text=True, timeout=300, env=ENV,
-                          stdin=subprocess.DEVNULL)
-
-
-def one_line(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
-    return proc.stderr.strip()
 
 
 def standings_bots(proc: subprocess.CompletedProcess[str]) -> set[str]:
@@ -170,23 +158,10 @@ def test_json_lines(tmp_path: Path) -> None:
 
 def test_lines_on_a_terminal(tmp_path: Path) -> None:
     """``--lines`` on a terminal: the same lines instead of the live view."""
-    main, sub = pty.openpty()
-    proc = subprocess.Popen([str(MJREF), "tournament", "greedy", "random", "--seeds", "2", "--hands", "1",
-                             "--no-duplicate", "--lines"], cwd=tmp_path, stdin=sub, stdout=sub,
-                            stderr=subprocess.PIPE, env={**ENV, "TERM": "xterm", "COLUMNS": "200"})
-    os.close(sub)
-    chunks = []
-    while True:
-        try:
-            data = os.read(main, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(main)
-    assert proc.wait(timeout=300) == 0
-    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode()).replace("\r", "")
+    status, shown, err = in_a_terminal([str(MJREF), "tournament", "greedy", "random", "--seeds", "2", "--hands", "1",
+                                        "--no-duplicate", "--lines"], cwd=tmp_path, env=ENV)
+    assert status == 0, err
+    shown = shown.replace("\r", "")
     assert len([x for x in shown.splitlines() if LINE.match(x)]) == 2, shown
     assert "Live standings" not in shown
 

@@ -9,7 +9,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from processes import lingering_processes, live_processes
+from processes import lingering_processes
 
 from referee.game.rules import make_ruleset
 from referee.log import open_log

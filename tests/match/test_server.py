@@ -782,3 +782,17 @@ def test_a_seat_that_never_reads_is_cut_and_holds_up_nobody(tmp_path: Path, proc
     assert any(f"it did not read what it was sent for {SEND_TIMEOUT:g} s" in f["detail"] for f in faults), faults
     assert "Traceback" not in server.stderr
     assert mjref(["replay", str(tmp_path / "m.jsonl")]) == 0
+
+
+def test_connect_says_when_the_servers_timeout_replaces_the_bot_files(tmp_path: Path, procs: list[Proc]) -> None:
+    """The server judges the answers, so its deadline counts; the wrapper says so when the bot file gave another
+    (it ran the bot with the server's timeout without a word, the file saying 60 s)."""
+    (tmp_path / "mine.toml").write_text(f'name = "a"\ncmd = ["{sys.executable}", "-m", "bots.greedy"]\ntimeout = 60\n')
+    server, url = serve(procs, tmp_path, "remote:a", "--tokens", str(write_tokens(tmp_path)), "--hands", "1",
+                        "--timeout", "7", "--json", "--log", "none")
+    wrapper = connect(procs, tmp_path, url, "a", str(tmp_path / "mine.toml"))
+    code, _ = server.finish()
+    assert code == 0, server.stderr
+    assert wrapper.finish()[0] == 0
+    assert any("the server gives 7 s per question; the bot file's timeout (60 s) does not apply to a served match"
+               in line for line in wrapper.lines), wrapper.lines
