@@ -256,19 +256,27 @@ def _answer_until_over(page: Any, limit: int = 400, last_q: int = -1) -> int:
     raise AssertionError(f"the match was not over after {limit} questions")
 
 
+def _start_play(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[str], re.Match[str]]:
+    """``mjref play OPTIONS`` against three dead_hand bots, and the address it printed for the person (``you``)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "play", "--no-browser", *options, "dead_hand", "dead_hand", "dead_hand"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert proc.stdout is not None
+    found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
+    if found is None:
+        proc.kill()
+        raise AssertionError(proc.stderr.read() if proc.stderr else "mjref play printed no address")
+    return proc, found
+
+
 @pytest.mark.slow
 def test_closing_the_tab_mid_hand_the_stand_in_plays_on_and_reopening_rejoins(tmp_path: Path) -> None:
     log = tmp_path / "rejoin.jsonl"
     with chromium() as browser:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "3", "--seed", "12", "--set",
-             "start_grace=30", "--log", str(log), "dead_hand", "dead_hand", "dead_hand"],
-            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
+        proc, found = _start_play(tmp_path, "--hands", "3", "--seed", "12", "--set", "start_grace=30", "--log",
+                                  str(log))
         try:
-            assert proc.stdout is not None
-            found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
-            assert found
             first = browser.new_context()
             page = first.new_page()
             page.goto(found.group(0))
@@ -327,15 +335,9 @@ def test_what_a_person_sees_on_a_phone_and_a_desktop(tmp_path: Path, width: int,
     wallfile = tmp_path / "walls.txt"
     wallfile.write_text(" ".join(map(str, walls()[0].tiles)) + "\n")
     with chromium() as browser:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "1", "--wallfile", str(wallfile),
-             "--set", "flowers=false", "--seed", "9", "--log", "none", "dead_hand", "dead_hand", "dead_hand"],
-            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
+        proc, found = _start_play(tmp_path, "--hands", "1", "--wallfile", str(wallfile), "--set", "flowers=false",
+                                  "--seed", "9", "--log", "none")
         try:
-            assert proc.stdout is not None
-            found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
-            assert found
             context = browser.new_context(viewport={"width": width, "height": height})
             page = context.new_page()
             errors: list[str] = []
