@@ -35,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import machine  # noqa: E402
-from tournaments.stats import CAVEATS, cluster_ratio, clopper_pearson  # noqa: E402
+from tournaments.stats import CAVEATS, clopper_pearson, cluster_ratio  # noqa: E402
 
 Group = Callable[[random.Random], tuple[float, float]]
 

@@ -8,9 +8,27 @@ when its command runs (a traceback: a bug) and in ``tests/cli/test_cli.py``, whi
 
 from __future__ import annotations
 
+import signal
+import sys
+
+_INTERRUPTED: list[int] = []  # a Ctrl-C that came while mjref started
+
+
+def _interrupted_while_starting(signum: int, frame: object) -> None:
+    """A Ctrl-C while ``mjref`` imports what it needs and reads its arguments: noted, and acted on once they are
+    read (one line, exit 130).  Raised in the middle of an import, a KeyboardInterrupt (or any exception) became an
+    ImportError of the module being imported (``PyCapsule_Import could not import module "_socket"``) and a
+    traceback."""
+    _INTERRUPTED.append(signum)
+
+
+# Only in the ``mjref`` program (not in a process that imports this module), and not where SIGINT is ignored.
+if (sys.argv[0].rsplit("/", 1)[-1] == "mjref" or __name__ == "__main__") and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
 import argparse
 import importlib
-import sys
 from collections.abc import Collection, Sequence
 from typing import Any, NoReturn
 
@@ -20,13 +38,13 @@ from .errors import USAGE_ERROR, MjrefError, printable
 # Every subcommand, in the order ``mjref --help`` lists them: name -> (its module, its one-line help).  The help is
 # written here only: the module's ``register(sub, name, summary)`` is handed it.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "match": ("referee.commands.match", "play one match between up to four bots (missing seats get the default dummy)"),
+    "match": ("referee.commands.match", "play one match between up to four bots (missing seats get greedy)"),
     "play": ("referee.commands.play", "play a match yourself against up to three bots, in the browser"),
     "serve": ("referee.commands.serve",
               "referee a match or tournament whose remote seats are played by wrappers logging in (mjref connect)"),
     "connect": ("referee.commands.connect", "play a seat of a served match (mjref serve) with a bot on this machine"),
     "tournament": ("referee.commands.tournament",
-                   "run or resume a tournament (no FILE: a demo round-robin of the built-in bots)"),
+                   "run or resume a tournament: a file, or bots named on the command line (nothing: a demo)"),
     "standings": ("referee.commands.standings",
                   "standings of a results store: points per hand with 95%% intervals, ranks, rates, head-to-head"),
     "regress": ("referee.commands.regress",
@@ -52,6 +70,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (``mjref check: the following arguments are required: BOT``), like
     every other bad input, instead of the usage block and a second line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # No abbreviations: ``mjref tournament … --seed 3`` (match's option) was read as --seeds 3 without a word.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: {printable(message)} (see {self.prog} --help)\n")
@@ -80,13 +103,47 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     return parser
 
 
+PIPE_CLOSED = 141  # 128 + SIGPIPE: the reader of stdout went away (``| head``), as a killed ``git log`` says
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """``mjref``: its exit status.  A Ctrl-C at any moment (also while the command's modules are imported, before
+    the command watches for it) ends it with exit status 130 and one line, never a traceback; a closed stdout
+    with 141 and no word."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("mjref: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return _pipe_closed()
+
+
+def _pipe_closed() -> int:
+    from .commands import to_null  # here: startup stays light
+
+    to_null(sys.stdout)  # what is still buffered goes nowhere, without "Exception ignored" at exit
+    return PIPE_CLOSED
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The parser of ``command`` (``mjref match``), or ``mjref``'s own."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)  # noqa: SLF001
+    if command is None or sub is None or command not in sub.choices:
+        return parser
+    return sub.choices[command]  # type: ignore[no-any-return]
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # The command is the first word that is not an option (mjref's own options, --help and --version, take no value).
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser([command] if command in COMMANDS else [])
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the command's own parser: "mjref match: unrecognized arguments: --frob"
+            _command_parser(parser, getattr(args, "command", None)).error(
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         if not exc.code:  # --help, --version
             raise
@@ -94,10 +151,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # what trio and the commands expect
+    if _INTERRUPTED:  # Ctrl-C while starting: nothing was done yet
+        raise KeyboardInterrupt
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:
-        return 0
+        return _pipe_closed()
     except BaseException as exc:  # a Ctrl-C or a user error may arrive wrapped in a trio exception group
         from .aio import is_interrupt, leaves  # here: startup stays light
         from .shutdown import Interrupted
@@ -107,6 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"mjref: interrupted{f' ({stop})' if stop is not None else ''}", file=sys.stderr)
             return stop.exit_status if stop is not None else 130
         found = leaves(exc) or [exc]
+        if all(isinstance(e, BrokenPipeError) for e in found):
+            return _pipe_closed()
         if all(isinstance(e, MjrefError) for e in found):  # bad input: one line, exit 2; anything else is a bug
             print(f"mjref {args.command}: {printable(found[0])}", file=sys.stderr)
             return USAGE_ERROR

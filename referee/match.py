@@ -197,19 +197,18 @@ def check_specs(specs: Sequence[BotSpec]) -> None:
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
-    """Seat names for display, all different: a name used by several seats gets ``#1``, ``#2``… in seat order,
-    skipping a number another seat is named with (a bot file named ``greedy#2`` beside greedy seats)."""
+    """Seat names for display, all different: a name used by several seats gets its seat's number (``greedy#2`` sits
+    in seat 2; ``mjref match ./mybot`` is mybot, greedy#2, greedy#3, greedy#4), or, when another seat is named
+    with that already (a bot file named ``greedy#2``), the seat's number plus 4, 8…"""
     names = [s.name for s in specs]
     counts = {n: names.count(n) for n in names}
     used = set(names)
-    taken: dict[str, int] = {}
     out = []
-    for n in names:
+    for p, n in enumerate(names, start=1):
         if counts[n] > 1:
-            k = taken.get(n, 0) + 1
+            k = p  # the seat's own number: greedy#2 sits in seat 2
             while f"{n}#{k}" in used:
-                k += 1
-            taken[n] = k
+                k += 4
             used.add(f"{n}#{k}")
             out.append(f"{n}#{k}")
         else:
@@ -286,7 +285,7 @@ async def run_match(
                 elif spec.builtin is not None:
                     seats[p] = BuiltinSeat(names[p - 1], p, make_policy(spec.builtin))
                 else:
-                    stderr_path = (stderr_dir / f"seat{p}-{_safe(names[p - 1])}.stderr") if stderr_dir else None
+                    stderr_path = stderr_file(stderr_dir, p, names[p - 1]) if stderr_dir else None
                     seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout,
                                            block_ms=block_ms, hands=hands_planned)
                 if on_seat is not None:
@@ -343,6 +342,17 @@ async def run_match(
         writer.flush()
         writer.close()
     return result
+
+
+def stderr_file(stderr_dir: Path, position: int, name: str) -> Path:
+    """Where the stderr of the bot process at ``position`` goes: ``seatN-NAME.stderr`` in ``stderr_dir``."""
+    return stderr_dir / f"seat{position}-{_safe(name)}.stderr"
+
+
+def stderr_files(specs: Sequence[BotSpec], stderr_dir: Path) -> list[Path]:
+    """The stderr files a match of ``specs`` writes in ``stderr_dir`` (one per bot process)."""
+    names = _unique_names(specs)
+    return [stderr_file(stderr_dir, p, names[p - 1]) for p, spec in enumerate(specs, start=1) if spec.cmd]
 
 
 def _safe(name: str) -> str:
@@ -534,16 +544,18 @@ async def _question_loop(
 
 def play_match(specs: Sequence[BotSpec], *, handle_signals: bool = False, **kwargs: Any) -> MatchResult:
     """Synchronous wrapper: ``trio.run(run_match, …)``.  ``handle_signals``: SIGINT, SIGTERM and SIGHUP stop the
-    match in order (``referee.shutdown``; the result's ``aborted`` names the signal) instead of at once."""
+    match in order (``referee.shutdown``; the result's ``aborted`` names the signal) instead of at once; a
+    ``shutdown`` given with it is the one they stop."""
     if not handle_signals:
         return trio.run(lambda: run_match(specs, **kwargs))
+    given = kwargs.pop("shutdown", None)  # the caller's, which it may stop itself (a closed stdout)
 
     async def main() -> MatchResult:
-        async with watching_signals() as shutdown:
+        async with watching_signals(given) as shutdown:
             return await run_match(specs, shutdown=shutdown, **kwargs)
 
     return trio.run(main)
 
 
 __all__ = ["FaultInfo", "HandSummary", "MatchError", "MatchResult", "SeatResult", "play_match", "resolve_bots",
-           "resolve_local_bot", "run_match"]
+           "resolve_local_bot", "run_match", "stderr_file", "stderr_files"]

@@ -72,4 +72,10 @@ def float_arg(text: str) -> float:
     return float(text)
 
 
-__all__ = ["float_arg", "int_arg", "is_float_text", "is_int_text", "parse_float", "parse_int"]
+__all__ = ["count", "float_arg", "int_arg", "is_float_text", "is_int_text", "parse_float", "parse_int"]
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """The one way a message counts things: ``1 match``, ``2 matches``, ``1 hand``, ``0 hands`` (``many``: the
+    plural when it is not ``one`` + s)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"

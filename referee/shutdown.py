@@ -85,10 +85,11 @@ class Shutdown:
 
 
 @asynccontextmanager
-async def watching_signals() -> AsyncIterator[Shutdown]:
+async def watching_signals(shutdown: Shutdown | None = None) -> AsyncIterator[Shutdown]:
     """A :class:`Shutdown` fed by SIGINT, SIGTERM and SIGHUP while the block runs (in the main thread; elsewhere it
-    never stops by itself)."""
-    shutdown = Shutdown()
+    never stops by itself).  ``shutdown``: the one to feed (its owner may also stop it: a closed stdout stops a
+    run as SIGPIPE, ``referee.commands.make_console``); default a new one."""
+    shutdown = shutdown if shutdown is not None else Shutdown()
     if threading.current_thread() is not threading.main_thread():
         yield shutdown
         return

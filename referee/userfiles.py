@@ -150,12 +150,19 @@ def create_private(path: Path | str) -> int:
         return os.open(path, flags, 0o600)
 
 
+FORCE_HINT = "give --force to replace it, or another name"
+
+
 def check_output_file(path: Path | str, what: str, error: type[InputError] = InputError, *,
-                      make_parents: bool = True, private: bool = False) -> None:
+                      make_parents: bool = True, private: bool = False, overwrite: bool | None = None) -> None:
     """Refuse, before any work, a file that a command will write but cannot: a directory, a FIFO or socket, a
     parent that is not a folder (or is missing, unless ``make_parents`` lets the command create it), or a place
     it may not write.  ``what`` names the option or field (``--markdown``); the file itself is left as it was.
-    ``private``: a folder made for it is 0700 (a log, a store, a bot's stderr: see docs/security.md)."""
+    ``private``: a folder made for it is 0700 (a log, a store, a bot's stderr: see docs/security.md).
+
+    ``overwrite``: False, the command would replace the file, so an existing one is refused (nothing a user made is
+    lost to a second run: ``--force`` says to replace it); True, it may be replaced (``--force``); None, the
+    command adds to what the file holds (a results store resumed, a stderr file appended to)."""
     p = Path(path)
     try:
         st = p.stat()
@@ -172,6 +179,8 @@ def check_output_file(path: Path | str, what: str, error: type[InputError] = Inp
             os.close(os.open(p, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_NOCTTY))
         except OSError as exc:
             raise error(f"{what} {p}: cannot write ({exc.strerror or exc})") from None
+        if overwrite is False:
+            raise error(f"{what} {p}: the file exists; {FORCE_HINT}")
         return
     check_output_dir(p.parent, what, error, make=make_parents, naming=p, private=private)
     try:
@@ -209,6 +218,7 @@ def check_output_dir(path: Path | str, what: str, error: type[InputError] = Inpu
 
 
 __all__ = [
-    "MAX_FILE_BYTES", "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file", "loads_json",
+    "FORCE_HINT", "MAX_FILE_BYTES", "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file",
+    "loads_json",
     "parse_json", "read_bytes", "read_text", "read_toml", "utf8_reason",
 ]

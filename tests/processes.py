@@ -86,3 +86,24 @@ def _reachable_tree() -> Path:
                 os.chmod(os.path.join(dirpath, f), 0o755 if f == "pybot" else 0o644)
         _TREE.append(tree)
     return _TREE[0]
+
+
+GONE_WITHIN = 60.0
+"""Seconds a test waits for a bot's processes to be gone after a match: a margin, not a measure.  A process killed
+at the match's end (SIGKILL to its group) exits when the kernel next runs it, and a grandchild that is not the
+referee's child (a sandbox's, a bot's own) is reaped by another parent: on a machine loaded by other work (the suite
+with -n 8 on 2 cores) that took more than the instant between the match's end and the test's look.  A process that
+was never stopped is still there after a minute, and fails the test as before."""
+
+
+def lingering_processes(marker: str, within: float = GONE_WITHIN) -> list[int]:
+    """The live processes carrying ``marker`` once they are all gone or ``within`` seconds have passed: empty as soon
+    as the last one has exited (the test goes on at once), the PIDs still alive otherwise."""
+    import time
+
+    deadline = time.monotonic() + within
+    while True:
+        alive = live_processes(marker)
+        if not alive or time.monotonic() >= deadline:
+            return alive
+        time.sleep(0.05)

@@ -106,6 +106,9 @@ class TournamentConfig(BaseModel):
         "trusts them not to carry a deal from one match to the next. Standings and reports mark such a "
         "tournament.",
     )
+    wallfile: str = Field("", description="Openings: a wall file, or a folder of them, relative to the file; the "
+                          "k-th seed plays the k-th opening (order: docs/tournaments.md). Default: walls drawn "
+                          "from the seeds.")
     wall_salt: str | None = Field(
         None,
         description="Salt of the walls. By default each store draws a secret one, so that the seeds listed here "
@@ -121,11 +124,26 @@ class TournamentConfig(BaseModel):
                              "escapes), not only blanks")
         return v
 
-    @field_validator("store", "logs")
+    @field_validator("store", "logs", "wallfile")
     @classmethod
     def _no_nul(cls, v: str) -> str:
         if "\0" in v:  # every use of the path raised "embedded null byte" (a traceback)
             raise ValueError("a path cannot hold a NUL character")
+        return v
+
+    @field_validator("seeds", mode="before")
+    @classmethod
+    def _seeds_type(cls, v: object) -> object:
+        """One reason for a value of another type (pydantic said ``seeds.int: Input should be a valid integer``,
+        naming a branch of the union the user never wrote)."""
+        if isinstance(v, bool) or not isinstance(v, int | list):
+            shown = f"the text {v!r}" if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else repr(v)
+            raise ValueError(f"give a whole number of seeds (seeds = 8) or a list of seeds (seeds = [1, 5, 9]), not "
+                             f"{shown}")
+        if isinstance(v, list):
+            for i, seed in enumerate(v):
+                if isinstance(seed, bool) or not isinstance(seed, int):
+                    raise ValueError(f"[{i}] is {seed!r}: a seed is a whole number")
         return v
 
     @field_validator("seeds")
@@ -211,7 +229,7 @@ class TournamentConfig(BaseModel):
     def identity(self) -> dict[str, Any]:
         """What decides the results: a store may only be resumed by a file with the same identity."""
         data = self.model_dump(mode="json")
-        for key in ("concurrency", "store", "logs", "dask", "name"):
+        for key in ("concurrency", "store", "logs", "dask", "name", "wallfile"):  # the walls' own digest counts
             data.pop(key, None)
         for bot in data["bots"]:
             for key in _NOT_IDENTITY:
@@ -271,7 +289,7 @@ def default_concurrency(config: TournamentConfig, cores: int | None = None) -> i
 
 def concurrency_warning(config: TournamentConfig, concurrency: int, cores: int | None = None) -> str | None:
     """A warning when ``concurrency`` matches of process bots want more cores than this machine has."""
-    if not config.has_process_bots:
+    if not config.has_process_bots or concurrency <= 1:  # one match at once cannot be lowered: nothing to say
         return None
     cores = cores or os.cpu_count() or 1
     threads = max(b.threads for b in config.bots if b.cmd is not None)
@@ -301,6 +319,16 @@ def check_concurrency(value: int | None) -> int | None:
     if value is not None and not 1 <= value <= MAX_CONCURRENCY:
         raise ConfigError(f"--concurrency must be from 1 to {MAX_CONCURRENCY} matches at once, not {value}")
     return value
+
+
+def is_tournament_file(path: Path) -> bool:
+    """A tournament file has ``[[bots]]``; a bot's own TOML file does not (a file that cannot be read is not one:
+    reading it as a bot file says why)."""
+    try:
+        data = read_toml(path)  # a FIFO or /dev/zero is refused, not read for ever
+    except InputError:
+        return False
+    return isinstance(data.get("bots"), list)
 
 
 def load_config(path: Path) -> TournamentConfig:

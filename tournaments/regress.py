@@ -606,8 +606,10 @@ async def run_regress(
     on_group: GroupCallback | None = None,
     on_match: Callable[[MatchRecord], None] | None = None,
     executor: Any = None,
+    shutdown: Shutdown | None = None,
 ) -> RegressResult:
-    """Play groups until the SPRT decides or the budget runs out; every finished match goes to the store."""
+    """Play groups until the SPRT decides or the budget runs out; every finished match goes to the store.
+    ``shutdown``: the one the stop signals stop, which the caller may also stop (a closed stdout)."""
     state = p.state
     if state.finished:
         return state.result()
@@ -648,7 +650,7 @@ async def run_regress(
                 done.cancel()
 
     # SIGINT, SIGTERM and SIGHUP stop the matches in order (referee.shutdown); then Interrupted.
-    async with watching_signals() as shutdown:
+    async with watching_signals(shutdown) as shutdown:
         try:
             with player:
                 async with trio.open_nursery() as nursery:

@@ -378,7 +378,9 @@ def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None
                  for b in bots]
         notes = "".join(f"<li>{escape(n)}</li>" for n in st["notes"])
         body = "".join([
-            '<section class="card"><h2>Standings</h2>', _standings_table(st), f'<ul class="notes">{notes}</ul>',
+            '<section class="card"><h2>Standings</h2>',
+            '<p class="scroll-note">more columns to the right: scroll the table sideways (rates, faults, times)</p>',
+            _standings_table(st), f'<ul class="notes">{notes}</ul>',
             charts.interval_chart(ci_rows), "</section>",
             ('<section class="card"><h2>Points per hand, each bot</h2><p class="note">How a bot\'s hands end: the '
             "big bar at 0 is the hands others won without it; right, its wins; left, its deal-ins and the others' "

@@ -32,11 +32,11 @@ import trio
 
 from bots.base import seat_filler
 from referee.errors import BotError, InputError
-from referee.game.rules import Ruleset
-from referee.game.wall import salted_seed
+from referee.game.rules import Ruleset, make_ruleset
+from referee.game.wall import Wall, salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
 from referee.shutdown import Shutdown, watching_signals
-from referee.userfiles import check_output_dir
+from referee.userfiles import check_output_dir, check_output_file
 from wrappers.identity import file_sha256
 from wrappers.spec import BotSpec, SpecError
 
@@ -52,6 +52,7 @@ from .config import (
 )
 from .deals import DealGate
 from .lock import StoreLock
+from .openings import Opening, load_openings, openings_digest, seed_openings
 from .schedule import Schedule, ScheduledMatch
 from .store import (
     FaultRow,
@@ -81,6 +82,7 @@ class MatchJob:
     log: str | None
     stderr_dir: str | None
     wall_seed: int  # the seed the match is played on: wall.salted_seed(the store's salt, match.seed)
+    walls: Opening | None = None  # the walls of its hands from the tournament's wallfile (tournaments.openings)
 
     @property
     def builtin_only(self) -> bool:
@@ -96,7 +98,7 @@ class MatchJob:
 
     @classmethod
     def make(cls, match: ScheduledMatch, specs: Mapping[str, BotSpec], rules: dict[str, Any], logs_dir: Path | None,
-             wall_salt: str) -> MatchJob:
+             wall_salt: str, walls: Opening | None = None) -> MatchJob:
         """The one way a job is made (tournaments and regressions): seat ``i`` gets ``specs[match.seats[i]]``; with
         ``logs_dir`` the log is ``<id>.jsonl`` there, and the bots' stderr ``<id>.stderr`` when a seat is a process
         (both under the job's ``public_id`` while it is played); the walls are ``wall.salted_seed(wall_salt,
@@ -105,7 +107,8 @@ class MatchJob:
         has_process = any(s.builtin is None for s in seat_specs)
         log = str(logs_dir / f"{match.id}.jsonl") if logs_dir is not None else None
         err = str(logs_dir / f"{match.id}.stderr") if logs_dir is not None and has_process else None
-        return cls(match, seat_specs, rules, log, err, salted_seed(wall_salt, match.seed))  # type: ignore[arg-type]
+        return cls(match, seat_specs, rules, log, err, salted_seed(wall_salt, match.seed),  # type: ignore[arg-type]
+                   walls)
 
 
 def to_record(job: MatchJob, result: MatchResult) -> MatchRecord:
@@ -150,6 +153,7 @@ def _job_kwargs(job: MatchJob) -> dict[str, Any]:
         "rules": Ruleset.model_validate(job.rules),
         "log_path": part_path(job),
         "stderr_dir": _stderr_part(job),
+        "walls": [Wall(tiles) for tiles in job.walls] if job.walls is not None else None,
     }
 
 
@@ -255,6 +259,9 @@ def same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
     for k, f in TournamentConfig.model_fields.items():
         if k not in old and k in new and not f.is_required() and new[k] == f.get_default(call_default_factory=True):
             del new[k]
+    # The rules as the ruleset they make: `flowers = false` written out is the default, the same tournament.
+    old = {**old, "rules": _effective_rules(old.get("rules"))}
+    new["rules"] = _effective_rules(new.get("rules"))
     old_bots, new_bots = old.get("bots"), new.get("bots")
     if isinstance(old_bots, list) and isinstance(new_bots, list) and len(old_bots) == len(new_bots):
         defaults = {k: f.get_default(call_default_factory=True) for k, f in BotEntry.model_fields.items()}
@@ -265,6 +272,17 @@ def same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
             trimmed.append(b)
         new["bots"] = trimmed
     return canonical(old) == canonical(new)
+
+
+def _effective_rules(rules: Any) -> Any:
+    """A tournament's ``[rules]`` as every option of the ruleset they make (what decides results), or as they are
+    when they make none."""
+    if not isinstance(rules, dict):
+        return rules
+    try:
+        return make_ruleset(rules).model_dump(mode="json")
+    except (InputError, ValueError, TypeError):
+        return rules
 
 
 def changed_message(store_path: Path, old: dict[str, Any], new: dict[str, Any], recorded: int) -> str:
@@ -303,6 +321,7 @@ class Plan:
     specs: dict[str, BotSpec]
     notes: list[str] = field(default_factory=list)  # said once before the run (a lock taken over, a fresh start)
     rules_json: dict[str, Any] = field(default_factory=dict)
+    openings: dict[int, Opening] | None = None  # seed -> its walls, from the wallfile (tournaments.openings)
 
     @property
     def total(self) -> int:
@@ -313,7 +332,8 @@ class Plan:
         return any(s.cmd is not None for s in self.specs.values())
 
     def job(self, m: ScheduledMatch) -> MatchJob:
-        return MatchJob.make(m, self.specs, self.rules_json, self.logs_dir, self.wall_salt)
+        walls = self.openings[m.seed] if self.openings is not None else None
+        return MatchJob.make(m, self.specs, self.rules_json, self.logs_dir, self.wall_salt, walls)
 
     def pending(self, store: Store | None = None) -> Iterator[MatchJob]:
         """The jobs of the matches the store does not hold, in schedule order, one at a time.  The store is asked
@@ -363,6 +383,12 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     The store is locked while it is checked and initialised (:class:`tournaments.lock.StoreLock`); a store that
     holds no result yet is started again for a changed file, one with results is refused naming what changed."""
     rules = ruleset_of(config, where)
+    openings = None
+    if config.wallfile:
+        found = load_openings(base_dir / config.wallfile, rules, config.hands, where, config.wallfile)
+        if "seeds" not in config.model_fields_set:  # one seed per opening
+            config = config.model_copy(update={"seeds": len(found)})
+        openings = seed_openings(config.seed_list, found, where)
     specs = bot_specs(config, base_dir, where)
     try:
         for spec in specs:
@@ -370,6 +396,8 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
         identity = tournament_identity(config, specs)
     except SpecError as exc:
         raise TournamentError(f"{where}: {exc}") from None
+    if openings is not None:
+        identity["walls"] = openings_digest(list(openings.values()))
     by_name: dict[str, BotSpec] = {s.name: s for s in specs}
     try:
         dummy = seat_filler(rules.default_dummy)
@@ -378,6 +406,8 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
     store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
     logs_dir = base_dir / config.logs if config.logs else store_path.with_name(store_path.stem + "-logs")
+    # The store first: a store that cannot be written was reported as its logs folder (the folder made beside it)
+    check_output_file(store_path, f"{where}: store", TournamentError, private=True)
     # A file in the folder's place was a FileExistsError once the matches started
     check_output_dir(logs_dir, f"{where}: logs", TournamentError, private=True)
     notes: list[str] = []
@@ -406,7 +436,7 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
     except StoreError as exc:
         raise TournamentError(str(exc)) from None
     return Plan(config, rules, store_path, logs_dir, Schedule(config, dummy), done, identity, salt, by_name, notes,
-                rules.model_dump())
+                rules.model_dump(), openings)
 
 
 MatchCallback = Callable[[MatchRecord], None]
@@ -490,9 +520,11 @@ async def execute(
     on_start: Callable[[MatchJob], None] | None = None,
     executor: Any = None,
     remote: RemoteSeating | None = None,
+    shutdown: Shutdown | None = None,
 ) -> int:
     """Play the plan's pending matches; record each finished match; return how many were recorded.
-    ``remote`` seats the remote bots (``mjref serve``).
+    ``remote`` seats the remote bots (``mjref serve``).  ``shutdown``: the one the stop signals stop, which the
+    caller may also stop (a closed stdout: ``referee.commands.make_console``).
 
     The store is locked for the whole run (a second runner fails at once, :class:`tournaments.lock.StoreBusy`).
     Matches are taken from the streaming schedule as slots free up, except that a match waits while another on
@@ -540,7 +572,7 @@ async def execute(
             # Matches on one set of walls never meet: the gate holds a job back while its deal is in flight.
             gate = DealGate(p.pending(store), workers)
             # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
-            async with watching_signals() as shutdown:
+            async with watching_signals(shutdown) as shutdown:
                 with MatchPlayer(workers, executor, remote) as player:
                     async with trio.open_nursery() as nursery:
                         while True:

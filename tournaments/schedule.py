@@ -31,7 +31,6 @@ from typing import overload
 
 from .config import DUMMY_PREFIX, TournamentConfig
 
-
 # Every match ID a schedule makes (``g0000-s7-r01``, regress's ``s7-c0``): a reader of a store refuses any other, since
 # an ID names files (``report --with-matches`` writes ``<id>.html``).
 MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")

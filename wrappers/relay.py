@@ -176,6 +176,10 @@ class _Wrapper:
             self.seat = ProcessSeat(bot, message.position, self.nursery, stderr_path=self.stderr_path,
                                     timeout=message.timeout, block_ms=0.0)
             self.say(f"seated at position {message.position} (match {message.match})")
+            if message.timeout is not None and self.spec.timeout is not None and message.timeout != self.spec.timeout:
+                # The server judges the answers: its deadline is the one that counts, whatever the bot file says.
+                self.say(f"the server gives {message.timeout:g} s per question; the bot file's timeout "
+                         f"({self.spec.timeout:g} s) does not apply to a served match")
             return True
         seat = self.seat
         if seat is None:

@@ -92,6 +92,13 @@ class BotFields(SandboxFields):
         "files named in cmd) or 'folder' (also every file under cwd, but the ignored); see docs/tournaments.md.")
     identity_ignore: tuple[str, ...] = Field((), description="Extra glob patterns left out of a folder identity.")
 
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _finite_timeout(cls, v: object) -> object:
+        if isinstance(v, float) and v != v or v in (float("inf"), float("-inf")):  # nan: every bound said yes-or-no
+            raise ValueError(f"must be seconds per question, above 0 and at most {MAX_SECONDS:g}, not {v}")
+        return v
+
     @field_validator("env")
     @classmethod
     def _env_names(cls, v: dict[str, str]) -> dict[str, str]:
@@ -150,6 +157,31 @@ class BotSpec(BotFields):
             return str(p) if p.is_file() and os.access(p, os.X_OK) else None
         return shutil.which(exe)
 
+    def executable_problem(self) -> str | None:
+        """Why ``cmd[0]`` cannot be started, in words and with what to do (None: it can): no such file, no such
+        command on the PATH, a folder, a file without the execute bit, or a script whose ``#!`` interpreter is
+        missing (the system says "No such file or directory" of the script then, and the bot's start fails
+        with status 127 without a word of the cause)."""
+        if self.cmd is None:
+            return None
+        exe = self.cmd[0]
+        where = f" (relative to the bot's cwd {self.cwd})" if self.cwd else ""
+        if os.sep in exe or (os.altsep and os.altsep in exe):
+            p = Path(exe) if Path(exe).is_absolute() else (Path(self.cwd) if self.cwd else Path.cwd()) / exe
+            if p.is_dir():
+                return f"{p} is a folder, not a program"
+            if not p.exists():
+                return f"no such file{where}"
+            if not p.is_file():
+                return "not a regular file"
+            if not os.access(p, os.X_OK):
+                return "the file is not executable (chmod +x it, or name its interpreter first: \"python3 FILE\")"
+            return script_interpreter_problem(p, self.env.get("PATH"))
+        found = shutil.which(exe, path=self.env.get("PATH"))
+        if found is None:
+            return "no such command on the PATH (a file in the current folder is ./NAME)"
+        return script_interpreter_problem(Path(found), self.env.get("PATH"))
+
     def executable_hash(self) -> str | None:
         """SHA-256 of the executable file (logged, so a result names the exact binary that produced it)."""
         path = self.resolved_executable()
@@ -177,8 +209,9 @@ class BotSpec(BotFields):
             return
         if self.cwd and not Path(self.cwd).is_dir():
             raise SpecError(f"bot {self.name!r}: working directory {self.cwd!r} does not exist")
-        if self.resolved_executable() is None:
-            raise SpecError(f"bot {self.name!r}: cannot run {self.cmd[0]!r}: not found or not executable")
+        problem = self.executable_problem()
+        if problem is not None:
+            raise SpecError(f"bot {self.name!r}: cannot run {self.cmd[0]!r}: {problem}")
         from .sandbox import check_available  # the sandbox reads specs: imported here, not at the top
 
         try:
@@ -192,6 +225,33 @@ class BotSpec(BotFields):
         if self.builtin is not None:
             return f"builtin:{self.builtin}"
         return shlex.join(self.cmd or ())
+
+
+def script_interpreter_problem(path: Path, search_path: str | None = None) -> str | None:
+    """Why the script ``path`` cannot start though it is executable: the interpreter its ``#!`` line names is
+    missing or not executable (``#!/usr/bin/env NAME``: NAME is on no folder of ``search_path``, default the
+    PATH).  None for a binary, a script whose interpreter is there, or a file that cannot be read (the start will
+    say)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    if not words:
+        return "its #! line names no interpreter"
+    interpreter = words[0]
+    if not Path(interpreter).is_file():
+        return f"its interpreter {interpreter!r} (the script's #! line) does not exist"
+    if not os.access(interpreter, os.X_OK):
+        return f"its interpreter {interpreter!r} (the script's #! line) is not executable"
+    if Path(interpreter).name == "env":
+        name = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
+        if name is not None and shutil.which(name, path=search_path) is None:
+            return f"its interpreter {name!r} (the script's #! line: {interpreter} {name}) is not on the PATH"
+    return None
 
 
 def seat_timeout(command_line: float | None, spec: BotSpec, move_timeout: float) -> float:
@@ -310,7 +370,11 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
     except ValueError as exc:
         raise SpecError(f"bot {text!r}: {exc}") from None
     spec = BotSpec(name=command_name(argv), cmd=tuple(absolute_files(argv, Path.cwd())))
-    if spec.resolved_executable() is None:
+    if spec.resolved_executable() is None and os.sep not in argv[0]:
         known = ", ".join(sorted(builtin_names))
-        raise SpecError(f"bot {text!r}: not a built-in ({known}), a .toml file, or a runnable command")
+        raise SpecError(f"bot {text!r}: not a built-in ({known}), a .toml file, or a command on the PATH (a "
+                        "program in the current folder is ./NAME)")
+    problem = spec.executable_problem()  # a missing file, one not executable, a missing #! interpreter
+    if problem is not None:
+        raise SpecError(f"bot {text!r}: cannot run {argv[0]!r}: {problem}")
     return spec

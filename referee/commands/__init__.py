@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from referee.aio import first_leaf, is_interrupt, leaves
@@ -24,20 +25,27 @@ if TYPE_CHECKING:
 PIPE_WIDTH = 160  # the width of tables written to a file or a pipe (a terminal's own width otherwise)
 
 
-def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH) -> Console:
+def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH,
+                 on_closed: Callable[[], None] | None = None) -> Console:
     """The one rich console of a command: a terminal's own width, or ``width`` when the output is a file or a
     pipe (rich would fold tables at 80 columns there).
+
+    A closed pipe (``mjref match … | head -1``): the console goes quiet (what it writes goes to ``/dev/null``) and
+    calls ``on_closed``, which stops the run in order as SIGPIPE would (``referee.shutdown``: a match's log ends
+    with its ``aborted`` record); without ``on_closed`` it raises ``BrokenPipeError``, which ``mjref`` ends with
+    exit status 141 and no traceback.  (rich's own answer was ``SystemExit(1)`` from inside the match: a traceback
+    and a log cut short.)
 
     Text a user, a log, a store, a bot or a server controls (a bot's or a tournament's name, a path, a bot's line)
     is printed as written: ``Text(printable(x))`` where it fills a cell or a line, :func:`shown` where it sits in a
     string of our markup (a name ``evil[/]`` once ended a match with a ``MarkupError``; a name with ``\\x1b]8;;``
     once wrote a link on the terminal).  No emoji codes either: ``x:smile:``
     stays ``x:smile:``."""
-    from rich.console import Console
-
-    console = Console(highlight=False, emoji=False, stderr=stderr)
+    cls = _console_class()
+    console = cls(highlight=False, emoji=False, stderr=stderr)
     if not console.is_terminal:
-        console = Console(highlight=False, emoji=False, stderr=stderr, width=width)
+        console = cls(highlight=False, emoji=False, stderr=stderr, width=width)
+    console.on_closed = on_closed
     return console
 
 
@@ -48,6 +56,46 @@ def shown(text: object) -> str:
     from rich.markup import escape
 
     return escape(printable(text))
+
+
+def _console_class() -> type[Console]:
+    """rich's ``Console``, with :func:`make_console`'s answer to a closed pipe (made once, when first needed: rich
+    is imported only by the commands that print with it)."""
+    global _CONSOLE  # noqa: PLW0603 - a class made once
+    if _CONSOLE is None:
+        from rich.console import Console
+
+        class PipeConsole(Console):
+            on_closed: Callable[[], None] | None = None
+            closed = False
+
+            def on_broken_pipe(self) -> None:
+                self.quiet = True
+                self.closed = True
+                to_null(self.file)
+                if self.on_closed is None:
+                    raise BrokenPipeError(32, "the reader of the output went away")
+                self.on_closed()
+
+        _CONSOLE = PipeConsole
+    return _CONSOLE
+
+
+_CONSOLE: type[Console] | None = None
+
+
+def to_null(stream: Any) -> None:
+    """Point ``stream``'s file descriptor at ``/dev/null``, so that what is still written (a buffer flushed at exit)
+    does not raise a second ``BrokenPipeError`` ("Exception ignored …" on stderr)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
 
 
 def fail(command: str, message: str) -> int:
@@ -72,6 +120,13 @@ def add_sandbox_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sandbox", choices=MODES, default=None, action=_SandboxAction,
                    help="box every bot process: auto (default: bubblewrap where it works, else none with a "
                    "warning), bwrap, or none; see docs/security.md")
+
+
+def add_force_option(p: argparse.ArgumentParser, what: str) -> None:
+    """The one ``--force`` option: without it, a command refuses to replace a file that exists (``what``: the
+    options that name the files it would replace), so that a second run never destroys the first one's output."""
+    p.add_argument("--force", action="store_true",
+                   help=f"replace {what} if it exists (without --force an existing file is refused and left as it is)")
 
 
 class _VerboseAction(argparse.Action):
@@ -127,6 +182,8 @@ def stopped(command: str, exc: BaseException, recorded: str) -> int:
     if is_interrupt(exc):
         stop = next((e for e in leaves(exc) if isinstance(e, Interrupted)), None)
         by = f" by {stop}" if stop is not None else ""
+        if stop is not None and stop.signum == signal.SIGPIPE:
+            by += " (its output was closed)"
         print(f"\nmjref {command}: stopped{by}; {recorded}. Run the same command again to resume.", file=sys.stderr)
         return stop.exit_status if stop is not None else 130
     if not isinstance(exc, Exception):

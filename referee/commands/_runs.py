@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import signal
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from rich.live import Live
 
 from referee.commands import fail, make_console, stopped
 from referee.errors import InputError, MjrefError
+from referee.shutdown import Shutdown
 
 T = TypeVar("T")
 Command = Callable[[argparse.Namespace], int]
@@ -73,10 +75,13 @@ class LongRun:
     False (``--quiet``, ``--json``): neither."""
 
     def __init__(self, command: str, *, json: bool, quiet: bool, render: Callable[[], RenderableType],
-                 line: Callable[[], RenderableType], every: float) -> None:
+                 line: Callable[[], RenderableType], every: float, live: bool = True) -> None:
         self.command = command
-        self.console: Console = make_console(stderr=json)  # with --json, stdout holds only the JSON
+        # A closed stdout (``| head``) stops the run in order, as SIGPIPE would: what is finished stays recorded.
+        self.shutdown = Shutdown()
+        self.console: Console = make_console(stderr=json, on_closed=lambda: self.shutdown.stop(signal.SIGPIPE))
         self.show = not (quiet or json)
+        self.live = live  # False: the command prints its own lines (``mjref tournament --lines``)
         self._render = render
         self._line = line
         self._every = every
@@ -104,14 +109,14 @@ class LongRun:
 
     def finish_line(self) -> None:
         """Without a live view, the last progress line, unless it was just printed."""
-        if self.show and self._live is None and not self._printed:
+        if self.show and self.live and self._live is None and not self._printed:
             self.console.print(self._line())
 
     def play(self, main: Callable[[], Awaitable[T]], *, executor: Any, recorded: Callable[[], str]) -> T:
         """Run ``main`` in trio under the live view; the executor is shut down whatever happens.  A stop (Ctrl-C,
         SIGTERM, SIGHUP) or a failure such as a lost worker is said in one line with what the store keeps
         (``recorded()``: "N matches are recorded in STORE") and raises :class:`RunStopped` with the exit status."""
-        if self.show and self.console.is_terminal:
+        if self.show and self.live and self.console.is_terminal:
             self._live = Live(self._render(), console=self.console, refresh_per_second=4, transient=False)
             self._live.start()
         started = time.monotonic()

@@ -14,7 +14,7 @@ from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.game.rules import MAX_SECONDS
 from referee.match import resolve_local_bot
-from referee.numbers import float_arg
+from referee.numbers import count, float_arg
 from referee.userfiles import check_output_file
 
 
@@ -74,7 +74,9 @@ def print_report(report: CheckReport) -> None:
     t.add_column("received", overflow="fold", max_width=30)
     t.add_column("note", overflow="fold")
     for r in report.results:
-        mark = "[green]PASS[/green]" if r.passed else "[red bold]FAIL[/red bold]"
+        # A scenario the bot's own choices never led to passes (it is no failure) but was not tested: said so.
+        mark = ("[green]PASS[/green]" if r.reached else "[yellow]NOT REACHED[/yellow]") if r.passed else \
+            "[red bold]FAIL[/red bold]"
         received = "" if r.received is None else shown(r.received) + (f" [dim]({r.ms:.1f} ms)[/dim]" if r.ms else "")
         note = shown(r.note) if r.reached or not r.passed else f"[dim]{shown(r.note)}[/dim]"
         t.add_row(mark, f"{r.name}\n[dim]{shown(r.title)}[/dim]", shown(r.expected), received, note)
@@ -84,10 +86,14 @@ def print_report(report: CheckReport) -> None:
     unreached = [r.name for r in report.results if r.passed and not r.reached]
     if unreached:  # passed, but the bot's own choices never led there: said, so that a pass is not read as tested
         took += f"; not reached, so not tested: {', '.join(unreached)}"
+    tested = n - len(unreached)
     if bad:
         out.print(f"[red bold]{bad} of {n} scenarios failed[/red bold]: {', '.join(report.failed)} ({took})")
+    elif unreached:
+        out.print(f"[green]{tested} of {count(n, 'scenario')} passed[/green], [yellow]{len(unreached)} not "
+                  f"reached[/yellow] ({took})")
     else:
-        out.print(f"[green]all {n} scenarios passed[/green] ({took})")
+        out.print(f"[green]all {count(n, 'scenario')} passed[/green] ({took})")
     if report.timed_out and report.timeout is not None:
         out.print(f"[yellow]{len(report.timed_out)} timed out[/yellow] at {report.timeout:g} s per question: if "
                   "the bot is only slow, give it more time with --timeout SECONDS (and --start-grace SECONDS for a "

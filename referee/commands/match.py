@@ -20,15 +20,15 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.base import seat_filler
-from referee.commands import add_play_options, add_timeout_option, fail, make_console
+from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, make_console
 from referee.errors import BotError, InputError
 from referee.game.rules import make_ruleset
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
-from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots
-from referee.numbers import int_arg
+from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
+from referee.numbers import count, int_arg
 from referee.rulesets import playable_rules
-from referee.shutdown import Interrupted
+from referee.shutdown import Interrupted, Shutdown
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 128 + n stopped by signal n)
@@ -66,13 +66,15 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", type=Path, default=None,
                    help="the JSON-lines log (default: mjref-logs/<time>-<random>.jsonl; 'none' for no log)")
     p.add_argument("--stderr-dir", type=Path, default=None,
-                   help="where bots' stderr files go (default: beside the log)")
+                   help="the folder for the bots' stderr files, one per seat (default: NAME.stderr/ beside the log "
+                   "NAME.jsonl)")
     p.add_argument("--html", type=Path, default=None, metavar="FILE",
                    help="at the end, write the match's viewer: one self-contained HTML page (needs the log)")
     p.add_argument("--fail-on-fault", action="store_true",
                    help=f"exit {FAULTED} when a bot that is not built in faulted (for a CI job that tests one bot)")
     p.add_argument("--quiet", action="store_true", help="only the final standings")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result, nothing else")
+    add_force_option(p, "the --log and --html files and the bots' stderr files")
     add_play_options(p)
 
 
@@ -115,13 +117,18 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
     if log_path is not None:  # every place the match will write, checked before it starts
-        check_output_file(log_path, "--log", private=True)
+        check_output_file(log_path, "--log", private=True, overwrite=args.force)
     if args.html is not None:
-        check_output_file(args.html, "--html")
+        check_output_file(args.html, "--html", overwrite=args.force)
     if args.stderr_dir is not None:
         check_output_dir(args.stderr_dir, "--stderr-dir", private=True)
+    if stderr_dir is not None and not args.force:
+        for path in stderr_files(specs, stderr_dir):
+            check_output_file(path, "a bot's stderr file", overwrite=False)
 
-    console = make_console(width=150)
+    # A closed stdout (``| head -1``) stops the match in order, as SIGPIPE: its log ends with an ``aborted`` record.
+    shutdown = Shutdown()
+    console = make_console(width=150, on_closed=lambda: shutdown.stop(signal.SIGPIPE))
     show_hands = not (args.quiet or args.json)
     table = _score_table([s.name for s in specs], [])
     live: Live | None = None
@@ -145,14 +152,16 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
 
     try:
         result = play(specs, seed=seed, rules=rules, walls=walls, log_path=log_path, stderr_dir=stderr_dir,
-                      timeout=args.timeout, on_hand=on_hand, on_fault=on_fault)
+                      timeout=args.timeout, on_hand=on_hand, on_fault=on_fault, shutdown=shutdown)
     finally:
         if live is not None:
             live.stop()
     if result.aborted is not None:
         # Stopped by a signal: the bots are ended and the log closed with its ``aborted`` record.
-        where = f"; log: {log_path}" if log_path is not None else ""
-        print(f"mjref {command}: stopped by {result.aborted} after {len(result.hands)} hands (seed {seed}){where}",
+        where = f"; log: {log_path} (ends with an aborted record)" if log_path is not None else ""
+        why = " (its output was closed)" if result.aborted == "SIGPIPE" else ""
+        played = count(len(result.hands), "hand")
+        print(f"mjref {command}: stopped by {result.aborted}{why} after {played} (seed {seed}){where}",
               file=sys.stderr)
         return Interrupted(signal.Signals[result.aborted]).exit_status
     if args.html is not None and log_path is not None:
@@ -233,7 +242,7 @@ def _score_table(names: list[str], hands: list[HandSummary]) -> Table:
 
 
 def _standings(result: MatchResult) -> Table:
-    t = Table(title=f"Standings after {len(result.hands)} hands (seed {result.seed})")
+    t = Table(title=f"Standings after {count(len(result.hands), 'hand')} (seed {result.seed})")
     for col, just in (("rank", "right"), ("seat", "right"), ("bot", "left"), ("points", "right"), ("wins", "right"),
                       ("faults", "right"), ("mean answer", "right")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]

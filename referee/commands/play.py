@@ -69,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
     def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
         server = Server(generate_tokens([args.name]), say=lambda text: print(text, file=sys.stderr, flush=True))
+        given = kwargs.pop("shutdown", None)  # the command's, which a closed stdout stops
+
         async def main() -> MatchResult:  # Ctrl-C, SIGTERM, SIGHUP stop the match in order, as in mjref match
-            async with watching_signals() as shutdown:
+            async with watching_signals(given) as shutdown:
                 return await serve_match(specs, server, listen=(HOST, 0), page=(HOST, args.port), on_page=show,
                                          shutdown=shutdown, **kwargs)
 

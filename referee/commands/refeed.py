@@ -11,8 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-
-from referee.commands import add_play_options, add_timeout_option, fail, shown
+from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, shown
 from referee.commands.replay import console, meld_glyphs
 from referee.game.tiles import glyph, glyphs
 from referee.match import resolve_local_bot
@@ -37,6 +36,7 @@ def register(sub: Any, name: str, summary: str) -> None:
     add_timeout_option(p, "the bot file's timeout, else the seat's in the log")
     p.add_argument("--stderr", type=Path, default=None, metavar="FILE", help="where a process bot's stderr goes")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    add_force_option(p, "the --stderr file")
     add_play_options(p)
     p.set_defaults(func=run)
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     spec = resolve_local_bot(args.bot, "refeed")
     spec.check_runnable()
     if args.stderr is not None:
-        check_output_file(args.stderr, "--stderr", private=True)
+        check_output_file(args.stderr, "--stderr", private=True, overwrite=args.force)
     report = run_refeed(args.log, args.seat, spec, hand=None if args.hand is None else args.hand - 1,
                         timeout=args.timeout, stderr_path=args.stderr)
     if args.json:

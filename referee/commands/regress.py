@@ -24,7 +24,7 @@ from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check
 from referee.game.rules import make_ruleset, parse_assignments
 from referee.markdown import md_code
 from referee.match import MatchError, resolve_bots
-from referee.numbers import float_arg, int_arg
+from referee.numbers import count, float_arg, int_arg
 from referee.userfiles import check_output_dir, check_output_file
 from tournaments.config import check_concurrency
 from tournaments.regress import (
@@ -108,7 +108,8 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help=f"the results store; the same command resumes from it (default {DEFAULT_STORE})")
     p.add_argument("--restart", action="store_true", help="discard the store's results and start again")
     p.add_argument("--logs", type=Path, default=None, metavar="DIR",
-                   help="keep a JSON-lines log (and bots' stderr) of every match in DIR (default: no logs)")
+                   help="where the JSON-lines log (and the bots' stderr) of every match is kept, for replay after a "
+                   "failed run (default: STORE-logs beside the store, e.g. mjref-regress-logs/; 'none' for no logs)")
     p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
                    help="a ruleset option (repeatable), e.g. --set flowers=true")
     add_timeout_option(p)
@@ -279,11 +280,15 @@ def run(args: argparse.Namespace) -> int:
     check_output_file(args.store, "--store", private=True)
     if args.markdown is not None:
         check_output_file(args.markdown, "--markdown")
-    if args.logs is not None:
-        check_output_dir(args.logs, "--logs", private=True)
+    # Logs by default: a failed CI run must leave something to replay (--logs none: none)
+    logs: Path | None = args.store.with_name(args.store.stem + "-logs") if args.logs is None else args.logs
+    if logs is not None and str(logs).lower() == "none":
+        logs = None
+    if logs is not None:
+        check_output_dir(logs, "--logs", private=True)
     if args.restart:
         check_dask(args.dask)
-    p = plan_regress(settings, args.store, restart=args.restart, logs_dir=args.logs)
+    p = plan_regress(settings, args.store, restart=args.restart, logs_dir=logs)
     executor = open_dask(args.dask, lambda d, address: d.open_dask_executor(
         address, specs=settings.roles().values(), namespace=d.namespace_of(settings.identity()),
         workers=args.concurrency))
@@ -297,12 +302,14 @@ def run(args: argparse.Namespace) -> int:
                 f"H1 not weaker; alpha {settings.sprt.alpha:g}, beta {settings.sprt.beta:g}; budget "
                 f"{settings.max_hands} hands")
     if state.matches_resumed:
-        session.say(f"resuming: {state.matches_resumed} matches already in {escape(str(args.store))} "
+        session.say(f"resuming: {count(state.matches_resumed, 'match', 'matches')} already in "
+                    f"{escape(str(args.store))} "
                     f"({state.groups} groups counted)")
     concurrency = args.concurrency or (executor.slots if executor is not None else None)
     try:
         result = session.play(lambda: run_regress(p, concurrency=concurrency, executor=executor,
-                                                  on_group=lambda st, d: session.update(final=st.finished)),
+                                                  on_group=lambda st, d: session.update(final=st.finished),
+                                                  shutdown=session.shutdown),
                               executor=executor, recorded=lambda: f"{state.matches_played + state.matches_resumed} "
                               f"matches are recorded in {args.store}")
     except RunStopped as stop:
@@ -318,7 +325,8 @@ def run(args: argparse.Namespace) -> int:
         return result.exit_status
     session.finish_line()
     _print_verdict(result, session.console)
-    session.console.print(Text(f"  {result.matches_played} matches played in {session.elapsed:.1f} s; results in "
+    session.console.print(Text(f"  {count(result.matches_played, 'match', 'matches')} played in "
+                               f"{session.elapsed:.1f} s; results in "
                                f"{args.store}"))
     return result.exit_status
 

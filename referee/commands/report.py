@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from referee.commands import fail
+from referee.commands import add_force_option, fail
 from referee.errors import printable
 from referee.userfiles import check_output_file
 from tournaments.report import make_report, matches_dir
@@ -30,6 +30,7 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--with-matches", action="store_true",
                    help="also write every match's viewer page (from the logs the store names) and link them")
     p.add_argument("--json", action="store_true", help="print one JSON object describing what was written")
+    add_force_option(p, "the page")
     p.set_defaults(func=run)
 
 
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output or args.store.with_suffix(".html")
     if os.path.realpath(out) == os.path.realpath(args.store):  # realpath: a symlink loop is no RuntimeError
         return fail("report", f"{out}: the output would overwrite the store; give another -o FILE")
-    check_output_file(out, "-o")
+    check_output_file(out, "-o", overwrite=args.force)
     written = make_report(args.store, out, with_matches=args.with_matches)
     if args.json:
         print(json.dumps({"store": str(args.store), "html": str(written.path), "bytes": written.path.stat().st_size,

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from referee.commands import fail, make_console
 from referee.commands import match as match_command
-from referee.errors import InputError, printable
+from referee.errors import printable
 from referee.match import MatchResult
 from referee.numbers import float_arg
 from referee.server import (
@@ -36,7 +36,8 @@ from referee.server import (
     serve_match,
     server_ssl_context,
 )
-from referee.userfiles import read_toml
+from referee.shutdown import watching_signals
+from tournaments.config import is_tournament_file
 from wrappers.spec import BotSpec
 
 
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     tls = (args.cert, args.key) if args.cert is not None and args.key is not None else None
     err = make_console(stderr=True)
     out = make_console(stderr=args.json)
-    if len(args.bots) == 1 and args.bots[0].endswith(".toml") and _is_tournament(Path(args.bots[0])):
+    if len(args.bots) == 1 and args.bots[0].endswith(".toml") and is_tournament_file(Path(args.bots[0])):
         given = [flag for flag, value in (("--seed", args.seed), ("--hands", args.hands), ("--wallfile", args.wallfile),
                                           ("--rules", args.rules), ("--set", args.options), ("--log", args.log),
                                           ("--html", args.html))
@@ -161,16 +162,19 @@ def run(args: argparse.Namespace) -> int:
                 err.print("no remote seats: the match starts at once", markup=False, highlight=False)
             lobby.start()
 
-        async def main() -> MatchResult:
+        given = kwargs.pop("shutdown", None)  # the command's, which a closed stdout stops
+
+        async def main() -> MatchResult:  # Ctrl-C, SIGTERM, SIGHUP stop the match in order, as in mjref match
             try:
-                async with trio.open_nursery() as nursery:
+                async with watching_signals(given) as shutdown, trio.open_nursery() as nursery:
                     async def stop_lobby() -> None:
                         while server.missing():
                             await trio.sleep(0.05)
                         lobby.stop()
                     nursery.start_soon(stop_lobby)
                     return await serve_match(specs, server, listen=listen, ssl_context=ssl_context, wait=args.wait,
-                                             on_listen=on_listen, page=page, tls=tls, on_page=on_page, **kwargs)
+                                             on_listen=on_listen, page=page, tls=tls, on_page=on_page,
+                                             shutdown=shutdown, **kwargs)
             finally:
                 lobby.stop()
 
@@ -233,15 +237,6 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
     else:
         render_standings(standings, out)
     return 0
-
-
-def _is_tournament(path: Path) -> bool:
-    """A tournament file has ``[[bots]]``; a bot's own TOML file does not."""
-    try:
-        data = read_toml(path)  # a FIFO or /dev/zero is refused, not read for ever
-    except InputError:
-        return False
-    return isinstance(data.get("bots"), list)
 
 
 if __name__ == "__main__":  # pragma: no cover

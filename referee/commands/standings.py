@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import make_console
+from referee.commands import fail, make_console
+from referee.numbers import count
 from tournaments.stats import (
     BotStanding,
     Standings,
@@ -57,6 +58,13 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        empty = args.store.is_file() and args.store.stat().st_size == 0
+    except (OSError, ValueError):
+        empty = False  # reading it says why
+    if empty:  # the store's own message suggests --restart, which is the tournament's, not this command's
+        return fail("standings", f"{args.store}: an empty file (0 bytes), not a results store (mjref tournament or "
+                    "mjref regress writes one)")
     if args.recount:
         n = recount(args.store)
         print(f"{args.store}: totals recounted from {n} match{'es' if n != 1 else ''}", file=sys.stderr)
@@ -86,7 +94,8 @@ def _name(b: BotStanding) -> Text:
 def standings_table(standings: Standings) -> Table:
     title = f"Standings{': ' + standings.name if standings.name else ''}{standings.mark}"
     groups = f"{standings.groups} {standings.cluster_word}{'' if standings.groups == 1 else 's'}"
-    t = Table(title=Text(title), caption=f"{standings.matches} matches, {standings.hands} hands, {groups}; "
+    t = Table(title=Text(title), caption=f"{count(standings.matches, 'match', 'matches')}, "
+              f"{count(standings.hands, 'hand')}, {groups}; "
               "± is the 95% interval")
     for col, just in (("#", "right"), ("bot", "left"), ("matches", "right"), ("hands", "right"),
                       ("points", "right"), ("mean/hand", "right"), ("avg rank", "right"), ("1st %", "right"),

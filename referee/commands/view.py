@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from referee.commands import fail
+from referee.commands import add_force_option, fail
 from referee.userfiles import check_output_file
 from referee.viewer import write_viewer
 
@@ -25,6 +25,7 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("-o", "--output", type=Path, default=None, metavar="FILE",
                    help="the page to write (default: LOG with .html instead of .jsonl)")
     p.add_argument("--json", action="store_true", help="print one JSON object describing what was written")
+    add_force_option(p, "the page")
     p.set_defaults(func=run)
 
 
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.output or args.log.with_suffix(".html")
     if os.path.realpath(out) == os.path.realpath(args.log):  # realpath: a symlink loop is no RuntimeError
         return fail("view", f"{out}: the output would overwrite the log; give another -o FILE")
-    check_output_file(out, "-o")
+    check_output_file(out, "-o", overwrite=args.force)
     written = write_viewer(args.log, out)
     size = written.stat().st_size
     if args.json:

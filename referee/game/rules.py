@@ -192,6 +192,12 @@ def parse_assignments(items: Iterable[str], base: Ruleset | None = None) -> Rule
 
     Values are read as JSON when they parse (``true``, ``12``, ``"x"``) and as plain strings otherwise.
     """
+    return make_ruleset(assignment_options(items), base)
+
+
+def assignment_options(items: Iterable[str]) -> dict[str, Any]:
+    """``OPTION=VALUE`` strings (``--set``) as the options table a tournament file's ``[rules]`` holds (not yet
+    checked: :func:`make_ruleset` does that)."""
     options: dict[str, Any] = {}
     for item in items:
         if "=" not in item:
@@ -210,7 +216,7 @@ def parse_assignments(items: Iterable[str], base: Ruleset | None = None) -> Rule
             table[key[4:]] = value
         else:
             options[key] = value
-    return make_ruleset(options, base)
+    return options
 
 
 DEFAULT_RULES = Ruleset()

@@ -216,6 +216,7 @@ function startAsk(a) {
   deadline = Date.now() + a.seconds * 1000;
   setState("asked", "your move");
   $("prompt").textContent = ASK_WORDS[a.ask] || a.ask;
+  $("key-hint").textContent = "";
   const buttons = a.legal.filter((l) => !l.startsWith("/throw"));
   $("answers").innerHTML = buttons.map((line, i) => {
     const d = describe(line);
@@ -249,6 +250,7 @@ function clearAsk() {
   tick = null;
   $("answers").innerHTML = "";
   $("prompt").textContent = "";
+  $("key-hint").textContent = "";
   showCountdown();
   if (table && position) renderHand();
 }
@@ -299,6 +301,8 @@ document.addEventListener("keydown", (e) => {
   else if (ask.ask === "throw" && (k === "d" || k === "D")) {
     const lines = throwable();
     if (table.drawn !== null && lines.has(table.drawn)) answer(lines.get(table.drawn));
+    else $("key-hint").textContent = "D: there is no drawn tile this turn (the dealer's first throw): click a tile " +
+      "of your hand, or choose one with ← → and press Enter";
     e.preventDefault();
     return;
   } else if (ask.ask === "throw" && (k === "ArrowLeft" || k === "ArrowRight")) {

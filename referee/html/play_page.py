@@ -53,11 +53,15 @@ _PAGE = """<!DOCTYPE html>
       <div class="round" id="round-info"></div>
       <div><div class="label">wall · live tiles left</div><div id="wall-count">0</div></div>
       <div id="prompt" aria-live="assertive"></div>
+      <div id="key-hint" aria-live="polite"></div>
       <div id="countdown" hidden></div>
     </div>
   </section>
   <aside class="side">
     <div class="card" id="answer-card"><h2>Your move</h2><div id="answers"></div></div>
+    <div class="card" id="keep-open"><p>Keep this tab open until the match ends. While it is closed (or the connection
+      is lost), a stand-in plays your seat to the end of each hand and you pay the fault penalty for that hand; you
+      play again from the next hand once the page is back.</p></div>
     <div class="card" id="winner-panel" hidden></div>
     <div class="card"><h2>Scores</h2><div id="scores"></div></div>
     <div class="card"><h2>Table</h2><ul id="notes"></ul></div>

@@ -23,7 +23,7 @@ main { max-width: 1180px; margin: 0 auto; padding: 16px; display: flex; flex-dir
 .card { background: #fff; border: 1px solid #d5ddd8; border-radius: 10px; padding: 14px 18px; overflow-x: auto; }
 .card h2 { font-size: 16px; margin: 0 0 10px; color: #173d2c; }
 table.grid { border-collapse: collapse; font-variant-numeric: tabular-nums; margin-bottom: 10px; }
-table.grid th, table.grid td { padding: 4px 9px; text-align: right; border-bottom: 1px solid #e3e8e5;
+table.grid th, table.grid td { padding: 4px 7px; text-align: right; border-bottom: 1px solid #e3e8e5;
   font-size: 13px; white-space: nowrap; }
 table.grid th { background: #f3f6f4; font-weight: 600; }
 table.grid .l { text-align: left; }
@@ -47,7 +47,16 @@ details.fault-group summary { cursor: pointer; white-space: normal; }
   header { padding: 10px 12px; }
   main { padding: 8px; gap: 10px; }
   .card { padding: 10px; }
+  /* A chart keeps its own size and scrolls sideways in its card: shrunk to the screen, its labels were 5 px tall. */
+  svg.chart { max-width: none; }
+  /* A wide table scrolls sideways under its bot names, which stay: the columns past the fifth were out of reach
+     of the eye (nothing said the table went on) and, scrolled to, no longer said whose they were. */
+  #standings td.name, #standings th.l { position: sticky; left: 0; background: #fff; z-index: 1;
+    box-shadow: 1px 0 0 #d5ddd8; }
+  #standings th.l { background: #f3f6f4; }
+  .card .scroll-note { display: block; }
 }
+.scroll-note { display: none; color: #56615b; font-size: 12px; margin: 0 0 6px; }
 """
 
 _PAGE = """<!DOCTYPE html>

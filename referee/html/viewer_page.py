@@ -37,7 +37,10 @@ header.bar .sub { color: var(--muted); font-size: 12px; }
 .controls button.on { background: #8a6d12; border-color: var(--gold); }
 .controls input[type=range] { width: 180px; }
 .keys { color: var(--muted); font-size: 11px; }
-main.wrap { display: grid; grid-template-columns: minmax(0, 1fr) 400px; gap: 12px; padding: 12px; }
+/* align-items: start: a tall side column (a hand's win panel) no longer stretches the table (to 1035 px at
+   1440x900, seat 1 below the fold); the side column scrolls with the page instead. */
+main.wrap { display: grid; grid-template-columns: minmax(0, 1fr) 400px; gap: 12px; padding: 12px;
+  align-items: start; }
 .table { display: grid; grid-template-columns: minmax(330px, 1fr) 220px minmax(330px, 1fr);
   grid-template-areas: "top top top" "left center right" "bottom bottom bottom"; gap: 10px;
   background: radial-gradient(ellipse at center, #2a6a4d 0%, var(--felt) 60%, var(--felt-dark) 100%);

@@ -28,6 +28,7 @@ from chromium import chromium, screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = make_ruleset({"flowers": False, "dealer_continues": True})  # seat 1 deals both hands
+WAIT = 120.0  # seconds to wait for the page's next question: a margin a loaded machine cannot eat, not a measure
 
 # Hand 1 (seat 1 deals): throw East; seat 4 throws a 1-tong: pong it; throw White; draw a 3-tiao: self-drawn win.
 HAND_1 = [110, 111, 112, 120, 130, 140, 150, 160, 170, 210, 220, 310, 311, 350, 351, 410, 470]
@@ -221,14 +222,14 @@ def test_a_person_plays_two_crafted_hands_in_the_browser(tmp_path: Path) -> None
 def _next_question(page: Any, last_q: int, stop: str = "over") -> dict[str, Any] | None:
     """The page's next question (another ``q`` than ``last_q``), or None once its state is ``stop``; polled from
     here, as the page's Content-Security-Policy forbids the eval of ``wait_for_function``."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + WAIT
     while True:
         state, ask = page.evaluate("[document.body.dataset.state, window.MJPLAY.state().ask]")
         if state == stop:
             return None
         if ask is not None and ask["q"] != last_q:
             return ask  # type: ignore[no-any-return]
-        assert time.monotonic() < deadline, f"no new question and no {stop!r} within 30 s (state {state})"
+        assert time.monotonic() < deadline, f"no new question and no {stop!r} within {WAIT:g} s (state {state})"
         page.wait_for_timeout(20)
 
 
@@ -255,19 +256,27 @@ def _answer_until_over(page: Any, limit: int = 400, last_q: int = -1) -> int:
     raise AssertionError(f"the match was not over after {limit} questions")
 
 
+def _start_play(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[str], re.Match[str]]:
+    """``mjref play OPTIONS`` against three dead_hand bots, and the address it printed for the person (``you``)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "play", "--no-browser", *options, "dead_hand", "dead_hand", "dead_hand"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert proc.stdout is not None
+    found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
+    if found is None:
+        proc.kill()
+        raise AssertionError(proc.stderr.read() if proc.stderr else "mjref play printed no address")
+    return proc, found
+
+
 @pytest.mark.slow
 def test_closing_the_tab_mid_hand_the_stand_in_plays_on_and_reopening_rejoins(tmp_path: Path) -> None:
     log = tmp_path / "rejoin.jsonl"
     with chromium() as browser:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "referee.cli", "play", "--no-browser", "--hands", "3", "--seed", "12", "--set",
-             "start_grace=30", "--log", str(log), "dead_hand", "dead_hand", "dead_hand"],
-            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
+        proc, found = _start_play(tmp_path, "--hands", "3", "--seed", "12", "--set", "start_grace=30", "--log",
+                                  str(log))
         try:
-            assert proc.stdout is not None
-            found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
-            assert found
             first = browser.new_context()
             page = first.new_page()
             page.goto(found.group(0))
@@ -305,3 +314,57 @@ def test_closing_the_tab_mid_hand_the_stand_in_plays_on_and_reopening_rejoins(tm
     assert {r["by"] for r in seat1 if r["hand"] == 0}.issuperset({"dummy"})  # the stand-in finished hand 1
     assert {r["by"] for r in seat1 if r["hand"] >= 1} == {"bot"}  # and the person played hands 2 and 3
     assert mjref(["replay", str(log)]) == 0
+
+
+# ----------------------------------------------------------------------------------- what a person sees (issue 35)
+def _covered(page: Any, selector: str) -> str | None:
+    """Scroll the element to the top of the window, as a person reading down the page does, and say what covers its
+    middle (None: nothing, it is seen)."""
+    return page.evaluate(
+        """(sel) => { const el = document.querySelector(sel); el.scrollIntoView({block: "start"});
+        const r = el.getBoundingClientRect(); const hit = document.elementFromPoint(r.left + r.width / 2,
+        r.top + Math.min(r.height / 2, 8));
+        return el.contains(hit) ? null : (hit ? hit.tagName + "." + hit.className : "nothing"); }""", selector)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("width", "height"), [(375, 740), (1440, 900)])
+def test_what_a_person_sees_on_a_phone_and_a_desktop(tmp_path: Path, width: int, height: int) -> None:
+    """D with no drawn tile says why; the prompt is never under the header; the page says what a closed tab costs;
+    after the match no empty "Your move" card is left."""
+    wallfile = tmp_path / "walls.txt"
+    wallfile.write_text(" ".join(map(str, walls()[0].tiles)) + "\n")
+    with chromium() as browser:
+        proc, found = _start_play(tmp_path, "--hands", "1", "--wallfile", str(wallfile), "--set", "flowers=false",
+                                  "--seed", "9", "--log", "none")
+        try:
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(found.group(0))
+            ask = _next_question(page, -1)
+            assert ask is not None and ask["ask"] == "throw"
+            assert page.evaluate("window.MJPLAY.state().table.drawn") is None  # the dealer's first throw
+            page.keyboard.press("d")
+            hint = page.locator("#key-hint")
+            assert hint.is_visible() and "no drawn tile" in hint.inner_text()
+            assert page.evaluate("window.MJPLAY.state().ask.q") == ask["q"]  # nothing was sent
+            assert _covered(page, "#prompt") is None, "the prompt is under something"
+            assert page.locator("#prompt").inner_text().strip() != ""
+            keep = page.locator("#keep-open")
+            assert keep.is_visible() and "fault penalty" in keep.inner_text() and "wrapper" not in keep.inner_text()
+            screenshot(page, f"play-first-throw-{width}.png", full_page=False)
+            _answer(page, ask)
+            assert _answer_until_over(page, last_q=ask["q"]) > 3
+            assert not page.locator("#answer-card").is_visible(), "an empty 'Your move' card after the match"
+            assert not page.locator("#keep-open").is_visible()
+            screenshot(page, f"play-over-{width}.png")
+            proc.communicate(timeout=60)
+            assert proc.returncode == 0
+            assert not errors, errors
+            context.close()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

@@ -201,3 +201,33 @@ def test_report_on_a_narrow_screen_groups_faults(store: Path, tmp_path: Path) ->
         expected[(f["bot"], f["kind"])] = expected.get((f["bot"], f["kind"]), 0) + 1
     assert sorted((b, k, n) for b, k, n, _ in groups) == sorted((b, k, n) for (b, k), n in expected.items())
     assert all(rows == min(n, 100) for _, _, n, rows in groups)
+
+
+@pytest.mark.parametrize(("width", "height"), [(375, 800), (1440, 900)])
+def test_charts_stay_readable_and_every_standings_column_can_be_seen(store: Path, tmp_path: Path, width: int,
+                                                                      height: int) -> None:
+    """On a phone the charts keep their size (their labels were shrunk to about 5 px) and scroll in their card,
+    and the standings say they go on to the right; scrolled there, the last column and the bot names are both in
+    view.  On a desktop all of it fits as it is."""
+    out = write_report(store, tmp_path / f"report-{width}.html")
+    with chromium() as browser, open_page(browser, out, width=width, height=height) as op:
+        page = op.page
+        labels = page.evaluate("""() => [...document.querySelectorAll('svg.chart')].map((svg) => {
+            const texts = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect().height);
+            return Math.min(...texts); })""")
+        assert labels and min(labels) >= 9, f"chart labels {labels} px tall"
+        note = page.locator("#standings").locator("xpath=preceding-sibling::p[@class='scroll-note']")
+        seen = page.evaluate("""() => { const t = document.getElementById('standings'); const card = t.parentElement;
+            card.scrollLeft = card.scrollWidth; t.scrollIntoView({block: 'center'});
+            const last = t.querySelector('thead th:last-child').getBoundingClientRect();
+            const name = t.querySelector('tbody td.name').getBoundingClientRect();
+            const hit = document.elementFromPoint(name.left + 4, name.top + name.height / 2);
+            return {lastRight: last.right, lastLeft: last.left, nameSeen: !!hit && !!hit.closest('td.name'),
+                    wider: card.scrollWidth > card.clientWidth}; }""")
+        assert 0 <= seen["lastLeft"] and seen["lastRight"] <= width + 1, seen  # the last column can be brought in
+        assert seen["nameSeen"], "scrolled to the last column, the bot names are still in view"
+        assert note.is_visible() == seen["wider"], "the note says the table goes on exactly when it does"
+        size = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert size <= 0
+        screenshot(page, f"report-standings-{width}.png", full_page=False)
+        assert op.errors == []

@@ -461,3 +461,29 @@ def test_narrow_screens_do_not_overflow_and_faults_come_in_groups(browser: Any, 
         expected: Counter[tuple[int, str]] = Counter((f["seat"], f["kind"]) for f in last)
         assert sorted((s, k, n) for s, k, n in groups) == sorted((s, k, n) for (s, k), n in expected.items())
         assert op.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1440, 900), (375, 740)])
+def test_a_hands_win_panel_does_not_push_the_table_down(browser: Any, logs: dict[str, Path], tmp_path: Path,
+                                                        width: int, height: int) -> None:
+    """At a hand's end the win panel (tai items, payments) fills the side column; the table keeps its own height,
+    so on a desktop window seat 1 (the bottom seat) stays in view (it was pushed below the fold at 1440x900:
+    the table stretched to the side column's 1035 px); on a phone nothing is wider than the screen."""
+    html = write_viewer(logs["plain"], tmp_path / "plain.html")
+    with open_page(browser, html, width=width, height=height) as op:
+        page = op.page
+        page.wait_for_selector("body[data-ready='1']")
+        page.keyboard.press("End")  # hand 1's end: its result
+        panel = page.locator("#winner-panel")
+        assert panel.is_visible()
+        table = page.locator("#table").bounding_box()
+        seat1 = page.locator("#seat-1").bounding_box()
+        assert table is not None and seat1 is not None
+        if width >= 1340:  # two columns: the table beside the side column
+            assert seat1["y"] + seat1["height"] <= height, f"seat 1 ends at {seat1['y'] + seat1['height']:.0f} px"
+            side = page.locator("aside.side").bounding_box()
+            assert side is not None and side["height"] > table["height"], "the panel fills the side column"
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page is {overflow} px wider than the window"
+        screenshot(page, f"viewer-hand-end-{width}.png", full_page=False)
+        assert not op.errors, op.errors

@@ -7,18 +7,14 @@ The commands run as real processes: with their output in a pipe (lines) and in a
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import pty
-import re
 import shlex
-import struct
 import subprocess
 import sys
-import termios
 from dataclasses import replace
 from pathlib import Path
+
+from installed import in_a_terminal
 
 from referee.commands import regress as regress_command
 from referee.game.rules import make_ruleset
@@ -38,33 +34,9 @@ def mjref(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
-ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>78])")
-
-
 def mjref_in_a_terminal(*args: str, cwd: Path) -> tuple[int, str, str]:
-    """``mjref ARGS`` with its stdout in a wide terminal (a pseudo-terminal: rich draws its live view there);
-    the exit status, what the terminal showed without its escape sequences, and stderr."""
-    main, sub = pty.openpty()
-    fcntl.ioctl(sub, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 240, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "240", "LINES": "60"}
-    env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", *args], cwd=cwd, stdin=sub, stdout=sub,
-                            stderr=subprocess.PIPE, env=env)
-    os.close(sub)
-    chunks = []
-    while True:
-        try:
-            data = os.read(main, 65536)
-        except OSError:  # EIO: the process, the terminal's last writer, has ended
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(main)
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode()
-    status = proc.wait(timeout=300)
-    return status, ANSI.sub("", b"".join(chunks).decode(errors="replace")), err
+    """``mjref ARGS`` with its stdout in a wide terminal; the exit status, what it showed, and stderr."""
+    return in_a_terminal([sys.executable, "-m", "referee.cli", *args], cwd=cwd)
 
 
 def bot_file(folder: Path, name: str, builtin_bot: str) -> Path:
@@ -151,7 +123,7 @@ def test_a_tournament_and_its_bots_are_named_as_written(tmp_path: Path) -> None:
     cup = tournament_file(tmp_path)
     status, shown, err = mjref_in_a_terminal("tournament", str(cup), cwd=tmp_path)
     assert status == 0 and "Traceback" not in err, err
-    assert f"{EVIL} cup: 1 matches" in shown, shown
+    assert f"{EVIL} cup: 1 match (" in shown, shown
     live = shown[shown.index("Live standings"):]
     bar = [line for line in shown.splitlines() if "━" in line and "matches" in line][-1]  # the progress bar
     assert bar.startswith(f"{EVIL} cup ") and "1/1 matches" in bar, bar
@@ -159,7 +131,7 @@ def test_a_tournament_and_its_bots_are_named_as_written(tmp_path: Path) -> None:
         assert f" {name} " in live, live
     # again in a pipe (resumed: nothing left to play): the first line and the standings
     out = ok(mjref("tournament", str(cup), cwd=tmp_path))
-    assert f"{EVIL} cup: 1 matches" in out and f"Standings: {EVIL} cup" in out, out
+    assert f"{EVIL} cup: 1 match (" in out and f"Standings: {EVIL} cup" in out, out
     for name in (EVIL, "mybot[v1]", "[reverse]BOT", HTML):
         assert name in out[out.index("Standings"):], out
     md = ok(mjref("standings", "t.sqlite", "--format", "markdown", cwd=tmp_path))

@@ -40,12 +40,13 @@ def test_match_logs_the_command_lines_timeout(bot_file: Path, tmp_path: Path) ->
     assert main(["match", str(bot_file), "--timeout", "2", "--hands", "1", "--seed", "1", "--quiet",
                  "--log", str(log)]) == 0
     assert seat_timeouts(log) == [2, None, None, None]  # built-in seats answer in-process: no deadline
-    assert main(["match", str(bot_file), "--hands", "1", "--seed", "1", "--quiet", "--log", str(log)]) == 0
+    assert main(["match", str(bot_file), "--hands", "1", "--seed", "1", "--quiet", "--log", str(log),
+                 "--force"]) == 0
     assert seat_timeouts(log) == [5, None, None, None]  # without --timeout, the bot file's
     plain = tmp_path / "plain.toml"  # the same bot, its file silent about time
     plain.write_text(bot_file.read_text().replace("timeout = 5\n", ""))
     assert main(["match", str(plain), "--set", "move_timeout=7", "--hands", "1", "--seed", "1", "--quiet",
-                 "--log", str(log)]) == 0
+                 "--log", str(log), "--force"]) == 0
     assert seat_timeouts(log, move_timeout=7) == [7, None, None, None]  # without either, the ruleset's
 
 

@@ -9,7 +9,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from processes import live_processes
+from processes import lingering_processes
 
 from referee.game.rules import make_ruleset
 from referee.log import open_log
@@ -130,7 +130,7 @@ def test_each_fault_is_caught_and_the_dummy_finishes(mode: str, kind: str, tmp_p
     kinds = {(f.position, f.kind) for f in result.faults}
     assert (2, kind) in kinds, result.faults
     assert all(f.position == 2 for f in result.faults), "only the bad bot faulted"
-    assert not live_processes(marker), "no process of the bot is left"
+    assert not lingering_processes(marker), "no process of the bot is left"
     records = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
     faults = [r for r in records if r["type"] == "fault"]
     assert faults and faults[0]["seat"] == 2 and faults[0]["kind"] == kind
@@ -161,12 +161,14 @@ def test_stderr_flood_is_bounded_and_not_a_fault(tmp_path: Path, block_ms: float
     files = list(tmp_path.glob("seat1-*.stderr"))
     assert files and files[0].stat().st_size <= (1 << 20) + 200
     assert "dropped" in files[0].read_text(errors="replace")[-200:]
-    assert not live_processes(marker)
+    assert not lingering_processes(marker)
 
 
 def test_a_bot_that_cannot_start_is_a_usage_error() -> None:
-    with pytest.raises(MatchError, match="not a built-in"):
+    with pytest.raises(MatchError, match="cannot run './no-such-bot-here': no such file"):
         resolve_bots(["./no-such-bot-here"])
+    with pytest.raises(MatchError, match="not a built-in"):
+        resolve_bots(["no-such-bot-here"])
     with pytest.raises(MatchError, match="cannot run"):
         play_match([BotSpec(name="x", cmd=("/nonexistent/bot",)), *resolve_bots([])[:3]], seed=1)
 
@@ -268,7 +270,7 @@ def test_a_keep_alive_bot_is_restarted_after_a_fault(tmp_path: Path) -> None:
     bad = BotSpec(name="bad", cmd=(sys.executable, str(BADBOT), "crash_mid", marker), cwd=str(ROOT), keep_alive=True)
     result = play_match([bad, *resolve_bots([])[:3]], seed=3, rules=make_ruleset({"hands": 3}))
     assert [(f.hand, f.kind) for f in result.faults] == [(0, "crash"), (1, "crash"), (2, "crash")]
-    assert not live_processes(marker)
+    assert not lingering_processes(marker)
 
 
 def test_the_benchmarks_in_memory_seats_replay_a_match_exactly(tmp_path: Path) -> None:
@@ -299,11 +301,18 @@ def test_the_play_digest_of_a_fixed_match_does_not_change() -> None:
 
 
 def test_seat_names_are_all_different_even_when_a_bot_takes_a_numbered_name() -> None:
-    """Seats sharing a name are numbered ``#1``, ``#2``…; a bot file named ``greedy#2`` beside them kept its name
-    and a greedy seat got the same one: two seats of one name in the log, the standings and the fault lines."""
+    """Seats sharing a name are numbered by their seat (``greedy#3`` sits in seat 3); a bot file named ``greedy#2``
+    beside them kept its name and a greedy seat got the same one once: two seats of one name in the log, the
+    standings and the fault lines."""
     impostor = BotSpec(name="greedy#2", builtin="random")
     specs = [BotSpec(name="greedy", builtin="greedy"), impostor, BotSpec(name="greedy", builtin="greedy"),
              BotSpec(name="greedy", builtin="greedy")]
     played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
     names = [s.bot for s in played.seats]
     assert names == ["greedy#1", "greedy#2", "greedy#3", "greedy#4"] and len(set(names)) == 4
+    specs = [BotSpec(name="mybot", builtin="random"), *(BotSpec(name="greedy", builtin="greedy") for _ in range(3))]
+    played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
+    assert [s.bot for s in played.seats] == ["mybot", "greedy#2", "greedy#3", "greedy#4"]  # a seat's own number
+    specs = [BotSpec(name="greedy#2", builtin="random"), *(BotSpec(name="greedy", builtin="greedy") for _ in range(3))]
+    played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
+    assert [s.bot for s in played.seats] == ["greedy#2", "greedy#6", "greedy#3", "greedy#4"]

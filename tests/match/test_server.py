@@ -25,8 +25,17 @@ from wsproto import ConnectionType, WSConnection
 from wsproto import events as wsevents
 
 from referee.cli import main as mjref
-from referee.server import (MAX_PENDING, MAX_PENDING_PER_ORIGIN, Door, ServeError, _network, _origin, generate_tokens,
-                            load_tokens, parse_listen)
+from referee.server import (
+    MAX_PENDING,
+    MAX_PENDING_PER_ORIGIN,
+    Door,
+    ServeError,
+    _network,
+    _origin,
+    generate_tokens,
+    load_tokens,
+    parse_listen,
+)
 from wrappers import messages as m
 from wrappers.spec import SpecError, parse_bot
 from wrappers.websocket import SEND_TIMEOUT
@@ -366,7 +375,7 @@ def test_connect_bad_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert mjref(["connect", "ws://127.0.0.1:1", "greedy", "--token", "t"]) == 2
     assert "a built-in bot plays at the server" in capsys.readouterr().err
     assert mjref(["connect", "ws://127.0.0.1:1", "./no-such-bot", "--token", "t"]) == 2
-    assert "not a built-in" in capsys.readouterr().err
+    assert "cannot run './no-such-bot': no such file" in capsys.readouterr().err
 
 
 TOURNAMENT = """name = "net"
@@ -841,3 +850,17 @@ def test_ipv6_addresses_count_by_64_and_make_room_by_48() -> None:
         assert [s.fileno() == -1 for s in same] == [True] * 3 + [False] * MAX_PENDING_PER_ORIGIN
         for s in clients + served:
             s.close()
+
+
+def test_connect_says_when_the_servers_timeout_replaces_the_bot_files(tmp_path: Path, procs: list[Proc]) -> None:
+    """The server judges the answers, so its deadline counts; the wrapper says so when the bot file gave another
+    (it ran the bot with the server's timeout without a word, the file saying 60 s)."""
+    (tmp_path / "mine.toml").write_text(f'name = "a"\ncmd = ["{sys.executable}", "-m", "bots.greedy"]\ntimeout = 60\n')
+    server, url = serve(procs, tmp_path, "remote:a", "--tokens", str(write_tokens(tmp_path)), "--hands", "1",
+                        "--timeout", "7", "--json", "--log", "none")
+    wrapper = connect(procs, tmp_path, url, "a", str(tmp_path / "mine.toml"))
+    code, _ = server.finish()
+    assert code == 0, server.stderr
+    assert wrapper.finish()[0] == 0
+    assert any("the server gives 7 s per question; the bot file's timeout (60 s) does not apply to a served match"
+               in line for line in wrapper.lines), wrapper.lines

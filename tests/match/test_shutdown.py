@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from processes import live_processes
+from processes import lingering_processes, live_processes
 
 from referee.game.rules import make_ruleset
 from referee.log import open_log
@@ -64,7 +64,7 @@ def test_a_signal_ends_every_bot_and_the_log_says_aborted(signum: int, hung: str
             proc.kill()
     assert proc.returncode == 128 + signum, err
     assert f"stopped by {signal.Signals(signum).name}" in err
-    assert not live_processes(marker), "no bot process is left behind"
+    assert not lingering_processes(marker), "no bot process is left behind"
     records = [r.model_dump() for _, r in open_log(log).records()]
     assert records[-1]["type"] == "aborted" and records[-1]["signal"] == signal.Signals(signum).name
     assert records[-1]["hands"] == 0 and records[-1]["totals"] == [0, 0, 0, 0]
@@ -118,7 +118,7 @@ def test_a_stopped_tournament_keeps_its_results_and_resumes(tmp_path: Path) -> N
             proc.kill()
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "stopped by SIGTERM" in err and "run the same command again to resume" in err.lower()
-    assert not live_processes(marker)
+    assert not lingering_processes(marker)
     after = recorded()
     assert kept <= after < len(expected), "stopped part-way, nothing recorded lost"
     rerun = subprocess.run([*MJREF, "tournament", str(path), "--json"], cwd=tmp_path, capture_output=True, text=True,

@@ -208,7 +208,7 @@ def test_a_tournament_store_or_a_stray_file_is_refused(tmp_path: Path, capsys: p
      "mjref regress: a field is for the 1v3 design (in 2v2 the candidate and baseline fill the table)"),
     (["--candidate", "nosuchbot"],
      ("mjref regress: --candidate: bot 'nosuchbot': not a built-in (dead_hand, drawdiscard, greedy, random), "
-      "a .toml file, or a runnable command")),
+      "a .toml file, or a command on the PATH (a program in the current folder is ./NAME)")),
     (["--baseline", "greedy:foo=1"],
      ("mjref regress: --baseline: unknown parameter 'foo' for bot greedy (known: chowness, hiddenness, majorness, "
      "suitness)")),

@@ -245,6 +245,7 @@ def test_process_bots_leave_a_core_for_the_referee() -> None:
     warning = concurrency_warning(proc, 4, cores=8)
     assert warning is not None and "8 of this machine's 8 cores" in warning
     assert concurrency_warning(builtin, 64, cores=2) is None
+    assert concurrency_warning(proc, 1, cores=2) is None  # one match at once cannot be lowered: no warning
 
 
 def test_regress_takes_the_store_lock(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from processes import unprivileged_bot
+from processes import GONE_WITHIN, unprivileged_bot
 
 from referee.game.rules import make_ruleset
 from referee.match import play_match
@@ -321,7 +321,7 @@ def test_a_setsid_daemon_dies_with_its_bot(boxed: None, tmp_path: Path) -> None:
     marker = f"mjref-daemon-{uuid.uuid4().hex}"
     _, found = _play(_hostile("daemon", marker), tmp_path)
     assert found == {"attack": "daemon", "started": True}
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + GONE_WITHIN  # a margin load cannot eat: done when gone
     while _live(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _live(marker), "the daemon outlived its bot"
@@ -344,7 +344,7 @@ def test_sigkill_to_the_referee_leaves_no_bot_behind(boxed: None, tmp_path: Path
         time.sleep(1)
         proc.kill()
         proc.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + GONE_WITHIN  # a margin load cannot eat: done when gone
         while _live(marker) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _live(marker), "a bot outlived the referee killed by SIGKILL"
