@@ -3,11 +3,11 @@
 Mode ``input`` reads with ``input()``, which flushes stdout before it reads, so its answers go out; mode ``loop``
 reads with ``for line in sys.stdin``, and its answers stay in stdout's buffer (a pipe is fully buffered): it times
 out, and the fault says to flush.  Mode ``stall2`` reads as ``input`` does, but its second process (a bot is started
-per hand; a mark in its HOME, which lasts the match) never answers: a bot that played and flushed, then timed out.
+per hand; the second hand's /initGame names another hand wind than EAST) never answers: a bot that played and
+flushed, then timed out.
 Mode ``immortal`` reads as ``input`` does and, at ``/exit``, neither exits nor reads on: it sleeps for a minute.
 It throws the tile it drew, passes every claim and wins when asked."""
 
-import os
 import sys
 import time
 
@@ -24,17 +24,14 @@ def lines(mode: str):
 
 
 def main() -> None:
-    if sys.argv[1] == "stall2":
-        mark = os.path.join(os.environ["HOME"], "pystyle-played")
-        if os.path.exists(mark):
-            time.sleep(60)
-        open(mark, "w").close()
     hand: list[int] = []
     me, last = 0, 0
     for line in lines(sys.argv[1]):
         w = line.split()
         if w[0] == "/start":
             me, hand = int(w[2]), []
+        elif w[0] == "/initGame" and sys.argv[1] == "stall2" and w[2] != "EAST":
+            time.sleep(60)  # the second hand's process (its hand wind is no longer EAST): never answers
         elif w[0] == "/initCard":
             hand = [int(t) for t in w[1:]]
             last = hand[-1]

@@ -251,7 +251,7 @@ def test_logs_that_cannot_be_replayed_exit_2(mixed_log: Path, tmp_path: Path,
     other.write_text('{"type": "something"}\n')
     for path, why in ((text, "not an mjref log (line 1 is not JSON)"), (empty, "empty file"),
                       (other, "line 1 is not a header record"), (tmp_path / "missing.jsonl", "cannot read"),
-                      (tmp_path, "is a directory")):
+                      (tmp_path, "a directory without mj-server hand histories")):
         code, out, err = run_cmd("replay", [str(path)], capsys)
         assert code == 2 and why in err and err.count("\n") == 1, err
 
@@ -294,12 +294,12 @@ def test_hand_out_of_range_exits_2(mixed_log: Path, capsys: pytest.CaptureFixtur
 # ---------------------------------------------------------------------------------------------------- transcripts
 def test_transcript_is_exactly_what_a_process_bot_read_and_wrote(tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    record = tmp_path / "lines.txt"
-    # The recorder writes its file in its own folder, which the sandbox must let it write.
-    bot = BotSpec(name="rec", cmd=(sys.executable, str(RECORDER), record.name), cwd=str(tmp_path), writable=True)
+    # The recorder writes every line it reads and prints to its stderr, which the referee keeps per seat.
+    bot = BotSpec(name="rec", cmd=(sys.executable, str(RECORDER), "-"))
     log = tmp_path / "t.jsonl"
     play_match([resolve_bots(["greedy"])[0], bot, *resolve_bots(["random", "greedy"])[:2]], seed=5,
-               rules=make_ruleset({"hands": 2}), log_path=log)
+               rules=make_ruleset({"hands": 2}), log_path=log, stderr_dir=tmp_path / "err")
+    record = tmp_path / "err" / "seat2-rec.stderr"
     code, out, _ = run_cmd("transcript", [str(log), "--seat", "2", "--json"], capsys)
     assert code == 0
     data = json.loads(out)

@@ -319,7 +319,7 @@ def boxargs() -> None:
             events = 0
         os.close(ino)
     report(attack="boxargs", paths=paths, covered=covered, readable=readable, seeds=sorted(seeds), watched=watched,
-           event_bytes=events)
+           event_bytes=events, inotify=ino >= 0)
 
 
 ATTACKS = {"spy": spy, "poison": poison, "secrets": secrets, "connect": connect, "allocate": allocate,
