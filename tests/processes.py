@@ -63,27 +63,40 @@ def unprivileged_python(args: list[str]) -> list[str]:
 
 
 _TREE: list[Path] = []
+_PARTS = ("bots", "referee", "wrappers", "tournaments", "tests/bots", "examples")
 
 
 def _reachable_tree() -> Path:
-    import atexit
+    """The copy, at a path every test process agrees on (test parameters name it: pytest-xdist's workers must
+    collect the same tests), named after what it holds, so an edited checkout gets a new one."""
+    import hashlib
     import os
     import shutil
     import tempfile
 
     if not _TREE:
         root = Path(__file__).resolve().parents[1]
-        tree = Path(tempfile.mkdtemp(prefix="mjref-reachable-"))
-        atexit.register(shutil.rmtree, tree, ignore_errors=True)
-        for package in ("bots", "referee", "wrappers", "tournaments", "tests/bots"):
-            shutil.copytree(root / package, tree / package, ignore=shutil.ignore_patterns("__pycache__"))
-        launcher = tree / "pybot"
-        launcher.write_text(f'#!/bin/sh\nname="$1"; shift\n'
-                            f'PYTHONPATH={tree} exec /usr/bin/python3 -m "bots.$name" "$@"\n')
-        for dirpath, _, files in os.walk(tree):
-            os.chmod(dirpath, 0o755)
-            for f in files:
-                os.chmod(os.path.join(dirpath, f), 0o755 if f == "pybot" else 0o644)
+        digest = hashlib.sha256(str(root).encode())
+        for part in _PARTS:
+            for path in sorted((root / part).rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    st = path.stat()
+                    digest.update(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+        tree = Path(tempfile.gettempdir()) / f"mjref-reachable-{digest.hexdigest()[:16]}"
+        if not (tree / "pybot").exists():
+            build = Path(tempfile.mkdtemp(prefix="mjref-reachable-build-"))
+            for part in _PARTS:
+                shutil.copytree(root / part, build / part, ignore=shutil.ignore_patterns("__pycache__"))
+            (build / "pybot").write_text(f'#!/bin/sh\nname="$1"; shift\n'
+                                         f'PYTHONPATH={tree} exec /usr/bin/python3 -m "bots.$name" "$@"\n')
+            for dirpath, _, files in os.walk(build):
+                os.chmod(dirpath, 0o755)
+                for f in files:
+                    os.chmod(os.path.join(dirpath, f), 0o755 if f == "pybot" else 0o644)
+            try:
+                os.rename(build, tree)
+            except OSError:  # another test process made it first
+                shutil.rmtree(build, ignore_errors=True)
         _TREE.append(tree)
     return _TREE[0]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -17,11 +18,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from processes import unprivileged_python
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "golden-seed7.jsonl"
 BOT = '[[bots]]\nname = "g"\nbuiltin = "greedy"\n'
-MYBOT = f"{sys.executable} {ROOT / 'examples' / 'mybot.py'}"
+# Mode none (below): as root the bot runs as a uid of its own, which must reach its interpreter (see processes.py).
+MYBOT = shlex.join(unprivileged_python([str(ROOT / "examples" / "mybot.py")]))
 MEMORY = 2 << 30  # bytes of address space a command gets: reading /dev/zero whole hits it at once
 
 
