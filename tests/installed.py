@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 MJREF = Path(sys.executable).parent / "mjref"
-ENV = {**os.environ, "MJREF_SANDBOX": "none"}
+ENV = dict(os.environ)  # the default box: as root, mode none would need every bot reachable by an unprivileged uid
 WAIT = 300  # seconds a command may take on a loaded machine: a margin, never a measure
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z]|[=>78])")
 

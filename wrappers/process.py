@@ -59,7 +59,7 @@ EXIT_GRACE = 1.0  # seconds a bot has to exit by itself after /exit
 BLOCK_MS = 250.0
 TERM_GRACE = 0.2  # seconds between SIGTERM and SIGKILL
 STDERR_TAIL = 512  # the last bytes of stderr kept in memory, to tell why a bot died (e.g. MemoryError)
-ENDED_WAIT = 0.05  # seconds to see whether a bot that did not answer has ended (its fault then says how)
+ENDED_WAIT = 1.0  # seconds to see whether a bot that did not answer has ended (its fault then says how)
 UNFLUSHED = ("nothing has come on its stdout since it started: if it did write an answer, it is still in its "
              "stdout buffer; flush after each answer (fflush(stdout) in C, std::endl or std::flush in C++, "
              "print(..., flush=True) in Python, System.out.flush() in Java)")

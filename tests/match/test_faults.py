@@ -168,7 +168,7 @@ def test_a_missing_script_no_longer_ranks_first_and_fail_on_fault_says_so(tmp_pa
     totals = [s["total"] for s in out["seats"]]
     assert totals[0] == min(totals) and totals.count(totals[0]) == 1, totals
     assert out["seats"][0]["faults"] == 4  # three crashes and the forfeit
-    failing = mjref(*args, "--fail-on-fault", cwd=tmp_path)
+    failing = mjref(*args, "--fail-on-fault", "--force", cwd=tmp_path)
     assert failing.returncode == 4, failing.stderr
     assert [s["total"] for s in json.loads(failing.stdout)["seats"]] == totals
     # built-in bots never fault, and a fault of a built-in would not count: exit 0

@@ -16,7 +16,9 @@ from referee.match import play_match, resolve_bots
 
 def test_a_c_bot_passes_the_conformance_check(cbot: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(cbot)]) == 0
-    assert "all 15 scenarios passed" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    # A scenario the bot's own choices never lead to (it never claims) passes untested, and the summary says so.
+    assert "all 15 scenarios passed" in out or " of 15 scenarios passed" in out and "failed" not in out, out
 
 
 def test_a_c_bot_plays_a_match_without_a_fault(cbot: Path, tmp_path: Path) -> None:
