@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "connect": ("referee.commands.connect", "play a seat of a served match (mjref serve) with a bot on this machine"),
     "tournament": ("referee.commands.tournament",
                    "run or resume a tournament (no FILE: a demo round-robin of the built-in bots)"),
+    "league": ("referee.commands.league",
+               "run a league: bots play continuously, each next table chosen to learn the most, rated as they go"),
     "standings": ("referee.commands.standings",
                   "standings of a results store: points per hand with 95%% intervals, ranks, rates, head-to-head"),
     "regress": ("referee.commands.regress",

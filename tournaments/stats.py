@@ -880,8 +880,20 @@ def _pair(e: Estimate) -> list[float] | None:
     return None if ci is None else [ci[0], ci[1]]
 
 
-def to_json(standings: Standings) -> dict[str, Any]:
-    """Plain data (full precision; ``None`` where a number is undefined); bots best first."""
+def to_json(standings: Standings, ratings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Plain data (full precision; ``None`` where a number is undefined); bots best first.  ``ratings``: a league's
+    (``tournaments.league.Rating`` by name), given to each bot as ``rating`` (mu, sigma, ordinal, matches)."""
+    data = _to_json(standings)
+    if ratings is not None:
+        data["rated"] = True
+        for b in data["bots"]:
+            r = ratings.get(b["name"])
+            b["rating"] = None if r is None else {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal,
+                                                  "matches": r.matches}
+    return data
+
+
+def _to_json(standings: Standings) -> dict[str, Any]:
     return {
         "name": standings.name,
         "matches": standings.matches,

@@ -1,0 +1,455 @@
+"""A league: a tournament that never ends.  It chooses each next table itself, plays it on a new seed, and keeps
+every result in a results store, through the tournament runner's own pieces (``MatchJob``, ``MatchPlayer``, the
+store and its lock): the same boxes, the same logs, the same ``kill -9`` safety.
+
+The league file (``mjref league LEAGUE.toml``) is a tournament file without ``format`` and ``seeds`` (a league
+chooses its tables and deals a new seed to each), with ``submissions``, the folder kept for submitted bots; see
+docs/league.md.
+
+**Tables and IDs.**  Table ``g`` (0, 1, 2, …) is played on seed ``g + 1`` (salted by the store's secret wall salt,
+as in a tournament); with ``duplicate`` it is a duplicate group of 4 (or 24) seatings, else one match whose
+seating is rotated by ``g``.  Its matches are ``L0000012-r00`` … with ``idx = g * per_table + seating``.  Each slot
+of ``concurrency`` plays one table at a time, its seatings one after another, so two matches on one deal are never
+in flight together.
+
+**Which table next** (deterministic given the store and the tables in flight): first a table the store holds only
+part of (a run stopped in the middle of a duplicate group), lowest first; else a new one: its first bot is the
+active entrant in the fewest tables in flight, then with the largest rating uncertainty (sigma), then the fewest
+matches, then by name; each further seat goes to the entrant that has met the ones already chosen least often
+(matches recorded or in flight), then the one whose rating is closest to the first bot's, then the largest sigma,
+then by name.  Fewer than four entrants: the ruleset's default dummy fills the empty seats.
+
+**Ratings** (:class:`Ratings`): openskill's Plackett-Luce model, each match one update with the four seats ranked
+by their points in it (ties share a place); dummies keep the initial rating and are not updated.  Matches are rated
+in the order they were recorded (the store's rowid); the ratings after each match are written in the same
+transaction as the match (meta ``league_ratings``), so the stored ratings always belong to exactly the matches
+stored, and recomputing them from the matches gives the same numbers (checked at every start).
+
+**Stopping and restarting.**  Ctrl-C, SIGTERM and SIGHUP stop the matches in flight without recording them;
+``kill -9`` loses at most those.  On the next start the store says which tables are finished: a table with no
+recorded match is never played again (its seed is skipped), a table with some seatings recorded is finished first.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from bots.base import seat_filler
+from referee.errors import BotError, printable
+from referee.shutdown import Shutdown, watching_signals
+from referee.userfiles import check_output_dir, read_toml
+from wrappers.spec import BotSpec, SpecError
+
+from .config import (
+    DUMMY_PREFIX,
+    ConfigError,
+    TournamentConfig,
+    bot_specs,
+    canonical,
+    diff_identity,
+    parse_config,
+    ruleset_of,
+)
+from .lock import StoreLock
+from .ratings import RATINGS_KEY, Rating, Ratings, stored_ratings
+from .runner import MatchJob, MatchPlayer, TournamentError, tournament_identity
+from .schedule import ScheduledMatch, seatings
+from .store import MatchRecord, Store, StoreError, check_integrity, discard
+
+LEAGUE_VERSION = 1  # in the store's identity: a store a league wrote says so
+ID_PREFIX = "L"
+
+
+class LeagueError(TournamentError):
+    """A league that cannot run (bad file, a store of something else, a changed bot); the message says why."""
+
+
+# ------------------------------------------------------------------------------------------------ the file
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueConfig:
+    """A league file: its tournament settings (checked by the tournament file's own model) and its own fields."""
+
+    tournament: TournamentConfig
+    submissions: str
+
+    @property
+    def name(self) -> str:
+        return self.tournament.name
+
+    @property
+    def per_table(self) -> int:
+        t = self.tournament
+        return t.seatings if t.duplicate else 1
+
+
+_NOT_IN_A_LEAGUE = {
+    "format": "a league chooses each table itself",
+    "seeds": "a league deals a new seed to every table",
+    "dask": "a league plays its matches on this machine",
+}
+
+
+def parse_league(data: Mapping[str, Any], where: str = "league") -> LeagueConfig:
+    """Check a league file's data (a TOML document); a bad field is one ``ConfigError`` line naming it."""
+    data = dict(data)
+    for key, why in _NOT_IN_A_LEAGUE.items():
+        if key in data:
+            raise ConfigError(f"{where}: {key}: not a league's field ({why}); remove it")
+    submissions = data.pop("submissions", "submissions")
+    if not isinstance(submissions, str) or not submissions or "\0" in submissions:
+        raise ConfigError(f"{where}: submissions: give a folder (a path relative to the league file), not "
+                          f"{printable(repr(submissions))[:60]}")
+    data.setdefault("name", "league")
+    config = parse_config({**data, "format": "round-robin", "seeds": 1}, where)
+    return LeagueConfig(config, submissions)
+
+
+def load_league(path: Path) -> LeagueConfig:
+    return parse_league(read_toml(path, ConfigError), str(path))
+
+
+# ------------------------------------------------------------------------------------------------ choosing tables
+
+
+def table_id(g: int) -> str:
+    return f"{ID_PREFIX}{g:07d}"
+
+
+def parse_table(group: str) -> int | None:
+    if group.startswith(ID_PREFIX) and group[1:].isdigit():
+        return int(group[1:])
+    return None
+
+
+@dataclass(slots=True)
+class Table:
+    """One table of four on one seed: its seatings, and which of them are still to play."""
+
+    number: int
+    bots: tuple[str, str, str, str]
+    pending: list[int]  # seating numbers
+
+    def match(self, seating: int, per_table: int) -> ScheduledMatch:
+        g = self.number
+        if per_table == 1:
+            r = g % 4
+            seats = seatings(self.bots, 4)[r]
+        else:
+            r = seating
+            seats = seatings(self.bots, per_table)[r]
+        return ScheduledMatch(f"{table_id(g)}-r{r:02d}", g * per_table + seating, table_id(g), g + 1, r, seats)
+
+
+def unseat(seats: Sequence[str], rotation: int, per_table: int) -> tuple[str, str, str, str]:
+    """The table (bots in table order) a recorded seating was played from."""
+    for table in _candidates(seats):
+        if seatings(table, 4 if per_table == 1 else per_table)[rotation] == tuple(seats):
+            return table
+    raise StoreError(f"a recorded seating {list(seats)} (rotation {rotation}) is no seating of its table")
+
+
+def _candidates(seats: Sequence[str]) -> Iterable[tuple[str, str, str, str]]:
+    from itertools import permutations
+
+    seen = set()
+    for p in permutations(seats):
+        if p not in seen:
+            seen.add(p)
+            yield p  # type: ignore[misc]
+
+
+class Chooser:
+    """The league's memory of who met whom and what is in flight; chooses the next table (module docstring)."""
+
+    def __init__(self, ratings: Ratings, active: Sequence[str], dummy: str, per_table: int) -> None:
+        self.ratings = ratings
+        self.active = sorted(active)
+        self.dummy = f"{DUMMY_PREFIX}-{dummy}"
+        self.per_table = per_table
+        self.met: Counter[tuple[str, str]] = Counter()
+        self.matches: Counter[str] = Counter()
+        self.in_flight: Counter[str] = Counter()
+        self.partial: list[Table] = []
+        self.next_table = 0
+
+    def count(self, seats: Iterable[str], times: int = 1) -> None:
+        names = sorted(set(seats))
+        for n in names:
+            self.matches[n] += times
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                self.met[(a, b)] += times
+
+    def load(self, con: sqlite3.Connection) -> None:
+        """What the store holds: who met whom, the next table number, and the tables played in part."""
+        done: dict[int, list[tuple[int, tuple[str, ...]]]] = {}
+        for grp, rotation, *seats in con.execute("SELECT grp, rotation, seat1, seat2, seat3, seat4 FROM matches"):
+            self.count(seats)
+            g = parse_table(str(grp))
+            if g is None:
+                raise StoreError(f"match group {printable(grp)!r} is not a league table")
+            if self.per_table > 1:
+                done.setdefault(g, []).append((int(rotation), tuple(seats)))
+            self.next_table = max(self.next_table, g + 1)
+        for g in sorted(done):
+            rows = done[g]
+            if len(rows) < self.per_table:
+                rotation, seats = rows[0]
+                bots = unseat(seats, rotation, self.per_table)
+                played = {r for r, _ in rows}
+                self.partial.append(Table(g, bots, [s for s in range(self.per_table) if s not in played]))
+
+    def _key_first(self, n: str) -> tuple[Any, ...]:
+        r = self.ratings.get(n)
+        return (self.in_flight[n], -r.sigma, self.matches[n], n)
+
+    def choose(self) -> Table:
+        if self.partial:
+            table = self.partial.pop(0)
+        else:
+            chosen: list[str] = []
+            pool = list(self.active)
+            if pool:
+                first = min(pool, key=self._key_first)
+                chosen.append(first)
+                mu0 = self.ratings.get(first).mu
+                while len(chosen) < 4 and len(chosen) < len(pool):
+                    def key(n: str) -> tuple[Any, ...]:
+                        met = sum(self.met[(min(n, c), max(n, c))] for c in chosen)
+                        r = self.ratings.get(n)
+                        return (met, abs(r.mu - mu0), -r.sigma, n)
+
+                    chosen.append(min((n for n in pool if n not in chosen), key=key))
+            chosen += [self.dummy] * (4 - len(chosen))
+            table = Table(self.next_table, tuple(chosen), list(range(self.per_table)))  # type: ignore[arg-type]
+            self.next_table += 1
+            self.count(table.bots, self.per_table)  # counted when chosen: tables in flight count as met
+        for n in set(table.bots):
+            self.in_flight[n] += 1
+        return table
+
+    def release(self, table: Table) -> None:
+        for n in set(table.bots):
+            self.in_flight[n] -= 1
+
+
+# ------------------------------------------------------------------------------------------------ opening a store
+
+
+@dataclass(slots=True)
+class LeaguePlan:
+    """A league ready to run: its settings, the active entrants' specs, its store and logs."""
+
+    config: LeagueConfig
+    store_path: Path
+    logs_dir: Path
+    submissions_dir: Path
+    specs: dict[str, BotSpec]  # the active entrants and the dummy
+    active: list[str]
+    dummy: str
+    rules_json: dict[str, Any]
+    identity: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+_BOT_KEYS = ("bots", "executables", "files")
+
+
+def _settings(identity: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in identity.items() if k not in _BOT_KEYS}
+
+
+def _entry(identity: Mapping[str, Any], name: str) -> dict[str, Any]:
+    bots = identity.get("bots") or []
+    entry = next((b for b in bots if isinstance(b, dict) and b.get("name") == name), None)
+    return {"entry": entry, **{k: (identity.get(k) or {}).get(name) for k in ("executables", "files")}}
+
+
+def merge_identity(old: Mapping[str, Any] | None, new: Mapping[str, Any], where: str, store_path: Path,
+                   recorded: int) -> dict[str, Any]:
+    """The store's identity with this file's entrants: settings must not change once a match is recorded, nor may
+    an entrant change under its name (a new version is a new name); new entrants join, entrants no longer in the
+    file stay in the identity (their results stay) but play no more."""
+    if old is None or not recorded:
+        return dict(new)
+    if old.get("league") != LEAGUE_VERSION:
+        raise LeagueError(f"{store_path}: holds {recorded} matches of a tournament, not a league's; use another store")
+    changed = diff_identity(_settings(old), _settings(new))
+    if changed:
+        raise LeagueError(f"{store_path}: holds {recorded} matches of this league with other settings: "
+                          + "; ".join(changed[:8]) + "; use --restart to discard its results, or another store")
+    merged: dict[str, Any] = {**_settings(old), "bots": list(old.get("bots") or []),
+                              "executables": dict(old.get("executables") or {}), "files": dict(old.get("files") or {})}
+    known = {b.get("name") for b in merged["bots"] if isinstance(b, dict)}
+    for b in new.get("bots") or []:
+        name = b["name"]
+        mine = _entry(new, name)
+        if name in known:
+            if canonical(_entry(old, name)) != canonical(mine):
+                what = "; ".join(diff_identity(_entry(old, name), mine)[:4])
+                raise LeagueError(f"{where}: bot {name!r} changed since it joined the league ({what}): a new version "
+                                  "is a new entrant, give it a new name (the old one's results stay)")
+            continue
+        merged["bots"].append(b)
+        for k in ("executables", "files"):
+            if mine[k] is not None:
+                merged[k][name] = mine[k]
+    return merged
+
+
+def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", restart: bool = False,
+                store_override: Path | None = None) -> LeaguePlan:
+    """Check everything before a match is played, and open (or start) the league's store, under its lock."""
+    t = config.tournament
+    rules = ruleset_of(t, where)
+    specs = bot_specs(t, base_dir, where)
+    try:
+        for spec in specs:
+            spec.check_runnable()
+        identity = {"league": LEAGUE_VERSION,
+                    **{k: v for k, v in tournament_identity(t, specs).items() if k not in ("format", "seeds")}}
+    except SpecError as exc:
+        raise LeagueError(f"{where}: {exc}") from None
+    try:
+        dummy = seat_filler(rules.default_dummy)
+    except BotError as exc:
+        raise LeagueError(f"{where}: rule option 'default_dummy': {exc}") from None
+    by_name = {s.name: s for s in specs}
+    by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
+    store_path = store_override or (base_dir / (t.store or f"{t.name}.sqlite"))
+    logs_dir = base_dir / t.logs if t.logs else store_path.with_name(store_path.stem + "-logs")
+    check_output_dir(logs_dir, f"{where}: logs", LeagueError, private=True)
+    submissions = base_dir / config.submissions
+    check_output_dir(submissions, f"{where}: submissions", LeagueError, private=True)
+    notes: list[str] = []
+    try:
+        with StoreLock(store_path) as lock:
+            if lock.note:
+                notes.append(lock.note)
+            if restart:
+                discard(store_path)
+            with Store(store_path) as store:
+                check_integrity(store.con, store_path)
+                recorded = store.count()
+                old = store.identity()
+                merged = merge_identity(old, identity, where, store_path, recorded)
+                if old is None or not recorded:
+                    if old is not None:
+                        store.clear()
+                    store.initialise(t.name, merged, t.wall_salt)
+                elif merged != old:
+                    store.set_identity(merged)
+    except StoreError as exc:
+        raise LeagueError(str(exc)) from None
+    return LeaguePlan(config, store_path, logs_dir, submissions, by_name, [s.name for s in specs], dummy,
+                      rules.model_dump(), merged, notes)
+
+
+# ------------------------------------------------------------------------------------------------ running
+
+
+MatchCallback = Callable[[MatchRecord, Ratings], None]
+
+
+async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: int | None = None,
+                     on_match: MatchCallback | None = None, task_status: Any = trio.TASK_STATUS_IGNORED) -> int:
+    """Play the league until stopped (a signal: then ``Interrupted``) or until ``matches`` more are recorded;
+    return how many were recorded.  ``task_status`` is told the league's :class:`Ratings` once the store is read."""
+    workers = concurrency or p.config.tournament.workers()
+    per_table = p.config.per_table
+    try:
+        lock = StoreLock(p.store_path).acquire()
+    except StoreError as exc:
+        raise LeagueError(str(exc)) from None
+    recorded = 0
+    started = 0
+    try:
+        if lock.note:
+            p.notes.append(lock.note)
+        p.logs_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        store = Store(p.store_path)
+        try:
+            if store.identity() != p.identity:
+                raise LeagueError(f"{p.store_path}: the store changed since this league was opened; run again")
+            salt = store.wall_salt()
+            ratings = Ratings.from_store(store.con)
+            kept = stored_ratings(store.con)
+            if kept is not None and {n: (r.mu, r.sigma, r.matches) for n, r in kept.items()} != \
+                    {n: (r.mu, r.sigma, r.matches) for n, r in ratings.by_name.items()}:
+                p.notes.append(f"{p.store_path}: the stored ratings differed from those recomputed from its matches "
+                               "(a store edited by hand?): the recomputed ones are kept")
+                store.set_meta({RATINGS_KEY: ratings.dumps()})
+            chooser = Chooser(ratings, p.active, p.dummy, per_table)
+            chooser.load(store.con)
+            task_status.started(ratings)
+
+            def record(rec: MatchRecord) -> None:
+                nonlocal recorded
+                # The ratings after this match are stored with it (one transaction): stored = recomputed, always.
+                before = (ratings.rated, {n: (r.mu, r.sigma, r.matches) for n, r in ratings.by_name.items()})
+                ratings.add(rec.seats, rec.totals)
+                try:
+                    new = store.record(rec, {RATINGS_KEY: ratings.dumps()})
+                except BaseException:
+                    _restore(ratings, before)
+                    raise
+                if not new:
+                    _restore(ratings, before)
+                    return
+                recorded += 1
+                if on_match is not None:
+                    on_match(rec, ratings)
+
+            def more() -> bool:
+                return matches is None or started < matches
+
+            async def slot(shutdown: Shutdown, player: MatchPlayer) -> None:
+                nonlocal started
+                while more() and not shutdown.stopped:
+                    table = chooser.choose()
+                    try:
+                        while table.pending and more() and not shutdown.stopped:
+                            seating = table.pending[0]
+                            started += 1
+                            job = MatchJob.make(table.match(seating, per_table), p.specs, p.rules_json, p.logs_dir,
+                                                salt)
+                            rec = await player.play_stoppable(job, shutdown)
+                            if rec is None:
+                                return
+                            table.pending.pop(0)
+                            record(rec)
+                    finally:
+                        chooser.release(table)
+                        if table.pending:  # stopped by --matches: the next run (or slot) finishes the table
+                            chooser.partial.insert(0, table)
+
+            async with watching_signals() as shutdown:
+                with MatchPlayer(workers, None) as player:
+                    async with trio.open_nursery() as nursery:
+                        for _ in range(workers):
+                            nursery.start_soon(slot, shutdown, player)
+        finally:
+            store.close()
+    finally:
+        lock.release()
+    shutdown.raise_if_stopped()
+    return recorded
+
+
+def _restore(ratings: Ratings, before: tuple[int, dict[str, tuple[float, float, int]]]) -> None:
+    ratings.rated = before[0]
+    ratings.by_name = {n: Rating(*v) for n, v in before[1].items()}
+
+
+__all__ = [
+    "LeagueConfig", "LeagueError", "LeaguePlan", "load_league", "open_league", "parse_league", "run_league",
+]

@@ -1,0 +1,131 @@
+"""A league's ratings: openskill's Plackett-Luce model over each match's order of points, with its uncertainty.
+
+Kept apart from :mod:`tournaments.league` (which runs matches) so that ``mjref standings`` and the league's page
+read them without importing the match referee.  Why a rating beside points per hand: docs/league.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from .config import DUMMY_PREFIX
+from .stats import ClusterBy, Standings, compute_standings
+from .store import StoreError, connect
+
+RATINGS_KEY = "league_ratings"  # meta: the ratings after the last recorded match (JSON)
+
+
+def _model() -> Any:
+    from openskill.models import PlackettLuce  # imported when ratings are computed: `mjref --help` stays light
+
+    return PlackettLuce()
+
+
+@dataclass(slots=True)
+class Rating:
+    mu: float
+    sigma: float
+    matches: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating the league ranks by: mu - 3 sigma (a bot must have shown it is good)."""
+        return self.mu - 3 * self.sigma
+
+
+class Ratings:
+    """Every entrant's Plackett-Luce rating, updated match by match in the order the store recorded them."""
+
+    def __init__(self) -> None:
+        self.model = _model()
+        self.by_name: dict[str, Rating] = {}
+        self.rated = 0  # matches rated
+
+    def get(self, name: str) -> Rating:
+        r = self.by_name.get(name)
+        if r is None:
+            r = Rating(self.model.mu, self.model.sigma)
+            if not name.startswith(f"{DUMMY_PREFIX}-"):
+                self.by_name[name] = r
+        return r
+
+    def add(self, seats: Sequence[str], totals: Sequence[float]) -> None:
+        """One match: four seats (bot names) and their points; the better the points, the better the place."""
+        current = [self.get(n) for n in seats]
+        teams = [[self.model.rating(mu=r.mu, sigma=r.sigma)] for r in current]
+        new = self.model.rate(teams, scores=[float(t) for t in totals])
+        seen: set[str] = set()
+        for name, team in zip(seats, new, strict=True):
+            if name.startswith(f"{DUMMY_PREFIX}-") or name in seen:
+                continue  # a dummy is not rated; a bot in two seats (never, but a store could say so) once
+            seen.add(name)
+            r = self.by_name[name]
+            r.mu, r.sigma, r.matches = float(team[0].mu), float(team[0].sigma), r.matches + 1
+        self.rated += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rated": self.rated,
+                "bots": {n: [r.mu, r.sigma, r.matches] for n, r in sorted(self.by_name.items())}}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_store(cls, con: sqlite3.Connection) -> Ratings:
+        """Recompute every rating from the store's matches, in the order they were recorded."""
+        ratings = cls()
+        for row in con.execute("SELECT seat1, seat2, seat3, seat4, total1, total2, total3, total4 FROM matches "
+                               "ORDER BY rowid"):
+            ratings.add([str(x) for x in row[:4]], [float(x) for x in row[4:]])
+        return ratings
+
+
+def stored_ratings(con: sqlite3.Connection) -> dict[str, Rating] | None:
+    """The ratings a league stored with its last match (None: not a league's store, or none yet)."""
+    row = con.execute("SELECT value FROM meta WHERE key = ?", (RATINGS_KEY,)).fetchone()
+    if row is None:
+        return None
+    try:
+        data = json.loads(row[0])
+        return {str(n): Rating(float(v[0]), float(v[1]), int(v[2])) for n, v in data["bots"].items()}
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise StoreError(f"a damaged league store: its stored ratings cannot be read ({exc})") from None
+
+
+def read_ratings(store_path: Path) -> dict[str, Rating] | None:
+    """``stored_ratings`` of a store file (read-only), for standings and the page."""
+    con = connect(store_path, readonly=True)
+    try:
+        try:
+            return stored_ratings(con)
+        except StoreError as exc:
+            raise StoreError(f"{store_path}: {exc}") from None
+    finally:
+        con.close()
+
+
+def league_order(names: Iterable[str], ratings: Mapping[str, Rating]) -> list[str]:
+    """Names best first: by the conservative rating (mu - 3 sigma), unrated last, then by name."""
+    return sorted(names, key=lambda n: (-(ratings[n].ordinal) if n in ratings else math.inf, n))
+
+
+
+
+def league_standings(store_path: Path, *,
+                     cluster_by: ClusterBy = "group") -> tuple[Standings, dict[str, Rating] | None]:
+    """A store's standings and, for a league's store, its stored ratings, with the bots in the league's order."""
+    standings = compute_standings(store_path, cluster_by=cluster_by)
+    ratings = read_ratings(Path(store_path))
+    if ratings is None:
+        return standings, None
+    order = {n: i for i, n in enumerate(league_order([b.name for b in standings.bots], ratings))}
+    return replace(standings, bots=sorted(standings.bots, key=lambda b: order[b.name])), ratings
+
+
+__all__ = ["RATINGS_KEY", "Rating", "Ratings", "league_order", "league_standings", "read_ratings", "stored_ratings"]
