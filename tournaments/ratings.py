@@ -128,4 +128,46 @@ def league_standings(store_path: Path, *,
     return replace(standings, bots=sorted(standings.bots, key=lambda b: order[b.name])), ratings
 
 
-__all__ = ["RATINGS_KEY", "Rating", "Ratings", "league_order", "league_standings", "read_ratings", "stored_ratings"]
+class LeagueReader:
+    """What the league's page shows, read from its store: the standings as JSON (computed again only when a match
+    was recorded since: the store's last rowid is the key) and the latest matches."""
+
+    def __init__(self, store_path: Path) -> None:
+        self.store_path = Path(store_path)
+        self._cached: tuple[int, dict[str, Any]] | None = None
+
+    def _last(self) -> int:
+        con = connect(self.store_path, readonly=True)
+        try:
+            return int(con.execute("SELECT COALESCE(MAX(rowid), 0) FROM matches").fetchone()[0])
+        finally:
+            con.close()
+
+    def standings(self) -> dict[str, Any]:
+        from .stats import to_json
+
+        last = self._last()
+        if self._cached is not None and self._cached[0] == last:
+            return self._cached[1]
+        standings, ratings = league_standings(self.store_path)
+        data = to_json(standings, ratings if ratings is not None else {})
+        data.pop("head_to_head", None)  # the page shows none; 100 bots have 9,900 pairs
+        self._cached = (last, data)
+        return data
+
+    def matches(self, limit: int) -> list[dict[str, Any]]:
+        """The ``limit`` latest recorded matches, newest first: id, seats, totals, faults, when finished."""
+        con = connect(self.store_path, readonly=True)
+        try:
+            rows = con.execute(
+                "SELECT id, seat1, seat2, seat3, seat4, total1, total2, total3, total4, finished, "
+                "(SELECT COUNT(*) FROM faults WHERE match_id = m.id) FROM matches AS m ORDER BY rowid DESC LIMIT ?",
+                (limit,)).fetchall()
+        finally:
+            con.close()
+        return [{"id": str(r[0]), "seats": [str(x) for x in r[1:5]], "totals": [int(x) for x in r[5:9]],
+                 "finished": str(r[9]), "faults": int(r[10])} for r in rows]
+
+
+__all__ = ["RATINGS_KEY", "LeagueReader", "Rating", "Ratings", "league_order", "league_standings", "read_ratings",
+           "stored_ratings"]

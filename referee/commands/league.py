@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import trio
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -38,6 +41,9 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--restart", action="store_true", help="discard the store's results and start again")
     p.add_argument("--quiet", action="store_true", help="no live view")
     p.add_argument("--json", action="store_true", help="at the end (--matches), print the standings as JSON")
+    p.add_argument("--listen", default=None, metavar="HOST:PORT",
+                   help="serve the league's page (live standings and latest matches, read-only) there; port 0: any "
+                   "free port, printed")
     add_play_options(p)
     p.set_defaults(func=run)
 
@@ -71,6 +77,24 @@ class LeagueView:
         return f"  {self.recorded} matches recorded this run, {self.faults} faults"
 
 
+async def serve_page(store: Path, listen: tuple[str, int], session: LongRun,
+                     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+    """The league's page on ``listen`` until cancelled; its address is printed once it listens."""
+    from referee.league_pages import league_app
+    from referee.pages import serve_app
+    from referee.server import MAX_PENDING, Door
+    from tournaments.ratings import LeagueReader
+
+    reader = LeagueReader(store)
+    door = Door(MAX_PENDING, lambda peer, reason: None, where=" to the league's page", logins=False)
+    async with trio.open_nursery() as nursery:
+        url = await nursery.start(partial(serve_app, league_app(reader.standings, reader.matches), *listen,
+                                          door=door, what="the league's page"))
+        # the address on stderr, always (also with --quiet or --json): a script waits for it
+        print(f"league page: {url}/", file=sys.stderr, flush=True)
+        task_status.started()
+
+
 @bad_input_exits_2("league")
 def run(args: argparse.Namespace) -> int:
     from tournaments.league import load_league, open_league, run_league
@@ -80,6 +104,11 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--matches must be at least 1, not {args.matches}")
     if args.store is not None:
         check_output_file(args.store, "--store", private=True)
+    listen = None
+    if args.listen is not None:
+        from referee.server import parse_listen
+
+        listen = parse_listen(args.listen)
     config = load_league(args.file)
     p = open_league(config, args.file.resolve().parent, where=str(args.file), restart=args.restart,
                     store_override=args.store)
@@ -96,9 +125,16 @@ def run(args: argparse.Namespace) -> int:
         view.add(rec, ratings)
         session.update()
 
+    async def main() -> int:
+        async with trio.open_nursery() as nursery:
+            if listen is not None:
+                await nursery.start(serve_page, p.store_path, listen, session)
+            n = await run_league(p, matches=args.matches, concurrency=args.concurrency, on_match=on_match)
+            nursery.cancel_scope.cancel()
+        return n
+
     try:
-        session.play(lambda: run_league(p, matches=args.matches, concurrency=args.concurrency, on_match=on_match),
-                     executor=None, recorded=lambda: f"{view.recorded} matches of this run are recorded in "
+        session.play(main, executor=None, recorded=lambda: f"{view.recorded} matches of this run are recorded in "
                      f"{p.store_path}")
     except RunStopped as stop:
         return stop.status

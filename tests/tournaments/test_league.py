@@ -290,3 +290,32 @@ def test_a_store_whose_ratings_were_edited_is_recomputed(tmp_path: Path) -> None
 def test_parse_league_defaults() -> None:
     config = parse_league({"bots": [{"name": "g", "builtin": "greedy"}]})
     assert config.name == "league" and config.submissions == "submissions" and config.per_table == 4
+
+
+def test_the_league_serves_its_standings_read_only(tmp_path: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    path = write_league(tmp_path, concurrency=1)
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "league", str(path), "--quiet", "--listen",
+                             "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        assert proc.stderr is not None
+        url = proc.stderr.readline().split(": ", 1)[1].strip().rstrip("/")
+        wait_for(proc, tmp_path / "league.sqlite", 5)  # type: ignore[arg-type]
+        with urllib.request.urlopen(f"{url}/api/standings", timeout=30) as r:
+            data = json.loads(r.read())
+            assert "connect-src 'self'" in r.headers["content-security-policy"]
+        assert data["rated"] is True and {b["name"] for b in data["bots"]} == {n for n, _ in BUILTINS}
+        assert all(b["rating"]["sigma"] > 0 for b in data["bots"])
+        with urllib.request.urlopen(f"{url}/api/matches?limit=3", timeout=30) as r:
+            latest = json.loads(r.read())["matches"]
+        assert len(latest) == 3 and latest[0]["id"] > latest[1]["id"]
+        for method, where, status in (("POST", "/api/standings", 405), ("GET", "/api/matches?limit=x", 400),
+                                      ("GET", "/api/matches?limit=101", 400), ("GET", "/nothing", 404)):
+            with pytest.raises(urllib.error.HTTPError) as err:
+                urllib.request.urlopen(urllib.request.Request(url + where, method=method), timeout=30)
+            assert err.value.code == status
+    finally:
+        stop(proc, signal.SIGKILL)  # type: ignore[arg-type]
