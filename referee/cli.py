@@ -29,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                    "run or resume a tournament (no FILE: a demo round-robin of the built-in bots)"),
     "league": ("referee.commands.league",
                "run a league: bots play continuously, each next table chosen to learn the most, rated as they go"),
+    "submit": ("referee.commands.submit",
+               "submit a bot (a folder or archive) to a running league; it enters if its check passes"),
     "standings": ("referee.commands.standings",
                   "standings of a results store: points per hand with 95%% intervals, ranks, rates, head-to-head"),
     "regress": ("referee.commands.regress",

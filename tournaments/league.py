@@ -32,6 +32,7 @@ recorded match is never played again (its seed is skipped), a table with some se
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -259,6 +260,7 @@ class LeaguePlan:
     rules_json: dict[str, Any]
     identity: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    where: str = "league"
 
 
 _BOT_KEYS = ("bots", "executables", "files")
@@ -312,13 +314,19 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
     t = config.tournament
     rules = ruleset_of(t, where)
     specs = bot_specs(t, base_dir, where)
+    submissions = base_dir / config.submissions
+    check_output_dir(submissions, f"{where}: submissions", LeagueError, private=True)
+    submitted = submitted_specs(submissions, {s.name for s in specs})
     try:
         for spec in specs:
             spec.check_runnable()
         identity = {"league": LEAGUE_VERSION,
                     **{k: v for k, v in tournament_identity(t, specs).items() if k not in ("format", "seeds")}}
+        for spec in submitted:
+            identity = _with_entrant(identity, spec)
     except SpecError as exc:
         raise LeagueError(f"{where}: {exc}") from None
+    specs += submitted
     try:
         dummy = seat_filler(rules.default_dummy)
     except BotError as exc:
@@ -328,8 +336,6 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
     store_path = store_override or (base_dir / (t.store or f"{t.name}.sqlite"))
     logs_dir = base_dir / t.logs if t.logs else store_path.with_name(store_path.stem + "-logs")
     check_output_dir(logs_dir, f"{where}: logs", LeagueError, private=True)
-    submissions = base_dir / config.submissions
-    check_output_dir(submissions, f"{where}: submissions", LeagueError, private=True)
     notes: list[str] = []
     try:
         with StoreLock(store_path) as lock:
@@ -351,7 +357,36 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
     except StoreError as exc:
         raise LeagueError(str(exc)) from None
     return LeaguePlan(config, store_path, logs_dir, submissions, by_name, [s.name for s in specs], dummy,
-                      rules.model_dump(), merged, notes)
+                      rules.model_dump(), merged, notes, where)
+
+
+def submitted_specs(folder: Path, taken: set[str]) -> list[BotSpec]:
+    """The specs of the active submitted entries of a league's register (none without a register)."""
+    from .submissions import Register, SubmissionError, bot_spec
+
+    if not (folder / "entries.sqlite").exists():
+        return []
+    register = Register(folder)
+    try:
+        out = []
+        for entry in register.entries():
+            if entry.status != "active" or entry.name in taken:
+                continue
+            try:
+                out.append(bot_spec(Path(entry.folder), entry.name))
+            except SubmissionError as exc:
+                raise LeagueError(f"{folder}: entry {entry.name!r}: {exc}") from None
+        return out
+    finally:
+        register.close()
+
+
+def _with_entrant(identity: Mapping[str, Any], spec: BotSpec) -> dict[str, Any]:
+    """``identity`` with a submitted entrant: its bot entry and what it runs (its folder's files)."""
+    entry = {"name": spec.name, "cmd": list(spec.cmd or ()), "submitted": True}
+    return {**identity, "bots": [*(identity.get("bots") or []), entry],
+            "executables": {**(identity.get("executables") or {}), spec.name: spec.executable_hash()},
+            "files": {**(identity.get("files") or {}), spec.name: spec.identity_files()}}
 
 
 # ------------------------------------------------------------------------------------------------ running
@@ -360,8 +395,149 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
 MatchCallback = Callable[[MatchRecord, Ratings], None]
 
 
+class LeagueControl:
+    """Changes to a running league's entrants, made between matches in the league's own loop: a submitted bot
+    that passed its check joins (the store's identity records what it runs), a paused or retired one leaves."""
+
+    def __init__(self, plan: LeaguePlan) -> None:
+        self.plan = plan
+        self.store: Store | None = None
+        self.chooser: Chooser | None = None
+
+    def join(self, spec: BotSpec) -> None:
+        p = self.plan
+        if spec.name not in p.specs:
+            p.specs[spec.name] = spec
+            identity = _with_entrant(p.identity, spec)
+            if self.store is not None:
+                self.store.set_identity(identity)
+            p.identity = identity
+        if spec.name not in p.active:
+            p.active.append(spec.name)
+        if self.chooser is not None:
+            self.chooser.active = sorted(p.active)
+
+    def leave(self, name: str) -> None:
+        p = self.plan
+        if name in p.active:
+            p.active.remove(name)
+        if self.chooser is not None:
+            self.chooser.active = sorted(p.active)
+
+
+class LeagueDesk:
+    """Where authors hand bots in and organisers pause, retire and reinstate them (the page's POST requests).
+
+    A submission is unpacked into ``<submissions>/<entrant>`` (``submissions.unpack``), its bot file read, and the
+    conformance suite (``mjref check``) run against it in the box with the league's rules; it joins the league
+    only if every scenario passes.  Either way the author gets the check's report and the register keeps it.
+    One submission is handled at a time."""
+
+    def __init__(self, plan: LeaguePlan, control: LeagueControl) -> None:
+        from .submissions import Register
+
+        self.plan = plan
+        self.control = control
+        self.register = Register(plan.submissions_dir)
+        self._one = trio.Lock()
+        self.nursery: trio.Nursery | None = None  # where checks run (the league's, set by whoever serves the desk)
+        self.register.interrupted()
+
+    def close(self) -> None:
+        self.register.close()
+
+    async def submit(self, token: str | None, bot: str, data: bytes) -> tuple[int, dict[str, Any]]:
+        """Unpack and register a submission (status ``checking``) and start its check in :attr:`nursery`: 202 with
+        the entrant's name, whose report ``entry`` gives once the check is done (a check outlasts an HTTP
+        request)."""
+        from .submissions import SubmissionError, bot_spec, unpack
+
+        author = self.register.author(token)
+        if author is None:
+            return 401, {"error": "a valid author's token is needed to submit"}
+        async with self._one:
+            try:
+                name, version = self.register.next_version(bot, author)
+                if name in self.plan.specs or name.startswith(f"{DUMMY_PREFIX}-"):
+                    raise SubmissionError(f"bot name {name!r} is taken by one of the league's own bots")
+                folder = self.plan.submissions_dir / name
+                if folder.exists():
+                    shutil.rmtree(folder)  # left by a submission the league was stopped in the middle of
+                await trio.to_thread.run_sync(unpack, data, folder)
+                try:
+                    spec = bot_spec(folder, name)
+                    spec.check_runnable()
+                except (SubmissionError, SpecError) as exc:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    raise SubmissionError(str(exc)) from None
+            except SubmissionError as exc:
+                return 400, {"error": str(exc)}
+            self.register.add(name, bot, version, author.name, "checking", folder, None)
+        assert self.nursery is not None, "LeagueDesk.nursery: set it before taking submissions"
+        self.nursery.start_soon(self._check, spec)
+        return 202, {"entrant": name, "version": version, "status": "checking"}
+
+    async def _check(self, spec: BotSpec) -> None:
+        from referee.conformance import check
+        from referee.game.rules import Ruleset
+
+        rules = Ruleset.model_validate(self.plan.rules_json)
+        report = (await check(spec, rules=rules)).to_json()
+        report.pop("stderr_path", None)  # a path on the league's machine
+        ok = bool(report["ok"])
+        self.register.set_status(spec.name, "active" if ok else "refused", report)
+        if ok:
+            entry = self.register.entry(spec.name)
+            for older in self.register.entries():  # a new version replaces the old one, whose history stays
+                if entry is not None and older.bot == entry.bot and older.name != spec.name and \
+                        older.status in ("active", "paused"):
+                    self.register.set_status(older.name, "retired")
+                    self.control.leave(older.name)
+            self.control.join(spec)
+
+    def entry(self, token: str | None, name: str) -> tuple[int, dict[str, Any]]:
+        """An entry; with its author's (or an organiser's) token, with its whole check report."""
+        entry = self.register.entry(name)
+        if entry is None:
+            return 404, {"error": f"no submitted entry {printable(name)!r}"}
+        data = entry.to_json()
+        author = self.register.author(token)
+        if author is not None and (author.organiser or author.name == entry.author):
+            data["report"] = entry.report
+        return 200, data
+
+    def act(self, token: str | None, action: str, name: str) -> tuple[int, dict[str, Any]]:
+        """``retire`` (the entry's author or an organiser), ``pause`` or ``reinstate`` (an organiser)."""
+        from .submissions import bot_spec
+
+        author = self.register.author(token)
+        if author is None:
+            return 401, {"error": "a valid token is needed"}
+        entry = self.register.entry(name)
+        if entry is None:
+            return 404, {"error": f"no submitted entry {printable(name)!r}"}
+        if action not in ("retire", "pause", "reinstate"):
+            return 400, {"error": "action: retire, pause or reinstate"}
+        if not author.organiser and (action != "retire" or author.name != entry.author):
+            return 403, {"error": f"only an organiser may {action} an entry" if action != "retire" else
+                         "only the entry's author or an organiser may retire it"}
+        if entry.status == "refused":
+            return 409, {"error": f"{name!r} failed its check: it never plays"}
+        status = {"retire": "retired", "pause": "paused", "reinstate": "active"}[action]
+        self.register.set_status(name, status)
+        if status == "active":
+            self.control.join(bot_spec(Path(entry.folder), name))
+        else:
+            self.control.leave(name)
+        return 200, {"entrant": name, "status": status}
+
+    def entries(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.register.entries()]
+
+
 async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: int | None = None,
-                     on_match: MatchCallback | None = None, task_status: Any = trio.TASK_STATUS_IGNORED) -> int:
+                     on_match: MatchCallback | None = None, control: LeagueControl | None = None,
+                     task_status: Any = trio.TASK_STATUS_IGNORED) -> int:
     """Play the league until stopped (a signal: then ``Interrupted``) or until ``matches`` more are recorded;
     return how many were recorded.  ``task_status`` is told the league's :class:`Ratings` once the store is read."""
     workers = concurrency or p.config.tournament.workers()
@@ -390,6 +566,8 @@ async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: 
                 store.set_meta({RATINGS_KEY: ratings.dumps()})
             chooser = Chooser(ratings, p.active, p.dummy, per_table)
             chooser.load(store.con)
+            if control is not None:
+                control.store, control.chooser = store, chooser
             task_status.started(ratings)
 
             def record(rec: MatchRecord) -> None:
@@ -438,6 +616,8 @@ async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: 
                         for _ in range(workers):
                             nursery.start_soon(slot, shutdown, player)
         finally:
+            if control is not None:
+                control.store = control.chooser = None
             store.close()
     finally:
         lock.release()
@@ -451,5 +631,6 @@ def _restore(ratings: Ratings, before: tuple[int, dict[str, tuple[float, float, 
 
 
 __all__ = [
-    "LeagueConfig", "LeagueError", "LeaguePlan", "load_league", "open_league", "parse_league", "run_league",
+    "LeagueConfig", "LeagueControl", "LeagueDesk", "LeagueError", "LeaguePlan", "load_league", "open_league",
+    "parse_league", "run_league",
 ]

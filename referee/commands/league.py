@@ -33,7 +33,13 @@ def register(sub: Any, name: str, summary: str) -> None:
         "same command again goes on where it stopped: nothing is lost or played twice. See docs/league.md.",
         epilog="exit status: 0 --matches were played, 2 bad usage or input, 128 + the signal's number when stopped.",
     )
-    p.add_argument("file", type=Path, metavar="LEAGUE", help="the league TOML file")
+    p.add_argument("file", type=Path, metavar="LEAGUE", help="the league TOML file (or: add-author NAME)")
+    p.add_argument("author", nargs="?", default=None, metavar="NAME",
+                   help="with add-author: the new author's name; their token is printed once")
+    p.add_argument("--league", type=Path, default=Path("league.toml"), metavar="FILE",
+                   help="with add-author: the league file (default: league.toml)")
+    p.add_argument("--organiser", action="store_true",
+                   help="with add-author: an organiser, who may also pause, retire and reinstate any entry")
     p.add_argument("--matches", type=int_arg, default=None, metavar="N",
                    help="stop after N more matches (default: never)")
     p.add_argument("--concurrency", type=int_arg, default=None, help="matches at once (default: the file's, or cores)")
@@ -77,9 +83,10 @@ class LeagueView:
         return f"  {self.recorded} matches recorded this run, {self.faults} faults"
 
 
-async def serve_page(store: Path, listen: tuple[str, int], session: LongRun,
+async def serve_page(store: Path, listen: tuple[str, int], desk: Any,
                      task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-    """The league's page on ``listen`` until cancelled; its address is printed once it listens."""
+    """The league's page on ``listen`` until cancelled, with ``desk`` taking submissions; its address is printed
+    once it listens."""
     from referee.league_pages import league_app
     from referee.pages import serve_app
     from referee.server import MAX_PENDING, Door
@@ -88,17 +95,43 @@ async def serve_page(store: Path, listen: tuple[str, int], session: LongRun,
     reader = LeagueReader(store)
     door = Door(MAX_PENDING, lambda peer, reason: None, where=" to the league's page", logins=False)
     async with trio.open_nursery() as nursery:
-        url = await nursery.start(partial(serve_app, league_app(reader.standings, reader.matches), *listen,
+        desk.nursery = nursery
+        url = await nursery.start(partial(serve_app, league_app(reader.standings, reader.matches, desk), *listen,
                                           door=door, what="the league's page"))
         # the address on stderr, always (also with --quiet or --json): a script waits for it
         print(f"league page: {url}/", file=sys.stderr, flush=True)
         task_status.started()
 
 
+def add_author(args: argparse.Namespace) -> int:
+    """``mjref league add-author NAME [--league FILE] [--organiser]``: print the new author's token (kept only as
+    its SHA-256 in the league's register)."""
+    from tournaments.league import load_league
+    from tournaments.submissions import Register
+
+    if not args.author:
+        raise ConfigError("add-author needs the author's NAME")
+    config = load_league(args.league)
+    register = Register(args.league.resolve().parent / config.submissions)
+    try:
+        token = register.add_author(args.author, organiser=args.organiser)
+    finally:
+        register.close()
+    print(token)
+    print(f"{'organiser' if args.organiser else 'author'} {args.author} added to {config.name}; the token above is "
+          "shown only now", file=sys.stderr)
+    return 0
+
+
 @bad_input_exits_2("league")
 def run(args: argparse.Namespace) -> int:
-    from tournaments.league import load_league, open_league, run_league
+    from tournaments.league import LeagueControl, LeagueDesk, load_league, open_league, run_league
 
+    if args.file.name == "add-author":
+        return add_author(args)
+
+    if args.author is not None:
+        raise ConfigError(f"unexpected {args.author!r} after the league file (add-author NAME adds an author)")
     check_concurrency(args.concurrency)
     if args.matches is not None and args.matches < 1:
         raise ConfigError(f"--matches must be at least 1, not {args.matches}")
@@ -125,11 +158,15 @@ def run(args: argparse.Namespace) -> int:
         view.add(rec, ratings)
         session.update()
 
+    control = LeagueControl(p)
+    desk = LeagueDesk(p, control) if listen is not None else None
+
     async def main() -> int:
         async with trio.open_nursery() as nursery:
             if listen is not None:
-                await nursery.start(serve_page, p.store_path, listen, session)
-            n = await run_league(p, matches=args.matches, concurrency=args.concurrency, on_match=on_match)
+                await nursery.start(serve_page, p.store_path, listen, desk)
+            n = await run_league(p, matches=args.matches, concurrency=args.concurrency, on_match=on_match,
+                                 control=control)
             nursery.cancel_scope.cancel()
         return n
 

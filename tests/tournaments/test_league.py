@@ -130,7 +130,7 @@ def test_a_league_of_builtins_ranks_greedy_first_and_keeps_its_ratings_after_kil
     assert set(order[-2:]) == {"random", "drawdiscard"}, order
     con = connect(store, readonly=True)
     try:  # the totals kept at commit are the sums of the matches
-        (kb, kp, *k_rest), (sb, sp, *s_rest) = kept_totals(con), read_totals(con)
+        (kb, _, *k_rest), (sb, _, *s_rest) = kept_totals(con), read_totals(con)
     finally:
         con.close()
     assert k_rest == s_rest and k_rest[0] == 300
