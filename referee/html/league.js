@@ -60,12 +60,86 @@
     });
   }
 
+  const token = () => $("token").value.trim();
+  const auth = () => (token() ? { Authorization: "Bearer " + token() } : {});
+
+  function say(outcome, text) {
+    const out = $("submit-result");
+    out.dataset.outcome = outcome;
+    out.textContent = text;
+  }
+
+  function entries(data) {
+    const body = $("entries-body");
+    if (!body) return;
+    body.replaceChildren();
+    data.entries.forEach((e) => {
+      const tr = el("tr");
+      tr.dataset.entry = e.name;
+      tr.appendChild(el("td", "name", e.name));
+      tr.appendChild(el("td", "name", e.author));
+      tr.appendChild(el("td", "status", e.status));
+      tr.appendChild(el("td", "", e.check ? (e.check.ok ? "passed" : "failed") : "…"));
+      const cell = el("td");
+      if (e.status === "active" || e.status === "paused") {
+        const b = el("button", "retire", "retire");
+        b.type = "button";
+        b.addEventListener("click", () => act(e.name, "retire"));
+        cell.appendChild(b);
+      }
+      tr.appendChild(cell);
+      body.appendChild(tr);
+    });
+  }
+
+  async function act(name, action) {
+    const r = await fetch("/api/entries/" + encodeURIComponent(name) + "/" + action, { method: "POST", headers: auth() });
+    const data = await r.json();
+    say(r.ok ? "accepted" : "error", r.ok ? name + ": " + data.status : name + ": " + data.error);
+  }
+
+  function report(entry) {
+    const lines = [entry.name + ": " + (entry.status === "active" ? "entered the league" : "refused: its check failed")];
+    const rep = entry.report || {};
+    (rep.scenarios || []).forEach((s) => lines.push((s.status === "pass" ? "pass  " : "FAIL  ") + s.name + ": " +
+      (s.note || s.received || "")));
+    (rep.stderr_tail || []).forEach((l) => lines.push("  stderr: " + l));
+    say(entry.status === "active" ? "accepted" : "refused", lines.join("\n"));
+  }
+
+  async function submit(ev) {
+    ev.preventDefault();
+    const file = $("archive").files[0];
+    if (!file) return;
+    const name = $("bot-name").value.trim();
+    say("", "submitting…");
+    try {
+      const r = await fetch("/api/submit?bot=" + encodeURIComponent(name), { method: "POST", headers: auth(), body: file });
+      const data = await r.json();
+      if (r.status !== 202) { say("error", "refused: " + data.error); return; }
+      say("", data.entrant + ": checking…");
+      for (;;) {
+        await new Promise((ok) => setTimeout(ok, 1000));
+        const e = await fetch("/api/entries/" + encodeURIComponent(data.entrant), { headers: auth() });
+        const entry = await e.json();
+        if (!e.ok) { say("error", entry.error); return; }
+        if (entry.status !== "checking") { report(entry); return; }
+      }
+    } catch (e) {
+      say("error", "cannot reach the league (" + e.message + ")");
+    }
+  }
+  const form = $("submit-form");
+  if (form) form.addEventListener("submit", submit);
+
   async function poll() {
     try {
       const [s, m] = await Promise.all([fetch("/api/standings"), fetch("/api/matches")]);
       if (!s.ok || !m.ok) throw new Error("HTTP " + s.status + "/" + m.status);
       standings(await s.json());
       matches(await m.json());
+      const en = await fetch("/api/entries");
+      if (en.ok) entries(await en.json());
       $("status").textContent = "updated " + new Date().toLocaleTimeString();
       document.body.dataset.state = "live";
     } catch (e) {

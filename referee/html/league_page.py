@@ -3,7 +3,10 @@ faults) and the latest matches, redrawn from ``/api/standings`` and ``/api/match
 
 DOM contract (the browser test relies on it; docs/league.md lists it): ``#standings-body`` holds one
 ``tr[data-bot]`` per bot, best first; ``#matches-body`` one ``tr[data-match]`` per recent match, newest first;
-``body[data-state]`` is ``loading``, ``live`` or ``away`` (the league cannot be reached).
+``body[data-state]`` is ``loading``, ``live`` or ``away`` (the league cannot be reached); ``#entries-body`` one
+``tr[data-entry]`` per submitted entry (a ``button.retire`` on each that is not retired or refused);
+``#submit-form`` (``#token``, ``#bot-name``, ``#archive``) submits, and ``#submit-result`` (``data-outcome``
+``accepted``, ``refused`` or ``error``) shows the answer and then the check's report.
 """
 
 from __future__ import annotations
@@ -36,6 +39,18 @@ _PAGE = """<!DOCTYPE html>
 <thead><tr><th class="name">match</th><th class="name">seats and points</th><th>faults</th>
 <th class="wide">finished (UTC)</th></tr></thead>
 <tbody id="matches-body"></tbody></table></div>
+<h2>Entries</h2>
+<div class="scroll"><table id="entries">
+<thead><tr><th class="name">entry</th><th class="name">author</th><th>status</th><th>check</th><th></th></tr></thead>
+<tbody id="entries-body"></tbody></table></div>
+<h2>Submit a bot</h2>
+<form id="submit-form" autocomplete="off">
+<label>your token <input id="token" type="password" required></label>
+<label>bot name <input id="bot-name" required pattern="[A-Za-z][A-Za-z0-9_-]{0,39}"></label>
+<label>archive (tar, tar.gz or zip with bot.toml) <input id="archive" type="file" required></label>
+<button id="submit" type="submit">Submit</button>
+</form>
+<pre id="submit-result"></pre>
 <p id="status"></p>
 <script src="/league.js"></script>
 </body>

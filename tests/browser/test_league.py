@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,74 @@ def test_the_page_shows_live_standings_and_new_matches_without_a_reload(league: 
         context.close()
     assert not errors, errors
     assert all(u.startswith(league.rstrip("/")) or u.startswith("data:") for u in requests), requests
+
+
+def test_an_author_submits_on_the_page_and_a_non_author_can_neither_submit_nor_retire(tmp_path: Path) -> None:
+    from tournaments.submissions import pack_folder
+
+    league = tmp_path / "league.toml"
+    league.write_text('name = "class"\nhands = 1\nduplicate = false\nconcurrency = 1\nstore = "league.sqlite"\n'
+                      '[[bots]]\nname = "greedy"\nbuiltin = "greedy"\n[[bots]]\nname = "random"\nbuiltin = "random"\n')
+    tokens = {}
+    for who in ("alice", "bob"):
+        out = subprocess.run([sys.executable, "-m", "referee.cli", "league", "add-author", who, "--league",
+                              str(league)], cwd=ROOT, capture_output=True, text=True, check=True)
+        tokens[who] = out.stdout.strip()
+    bot = tmp_path / "mine"
+    bot.mkdir()
+    (bot / "bot.py").write_text((ROOT / "examples" / "mybot.py").read_text())
+    (bot / "bot.toml").write_text('cmd = ["python3", "bot.py"]\n')
+    archive = tmp_path / "mine.tar.gz"
+    archive.write_bytes(pack_folder(bot))
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "league", str(league), "--quiet", "--listen",
+                             "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        assert proc.stderr is not None
+        url = proc.stderr.readline().split(": ", 1)[1].strip()
+        with chromium() as browser:
+            context = browser.new_context(viewport={"width": 375, "height": 900})
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            page.wait_for_selector("#standings-body tr[data-bot]", timeout=30_000)
+
+            def until(expression: str, timeout: float = 60) -> None:
+                """Poll from here (the page's policy forbids the eval that wait_for_function uses)."""
+                deadline = time.monotonic() + timeout
+                while not page.evaluate(expression):
+                    assert time.monotonic() < deadline, expression
+                    page.wait_for_timeout(100)
+
+            def submit(token: str, name: str) -> str:
+                page.fill("#token", token)
+                page.fill("#bot-name", name)
+                page.set_input_files("#archive", str(archive))
+                page.click("#submit")
+                until("['accepted', 'refused', 'error'].includes("
+                      "document.querySelector('#submit-result').dataset.outcome)")
+                return str(page.eval_on_selector("#submit-result", "e => e.dataset.outcome + ': ' + e.textContent"))
+
+            assert submit("not-a-token", "mine").startswith("error: refused: a valid author's token is needed")
+            result = submit(tokens["alice"], "mine")
+            assert result.startswith("accepted: mine: entered the league"), result
+            assert "pass  throw_after_mo" in result  # the check's report, for its author
+            page.wait_for_selector("#entries-body tr[data-entry='mine'] button.retire", timeout=30_000)
+            page.fill("#token", tokens["bob"])  # another author may not retire it
+            page.click("#entries-body tr[data-entry='mine'] button.retire")
+            until("document.querySelector('#submit-result').dataset.outcome === 'error'")
+            assert "only the entry's author or an organiser may retire it" in page.inner_text("#submit-result")
+            page.fill("#token", "")
+            page.click("#entries-body tr[data-entry='mine'] button.retire")
+            until("document.querySelector('#submit-result').textContent.includes('a valid token')")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
+            screenshot(page, "league-submit-375.png")
+            context.close()
+        assert not errors, errors
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(timeout=60)
