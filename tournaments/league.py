@@ -42,8 +42,7 @@ from typing import Any
 
 import trio
 
-from bots.base import seat_filler
-from referee.errors import BotError, printable
+from referee.errors import printable
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import check_output_dir, read_toml
 from wrappers.spec import BotSpec, SpecError
@@ -60,9 +59,9 @@ from .config import (
 )
 from .lock import StoreLock
 from .ratings import RATINGS_KEY, Rating, Ratings, stored_ratings
-from .runner import MatchJob, MatchPlayer, TournamentError, tournament_identity
+from .runner import MatchJob, MatchPlayer, TournamentError, locked_store, seats_and_places, tournament_identity
 from .schedule import ScheduledMatch, seatings
-from .store import MatchRecord, Store, StoreError, check_integrity, discard
+from .store import MatchRecord, Store, StoreError
 
 LEAGUE_VERSION = 1  # in the store's identity: a store a league wrote says so
 ID_PREFIX = "L"
@@ -327,33 +326,20 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
     except SpecError as exc:
         raise LeagueError(f"{where}: {exc}") from None
     specs += submitted
-    try:
-        dummy = seat_filler(rules.default_dummy)
-    except BotError as exc:
-        raise LeagueError(f"{where}: rule option 'default_dummy': {exc}") from None
-    by_name = {s.name: s for s in specs}
-    by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
-    store_path = store_override or (base_dir / (t.store or f"{t.name}.sqlite"))
-    logs_dir = base_dir / t.logs if t.logs else store_path.with_name(store_path.stem + "-logs")
-    check_output_dir(logs_dir, f"{where}: logs", LeagueError, private=True)
+    by_name, dummy, store_path, logs_dir = seats_and_places(t, rules, specs, base_dir, where, store_override,
+                                                           LeagueError)
     notes: list[str] = []
     try:
-        with StoreLock(store_path) as lock:
-            if lock.note:
-                notes.append(lock.note)
-            if restart:
-                discard(store_path)
-            with Store(store_path) as store:
-                check_integrity(store.con, store_path)
-                recorded = store.count()
-                old = store.identity()
-                merged = merge_identity(old, identity, where, store_path, recorded)
-                if old is None or not recorded:
-                    if old is not None:
-                        store.clear()
-                    store.initialise(t.name, merged, t.wall_salt)
-                elif merged != old:
-                    store.set_identity(merged)
+        with locked_store(store_path, restart, notes) as store:
+            recorded = store.count()
+            old = store.identity()
+            merged = merge_identity(old, identity, where, store_path, recorded)
+            if old is None or not recorded:
+                if old is not None:
+                    store.clear()
+                store.initialise(t.name, merged, t.wall_salt)
+            elif merged != old:
+                store.set_identity(merged)
     except StoreError as exc:
         raise LeagueError(str(exc)) from None
     return LeaguePlan(config, store_path, logs_dir, submissions, by_name, [s.name for s in specs], dummy,

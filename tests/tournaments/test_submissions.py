@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import signal
-import subprocess
 import sys
 import tarfile
 import time
@@ -25,6 +22,9 @@ from tournaments.store import connect
 from tournaments.submissions import MAX_FILES, Register, SubmissionError, bot_spec, pack_folder, unpack
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from leagues import served_league  # noqa: E402
+
 GOOD_BOT = (ROOT / "examples" / "mybot.py").read_text()
 BAD_BOT = ("import sys\nfor line in sys.stdin:\n    if line.startswith('/ask'):\n"
            "        print('/nonsense', flush=True)\n")
@@ -166,12 +166,7 @@ def test_submitting_over_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         assert main(["league", "add-author", who, "--league", str(league), *extra]) == 0
         tokens[who] = capsys.readouterr().out.strip()
     good, bad = bot_folder(tmp_path, "good", GOOD_BOT), bot_folder(tmp_path, "bad", BAD_BOT)
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "league", str(league), "--quiet", "--listen",
-                             "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        assert proc.stderr is not None
-        url = proc.stderr.readline().split(": ", 1)[1].strip().rstrip("/")
+    with served_league(league) as (url, _):
         # a failing check: refused with its report, never plays
         assert main(["submit", url, "--token", tokens["alice"], str(bad), "--json"]) == 1
         refused = json.loads(capsys.readouterr().out)
@@ -220,7 +215,4 @@ def test_submitting_over_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(req, timeout=30)
         assert err.value.code == 403
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=60)
     assert "bad" not in seated(tmp_path / "league.sqlite")

@@ -4,8 +4,6 @@ and the page asks nothing of any server but its own."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -15,6 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from chromium import chromium, screenshot
+from leagues import served_league
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,20 +25,8 @@ def league(tmp_path: Path):  # type: ignore[no-untyped-def]
                           ("chowy", "greedy:chowness=0.9"), ("a-bot-with-a-rather-long-name", "greedy")):
         text += f'[[bots]]\nname = "{name}"\nbuiltin = "{builtin}"\n'
     (tmp_path / "league.toml").write_text(text)
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "league", str(tmp_path / "league.toml"), "--quiet",
-                             "--listen", "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert line.startswith("league page: http://127.0.0.1:"), line
-        yield line.split(": ", 1)[1].strip()
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(timeout=60)
+    with served_league(tmp_path / "league.toml") as (url, _):
+        yield url + "/"
 
 
 @pytest.mark.parametrize("width", [375, 1440])
@@ -89,55 +76,43 @@ def test_an_author_submits_on_the_page_and_a_non_author_can_neither_submit_nor_r
     (bot / "bot.toml").write_text('cmd = ["python3", "bot.py"]\n')
     archive = tmp_path / "mine.tar.gz"
     archive.write_bytes(pack_folder(bot))
-    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "league", str(league), "--quiet", "--listen",
-                             "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        assert proc.stderr is not None
-        url = proc.stderr.readline().split(": ", 1)[1].strip()
-        with chromium() as browser:
-            context = browser.new_context(viewport={"width": 375, "height": 900})
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            page.wait_for_selector("#standings-body tr[data-bot]", timeout=30_000)
+    with served_league(league) as (url, _), chromium() as browser:
+        context = browser.new_context(viewport={"width": 375, "height": 900})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        page.wait_for_selector("#standings-body tr[data-bot]", timeout=30_000)
 
-            def until(expression: str, timeout: float = 60) -> None:
-                """Poll from here (the page's policy forbids the eval that wait_for_function uses)."""
-                deadline = time.monotonic() + timeout
-                while not page.evaluate(expression):
-                    assert time.monotonic() < deadline, expression
-                    page.wait_for_timeout(100)
+        def until(expression: str, timeout: float = 60) -> None:
+            """Poll from here (the page's policy forbids the eval that wait_for_function uses)."""
+            deadline = time.monotonic() + timeout
+            while not page.evaluate(expression):
+                assert time.monotonic() < deadline, expression
+                page.wait_for_timeout(100)
 
-            def submit(token: str, name: str) -> str:
-                page.fill("#token", token)
-                page.fill("#bot-name", name)
-                page.set_input_files("#archive", str(archive))
-                page.click("#submit")
-                until("['accepted', 'refused', 'error'].includes("
-                      "document.querySelector('#submit-result').dataset.outcome)")
-                return str(page.eval_on_selector("#submit-result", "e => e.dataset.outcome + ': ' + e.textContent"))
+        def submit(token: str, name: str) -> str:
+            page.fill("#token", token)
+            page.fill("#bot-name", name)
+            page.set_input_files("#archive", str(archive))
+            page.click("#submit")
+            until("['accepted', 'refused', 'error'].includes("
+                  "document.querySelector('#submit-result').dataset.outcome)")
+            return str(page.eval_on_selector("#submit-result", "e => e.dataset.outcome + ': ' + e.textContent"))
 
-            assert submit("not-a-token", "mine").startswith("error: refused: a valid author's token is needed")
-            result = submit(tokens["alice"], "mine")
-            assert result.startswith("accepted: mine: entered the league"), result
-            assert "pass  throw_after_mo" in result  # the check's report, for its author
-            page.wait_for_selector("#entries-body tr[data-entry='mine'] button.retire", timeout=30_000)
-            page.fill("#token", tokens["bob"])  # another author may not retire it
-            page.click("#entries-body tr[data-entry='mine'] button.retire")
-            until("document.querySelector('#submit-result').dataset.outcome === 'error'")
-            assert "only the entry's author or an organiser may retire it" in page.inner_text("#submit-result")
-            page.fill("#token", "")
-            page.click("#entries-body tr[data-entry='mine'] button.retire")
-            until("document.querySelector('#submit-result').textContent.includes('a valid token')")
-            assert page.evaluate("document.documentElement.scrollWidth") <= 375
-            screenshot(page, "league-submit-375.png")
-            context.close()
+        assert submit("not-a-token", "mine").startswith("error: refused: a valid author's token is needed")
+        result = submit(tokens["alice"], "mine")
+        assert result.startswith("accepted: mine: entered the league"), result
+        assert "pass  throw_after_mo" in result  # the check's report, for its author
+        page.wait_for_selector("#entries-body tr[data-entry='mine'] button.retire", timeout=30_000)
+        page.fill("#token", tokens["bob"])  # another author may not retire it
+        page.click("#entries-body tr[data-entry='mine'] button.retire")
+        until("document.querySelector('#submit-result').dataset.outcome === 'error'")
+        assert "only the entry's author or an organiser may retire it" in page.inner_text("#submit-result")
+        page.fill("#token", "")
+        page.click("#entries-body tr[data-entry='mine'] button.retire")
+        until("document.querySelector('#submit-result').textContent.includes('a valid token')")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        screenshot(page, "league-submit-375.png")
+        context.close()
         assert not errors, errors
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(timeout=60)
