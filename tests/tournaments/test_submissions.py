@@ -216,3 +216,26 @@ def test_submitting_over_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]
             urllib.request.urlopen(req, timeout=30)
         assert err.value.code == 403
     assert "bad" not in seated(tmp_path / "league.sqlite")
+
+
+def test_a_restarted_league_plays_its_active_entries_and_refuses_one_changed_on_disk(tmp_path: Path) -> None:
+    import trio
+
+    from tournaments.league import LeagueError, load_league, open_league, run_league
+
+    league = tmp_path / "league.toml"
+    league.write_text('name = "class"\nhands = 1\nduplicate = false\nconcurrency = 1\nstore = "league.sqlite"\n'
+                      '[[bots]]\nname = "greedy"\nbuiltin = "greedy"\n[[bots]]\nname = "random"\nbuiltin = "random"\n')
+    register = Register(tmp_path / "submissions")
+    register.add_author("alice")
+    for name, status in (("mine", "active"), ("old", "retired"), ("halted", "paused"), ("broken", "refused")):
+        unpack(pack_folder(bot_folder(tmp_path / "src", name, GOOD_BOT)), tmp_path / "submissions" / name)
+        register.add(name, name, 1, "alice", status, tmp_path / "submissions" / name, None)
+    register.close()
+    p = open_league(load_league(league), tmp_path, where=str(league))
+    assert sorted(p.active) == ["greedy", "mine", "random"]
+    assert trio.run(lambda: run_league(p, matches=2)) == 2
+    assert "mine" in seated(tmp_path / "league.sqlite")
+    (tmp_path / "submissions" / "mine" / "bot.py").write_text(GOOD_BOT + "\n# edited\n")
+    with pytest.raises(LeagueError, match=r"bot 'mine' changed since it joined the league"):
+        open_league(load_league(league), tmp_path, where=str(league))
