@@ -48,9 +48,14 @@ def _foreign_origin(request: Request) -> bool:
     return origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}"
 
 
+VIEWER_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+"""A match's viewer page is one self-contained document (``referee.viewer``): its own inline script and style."""
+
+
 def league_app(standings: Callable[[], dict[str, Any]], matches: Callable[[int], list[dict[str, Any]]],
-               desk: Desk | None = None) -> ASGIApp:
-    """The app: ``standings()`` gives ``/api/standings``, ``matches(n)`` the ``n`` latest matches, newest first;
+               desk: Desk | None = None, viewer: Callable[[str], str | None] | None = None) -> ASGIApp:
+    """The app: ``standings()`` gives ``/api/standings``, ``matches(n)`` the ``n`` latest matches, newest first,
+    ``viewer(id)`` a match's viewer page at ``/match/ID`` (None: 404);
     with a ``desk``, ``POST /api/submit?bot=NAME`` (the archive as the body), ``GET /api/entries``,
     ``GET /api/entries/NAME`` and ``POST /api/entries/NAME/ACTION``, each with ``Authorization: Bearer TOKEN``
     where a token is needed."""
@@ -102,14 +107,23 @@ def league_app(standings: Callable[[], dict[str, Any]], matches: Callable[[int],
         status, data = desk.act(_token(request), request.path_params["action"], request.path_params["name"])
         return JSONResponse(data, status_code=status)
 
+    async def match_page(request: Request) -> Response:
+        assert viewer is not None
+        html = await trio.to_thread.run_sync(viewer, request.path_params["id"])
+        if html is None:
+            return JSONResponse({"error": "no such match, or its table is still being played"}, status_code=404)
+        return Response(html, media_type="text/html; charset=utf-8")
+
     routes = [Route("/", index), Route("/league.js", js), Route("/league.css", css),
               Route("/api/standings", api_standings), Route("/api/matches", api_matches)]
+    if viewer is not None:
+        routes.append(Route("/match/{id}", match_page))
     if desk is not None:
         routes += [Route("/api/submit", submit, methods=["POST"]), Route("/api/entries", entries),
                    Route("/api/entries/{name}", entry), Route("/api/entries/{name}/{action}", act, methods=["POST"])]
     app = Starlette(routes=routes)
     app.router.redirect_slashes = False
-    return with_headers(app, lambda request: CSP)
+    return with_headers(app, lambda request: VIEWER_CSP if request.url.path.startswith("/match/") else CSP)
 
 
 __all__ = ["league_app"]

@@ -156,18 +156,55 @@ class LeagueReader:
         self._cached = (last, data)
         return data
 
+    def _per_table(self, con: Any) -> int:
+        row = con.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
+        try:
+            identity = json.loads(row[0]) if row else {}
+            return int(identity.get("seatings", 4)) if identity.get("duplicate") else 1
+        except (ValueError, TypeError, AttributeError):
+            return 1
+
+    def viewer(self, match_id: str) -> str | None:
+        """The viewer page of a recorded match whose whole table is recorded (None: no such match, or its table's
+        other seatings, on the same walls, are still to be played), from its log."""
+        from referee.errors import MjrefError
+        from referee.viewer import build_match, render_viewer
+
+        from .schedule import MATCH_ID
+
+        if not MATCH_ID.fullmatch(match_id):
+            return None
+        con = connect(self.store_path, readonly=True)
+        try:
+            row = con.execute("SELECT log, grp FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None or not row[0]:
+                return None
+            done = int(con.execute("SELECT COUNT(*) FROM matches WHERE grp = ?", (row[1],)).fetchone()[0])
+            if done < self._per_table(con):
+                return None
+            log = Path(str(row[0]))
+        finally:
+            con.close()
+        try:
+            return render_viewer(build_match(log))
+        except (MjrefError, OSError):
+            return None
+
     def matches(self, limit: int) -> list[dict[str, Any]]:
         """The ``limit`` latest recorded matches, newest first: id, seats, totals, faults, when finished."""
         con = connect(self.store_path, readonly=True)
         try:
             rows = con.execute(
                 "SELECT id, seat1, seat2, seat3, seat4, total1, total2, total3, total4, finished, "
-                "(SELECT COUNT(*) FROM faults WHERE match_id = m.id) FROM matches AS m ORDER BY rowid DESC LIMIT ?",
-                (limit,)).fetchall()
+                "(SELECT COUNT(*) FROM faults WHERE match_id = m.id), "
+                "(SELECT COUNT(*) FROM matches AS o WHERE o.grp = m.grp), log IS NOT NULL "
+                "FROM matches AS m ORDER BY rowid DESC LIMIT ?", (limit,)).fetchall()
+            per_table = self._per_table(con)
         finally:
             con.close()
         return [{"id": str(r[0]), "seats": [str(x) for x in r[1:5]], "totals": [int(x) for x in r[5:9]],
-                 "finished": str(r[9]), "faults": int(r[10])} for r in rows]
+                 "finished": str(r[9]), "faults": int(r[10]), "viewer": bool(r[12]) and int(r[11]) >= per_table}
+                for r in rows]
 
 
 __all__ = ["RATINGS_KEY", "LeagueReader", "Rating", "Ratings", "league_order", "league_standings", "read_ratings",

@@ -96,7 +96,7 @@ async def serve_page(store: Path, listen: tuple[str, int], desk: Any,
     door = Door(MAX_PENDING, lambda peer, reason: None, where=" to the league's page", logins=False)
     async with trio.open_nursery() as nursery:
         desk.nursery = nursery
-        url = await nursery.start(partial(serve_app, league_app(reader.standings, reader.matches, desk), *listen,
+        url = await nursery.start(partial(serve_app, league_app(reader.standings, reader.matches, desk, reader.viewer), *listen,
                                           door=door, what="the league's page"))
         # the address on stderr, always (also with --quiet or --json): a script waits for it
         print(f"league page: {url}/", file=sys.stderr, flush=True)

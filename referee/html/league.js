@@ -46,7 +46,15 @@
     data.matches.forEach((m) => {
       const tr = el("tr");
       tr.dataset.match = m.id;
-      tr.appendChild(el("td", "name", m.id));
+      const idCell = el("td", "name");
+      if (m.viewer) {
+        const a = el("a", "", m.id);
+        a.href = "/match/" + encodeURIComponent(m.id);
+        idCell.appendChild(a);
+      } else {
+        idCell.textContent = m.id;
+      }
+      tr.appendChild(idCell);
       const seats = el("td", "seats");
       const best = Math.max(...m.totals);
       m.seats.forEach((s, i) => {

@@ -315,8 +315,30 @@ def test_the_league_serves_its_standings_read_only(tmp_path: Path) -> None:
         with urllib.request.urlopen(f"{url}/api/matches?limit=3", timeout=30) as r:
             latest = json.loads(r.read())["matches"]
         assert len(latest) == 3 and latest[0]["id"] > latest[1]["id"]
-        for method, where, status in (("POST", "/api/standings", 405), ("GET", "/api/matches?limit=x", 400),
+        assert latest[0]["viewer"] is True  # one match a table: its viewer at once
+        with urllib.request.urlopen(f"{url}/match/{latest[0]['id']}", timeout=30) as r:
+            page = r.read().decode()
+            assert "script-src 'unsafe-inline'" in r.headers["content-security-policy"]
+        assert f"mjref match {latest[0]['id']}" in page or latest[0]["id"] in page
+        for method, where, status in (("GET", "/match/L9999999-r00", 404), ("GET", "/match/..%2Fleague.toml", 404),
+                                      ("POST", "/api/standings", 405), ("GET", "/api/matches?limit=x", 400),
                                       ("GET", "/api/matches?limit=101", 400), ("GET", "/nothing", 404)):
             with pytest.raises(urllib.error.HTTPError) as err:
                 urllib.request.urlopen(urllib.request.Request(url + where, method=method), timeout=30)
             assert err.value.code == status
+
+
+def test_a_match_is_shown_only_once_its_whole_table_is_played(tmp_path: Path) -> None:
+    """A duplicate table's seatings share their walls: a finished seating's log (every wall face up) is shown only
+    when none of its table is left to play."""
+    from tournaments.ratings import LeagueReader
+
+    path = write_league(tmp_path, duplicate=True)
+    play(path, 6, concurrency=1)
+    reader = LeagueReader(tmp_path / "league.sqlite")
+    assert reader.viewer("L0000001-r00") is None and reader.viewer("L0000001-r01") is None
+    page = reader.viewer("L0000000-r03")
+    assert page is not None and page.startswith("<!DOCTYPE html>")
+    shown = {m["id"]: m["viewer"] for m in reader.matches(10)}
+    assert shown == {**{f"L0000000-r0{r}": True for r in range(4)}, "L0000001-r00": False, "L0000001-r01": False}
+    assert reader.viewer("../league") is None and reader.viewer("L0000009-r00") is None
