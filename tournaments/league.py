@@ -444,7 +444,9 @@ class LeagueDesk:
         async with self._one:
             try:
                 name, version = self.register.next_version(bot, author)
-                if name in self.plan.specs or name.startswith(f"{DUMMY_PREFIX}-"):
+                known = {b.get("name") for b in self.plan.identity.get("bots") or [] if isinstance(b, dict)}
+                if name in self.plan.specs or name in known or name.startswith(f"{DUMMY_PREFIX}-"):
+                    # an entrant's name is its history's: never another bot's, even a bot no longer playing
                     raise SubmissionError(f"bot name {name!r} is taken by one of the league's own bots")
                 folder = self.plan.submissions_dir / name
                 if folder.exists():

@@ -175,6 +175,8 @@ def test_submitting_over_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         # a wrong token, an unsafe archive
         assert main(["submit", url, "--token", "nope", str(good)]) == 2
         assert "a valid author's token is needed" in capsys.readouterr().err
+        status, reply = request(f"{url}/api/submit?bot=greedy", tokens["alice"], pack_folder(good), "POST")
+        assert status == 400 and "'greedy' is taken by one of the league's own bots" in reply["error"]
         status, reply = request(f"{url}/api/submit?bot=evil", tokens["alice"],
                                 tar_of([("bot.toml", b"x"), ("../evil", b"x")]), "POST")
         assert status == 400 and "a path out of its folder" in reply["error"]
