@@ -33,7 +33,7 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -312,29 +312,40 @@ def synthetic_records(n: int, seed: int = 1) -> Iterator[MatchRecord]:
                           tuple(wins))
 
 
+def build_store(path: Path, n: int, records: Callable[[], Iterable[MatchRecord]], identity: dict[str, Any],
+                finish: Callable[[Store], None] | None = None) -> float | None:
+    """Fill the store at ``path`` with ``records()`` (``n`` of them) through the store's own ``record_many``, in
+    batches of 10,000, then ``finish(store)``; a store that holds ``n`` matches already is kept (None); else the
+    seconds the build took."""
+    if path.exists():
+        with Store(path) as s:
+            if s.count() == n:
+                return None
+    discard(path)
+    t0 = time.perf_counter()
+    with Store(path) as s:
+        s.initialise(str(identity.get("name", "bench")), identity)
+        batch: list[MatchRecord] = []
+        for rec in records():
+            batch.append(rec)
+            if len(batch) == 10_000:
+                s.record_many(batch)
+                batch.clear()
+        s.record_many(batch)
+        if finish is not None:
+            finish(s)
+    return round(time.perf_counter() - t0, 1)
+
+
 def standings_bench(n: int, store: Path | None, runs: int = 3) -> dict[str, Any]:
     """A store of ``n`` matches (built unless ``store`` already holds them), and how long standings and the report
     take on it."""
     out: dict[str, Any] = {"bench": "tournament --standings", "matches": n}
     with tempfile.TemporaryDirectory() as tmp:
         path = store or Path(tmp) / "standings.sqlite"
-        have = 0
-        if path.exists():
-            with Store(path) as s:
-                have = s.count()
-        if have != n:
-            discard(path)
-            t0 = time.perf_counter()
-            with Store(path) as s:
-                s.initialise("standings bench", {"name": "standings bench"})
-                batch: list[MatchRecord] = []
-                for rec in synthetic_records(n):
-                    batch.append(rec)
-                    if len(batch) == 10_000:
-                        s.record_many(batch)
-                        batch.clear()
-                s.record_many(batch)
-            out["build_seconds"] = round(time.perf_counter() - t0, 1)
+        built = build_store(path, n, lambda: synthetic_records(n), {"name": "standings bench"})
+        if built is not None:
+            out["build_seconds"] = built
         out["store_bytes"] = path.stat().st_size
         times = []
         for _ in range(runs):

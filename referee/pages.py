@@ -12,6 +12,7 @@ this server only and a WebSocket to the referee's port only; no caching; no refe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -57,13 +58,18 @@ def page_app(ws_port: int, secure: bool = False) -> ASGIApp:
 
     app = Starlette(routes=[Route("/", index), Route("/play.js", js), Route("/play.css", css)])
     app.router.redirect_slashes = False  # /play.js/ is a 404, not a redirect built from the request's Host
+    return with_headers(app, lambda request: _csp(request, ws_port, secure))
 
-    async def with_headers(scope: Scope, receive: Receive, send: Send) -> None:
-        """Every response, a 404 or 405 too, carries the policy and the no-store, no-sniff headers."""
+
+def with_headers(app: ASGIApp, csp_of: Callable[[Request], str]) -> ASGIApp:
+    """``app`` whose every response, a 404 or 405 too, carries the policy ``csp_of(request)`` and the no-store,
+    no-referrer, no-sniff headers (every page mjref serves)."""
+
+    async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
-        csp = _csp(Request(scope), ws_port, secure).encode("latin-1")
+        csp = csp_of(Request(scope)).encode("latin-1")
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -74,7 +80,7 @@ def page_app(ws_port: int, secure: bool = False) -> ASGIApp:
 
         await app(scope, receive, sending)
 
-    return with_headers
+    return wrapped
 
 
 async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path] | None = None, *,
@@ -88,6 +94,14 @@ async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path]
     idle clients cannot keep the person from loading the page), and each lives at most ``MAX_SECONDS``.  Hypercorn
     alone kept a connection whose client never read its response for ever (its writes are shielded from
     cancellation), so enough of them took every file descriptor of the referee."""
+    await serve_app(page_app(ws_port, tls is not None), host, port, tls, door=door, what="the play page",
+                    task_status=task_status)
+
+
+async def serve_app(asgi: ASGIApp, host: str, port: int, tls: tuple[Path, Path] | None = None, *, door: Door,
+                    what: str, task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve ``asgi`` as :func:`serve_pages` serves the play page (the same listeners, door and time limit); a port
+    that cannot be listened on is an ``InputError`` naming ``what``."""
     config = Config()
     config.loglevel = "WARNING"
     config.accesslog = None
@@ -96,8 +110,8 @@ async def serve_pages(host: str, port: int, ws_port: int, tls: tuple[Path, Path]
     try:
         listeners = await open_capped(host, port, context, door)
     except OSError as exc:  # a port in use, an unknown host
-        raise InputError(f"cannot serve the play page on {host}:{port}: {exc.strerror or exc}") from None
-    app = wrap_app(page_app(ws_port, tls is not None), config.wsgi_max_body_size, "asgi")
+        raise InputError(f"cannot serve {what} on {host}:{port}: {exc.strerror or exc}") from None
+    app = wrap_app(asgi, config.wsgi_max_body_size, "asgi")  # type: ignore[arg-type]
     worker = WorkerContext(None)
 
     async def connection(stream: trio.abc.Stream) -> None:
@@ -121,4 +135,4 @@ async def _cut_after(stream: trio.abc.Stream, scope: trio.CancelScope) -> None:
         sock.close()
 
 
-__all__ = ["page_app", "serve_pages"]
+__all__ = ["page_app", "serve_app", "serve_pages", "with_headers"]

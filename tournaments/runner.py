@@ -23,7 +23,7 @@ import signal
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -376,6 +376,40 @@ def tournament_identity(config: TournamentConfig, specs: Sequence[BotSpec]) -> d
             "files": {s.name: s.identity_files() for s in specs if s.cmd is not None}}
 
 
+def seats_and_places(config: TournamentConfig, rules: Ruleset, specs: Sequence[BotSpec], base_dir: Path, where: str,
+                     store_override: Path | None,
+                     error: type[InputError]) -> tuple[dict[str, BotSpec], str, Path, Path]:
+    """What a tournament or a league seats and where it writes: the specs by name with the ruleset's dummy, the
+    dummy, the store and the logs folder (checked); a bad dummy or logs folder is ``error``."""
+    by_name: dict[str, BotSpec] = {s.name: s for s in specs}
+    try:
+        dummy = seat_filler(rules.default_dummy)
+    except BotError as exc:
+        raise error(f"{where}: rule option 'default_dummy': {exc}") from None
+    by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
+    store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
+    logs_dir = base_dir / config.logs if config.logs else store_path.with_name(store_path.stem + "-logs")
+    # The store first: a store that cannot be written was reported as its logs folder (the folder made beside it)
+    check_output_file(store_path, f"{where}: store", error, private=True)
+    # A file in the folder's place was a FileExistsError once the matches started
+    check_output_dir(logs_dir, f"{where}: logs", error, private=True)
+    return by_name, dummy, store_path, logs_dir
+
+
+@contextmanager
+def locked_store(store_path: Path, restart: bool, notes: list[str]) -> Iterator[Store]:
+    """A store to plan a run on, under its lock (a lock taken over from a dead runner is said in ``notes``),
+    discarded first with ``restart``, and checked for damage."""
+    with StoreLock(store_path) as lock:
+        if lock.note:
+            notes.append(lock.note)
+        if restart:
+            discard(store_path)
+        with Store(store_path) as store:
+            check_integrity(store.con, store_path)
+            yield store
+
+
 def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, where: str = "tournament",
          store_override: Path | None = None) -> Plan:
     """Check everything that can be checked before a match is played, and open (or restart) the store.
@@ -398,41 +432,25 @@ def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, whe
         raise TournamentError(f"{where}: {exc}") from None
     if openings is not None:
         identity["walls"] = openings_digest(list(openings.values()))
-    by_name: dict[str, BotSpec] = {s.name: s for s in specs}
-    try:
-        dummy = seat_filler(rules.default_dummy)
-    except BotError as exc:
-        raise TournamentError(f"{where}: rule option 'default_dummy': {exc}") from None
-    by_name[f"{DUMMY_PREFIX}-{dummy}"] = BotSpec(name=f"{DUMMY_PREFIX}-{dummy}", builtin=dummy)
-    store_path = store_override or (base_dir / (config.store or f"{config.name}.sqlite"))
-    logs_dir = base_dir / config.logs if config.logs else store_path.with_name(store_path.stem + "-logs")
-    # The store first: a store that cannot be written was reported as its logs folder (the folder made beside it)
-    check_output_file(store_path, f"{where}: store", TournamentError, private=True)
-    # A file in the folder's place was a FileExistsError once the matches started
-    check_output_dir(logs_dir, f"{where}: logs", TournamentError, private=True)
+    by_name, dummy, store_path, logs_dir = seats_and_places(config, rules, specs, base_dir, where, store_override,
+                                                           TournamentError)
     notes: list[str] = []
     try:
-        with StoreLock(store_path) as lock:
-            if lock.note:
-                notes.append(lock.note)
-            if restart:
-                discard(store_path)
-            with Store(store_path) as store:
-                check_integrity(store.con, store_path)
-                old = store.identity()
-                if old is not None and not same_identity(old, identity):
-                    recorded = store.count()
-                    if recorded:
-                        raise TournamentError(changed_message(store_path, old, identity, recorded))
-                    notes.append(f"{store_path} held no results yet: started again with this file")
-                    store.clear()
-                    old = None
-                if old is None:
-                    store.initialise(config.name, identity, config.wall_salt)
-                elif old != identity:
-                    store.set_identity(identity)  # what older mjref did not record, recorded from now on
-                done = store.count()
-                salt = store.wall_salt()
+        with locked_store(store_path, restart, notes) as store:
+            old = store.identity()
+            if old is not None and not same_identity(old, identity):
+                recorded = store.count()
+                if recorded:
+                    raise TournamentError(changed_message(store_path, old, identity, recorded))
+                notes.append(f"{store_path} held no results yet: started again with this file")
+                store.clear()
+                old = None
+            if old is None:
+                store.initialise(config.name, identity, config.wall_salt)
+            elif old != identity:
+                store.set_identity(identity)  # what older mjref did not record, recorded from now on
+            done = store.count()
+            salt = store.wall_salt()
     except StoreError as exc:
         raise TournamentError(str(exc)) from None
     return Plan(config, rules, store_path, logs_dir, Schedule(config, dummy), done, identity, salt, by_name, notes,

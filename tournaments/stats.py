@@ -25,8 +25,8 @@ group**:
   reaches 93.5 % for skewed groups and skewness cannot be told, every interval says "95 % if not skewed"; from
   there an interval whose groups are too skewed for their number says "too few groups for a skewed result"
   (:func:`interval_caveat`).  Points per hand and head-to-head differences get the correction; ranks and
-  first-place rates (bounded, summed without third moments) keep the t interval.  Below :data:`MIN_GROUPS` groups there is no interval: it is ``None`` (null in
-  JSON, "too few groups" in text).  With 2 groups ``t`` is 12.7 and the interval says nothing ("avg rank 1.62 ±
+  first-place rates (bounded, summed without third moments) keep the t interval.  Below :data:`MIN_GROUPS` groups
+  there is no interval: it is ``None`` (null in JSON, "too few groups" in text).  With 2 groups ``t`` is 12.7 and the interval says nothing ("avg rank 1.62 ±
   7.94"); when both groups happen to agree it is a false "± 0.00".
 
 The t quantile is computed here without scipy (:func:`t_quantile`): exactly, for integer degrees of freedom, by
@@ -698,14 +698,15 @@ def _num0(x: Any) -> float:
     return float(x) if x is not None else 0.0
 
 
-def kept_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tuple[
+def kept_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group", *, pairs_too: bool = True) -> tuple[
         list[BotTotals], list[PairTotals], int, int, int]:
     """Bot and pair totals, matches, hands and clusters of a store, from the totals it keeps at commit (one row per
-    bot and pair; call inside a transaction).  The scaled sums (:mod:`tournaments.totals`) are scaled back here."""
+    bot and pair; call inside a transaction).  The scaled sums (:mod:`tournaments.totals`) are scaled back here.
+    ``pairs_too`` False: no pair totals (100 bots have 4,950 pairs: most of the time standings take)."""
     rs, fs, ps = agg.RANK_SCALE, agg.FIRST_SCALE, agg.PAIR_SCALE
     moments: dict[str, Any] = {str(r["bot"]): r for r in con.execute(
         "SELECT * FROM agg_bot_moments WHERE kind = ?", (cluster_by,))}
-    bot_cubes, pair_cubes = _kept_cubes(con, cluster_by)
+    bot_cubes, pair_cubes = _kept_cubes(con, cluster_by, pairs_too)
     bots = []
     for t in con.execute("SELECT * FROM agg_bot ORDER BY bot"):
         m = moments.get(str(t["bot"]))
@@ -720,7 +721,7 @@ def kept_totals(con: sqlite3.Connection, cluster_by: ClusterBy = "group") -> tup
             Moments(int(m["rg"]), m["fy"] / fs, m["rn"], m["fyy"] / fs**2, m["fyn"] / fs, m["rnn"]),
         ))
     pairs = []
-    for p in con.execute("SELECT * FROM agg_pair WHERE kind = ? ORDER BY a, b", (cluster_by,)):
+    for p in con.execute("SELECT * FROM agg_pair WHERE kind = ? ORDER BY a, b", (cluster_by,)) if pairs_too else ():
         for a, b, sign in ((p["a"], p["b"], 1), (p["b"], p["a"], -1)):
             c = pair_cubes.get((str(p["a"]), str(p["b"])))
             pairs.append(PairTotals(str(a), str(b), int(p["matches"]), int(p["hands"]), Moments(
@@ -737,10 +738,10 @@ def _cubes(sums: Sequence[Any]) -> tuple[float, float, float, float]:
     return y3, y2n, yn2, n3
 
 
-def _kept_cubes(con: sqlite3.Connection, cluster_by: ClusterBy) -> tuple[
+def _kept_cubes(con: sqlite3.Connection, cluster_by: ClusterBy, pairs_too: bool = True) -> tuple[
         dict[str, tuple[float, float, float, float]], dict[tuple[str, str], tuple[float, float, float, float]]]:
-    """The bots' (points per cluster) and the pairs' third moments, from the kept clusters, when there are at most
-    :data:`CUBES_MAX_CLUSTERS` of them (else none: the skewness is then unknown)."""
+    """The bots' (points per cluster) and the pairs' (with ``pairs_too``) third moments, from the kept clusters,
+    when there are at most :data:`CUBES_MAX_CLUSTERS` of them (else none: the skewness is then unknown)."""
     row = con.execute("SELECT group_clusters, seed_clusters FROM agg_store").fetchone()
     if row is None or int(row[0 if cluster_by == "group" else 1]) > CUBES_MAX_CLUSTERS:
         return {}, {}
@@ -748,10 +749,11 @@ def _kept_cubes(con: sqlite3.Connection, cluster_by: ClusterBy) -> tuple[
     bots = {str(r[0]): (float(r[1]), float(r[2]), float(r[3]), float(r[4])) for r in con.execute(
         "SELECT bot, SUM(y * 1.0 * y * y), SUM(y * 1.0 * y * n), SUM(y * 1.0 * n * n), SUM(n * 1.0 * n * n) "
         "FROM agg_bot_cluster WHERE kind = ? AND n <> 0 GROUP BY bot", (cluster_by,))}
-    pairs = {(str(r[0]), str(r[1])): (float(r[2]) / ps**3, float(r[3]) / ps**2, float(r[4]) / ps, float(r[5]))
-             for r in con.execute(
+    rows = con.execute(
         "SELECT a, b, SUM(y * 1.0 * y * y), SUM(y * 1.0 * y * n), SUM(y * 1.0 * n * n), SUM(n * 1.0 * n * n) "
-        "FROM agg_pair_cluster WHERE kind = ? AND n <> 0 GROUP BY a, b", (cluster_by,))}
+        "FROM agg_pair_cluster WHERE kind = ? AND n <> 0 GROUP BY a, b", (cluster_by,)) if pairs_too else ()
+    pairs = {(str(r[0]), str(r[1])): (float(r[2]) / ps**3, float(r[3]) / ps**2, float(r[4]) / ps, float(r[5]))
+             for r in rows}
     return bots, pairs
 
 
@@ -840,8 +842,9 @@ def _check_total_numbers(con: sqlite3.Connection, store_path: Path) -> None:
                                  f"{'a whole' if column in whole else 'a'} number; the store is damaged")
 
 
-def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> Standings:
-    """Standings and head-to-head of the matches in a results store (raises ``StoreError`` naming the file)."""
+def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group", head_to_head: bool = True) -> Standings:
+    """Standings and (unless ``head_to_head`` is False) head-to-head of the matches in a results store (raises
+    ``StoreError`` naming the file)."""
     if cluster_by not in ("group", "seed"):
         raise ValueError(f"cluster_by must be 'group' or 'seed', not {cluster_by!r}")
     store_path = Path(store_path)
@@ -851,7 +854,7 @@ def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group") -> S
         faults: dict[str, dict[str, int]] = defaultdict(dict)
         if has_totals(con):
             _check_total_numbers(con, store_path)
-            bots, pairs, matches, hands, groups = kept_totals(con, cluster_by)
+            bots, pairs, matches, hands, groups = kept_totals(con, cluster_by, pairs_too=head_to_head)
             faults.update(agg.fault_counts(con))
         else:
             _check_numbers(con, store_path)
@@ -880,8 +883,20 @@ def _pair(e: Estimate) -> list[float] | None:
     return None if ci is None else [ci[0], ci[1]]
 
 
-def to_json(standings: Standings) -> dict[str, Any]:
-    """Plain data (full precision; ``None`` where a number is undefined); bots best first."""
+def to_json(standings: Standings, ratings: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Plain data (full precision; ``None`` where a number is undefined); bots best first.  ``ratings``: a league's
+    (``tournaments.league.Rating`` by name), given to each bot as ``rating`` (mu, sigma, ordinal, matches)."""
+    data = _to_json(standings)
+    if ratings is not None:
+        data["rated"] = True
+        for b in data["bots"]:
+            r = ratings.get(b["name"])
+            b["rating"] = None if r is None else {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal,
+                                                  "matches": r.matches}
+    return data
+
+
+def _to_json(standings: Standings) -> dict[str, Any]:
     return {
         "name": standings.name,
         "matches": standings.matches,
@@ -1016,8 +1031,9 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 
 
 __all__ = [
-    "CSV_COLUMNS", "MIN_GROUPS", "clopper_pearson", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings", "StoreError",
-    "CAVEATS", "FEW_MARK", "SKEW_MIN_GROUPS", "interval_caveat", "build_standings", "cluster_ratio", "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
+    "CSV_COLUMNS", "MIN_GROUPS", "clopper_pearson", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings",
+    "StoreError", "CAVEATS", "FEW_MARK", "SKEW_MIN_GROUPS", "interval_caveat", "build_standings", "cluster_ratio",
+    "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
     "BotTotals", "Moments", "PairTotals", "assemble", "kept_totals", "ratio_estimate", "read_totals",
     "totals_from_rows",
     "t_quantile", "to_csv", "to_json", "to_markdown",

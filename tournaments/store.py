@@ -37,7 +37,7 @@ import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -553,13 +553,23 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot write the results store ({exc})") from None
 
-    def record(self, m: MatchRecord) -> bool:
-        """Record a finished match in one transaction.  A match already recorded is left alone (False)."""
+    def record(self, m: MatchRecord, meta: Mapping[str, str] | None = None) -> bool:
+        """Record a finished match in one transaction, with ``meta`` (keys of the meta table, e.g. a league's ratings
+        after this match) in the same one.  A match already recorded is left alone (False), and so is ``meta``."""
         with self._transaction():
             if not self._insert(m):
                 return False
             agg.add_matches(self.con, [m.facts()])
+            self._put_meta(meta or {})
             return True
+
+    def set_meta(self, meta: Mapping[str, str]) -> None:
+        """Set keys of the meta table in one transaction."""
+        with self._transaction():
+            self._put_meta(meta)
+
+    def _put_meta(self, meta: Mapping[str, str]) -> None:
+        self.con.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(meta.items()))
 
     def record_many(self, records: Iterable[MatchRecord]) -> int:
         """Record matches in one transaction (all or none); returns how many were new."""

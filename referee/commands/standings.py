@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +21,10 @@ from rich.text import Text
 
 from referee.commands import fail, make_console
 from referee.numbers import count
+from tournaments.ratings import league_standings
 from tournaments.stats import (
     BotStanding,
     Standings,
-    compute_standings,
     fmt_faults,
     fmt_interval,
     fmt_num,
@@ -68,9 +69,9 @@ def run(args: argparse.Namespace) -> int:
     if args.recount:
         n = recount(args.store)
         print(f"{args.store}: totals recounted from {n} match{'es' if n != 1 else ''}", file=sys.stderr)
-    standings = compute_standings(args.store, cluster_by=args.cluster)
+    standings, ratings = league_standings(args.store, cluster_by=args.cluster)
     if args.format == "json":
-        data = to_json(standings)
+        data = to_json(standings, ratings)
         if not args.head_to_head:
             data.pop("head_to_head")
         print(json.dumps(data, indent=2))
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(to_markdown(standings, head_to_head=args.head_to_head))
     else:
         console = make_console(width=170)
-        render_standings(standings, console, head_to_head=args.head_to_head)
+        render_standings(standings, console, head_to_head=args.head_to_head, ratings=ratings)
     return 0
 
 
@@ -91,20 +92,26 @@ def _name(b: BotStanding) -> Text:
     return t
 
 
-def standings_table(standings: Standings) -> Table:
+def standings_table(standings: Standings, ratings: Mapping[str, Any] | None = None) -> Table:
+    """The standings; with a league's ``ratings``, a rating column (mu ± sigma) after the bot's name."""
     title = f"Standings{': ' + standings.name if standings.name else ''}{standings.mark}"
     groups = f"{standings.groups} {standings.cluster_word}{'' if standings.groups == 1 else 's'}"
-    t = Table(title=Text(title), caption=f"{count(standings.matches, 'match', 'matches')}, "
-              f"{count(standings.hands, 'hand')}, {groups}; "
-              "± is the 95% interval")
-    for col, just in (("#", "right"), ("bot", "left"), ("matches", "right"), ("hands", "right"),
+    caption = (f"{count(standings.matches, 'match', 'matches')}, {count(standings.hands, 'hand')}, {groups}; "
+               "± is the 95% interval")
+    if ratings is not None:
+        caption += "; rating: Plackett-Luce mu ± sigma, ranked by mu - 3 sigma"
+    t = Table(title=Text(title), caption=caption)
+    rating_col = (("rating", "right"),) if ratings is not None else ()
+    for col, just in (("#", "right"), ("bot", "left"), *rating_col, ("matches", "right"), ("hands", "right"),
                       ("points", "right"), ("mean/hand", "right"), ("avg rank", "right"), ("1st %", "right"),
                       ("win %", "right"), ("self-draw %", "right"), ("deal-in %", "right"), ("faults", "left"),
                       ("answer ms\nmean / max", "right")):
         t.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
     for i, b in enumerate(standings.bots, start=1):
+        rating = () if ratings is None else (fmt_rating(ratings.get(b.name)),)
         t.add_row(
-            str(i), _name(b), str(b.matches), str(b.hands), f"{b.points:g}", fmt_interval(b.mean, 1, sign=True),
+            str(i), _name(b), *rating, str(b.matches), str(b.hands), f"{b.points:g}",
+            fmt_interval(b.mean, 1, sign=True),
             fmt_interval(b.rank, 2), fmt_pct(b.first_rate.value), fmt_pct(b.win_rate), fmt_pct(b.self_draw_rate),
             fmt_pct(b.deal_in_rate), Text(fmt_faults(b), style="red" if b.fault_count else ""),
             f"{fmt_num(b.mean_answer_ms, 2)} / {fmt_num(b.max_answer_ms, 2)}",
@@ -136,12 +143,18 @@ def head_to_head_table(standings: Standings) -> Table:
     return t
 
 
-def render_standings(standings: Standings, console: Console, *, head_to_head: bool = True) -> None:
+def fmt_rating(r: Any) -> str:
+    """A league rating as shown: ``mu ± sigma`` (blank for a bot the league does not rate: a dummy)."""
+    return "" if r is None else f"{r.mu:.1f} ± {r.sigma:.1f}"
+
+
+def render_standings(standings: Standings, console: Console, *, head_to_head: bool = True,
+                     ratings: Mapping[str, Any] | None = None) -> None:
     """Print the standings table, the head-to-head matrix and the notes (what ``mjref tournament`` ends with)."""
     if not standings.bots:
         console.print("No finished matches yet.")
         return
-    console.print(standings_table(standings))
+    console.print(standings_table(standings, ratings))
     if head_to_head and standings.head_to_head:
         console.print(head_to_head_table(standings))
     for note in standings.notes:

@@ -1,0 +1,368 @@
+"""Bots submitted to a league: authors and their tokens, safe unpacking, the bot file, and the register of entries.
+
+A submission is an archive (tar, tar.gz or zip; ``mjref submit`` packs a folder into a tar.gz) holding a bot file,
+``bot.toml``, at its top (or in its single top-level folder).  It is other people's code and other people's
+archive, so it is unpacked by :func:`unpack` member by member, never by ``extractall``: no absolute path, no
+``..``, no link that leads out of its folder (hard links and device files not at all), at most ``MAX_FILES``
+files and ``MAX_UNPACKED`` bytes; anything else refuses the whole submission with one line saying why.
+
+The bot file may say only how the bot runs (``cmd``, ``env``, ``keep_alive``, ``extensions``): its box, limits,
+timeout and folder are the league's, so a submitted bot cannot ask for the network, a writable folder or no box.
+
+The register (``<submissions>/entries.sqlite``, 0600) holds the authors (a name and the SHA-256 of their token:
+the token itself is printed once, by ``mjref league add-author``) and the entries: an entry is one version of one
+author's bot, named ``BOT`` for its first version and ``BOT.vN`` for the N-th, so a new version is a new entrant
+in the league while the old one's history stays under its own name.  An entry is ``active``, ``paused``,
+``retired`` or ``refused`` (its check failed: it never plays); its check report is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import secrets
+import shutil
+import sqlite3
+import stat
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from referee.errors import InputError, printable
+from referee.userfiles import read_toml
+from wrappers.spec import BotSpec, SpecError, spec_from_mapping
+
+MAX_ARCHIVE = 20 << 20  # bytes of a submitted archive
+MAX_UNPACKED = 64 << 20  # bytes of its files once unpacked
+MAX_FILES = 500  # files, folders and links in it
+BOT_FILE = "bot.toml"
+ALLOWED_FIELDS = ("cmd", "env", "keep_alive", "extensions")
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")  # a submitted bot's name (versions add .vN)
+STATUSES = ("checking", "active", "paused", "retired", "refused")
+
+
+class SubmissionError(InputError):
+    """A submission refused (an unsafe archive, a bad bot file, a wrong token); the message says why."""
+
+
+# ------------------------------------------------------------------------------------------------ unpacking
+
+
+def _member_path(name: str) -> PurePosixPath:
+    p = PurePosixPath(name.replace("\\", "/"))
+    if p.is_absolute() or name.startswith("/"):
+        raise SubmissionError(f"archive member {printable(name)!r}: an absolute path")
+    if any(part == ".." for part in p.parts):
+        raise SubmissionError(f"archive member {printable(name)!r}: a path out of its folder ('..')")
+    parts = [x for x in p.parts if x not in ("", ".")]
+    if not parts:
+        raise SubmissionError(f"archive member {printable(name)!r}: no name")
+    if any("\0" in x for x in parts):
+        raise SubmissionError("an archive member's name holds a NUL character")
+    return PurePosixPath(*parts)
+
+
+def _link_stays_inside(member: PurePosixPath, target: str) -> None:
+    t = PurePosixPath(target)
+    if t.is_absolute():
+        raise SubmissionError(f"archive member {printable(str(member))!r}: a link out of its folder (to "
+                              f"{printable(target)!r})")
+    depth = len(member.parts) - 1
+    for part in t.parts:
+        depth += -1 if part == ".." else (0 if part == "." else 1)
+        if depth < 0:
+            raise SubmissionError(f"archive member {printable(str(member))!r}: a link out of its folder (to "
+                                  f"{printable(target)!r})")
+
+
+@dataclass(frozen=True, slots=True)
+class _Member:
+    path: PurePosixPath
+    kind: str  # "file", "dir", "link"
+    size: int
+    mode: int
+    link: str = ""
+
+
+def _tar_members(data: bytes) -> tuple[list[_Member], Any]:
+    tar = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
+    out = []
+    for m in tar:
+        path = _member_path(m.name)
+        if m.isfile():
+            out.append(_Member(path, "file", m.size, m.mode))
+        elif m.isdir():
+            out.append(_Member(path, "dir", 0, m.mode))
+        elif m.issym():
+            out.append(_Member(path, "link", 0, 0o777, m.linkname))
+        elif m.islnk():
+            raise SubmissionError(f"archive member {printable(m.name)!r}: a hard link (not allowed)")
+        else:
+            raise SubmissionError(f"archive member {printable(m.name)!r}: a device, FIFO or other special file")
+        if len(out) > MAX_FILES:
+            raise SubmissionError(f"more than {MAX_FILES} files in the archive")
+
+    def read(member: _Member) -> bytes:
+        f = tar.extractfile(str(member.path)) or tar.extractfile("./" + str(member.path))
+        if f is None:
+            raise SubmissionError(f"archive member {printable(str(member.path))!r}: cannot be read")
+        return f.read(MAX_UNPACKED + 1)
+
+    return out, read
+
+
+def _zip_members(data: bytes) -> tuple[list[_Member], Any]:
+    z = zipfile.ZipFile(io.BytesIO(data))
+    out = []
+    infos = {}
+    for info in z.infolist():
+        path = _member_path(info.filename)
+        mode = info.external_attr >> 16
+        if stat.S_ISLNK(mode):
+            out.append(_Member(path, "link", 0, 0o777, z.read(info)[:4096].decode("utf-8", "replace")))
+        elif info.is_dir():
+            out.append(_Member(path, "dir", 0, 0o755))
+        elif stat.S_IFMT(mode) and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # no type bits: a file
+            raise SubmissionError(f"archive member {printable(info.filename)!r}: a device, FIFO or other special file")
+        else:
+            out.append(_Member(path, "file", info.file_size, mode or 0o644))
+        infos[str(path)] = info
+        if len(out) > MAX_FILES:
+            raise SubmissionError(f"more than {MAX_FILES} files in the archive")
+
+    def read(member: _Member) -> bytes:
+        with z.open(infos[str(member.path)]) as f:
+            return f.read(MAX_UNPACKED + 1)
+
+    return out, read
+
+
+def unpack(data: bytes, dest: Path) -> None:
+    """Unpack a submitted archive into the new folder ``dest`` (refusing it whole, with the reason, if unsafe)."""
+    if len(data) > MAX_ARCHIVE:
+        raise SubmissionError(f"the archive is larger than {MAX_ARCHIVE >> 20} MB")
+    try:
+        if data[:4] == b"PK\x03\x04" or data[:4] == b"PK\x05\x06":
+            members, read = _zip_members(data)
+        else:
+            members, read = _tar_members(data)
+    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError) as exc:
+        raise SubmissionError(f"not a tar, tar.gz or zip archive ({printable(str(exc))[:80]})") from None
+    total = sum(m.size for m in members)
+    if total > MAX_UNPACKED:
+        raise SubmissionError(f"the archive unpacks to more than {MAX_UNPACKED >> 20} MB")
+    seen: set[PurePosixPath] = set()
+    for m in members:
+        if m.path in seen:
+            raise SubmissionError(f"archive member {printable(str(m.path))!r} appears twice")
+        seen.add(m.path)
+        if m.kind == "link":
+            _link_stays_inside(m.path, m.link)
+    links = {m.path for m in members if m.kind == "link"}
+    for m in members:  # nothing is written through a link
+        if any(parent in links for parent in m.path.parents):
+            raise SubmissionError(f"archive member {printable(str(m.path))!r}: inside a link")
+    dest.mkdir(mode=0o755, parents=False)
+    written = 0
+    try:
+        for m in sorted(members, key=lambda m: len(m.path.parts)):
+            target = dest.joinpath(*m.path.parts)
+            target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            if m.kind == "dir":
+                target.mkdir(mode=0o755, exist_ok=True)
+            elif m.kind == "link":
+                os.symlink(m.link, target)
+            else:
+                content = read(m)
+                written += len(content)
+                if written > MAX_UNPACKED:
+                    raise SubmissionError(f"the archive unpacks to more than {MAX_UNPACKED >> 20} MB")
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o755 if m.mode & 0o111 else 0o644)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(content)
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise
+
+
+def bot_spec(folder: Path, entrant: str) -> BotSpec:
+    """The spec of an unpacked submission: its ``bot.toml`` (at the top, or in its single top-level folder), with
+    only the fields a submission may set; it runs in the folder that holds ``bot.toml``."""
+    top = folder / BOT_FILE
+    if not top.is_file():
+        inner = [p for p in folder.iterdir() if not p.name.startswith(".")]
+        if len(inner) == 1 and inner[0].is_dir() and not inner[0].is_symlink() and (inner[0] / BOT_FILE).is_file():
+            top = inner[0] / BOT_FILE
+        else:
+            raise SubmissionError(f"no {BOT_FILE} at the top of the submission (docs/league.md)")
+    if top.is_symlink():
+        raise SubmissionError(f"{BOT_FILE} is a link")
+    data = read_toml(top, SubmissionError)
+    extra = sorted(set(data) - set(ALLOWED_FIELDS))
+    if extra:
+        raise SubmissionError(f"{BOT_FILE}: {extra[0]}: not a field a submitted bot may set (only "
+                              f"{', '.join(ALLOWED_FIELDS)}: the league sets its box, limits and timeout)")
+    if "cmd" not in data:
+        raise SubmissionError(f"{BOT_FILE}: cmd: give the command that runs the bot, e.g. cmd = [\"python3\", "
+                              "\"bot.py\"]")
+    try:
+        return spec_from_mapping({**data, "name": entrant, "cwd": ".", "identity": "folder"}, BOT_FILE,
+                                 top.parent)
+    except SpecError as exc:
+        raise SubmissionError(str(exc)) from None
+
+
+# ------------------------------------------------------------------------------------------------ the register
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    name: str
+    organiser: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    name: str  # the entrant's name in the league: BOT or BOT.vN
+    bot: str
+    version: int
+    author: str
+    status: str
+    folder: str
+    report: dict[str, Any] | None
+    created: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "bot": self.bot, "version": self.version, "author": self.author,
+                "status": self.status, "created": self.created,
+                "check": None if self.report is None else {"ok": self.report.get("ok"),
+                                                          "failed": self.report.get("failed")}}
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS authors (name TEXT PRIMARY KEY, token_sha256 TEXT NOT NULL UNIQUE,
+                                    organiser INTEGER NOT NULL, created TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (name TEXT PRIMARY KEY, bot TEXT NOT NULL, version INTEGER NOT NULL,
+                                    author TEXT NOT NULL, status TEXT NOT NULL, folder TEXT NOT NULL,
+                                    report TEXT, created TEXT NOT NULL);
+"""
+
+
+class Register:
+    """The league's authors and entries (one small SQLite file in the submissions folder)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path = folder / "entries.sqlite"
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        try:
+            self.con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.con.execute("PRAGMA journal_mode=WAL")
+            self.con.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise SubmissionError(f"{path}: not a league's register of entries ({exc})") from None
+
+    def close(self) -> None:
+        self.con.close()
+
+    def add_author(self, name: str, *, organiser: bool = False) -> str:
+        """A new author (or organiser); returns their token, which is kept only as its SHA-256."""
+        if not NAME.fullmatch(name):
+            raise SubmissionError(f"author name {printable(name)!r}: use 1-40 letters, digits, '_' or '-', starting "
+                                  "with a letter")
+        token = secrets.token_urlsafe(24)
+        try:
+            self.con.execute("INSERT INTO authors VALUES (?, ?, ?, ?)",
+                             (name, _hash(token), int(organiser), _now()))
+        except sqlite3.IntegrityError:
+            raise SubmissionError(f"author {name!r} exists already") from None
+        return token
+
+    def author(self, token: str | None) -> Author | None:
+        if not token:
+            return None
+        row = self.con.execute("SELECT name, organiser FROM authors WHERE token_sha256 = ?", (_hash(token),)).fetchone()
+        return None if row is None else Author(str(row[0]), bool(row[1]))
+
+    def entries(self) -> list[Entry]:
+        return [_entry(r) for r in self.con.execute("SELECT * FROM entries ORDER BY bot, version")]
+
+    def entry(self, name: str) -> Entry | None:
+        row = self.con.execute("SELECT * FROM entries WHERE name = ?", (name,)).fetchone()
+        return None if row is None else _entry(row)
+
+    def next_version(self, bot: str, author: Author) -> tuple[str, int]:
+        """The entrant name and version of ``author``'s next version of ``bot`` (another author's bot: refused)."""
+        if not NAME.fullmatch(bot):
+            raise SubmissionError(f"bot name {printable(bot)!r}: use 1-40 letters, digits, '_' or '-', starting with "
+                                  "a letter")
+        row = self.con.execute("SELECT author, MAX(version) FROM entries WHERE bot = ?", (bot,)).fetchone()
+        if row[0] is not None and row[0] != author.name:
+            raise SubmissionError(f"bot {bot!r} belongs to another author")
+        version = int(row[1] or 0) + 1
+        return (bot if version == 1 else f"{bot}.v{version}"), version
+
+    def add(self, name: str, bot: str, version: int, author: str, status: str, folder: Path,
+            report: dict[str, Any] | None) -> Entry:
+        self.con.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         (name, bot, version, author, status, str(folder), json.dumps(report), _now()))
+        entry = self.entry(name)
+        assert entry is not None
+        return entry
+
+    def set_status(self, name: str, status: str, report: dict[str, Any] | None = None) -> None:
+        if report is None:
+            self.con.execute("UPDATE entries SET status = ? WHERE name = ?", (status, name))
+        else:
+            self.con.execute("UPDATE entries SET status = ?, report = ? WHERE name = ?",
+                             (status, json.dumps(report), name))
+
+    def interrupted(self) -> None:
+        """Entries whose check a stopped league never finished are refused (their authors submit again)."""
+        self.con.execute("UPDATE entries SET status = 'refused', report = ? WHERE status = 'checking'",
+                         (json.dumps({"ok": False, "failed": [], "error": "the league stopped during the check; "
+                                      "submit again"}),))
+
+
+def _entry(row: Any) -> Entry:
+    report = json.loads(row[6]) if row[6] else None
+    return Entry(str(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]), str(row[5]), report, str(row[7]))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def pack_folder(folder: Path) -> bytes:
+    """A folder as a tar.gz (``mjref submit``): links are packed as links (the league refuses those that lead
+    out), the file count and size capped as the league caps them."""
+    buf = io.BytesIO()
+    count = 0
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for root, dirs, files in os.walk(folder, followlinks=False):
+            for name in sorted(dirs) + sorted(files):
+                count += 1
+                if count > MAX_FILES:
+                    raise SubmissionError(f"{folder}: more than {MAX_FILES} files")
+                path = Path(root) / name
+                tar.add(path, arcname=str(path.relative_to(folder)), recursive=False)
+            dirs.sort()
+    data = buf.getvalue()
+    if len(data) > MAX_ARCHIVE:
+        raise SubmissionError(f"{folder}: packed, larger than {MAX_ARCHIVE >> 20} MB")
+    return data
+
+
+__all__ = ["MAX_FILES", "Author", "Entry", "Register", "SubmissionError", "bot_spec", "pack_folder", "unpack"]
