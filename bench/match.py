@@ -157,6 +157,9 @@ class InMemorySeat(ProcessSeat):
 
     answers: dict[int, list[bytes]] = {}
 
+    async def prepare(self) -> None:
+        return None  # no box: nothing is started
+
     async def _start(self) -> None:
         self._proc = SimpleNamespace(returncode=None, pid=0, stdin=None, stdout=None, stderr=None)  # type: ignore[assignment]
         self._stdout_fd = self._stdin_fd = -1

@@ -564,8 +564,16 @@ class ProcessSeat(Seat):
     def running(self) -> bool:
         return self._proc is not None and self._proc.returncode is None
 
-    async def _start(self) -> Fault | None:
-        spec = self.spec
+    async def prepare(self) -> None:
+        """Open the seat's box before the first hand: a match opens its seats' boxes at once, not one by one as
+        their first processes start (a keeper's start is most of a box's price)."""
+        try:
+            await self._open_box()
+        except (sandbox.BotError, BoxError, OSError):
+            pass  # the first hand's start tries again and says why
+
+    async def _open_box(self) -> Box:
+        """The seat's box, opened (and planned, once per match) if it has none that can start a process."""
         box = self._box
         if box is not None and (box.broken is not None or box.dirty):
             self._box = None
@@ -574,14 +582,19 @@ class ProcessSeat(Seat):
         if box is None:
             if self._scratch is None:
                 self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
-            try:
-                if self.launch is None:  # planned once per match (the paths it checks do not change mid-match)
-                    self.launch = sandbox.plan(spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
-                    sandbox.prepare_scratch(self._scratch, self.launch)
-                box = self._box = await Box.open(self.launch, self._nursery)
-            except (sandbox.BotError, BoxError, OSError) as exc:
-                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {why}")
+            if self.launch is None:  # planned once per match (the paths it checks do not change mid-match)
+                self.launch = sandbox.plan(self.spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
+                sandbox.prepare_scratch(self._scratch, self.launch)
+            box = self._box = await Box.open(self.launch, self._nursery)
+        return box
+
+    async def _start(self) -> Fault | None:
+        spec = self.spec
+        try:
+            box = await self._open_box()
+        except (sandbox.BotError, BoxError, OSError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {why}")
         self._stderr_tail = b""
         self._sent_exit = False
         try:

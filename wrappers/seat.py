@@ -157,6 +157,10 @@ class Seat(ABC):
         """After a fault: send ``/exit`` and end the bot's processes at once.  The dummy takes over the hand."""
         await self.end_hand()
 
+    async def prepare(self) -> None:
+        """Before the match's first hand, beside the other seats' (the match prepares them all at once): what a
+        seat can ready ahead, such as a process seat's box.  A failure is left for the first hand to report."""
+
     async def close(self) -> None:
         """The match is over (or cancelled): release everything."""
 
