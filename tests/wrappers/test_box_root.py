@@ -1,0 +1,83 @@
+"""The box as a root referee builds it (CI, containers): the seats' own uids, and the copies of bot folders made for
+them with root's rights.  Each attack here once worked against a root referee."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from wrappers import sandbox
+from wrappers.spec import BotSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def as_root() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("run by an ordinary user: no seat gets a uid of its own, nothing is copied")
+
+
+_ALLOCATE = """
+import sys, tempfile
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from wrappers import sandbox
+uids = [sandbox.seat_uid(Path(tempfile.gettempdir()) / f"seat-{i}") for i in range(200)]
+print(*uids, flush=True)
+sys.stdin.readline()
+for uid in uids:
+    sandbox._release_uid(uid)
+"""
+
+
+def test_two_referees_never_give_two_seats_one_uid(as_root: None) -> None:
+    """Seat uids were made from the referee's pid and a counter: two referees with near pids (a tournament's
+    workers, two matches started one after the other) gave seats of both the same uid, whose processes could then
+    signal and read each other (mode none), and whose process counts were one."""
+    procs = [subprocess.Popen([sys.executable, "-c", _ALLOCATE, str(ROOT)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    try:
+        uids = [set(map(int, p.stdout.readline().split())) for p in procs]  # type: ignore[union-attr]
+    finally:
+        for p in procs:
+            p.communicate("\n", timeout=30)
+    assert all(len(u) == 200 for u in uids)
+    assert not (uids[0] & uids[1]) and not (uids[0] & uids[2]) and not (uids[1] & uids[2]), "a uid given twice"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
+def test_a_closed_bot_folder_with_a_special_file_is_refused_not_copied(as_root: None, kind: str) -> None:
+    """As root a bot folder closed to others is copied for the bot's uid.  A named pipe in it blocked the referee
+    for ever, a device node was read with root's rights into the copy (``/dev/zero``: gigabytes on the disk in
+    seconds; a disk's node: the disk), a socket ended the run with a traceback; each left a half copy behind."""
+    import socket
+    import stat as st
+
+    folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    try:
+        folder.chmod(0o700)
+        (folder / "bot.sh").write_text("#!/bin/sh\necho hi\n")
+        odd = folder / "odd"
+        if kind == "fifo":
+            os.mkfifo(odd)
+        elif kind == "device":
+            os.mknod(odd, 0o644 | st.S_IFCHR, os.makedev(1, 5))  # /dev/zero's numbers
+        else:
+            with socket.socket(socket.AF_UNIX) as s:
+                s.bind(str(odd))
+        before = set(Path(tempfile.gettempdir()).glob("mjref-copy-*"))
+        held = dict(sandbox._uid_locks)
+        with pytest.raises(sandbox.BotError) as err:
+            sandbox.plan(BotSpec(name="b", cmd=("/bin/sh", "bot.sh"), cwd=str(folder)), folder / "scratch",
+                         mode="bwrap")
+        assert str(odd) in str(err.value) and "\n" not in str(err.value)
+        assert set(Path(tempfile.gettempdir()).glob("mjref-copy-*")) <= before, "nothing is left behind"
+        assert sandbox._uid_locks == held, "the seat's uid is freed"
+    finally:
+        subprocess.run(["rm", "-rf", str(folder)], check=False)
