@@ -186,6 +186,10 @@ async def _close_quietly(stream: trio.abc.AsyncResource | None) -> None:
 # cache ends after 10 s idle, which would SIGKILL every box still running 10 s after it was started.
 _SPAWNER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="mjref-spawn")
 _KEEPER_REPLY = 4096  # the longest packet a keeper may send
+# Seconds a keeper has to answer ``ready`` or ``pid``, or to report the end of a process it was told to kill.  A bot
+# runs as its keeper's uid and may stop it (SIGSTOP): a keeper that does not answer is treated as gone (its box is
+# ended and the next hand gets a new one), never waited for without end.
+KEEPER_TIMEOUT = 30.0
 
 
 class BoxError(Exception):
@@ -354,9 +358,13 @@ class Box:
             self._break("its keeper is gone")
 
     async def _next(self) -> tuple[str, list[str]]:
-        while not self._replies:
-            self._reply = trio.Event()
-            await self._reply.wait()
+        """The keeper's next reply; a keeper that gives none within ``KEEPER_TIMEOUT`` breaks its box."""
+        with trio.move_on_after(KEEPER_TIMEOUT):
+            while not self._replies:
+                self._reply = trio.Event()
+                await self._reply.wait()
+        if not self._replies:
+            self._break(f"its keeper did not answer within {KEEPER_TIMEOUT:g} s")
         return self._replies.popleft()
 
     async def spawn(self) -> BotProcess:
@@ -742,6 +750,8 @@ class ProcessSeat(Seat):
         proc.signal("kill")  # also sweeps what the hand left running
         with trio.move_on_after(5):
             await proc.wait()
+        if proc.returncode is None and self._box is not None:  # its keeper is stopped (the bot may stop it)
+            self._box._break("its keeper did not end the hand's process")
         if self._io_scope is not None:
             self._io_scope.cancel()
         await _close_quietly(proc.stdout)

@@ -555,3 +555,79 @@ def test_a_copied_folder_leaves_the_referees_files_out(boxed: None, scratch: Pat
     finally:
         sandbox.unhide(folder / "live.jsonl")
     assert "the seed" not in out, out
+
+
+# ---------------------------------------------------------------------------------------------------- review
+def test_links_among_a_bots_files_never_widen_its_box(boxed: None, scratch: Path) -> None:
+    """A bot's files are its author's: a link among them named the folders a box bound.  A link into a folder
+    closed to others (``/root``, ``~/.ssh``) had that folder bound, and as root copied for the bot's uid with root's
+    rights; a link into ``/tmp`` (or a bot file that lies in ``/tmp`` itself) bound the host's whole ``/tmp`` over
+    the box's own, with every other referee's and bot's files in it; a link into ``/proc`` bound the host's."""
+    top = Path(tempfile.mkdtemp(prefix="mjref-test-links-"))
+    try:
+        top.chmod(0o755)
+        private = top / "private"
+        (private / "sub").mkdir(parents=True)
+        (private / "key").write_text("the secret\n")
+        private.chmod(0o700)
+        (private / "sub").chmod(0o755)
+        bot = top / "bot"
+        bot.mkdir(mode=0o755)
+        script = bot / "bot.sh"
+        script.write_text("#!/bin/sh\nls -a /tmp; cat /proc/1/cmdline | tr '\\0' ' '\n")
+        script.chmod(0o755)
+        (bot / "data").symlink_to(private / "sub")
+        held = dict(sandbox._uid_locks)
+        with pytest.raises(sandbox.BotError, match="named by a link"):
+            sandbox.plan(BotSpec(name="b", cmd=("/bin/sh", str(script), str(bot / "data"))), scratch, mode="bwrap")
+        assert sandbox._uid_locks == held, "a refused plan frees its uid"
+        marker = Path(tempfile.mkdtemp(prefix="mjref-test-host-tmp-", dir="/tmp"))
+        marker.chmod(0o755)
+        loose = Path("/tmp") / f"{marker.name}.sh"
+        loose.write_text(script.read_text())
+        loose.chmod(0o755)
+        neighbour = Path("/tmp") / f"{marker.name}.neighbour"  # what another referee or bot keeps in /tmp
+        neighbour.write_text("")
+        try:
+            for target in (marker, Path("/proc/1")):
+                (bot / "data").unlink()
+                (bot / "data").symlink_to(target)
+                spec = BotSpec(name="b", cmd=("/bin/sh", str(script), str(bot / "data")))
+                plan = sandbox.plan(spec, scratch, mode="bwrap")
+                sandbox.release(plan)
+                assert not [b for b, _ in plan.binds if b in ("/", "/tmp", "/proc") or b.startswith("/proc/")], plan
+                code, out, err = _box_run(spec, scratch)
+                assert code == 0 and neighbour.name not in out, (out, err)
+                assert "bwrap" in out or "python" in out, "/proc is the box's own (its pid 1 is bwrap's init)"
+            code, out, err = _box_run(BotSpec(name="b", cmd=("/bin/sh", str(loose))), scratch)
+            assert code == 0 and loose.name in out and neighbour.name not in out, (out, err)
+        finally:
+            loose.unlink()
+            neighbour.unlink()
+            marker.rmdir()
+    finally:
+        private.chmod(0o700)
+        shutil.rmtree(top, ignore_errors=True)
+
+
+
+@pytest.mark.parametrize("attack", ["stopkeeper", "killkeeper"])
+def test_a_bot_that_stops_or_kills_its_keeper_cannot_hang_the_referee(boxed: None, tmp_path: Path,
+                                                                      attack: str) -> None:
+    """A bot runs as its keeper's uid, so it may stop its keeper (SIGSTOP): the referee then waited for ever for the
+    keeper to start the next hand's process.  A keeper that does not answer is now a box gone, and the next hand
+    gets a new box; one that was killed, likewise."""
+    from referee.match import MatchResult, run_match
+
+    attacks = ROOT / "tests" / "bots" / "hostile" / "attacks.py"
+    bad = BotSpec(name=attack, cmd=(sys.executable, str(attacks), attack))
+    specs = [bad, *(_innocent(i) for i in (2, 3, 4))]
+
+    async def bounded() -> MatchResult:
+        with trio.fail_after(240):  # each hand costs the keeper's grace at most: a hang never ends
+            return await run_match(specs, seed=7, rules=make_ruleset({"hands": 3, "move_timeout": 5}),
+                                   log_path=tmp_path / "m.jsonl", stderr_dir=tmp_path / "err")
+
+    result = trio.run(bounded)
+    assert len(result.hands) == 3, "every hand was played"
+    assert [f for f in result.faults if f.position != 1] == [], "no fault for the innocent seats"
