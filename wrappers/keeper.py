@@ -92,17 +92,55 @@ def _entries(folder: str) -> set[str]:
         return set()
 
 
-def _wipe(folder: str, keep: set[str]) -> bool:
-    """Remove what a hand left in ``folder`` (a scratch mount), except the entries in ``keep`` and anything on
-    another file system (the bot's own folders, bound inside it).  True when nothing new is left."""
+def _tree(folder: str) -> dict[str, int]:
+    """What ``folder`` (a scratch mount) holds when the box starts, every level down on its own file system, with
+    each entry's mode: the folders the box made in it for what it binds there (a bot's folder under /tmp)."""
+    out: dict[str, int] = {}
+    try:
+        dev = os.lstat(folder).st_dev
+    except OSError:
+        return out
+    todo = [""]
+    while todo:
+        rel = todo.pop()
+        for name in _entries(os.path.join(folder, rel)):
+            sub = os.path.join(rel, name)
+            try:
+                st = os.lstat(os.path.join(folder, sub))
+            except OSError:
+                continue
+            out[sub] = stat.S_IMODE(st.st_mode)
+            if stat.S_ISDIR(st.st_mode) and st.st_dev == dev:
+                todo.append(sub)
+    return out
+
+
+def _wipe(folder: str, keep: dict[str, int]) -> bool:
+    """Remove what a hand left in ``folder`` (a scratch mount), at any level, except what was there when the box
+    started (``keep``, from ``_tree``: its folders get their modes back) and anything on another file system (the
+    bot's own folders, bound inside it).  True when nothing new is left."""
     try:
         dev = os.lstat(folder).st_dev
     except OSError:
         return True
     clean = True
-    for name in _entries(folder) - keep:
-        path = os.path.join(folder, name)
-        clean &= _remove(path, dev)
+    todo = [""]
+    while todo:
+        rel = todo.pop()
+        for name in _entries(os.path.join(folder, rel)):
+            sub = os.path.join(rel, name)
+            path = os.path.join(folder, sub)
+            if sub not in keep:
+                clean &= _remove(path, dev)
+                continue
+            try:
+                st = os.lstat(path)
+                if stat.S_ISDIR(st.st_mode) and st.st_dev == dev:
+                    if stat.S_IMODE(st.st_mode) != keep[sub]:
+                        os.chmod(path, keep[sub])
+                    todo.append(sub)
+            except OSError:
+                clean = False
     return clean
 
 
@@ -153,7 +191,7 @@ class Keeper:
         self.kill_all = bool(plan["kill_all"])  # a pid namespace, or a uid of the seat's own
         self.own_uid = self.uid if (self.kill_all and not plan.get("pidns")) else None
         self.scratch = [str(s) for s in plan["scratch"]]
-        self.keep = {s: _entries(s) for s in self.scratch}
+        self.keep = {s: _tree(s) for s in self.scratch}
         self.poll = float(plan.get("poll", 0.25))
         self.bot: int | None = None
         self.cpu_base = 0.0

@@ -432,6 +432,7 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
         args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
     for path, source in _proc_covers():
         args += ["--ro-bind", source, path]
+    args += ["--remount-ro", "/"]  # bubblewrap's own root (a tmpfs of no size, and its folders): nothing to write
     if seccomp_filter() is not None:
         args += ["--seccomp", SECCOMP_FD]
     else:

@@ -631,3 +631,45 @@ def test_a_bot_that_stops_or_kills_its_keeper_cannot_hang_the_referee(boxed: Non
     result = trio.run(bounded)
     assert len(result.hands) == 3, "every hand was played"
     assert [f for f in result.faults if f.position != 1] == [], "no fault for the innocent seats"
+
+
+def test_nothing_but_the_scratch_mounts_is_writable_in_the_box(boxed: None, scratch: Path) -> None:
+    """Run by an ordinary user, the box's root (bubblewrap's own tmpfs, of no size limit) and the folders made on it
+    were writable by the bot: memory outside every limit, and a note one hand left for the next (the keeper emptied
+    only the top of /tmp and /dev/shm between hands, so a folder the box made in /tmp kept a note too)."""
+    top = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))  # in the box: a folder made on its /tmp
+    top.chmod(0o755)
+    folder = top / "bot"
+    folder.mkdir(mode=0o755)
+    script = folder / "note.sh"
+    script.write_text("#!/bin/sh\nfor d in / /usr/.. \"${0%/*}/..\" /tmp /dev/shm; do cat \"$d/note\" 2>/dev/null; "
+                      "echo left > \"$d/note\" 2>/dev/null && echo \"wrote $d\"; done; echo done; "
+                      "chmod 0 \"${0%/*}/..\" 2>/dev/null\n")  # and the next hand's way to its folder closed
+    script.chmod(0o755)
+    launch = sandbox.plan(BotSpec(name="b", cmd=(str(script),)), scratch, mode="bwrap")
+    sandbox.prepare_scratch(scratch, launch)
+
+    async def two_hands() -> list[str]:
+        outs = []
+        async with trio.open_nursery() as nursery:
+            box = await Box.open(launch, nursery)
+            for _ in range(2):
+                proc = await box.spawn()
+                assert proc.stdout is not None and proc.stdin is not None
+                await proc.stdin.aclose()
+                out = b""
+                while chunk := await proc.stdout.receive_some(1000):
+                    out += chunk
+                await proc.wait()
+                outs.append(out.decode())
+            await box.aclose()
+            nursery.cancel_scope.cancel()
+        return outs
+
+    try:
+        first, second = trio.run(two_hands)
+    finally:
+        sandbox.release(launch)
+        shutil.rmtree(top, ignore_errors=True)
+    assert "wrote /\n" not in first and "wrote /usr/..\n" not in first, first
+    assert "wrote /tmp\n" in first and "left" not in second and "done" in second, (first, second)
