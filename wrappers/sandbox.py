@@ -321,7 +321,7 @@ def check_available(spec: BotSpec, override: str | None = None) -> None:
     """Raise ``BotError`` before a match when the bot's sandbox mode cannot be had (or is not a mode)."""
     if spec.cmd is not None:
         if resolve_mode(spec, override) == "none" and _is_root():
-            exe = real_interpreter(spec.resolved_executable() or spec.cmd[0])
+            exe = _bot_executable(spec)
             _check_reachable(spec, exe, spec.cwd)
 
 
@@ -364,7 +364,7 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     limits = Limits(spec.memory_mb or MEMORY_MB, spec.max_procs or MAX_PROCS, spec.cpu_seconds or CPU_SECONDS,
                     spec.file_mb or FILE_MB)
     cpu_hands = (hands or HANDS_DEFAULT) if spec.keep_alive else 1
-    exe = real_interpreter(spec.resolved_executable() or spec.cmd[0])
+    exe = _bot_executable(spec)
     uid = seat_uid(scratch) if _is_root() else None
     try:
         return _plan(spec, scratch, actual, limits, cpu_hands, exe, uid)
@@ -637,6 +637,17 @@ def _binds(spec: BotSpec, exe: str) -> tuple[list[tuple[str, bool]], set[str]]:
 
 
 _SCRIPT_PYTHON = re.compile(r"python[0-9.]*")
+
+
+def _bot_executable(spec: BotSpec) -> str:
+    """The program the keeper execs for ``spec``: its ``cmd[0]`` resolved, and a launcher found on the referee's
+    own PATH (a pyenv shim) replaced by the Python it runs.  A launcher named by a path is never asked: it may be
+    one of the bot's own files, and asking it runs it outside any box, with the referee's rights."""
+    assert spec.cmd is not None
+    exe = spec.resolved_executable() or spec.cmd[0]
+    if os.sep in spec.cmd[0] or (os.altsep and os.altsep in spec.cmd[0]):
+        return exe
+    return real_interpreter(exe)
 
 
 @functools.cache

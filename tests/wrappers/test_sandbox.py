@@ -673,3 +673,28 @@ def test_nothing_but_the_scratch_mounts_is_writable_in_the_box(boxed: None, scra
         shutil.rmtree(top, ignore_errors=True)
     assert "wrote /\n" not in first and "wrote /usr/..\n" not in first, first
     assert "wrote /tmp\n" in first and "left" not in second and "done" in second, (first, second)
+
+
+def test_a_launcher_among_the_bots_files_never_runs_outside_the_box(scratch: Path) -> None:
+    """A launcher script named like a Python (a pyenv shim) is asked outside any box which Python it runs; a bot
+    shipped its own ``venv/bin/python3`` as such a script, and the referee ran it, with its own rights (as root:
+    as root) and environment, before the match.  Only a launcher found on the referee's own PATH is asked."""
+    folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    try:
+        folder.chmod(0o755)
+        (folder / "venv" / "bin").mkdir(parents=True)
+        marker = folder / "ran-outside"
+        shim = folder / "venv" / "bin" / "python3"
+        shim.write_text(f"#!/bin/sh\ntouch {marker} 2>/dev/null\nexec /usr/bin/python3 \"$@\"\n")
+        shim.chmod(0o755)
+        for p in (folder / "venv", folder / "venv" / "bin"):
+            p.chmod(0o755)
+        spec = spec_from_mapping({"name": "shim", "cmd": ["venv/bin/python3", "-c", "print(1)"], "cwd": "."},
+                                 "shim.toml", folder)
+        sandbox.check_available(spec)
+        launch = sandbox.plan(spec, scratch)
+        sandbox.release(launch)
+        assert not marker.exists(), "the bot's own launcher ran outside its box"
+        assert launch.bot[0] == str(shim)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
