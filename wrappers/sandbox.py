@@ -865,7 +865,8 @@ def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "")
     files, folders and links are copied, and at most ``COPY_MB`` in all: a named pipe would block the referee, a
     device node would be read with root's rights (a tarball unpacked by root keeps both).  Nothing is left behind
     when the copy fails."""
-    base = tempfile.mkdtemp(prefix="mjref-copy-")
+    _sweep_copies()
+    base = tempfile.mkdtemp(prefix=f"mjref-copy-{uid}-")
     os.chmod(base, 0o711)
     dest = os.path.join(base, "bot")
     skip = {os.path.abspath(h) for h in hidden} | {os.path.abspath(base)}  # the copy may be made inside the folder
@@ -913,6 +914,32 @@ def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "")
                            f"{exc.strerror or exc}") from None
         raise
     return dest
+
+
+@functools.cache
+def _sweep_copies() -> None:
+    """Once per referee: remove the copies a referee killed by SIGKILL left behind (up to ``COPY_MB`` each, for
+    every seat of every match it was playing).  A copy is named after its seat's uid, and a uid whose lock file
+    nobody holds belongs to no live seat (see ``seat_uid``)."""
+    folder = _uid_lock_folder()
+    for base in Path(tempfile.gettempdir()).glob("mjref-copy-*-*"):
+        uid = base.name.split("-")[2]
+        if not uid.isdigit() or int(uid) in _uid_locks:
+            continue
+        try:
+            fd = os.open(os.path.join(folder, uid), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:  # released by a referee that ended well, which removed its copies itself
+            shutil.rmtree(base, ignore_errors=True)
+            continue
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a live seat's
+        shutil.rmtree(base, ignore_errors=True)
+        os.close(fd)
 
 
 def release(launch: Launch) -> None:

@@ -4,6 +4,7 @@ them with root's rights.  Each attack here once worked against a root referee.""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,3 +82,40 @@ def test_a_closed_bot_folder_with_a_special_file_is_refused_not_copied(as_root: 
         assert sandbox._uid_locks == held, "the seat's uid is freed"
     finally:
         subprocess.run(["rm", "-rf", str(folder)], check=False)
+
+
+_COPY_AND_DIE = """
+import os, signal, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from wrappers import sandbox
+from wrappers.spec import BotSpec
+launch = sandbox.plan(BotSpec(name="w", cmd=("/bin/sh", "bot.sh"), cwd=sys.argv[2], writable=True),
+                      Path(sys.argv[3]), mode="bwrap")
+print(launch.copies[0][1], flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_copies_a_killed_referee_left_are_swept(as_root: None) -> None:
+    """A referee killed by SIGKILL (the OOM killer, a cluster's scheduler) left its seats' copies in the temporary
+    folder, up to 1 GB each, for ever; the next root referee removes those of uids no live seat holds."""
+    folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    try:
+        folder.chmod(0o755)
+        (folder / "bot.sh").write_text("#!/bin/sh\n")
+        done = subprocess.run([sys.executable, "-c", _COPY_AND_DIE, str(ROOT), str(folder), str(folder / "s")],
+                              capture_output=True, text=True, timeout=60)
+        copy = Path(done.stdout.strip())
+        assert done.returncode == -9 and copy.is_dir(), done
+        mine = sandbox.seat_uid(folder / "mine")  # a live seat's copy stays
+        live = Path(sandbox._copy_for(str(folder), mine, (), "live"))
+        try:
+            sandbox._sweep_copies.__wrapped__()
+            assert not copy.exists() and not copy.parent.exists(), "the dead referee's copy is swept"
+            assert live.is_dir(), "a live seat's copy is not"
+        finally:
+            shutil.rmtree(live.parent, ignore_errors=True)
+            sandbox._release_uid(mine)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
