@@ -867,7 +867,7 @@ def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "")
     when the copy fails."""
     _sweep_copies()
     base = tempfile.mkdtemp(prefix=f"mjref-copy-{uid}-")
-    os.chmod(base, 0o711)
+    os.chmod(base, 0o700)  # the box binds it as root: no other uid (a seat in mode none) may list or read it
     dest = os.path.join(base, "bot")
     skip = {os.path.abspath(h) for h in hidden} | {os.path.abspath(base)}  # the copy may be made inside the folder
     left = [COPY_MB << 20]

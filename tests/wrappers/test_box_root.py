@@ -119,3 +119,25 @@ def test_copies_a_killed_referee_left_are_swept(as_root: None) -> None:
             sandbox._release_uid(mine)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_seats_copy_is_closed_to_every_other_uid(as_root: None) -> None:
+    """A writable bot's copy (where it writes its notes during the match) kept its folder's modes under a folder
+    others could cross (0711): a seat in mode ``none`` (a uid of its own, on the host) could read it."""
+    folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    try:
+        folder.chmod(0o755)
+        (folder / "notes.txt").write_text("what I hold\n")
+        (folder / "notes.txt").chmod(0o644)
+        launch = sandbox.plan(BotSpec(name="w", cmd=("/bin/cat", "notes.txt"), cwd=str(folder), writable=True),
+                              folder / "s", mode="bwrap")
+        try:
+            (_, copy), = launch.copies
+            other = sandbox.UID_BASE - 7  # any other unprivileged uid
+            done = subprocess.run(["setpriv", f"--reuid={other}", f"--regid={other}", "--clear-groups", "cat",
+                                   f"{copy}/notes.txt"], capture_output=True, text=True, timeout=30)
+            assert done.returncode != 0 and "what I hold" not in done.stdout, done
+        finally:
+            sandbox.release(launch)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
