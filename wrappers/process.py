@@ -285,22 +285,22 @@ class Box:
         box.send(json.dumps(sandbox.keeper_config(launch)))
         word, rest = await box._next()
         if word != "ready":
-            why = " ".join(rest) if word == "error" else box._last_words()
+            why = " ".join(rest) if word == "error" else box._last_words(box.broken or "its keeper ended")
             await box.aclose()
             raise BoxError(f"its box could not start: {cut(why, 300)}")
         os.close(box._err_fd)
         box._err_fd = -1
         return box
 
-    def _last_words(self) -> str:
-        """What the box's launcher said on its way out (``bwrap: ...``)."""
+    def _last_words(self, default: str) -> str:
+        """What the box's launcher said on its way out (``bwrap: ...``), else ``default``."""
         try:
             os.set_blocking(self._err_fd, False)
             text = os.read(self._err_fd, 4096).decode("utf-8", "replace").strip()
         except OSError:
             text = ""
         lines = [ln for ln in text.splitlines() if ln.strip()]
-        return lines[-1] if lines else "its keeper ended"  # escaped by cut() where it is shown
+        return lines[-1] if lines else default  # escaped by cut() where it is shown
 
     def send(self, text: str) -> None:
         if self.broken is None:

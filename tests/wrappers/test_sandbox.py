@@ -698,3 +698,20 @@ def test_a_launcher_among_the_bots_files_never_runs_outside_the_box(scratch: Pat
         assert launch.bot[0] == str(shim)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_box_whose_keeper_never_says_ready_is_given_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box whose keeper never answers (a launcher stuck before it, a keeper stopped) was waited for without end."""
+    import wrappers.process as process
+
+    monkeypatch.setattr(process, "KEEPER_TIMEOUT", 1.0)
+    launch = sandbox.plan(BotSpec(name="b", cmd=("/bin/cat",)), tmp_path, mode="none")
+    sandbox.release(launch)
+    silent = dataclasses.replace(launch, argv=("/bin/sleep", "60"))
+
+    async def bounded() -> None:
+        with trio.fail_after(60):  # a hang is a failure, not a stuck suite
+            await run_in_box(silent)
+
+    with pytest.raises(BoxError, match="did not answer within 1 s"):
+        trio.run(bounded)
