@@ -715,3 +715,29 @@ def test_a_box_whose_keeper_never_says_ready_is_given_up(tmp_path: Path, monkeyp
 
     with pytest.raises(BoxError, match="did not answer within 1 s"):
         trio.run(bounded)
+
+
+def test_a_match_of_per_hand_bots_leaves_nothing_behind(boxed: None, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sixteen hands of four bots started per hand (one writable: as root, a copy): the referee holds as many file
+    descriptors after the match as before, no process of the match lives on, and its temporary folder holds no
+    scratch folder or copy."""
+    temp = Path(tempfile.mkdtemp(prefix="mjref-test-temp-"))
+    temp.chmod(0o755)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    folder = temp / "bot"
+    folder.mkdir(mode=0o755)
+    specs = [BotSpec(name=f"g{i}", cmd=(sys.executable, "-m", "bots.greedy"), cwd=str(folder), writable=i == 1)
+             for i in range(1, 5)]
+    play_match(specs, seed=1, rules=make_ruleset({"hands": 1}), log_path=tmp_path / "warm.jsonl")
+    fds = len(os.listdir("/proc/self/fd"))
+    result = play_match(specs, seed=2, rules=make_ruleset({"hands": 16}), log_path=tmp_path / "m.jsonl",
+                        stderr_dir=tmp_path / "err")
+    try:
+        assert result.faults == [] and len(result.hands) == 16
+        assert len(os.listdir("/proc/self/fd")) == fds, "a file descriptor per hand or per match is left open"
+        children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(os.getpid())], capture_output=True, text=True)
+        assert len(children.stdout.split()) <= 1, children.stdout  # ps itself
+        assert sorted(p.name for p in temp.iterdir() if not p.name.startswith("mjref-proc-")) == ["bot"]
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
