@@ -924,7 +924,13 @@ def _sweep_copies() -> None:
     folder = _uid_lock_folder()
     for base in Path(tempfile.gettempdir()).glob("mjref-copy-*-*"):
         uid = base.name.split("-")[2]
-        if not uid.isdigit() or int(uid) in _uid_locks:
+        if not uid.isdigit() or int(uid) in _uid_locks or not UID_BASE <= int(uid) < UID_BASE + UID_SPAN:
+            continue
+        try:
+            st = os.lstat(base)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0:  # made by a root referee, not planted by a user
             continue
         try:
             fd = os.open(os.path.join(folder, uid), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
