@@ -6,8 +6,8 @@ namespaces and mounts, then ``choom``, ``prlimit`` and ``setpriv``: four execs b
 started once per seat per match, in the box the referee planned (``wrappers.sandbox``); it gives up root and every
 capability before anything else (as root it switches to the seat's own unprivileged uid), and then, for each hand,
 forks and execs the bot with its limits and its own session (the OOM score, the keeper's own, is inherited).
-Between hands it kills whatever the hand left running and empties the box's scratch mounts, so that a hand's
-process starts as fresh as in a new box.
+Between hands it kills whatever the hand left running, empties the box's scratch mounts (at every level) and removes
+the System V IPC objects the hand made, so that a hand's process starts as fresh as in a new box.
 
 It runs as ``python -I -S -c SOURCE`` (standard library only: it imports nothing of mjref, and no site-packages)
 and talks to the referee over one ``SOCK_SEQPACKET`` socket on its fd 0, one message per packet:
@@ -171,6 +171,36 @@ def _remove(path: str, dev: int) -> bool:
     return True
 
 
+IPC_RMID = 0
+# /proc/sysvipc's tables: the column of each object's id and of its owner's uid
+_SYSV = (("shm", 1, 7), ("msg", 1, 7), ("sem", 1, 4))
+
+
+def _wipe_ipc(uid: int) -> bool:
+    """Remove the System V message queues, shared memory segments and semaphores of ``uid`` (in a box: of its own
+    IPC namespace): they outlive the process that made them, with what it put there.  True when none is left."""
+    clean = True
+    for kind, id_col, uid_col in _SYSV:
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as f:
+                rows = [line.split() for line in f.read().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                ident, owner = int(row[id_col]), int(row[uid_col])
+            except (IndexError, ValueError):
+                continue
+            if owner != uid:
+                continue
+            if kind == "sem":
+                done = _libc.semctl(ident, 0, IPC_RMID)
+            else:
+                done = getattr(_libc, f"{kind}ctl")(ident, IPC_RMID, None)
+            clean &= done == 0
+    return clean
+
+
 def _full(folder: str) -> bool:
     try:
         st = os.statvfs(folder)
@@ -286,7 +316,8 @@ class Keeper:
                     if _full(folder):
                         self.flags.append("tmp" if folder == "/tmp" else os.path.basename(folder) or folder)
                 self.send(f"exit {pid} {code} {','.join(self.flags) or '-'}")
-                if self.kill_all and not all(_wipe(s, self.keep[s]) for s in self.scratch):
+                if self.kill_all and not (all([_wipe(s, self.keep[s]) for s in self.scratch])
+                                          and _wipe_ipc(os.getuid())):
                     self.send("dirty")
 
     def check_cpu(self) -> None:

@@ -633,27 +633,16 @@ def test_a_bot_that_stops_or_kills_its_keeper_cannot_hang_the_referee(boxed: Non
     assert [f for f in result.faults if f.position != 1] == [], "no fault for the innocent seats"
 
 
-def test_nothing_but_the_scratch_mounts_is_writable_in_the_box(boxed: None, scratch: Path) -> None:
-    """Run by an ordinary user, the box's root (bubblewrap's own tmpfs, of no size limit) and the folders made on it
-    were writable by the bot: memory outside every limit, and a note one hand left for the next (the keeper emptied
-    only the top of /tmp and /dev/shm between hands, so a folder the box made in /tmp kept a note too)."""
-    top = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))  # in the box: a folder made on its /tmp
-    top.chmod(0o755)
-    folder = top / "bot"
-    folder.mkdir(mode=0o755)
-    script = folder / "note.sh"
-    script.write_text("#!/bin/sh\nfor d in / /usr/.. \"${0%/*}/..\" /tmp /dev/shm; do cat \"$d/note\" 2>/dev/null; "
-                      "echo left > \"$d/note\" 2>/dev/null && echo \"wrote $d\"; done; echo done; "
-                      "chmod 0 \"${0%/*}/..\" 2>/dev/null\n")  # and the next hand's way to its folder closed
-    script.chmod(0o755)
-    launch = sandbox.plan(BotSpec(name="b", cmd=(str(script),)), scratch, mode="bwrap")
+def _hands_in_one_box(spec: BotSpec, scratch: Path, hands: int) -> list[str]:
+    """The stdout of ``hands`` processes started one after the other in one box, as a match's hands are."""
+    launch = sandbox.plan(spec, scratch, mode="bwrap")
     sandbox.prepare_scratch(scratch, launch)
 
-    async def two_hands() -> list[str]:
+    async def run() -> list[str]:
         outs = []
         async with trio.open_nursery() as nursery:
             box = await Box.open(launch, nursery)
-            for _ in range(2):
+            for _ in range(hands):
                 proc = await box.spawn()
                 assert proc.stdout is not None and proc.stdin is not None
                 await proc.stdin.aclose()
@@ -667,9 +656,27 @@ def test_nothing_but_the_scratch_mounts_is_writable_in_the_box(boxed: None, scra
         return outs
 
     try:
-        first, second = trio.run(two_hands)
+        return trio.run(run)
     finally:
         sandbox.release(launch)
+
+
+def test_nothing_but_the_scratch_mounts_is_writable_in_the_box(boxed: None, scratch: Path) -> None:
+    """Run by an ordinary user, the box's root (bubblewrap's own tmpfs, of no size limit) and the folders made on it
+    were writable by the bot: memory outside every limit, and a note one hand left for the next (the keeper emptied
+    only the top of /tmp and /dev/shm between hands, so a folder the box made in /tmp kept a note too)."""
+    top = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))  # in the box: a folder made on its /tmp
+    top.chmod(0o755)
+    folder = top / "bot"
+    folder.mkdir(mode=0o755)
+    script = folder / "note.sh"
+    script.write_text("#!/bin/sh\nfor d in / /usr/.. \"${0%/*}/..\" /tmp /dev/shm; do cat \"$d/note\" 2>/dev/null; "
+                      "echo left > \"$d/note\" 2>/dev/null && echo \"wrote $d\"; done; echo done; "
+                      "chmod 0 \"${0%/*}/..\" 2>/dev/null\n")  # and the next hand's way to its folder closed
+    script.chmod(0o755)
+    try:
+        first, second = _hands_in_one_box(BotSpec(name="b", cmd=(str(script),)), scratch, 2)
+    finally:
         shutil.rmtree(top, ignore_errors=True)
     assert "wrote /\n" not in first and "wrote /usr/..\n" not in first, first
     assert "wrote /tmp\n" in first and "left" not in second and "done" in second, (first, second)
@@ -741,3 +748,11 @@ def test_a_match_of_per_hand_bots_leaves_nothing_behind(boxed: None, tmp_path: P
         assert sorted(p.name for p in temp.iterdir() if not p.name.startswith("mjref-proc-")) == ["bot"]
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_no_system_v_ipc_object_outlives_its_hand(boxed: None, scratch: Path) -> None:
+    """A message queue or shared memory segment (System V) outlives the process that made it: one hand left them,
+    with what it knew, for the next (the box, its IPC namespace, lives for the match)."""
+    script = "ipcs -q -m -s | grep -c '^0x'; ipcmk -Q >/dev/null; ipcmk -M 4096 >/dev/null; ipcmk -S 1 >/dev/null"
+    first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/bin/sh", "-c", script)), scratch, 2)
+    assert first.split() == ["0"] and second.split() == ["0"], (first, second)
