@@ -313,7 +313,7 @@ class Keeper:
                 if self.kill_all:
                     self.kill(signal.SIGKILL)  # nothing of a hand outlives its process
                 for folder in self.scratch:
-                    if _full(folder):
+                    if folder != "/dev/mqueue" and _full(folder):  # a message queue takes no room there
                         self.flags.append("tmp" if folder == "/tmp" else os.path.basename(folder) or folder)
                 self.send(f"exit {pid} {code} {','.join(self.flags) or '-'}")
                 if self.kill_all and not (all([_wipe(s, self.keep[s]) for s in self.scratch])

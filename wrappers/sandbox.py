@@ -330,6 +330,7 @@ SHM_MB = 64  # the box's private /dev/shm (a tmpfs): POSIX shared memory and sem
 COPY_MB = 1024  # as root, the largest bot folder copied for its unprivileged uid (unreadable, or writable)
 KEEPER_POLL = 0.25  # seconds between two looks of the keeper at the CPU its box's processes used
 BOX_SCRATCH = "/tmp"  # in the box: HOME, TMPDIR and, for a bot without cwd, the working folder (a capped tmpfs)
+BOX_MQUEUE = "/dev/mqueue"  # in the box: its POSIX message queues (they outlive their process, like a file)
 
 
 @functools.cache
@@ -419,6 +420,7 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
         args += ["--tmpfs", folder]
     if not sized:
         unprotected.append("the size of /tmp and /dev/shm (this bubblewrap has no --size)")
+    args += ["--mqueue", BOX_MQUEUE]  # the box's POSIX message queues, where the keeper can list and remove them
     args += ["--remount-ro", "/dev"]
     for folder in _ancestors([b for b, _ in binds]):
         args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700: closed to an unprivileged uid
@@ -443,7 +445,7 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
         args += ["--disable-userns"]
     return Launch((*args, "--", *keeper), {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
                   uid, tuple(binds), tuple(hidden), tuple(unprotected), bot, _bot_env(spec, BOX_SCRATCH),
-                  (BOX_SCRATCH, "/dev/shm"), True, True, tuple(copies))
+                  (BOX_SCRATCH, "/dev/shm", BOX_MQUEUE), True, True, tuple(copies))
 
 
 SECCOMP_FD = "{seccomp-fd}"

@@ -756,3 +756,14 @@ def test_no_system_v_ipc_object_outlives_its_hand(boxed: None, scratch: Path) ->
     script = "ipcs -q -m -s | grep -c '^0x'; ipcmk -Q >/dev/null; ipcmk -M 4096 >/dev/null; ipcmk -S 1 >/dev/null"
     first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/bin/sh", "-c", script)), scratch, 2)
     assert first.split() == ["0"] and second.split() == ["0"], (first, second)
+
+
+def test_no_posix_message_queue_outlives_its_hand(boxed: None, scratch: Path) -> None:
+    """A POSIX message queue outlives the process that made it, like a file, but in no folder the keeper emptied:
+    one hand left its hand in a queue, the next one read it."""
+    code = ("import ctypes, os\n"
+            "rt = ctypes.CDLL('librt.so.1', use_errno=True)\n"
+            "print('found' if rt.mq_open(b'/note', os.O_RDWR, 0o600, None) >= 0 else 'none')\n"
+            "print('made', rt.mq_open(b'/note', os.O_RDWR | os.O_CREAT, 0o600, None) >= 0)\n")
+    first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/usr/bin/python3", "-c", code)), scratch, 2)
+    assert first.split() == second.split() == ["none", "made", "True"], (first, second)
