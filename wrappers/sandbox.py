@@ -456,6 +456,10 @@ SECCOMP_FD = "{seccomp-fd}"
 # was sent this way), and so is a file opened, with inotify or fanotify.  Locks succeed without locking (a bot's own
 # files are its alone, so nothing it does changes), watches are not there (ENOSYS).
 _F_SETLK, _F_SETLKW, _F_OFD_SETLK, _F_OFD_SETLKW = 6, 7, 37, 38
+# The kernel's keyrings are not the box's: a key in the seat uid's user keyring outlives the hand that added it (the
+# keeper, of the same uid, keeps it alive for the match), and a session keyring is inherited from the referee by
+# every box.  They are not there (ENOSYS, as in Docker's default profile).
+_KEYRING_CALLS = ("add_key", "request_key", "keyctl")
 
 
 @functools.cache
@@ -470,7 +474,7 @@ def seccomp_filter() -> bytes | None:
         f.add_rule(sc.ERRNO(0), "flock")
         for cmd in (_F_SETLK, _F_SETLKW, _F_OFD_SETLK, _F_OFD_SETLKW):
             f.add_rule(sc.ERRNO(0), "fcntl", sc.Arg(1, sc.EQ, cmd))
-        for name in ("inotify_init", "inotify_init1", "fanotify_init"):
+        for name in ("inotify_init", "inotify_init1", "fanotify_init", *_KEYRING_CALLS):
             f.add_rule(sc.ERRNO(errno.ENOSYS), name)
         with tempfile.TemporaryFile() as out:
             f.export_bpf(out)

@@ -767,3 +767,14 @@ def test_no_posix_message_queue_outlives_its_hand(boxed: None, scratch: Path) ->
             "print('made', rt.mq_open(b'/note', os.O_RDWR | os.O_CREAT, 0o600, None) >= 0)\n")
     first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/usr/bin/python3", "-c", code)), scratch, 2)
     assert first.split() == second.split() == ["none", "made", "True"], (first, second)
+
+
+def test_no_key_in_a_kernel_keyring_outlives_its_hand(boxed: None, scratch: Path) -> None:
+    """The seat uid's user keyring lives as long as a process of that uid (its keeper, for the whole match): a key
+    one hand added was read by the next; a session keyring is inherited by every box from the referee."""
+    code = ("import ctypes\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "print(libc.syscall(249, b'user', b'note', None, -4), ctypes.get_errno())\n"  # request_key, user ring
+            "print(libc.syscall(248, b'user', b'note', b'my hand', 7, -4), ctypes.get_errno())\n")  # add_key
+    first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/usr/bin/python3", "-c", code)), scratch, 2)
+    assert first.split() == second.split() == ["-1", str(errno.ENOSYS)] * 2, (first, second)
