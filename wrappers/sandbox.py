@@ -760,18 +760,23 @@ def _hidden_in(binds: Sequence[tuple[str, bool]], cwd: str) -> list[str]:
 UID_LOCKS = "/run/mjref-uids"  # as root: one lock file per seat uid in use by a referee on this machine
 
 
+@functools.cache
 def _uid_lock_folder() -> str:
-    """The folder of the seat uids' lock files, root's own (another user who made it could hand out uids)."""
-    folder = UID_LOCKS if os.path.isdir(os.path.dirname(UID_LOCKS)) else os.path.join("/tmp", "mjref-uids")
-    try:
-        os.mkdir(folder, 0o700)
-    except FileExistsError:
-        pass
-    st = os.lstat(folder)
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022:
-        raise BotError(f"{folder} is not a folder of root's own that only root may write: remove it (it holds the "
-                       "locks by which referees on this machine give each seat a uid no other seat has)")
-    return folder
+    """The folder of the seat uids' lock files, root's own (another user who made it could hand out uids): in
+    ``/run``, else (a read-only or missing ``/run``) in ``/tmp``."""
+    for folder in (UID_LOCKS, os.path.join("/tmp", "mjref-uids")):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            continue
+        st = os.lstat(folder)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022:
+            raise BotError(f"{folder} is not a folder of root's own that only root may write: remove it (it holds "
+                           "the locks by which referees on this machine give each seat a uid no other seat has)")
+        return folder
+    raise BotError(f"no folder for the seat uids' locks: neither {UID_LOCKS} nor /tmp/mjref-uids can be made")
 
 
 def seat_uid(scratch: Path) -> int:
