@@ -696,7 +696,7 @@ def _interpreter_paths(exe: str) -> tuple[list[str], list[str]]:
             pass
     real = os.path.realpath(exe)
     if real != exe or _SCRIPT_PYTHON.fullmatch(os.path.basename(real)):  # an interpreter's installation (lib/)
-        through.append(os.path.dirname(os.path.dirname(real)))
+        (through if real != exe else named).append(os.path.dirname(os.path.dirname(real)))
     if real == os.path.realpath(sys.executable) or os.path.abspath(exe) == os.path.abspath(sys.executable):
         named += [sys.prefix, sys.base_prefix, sys.exec_prefix, *_mjref_packages()]
 
