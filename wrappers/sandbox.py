@@ -893,6 +893,10 @@ def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "")
             if not stat.S_ISREG(st.st_mode):
                 raise BotError(f"bot {name!r}: {src} in its folder is not a file, a folder or a link (a named pipe, "
                                "a socket or a device): remove it, mjref copies the folder for the bot's own user")
+            if st.st_nlink > 1 and not _hardlinks_protected():
+                raise BotError(f"bot {name!r}: {src} in its folder has other names (a hard link), and this system "
+                               "lets a user link files they cannot read (fs.protected_hardlinks = 0): copying it as "
+                               "root could hand the bot any file; replace the link by a copy")
             if st.st_size > left[0]:
                 raise BotError(f"bot {name!r}: its folder {folder} grew past {COPY_MB} MB while it was copied")
             left[0] -= st.st_size
@@ -925,6 +929,15 @@ def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "")
                            f"{exc.strerror or exc}") from None
         raise
     return dest
+
+
+@functools.cache
+def _hardlinks_protected() -> bool:
+    """Whether the kernel refuses a user a hard link to a file they cannot read (``fs.protected_hardlinks``)."""
+    try:
+        return Path("/proc/sys/fs/protected_hardlinks").read_text(encoding="ascii").strip() == "1"
+    except OSError:
+        return False
 
 
 @functools.cache

@@ -141,3 +141,26 @@ def test_a_seats_copy_is_closed_to_every_other_uid(as_root: None) -> None:
             sandbox.release(launch)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_hard_link_is_not_copied_where_users_may_link_what_they_cannot_read(
+        as_root: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where ``fs.protected_hardlinks`` is 0, a user may hard-link a file they cannot read (``/etc/shadow``) into a
+    bot folder; copied as root for the bot's uid, it would be readable in the box."""
+    folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    try:
+        folder.chmod(0o700)
+        (folder / "bot.sh").write_text("#!/bin/sh\n")
+        secret = Path(tempfile.mkdtemp(prefix="mjref-test-secret-")) / "secret"
+        secret.write_text("root's\n")
+        secret.chmod(0o600)
+        os.link(secret, folder / "linked")
+        spec = BotSpec(name="b", cmd=("/bin/sh", "bot.sh"), cwd=str(folder))
+        monkeypatch.setattr(sandbox, "_hardlinks_protected", lambda: False)
+        with pytest.raises(sandbox.BotError, match="hard link"):
+            sandbox.plan(spec, folder / "s", mode="bwrap")
+        monkeypatch.setattr(sandbox, "_hardlinks_protected", lambda: True)  # the kernel's default: a user cannot
+        sandbox.release(sandbox.plan(spec, folder / "s", mode="bwrap"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(secret.parent, ignore_errors=True)
