@@ -808,6 +808,13 @@ def seat_uid(scratch: Path) -> int:
     raise BotError(f"no free seat uid in {folder} after 4096 tries: are that many seats running?")
 
 
+@atexit.register
+def _release_uids() -> None:
+    """At the referee's end: free the uids of seats never released (a plan made for a test, an interrupted run)."""
+    for uid in list(_uid_locks):
+        _release_uid(uid)
+
+
 def _release_uid(uid: int) -> None:
     for key in [k for k, v in _uids.items() if v == uid]:
         del _uids[key]
@@ -969,6 +976,10 @@ def _sweep_copies() -> None:
             os.close(fd)
             continue  # a live seat's
         shutil.rmtree(base, ignore_errors=True)
+        try:
+            os.unlink(os.path.join(folder, uid))  # removed while locked: see seat_uid
+        except OSError:
+            pass
         os.close(fd)
 
 
