@@ -6,8 +6,8 @@ namespaces and mounts, then ``choom``, ``prlimit`` and ``setpriv``: four execs b
 started once per seat per match, in the box the referee planned (``wrappers.sandbox``); it gives up root and every
 capability before anything else (as root it switches to the seat's own unprivileged uid), and then, for each hand,
 forks and execs the bot with its limits and its own session (the OOM score, the keeper's own, is inherited).
-Between hands it kills whatever the hand left running and empties the box's scratch mounts, so that a hand's
-process starts as fresh as in a new box.
+Between hands it kills whatever the hand left running, empties the box's scratch mounts (at every level) and removes
+the System V IPC objects the hand made, so that a hand's process starts as fresh as in a new box.
 
 It runs as ``python -I -S -c SOURCE`` (standard library only: it imports nothing of mjref, and no site-packages)
 and talks to the referee over one ``SOCK_SEQPACKET`` socket on its fd 0, one message per packet:
@@ -92,17 +92,55 @@ def _entries(folder: str) -> set[str]:
         return set()
 
 
-def _wipe(folder: str, keep: set[str]) -> bool:
-    """Remove what a hand left in ``folder`` (a scratch mount), except the entries in ``keep`` and anything on
-    another file system (the bot's own folders, bound inside it).  True when nothing new is left."""
+def _tree(folder: str) -> dict[str, int]:
+    """What ``folder`` (a scratch mount) holds when the box starts, every level down on its own file system, with
+    each entry's mode: the folders the box made in it for what it binds there (a bot's folder under /tmp)."""
+    out: dict[str, int] = {}
+    try:
+        dev = os.lstat(folder).st_dev
+    except OSError:
+        return out
+    todo = [""]
+    while todo:
+        rel = todo.pop()
+        for name in _entries(os.path.join(folder, rel)):
+            sub = os.path.join(rel, name)
+            try:
+                st = os.lstat(os.path.join(folder, sub))
+            except OSError:
+                continue
+            out[sub] = stat.S_IMODE(st.st_mode)
+            if stat.S_ISDIR(st.st_mode) and st.st_dev == dev:
+                todo.append(sub)
+    return out
+
+
+def _wipe(folder: str, keep: dict[str, int]) -> bool:
+    """Remove what a hand left in ``folder`` (a scratch mount), at any level, except what was there when the box
+    started (``keep``, from ``_tree``: its folders get their modes back) and anything on another file system (the
+    bot's own folders, bound inside it).  True when nothing new is left."""
     try:
         dev = os.lstat(folder).st_dev
     except OSError:
         return True
     clean = True
-    for name in _entries(folder) - keep:
-        path = os.path.join(folder, name)
-        clean &= _remove(path, dev)
+    todo = [""]
+    while todo:
+        rel = todo.pop()
+        for name in _entries(os.path.join(folder, rel)):
+            sub = os.path.join(rel, name)
+            path = os.path.join(folder, sub)
+            if sub not in keep:
+                clean &= _remove(path, dev)
+                continue
+            try:
+                st = os.lstat(path)
+                if stat.S_ISDIR(st.st_mode) and st.st_dev == dev:
+                    if stat.S_IMODE(st.st_mode) != keep[sub]:
+                        os.chmod(path, keep[sub])
+                    todo.append(sub)
+            except OSError:
+                clean = False
     return clean
 
 
@@ -133,6 +171,36 @@ def _remove(path: str, dev: int) -> bool:
     return True
 
 
+IPC_RMID = 0
+# /proc/sysvipc's tables: the column of each object's id and of its owner's uid
+_SYSV = (("shm", 1, 7), ("msg", 1, 7), ("sem", 1, 4))
+
+
+def _wipe_ipc(uid: int) -> bool:
+    """Remove the System V message queues, shared memory segments and semaphores of ``uid`` (in a box: of its own
+    IPC namespace): they outlive the process that made them, with what it put there.  True when none is left."""
+    clean = True
+    for kind, id_col, uid_col in _SYSV:
+        try:
+            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as f:
+                rows = [line.split() for line in f.read().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                ident, owner = int(row[id_col]), int(row[uid_col])
+            except (IndexError, ValueError):
+                continue
+            if owner != uid:
+                continue
+            if kind == "sem":
+                done = _libc.semctl(ident, 0, IPC_RMID)
+            else:
+                done = getattr(_libc, f"{kind}ctl")(ident, IPC_RMID, None)
+            clean &= done == 0
+    return clean
+
+
 def _full(folder: str) -> bool:
     try:
         st = os.statvfs(folder)
@@ -153,7 +221,7 @@ class Keeper:
         self.kill_all = bool(plan["kill_all"])  # a pid namespace, or a uid of the seat's own
         self.own_uid = self.uid if (self.kill_all and not plan.get("pidns")) else None
         self.scratch = [str(s) for s in plan["scratch"]]
-        self.keep = {s: _entries(s) for s in self.scratch}
+        self.keep = {s: _tree(s) for s in self.scratch}
         self.poll = float(plan.get("poll", 0.25))
         self.bot: int | None = None
         self.cpu_base = 0.0
@@ -245,10 +313,11 @@ class Keeper:
                 if self.kill_all:
                     self.kill(signal.SIGKILL)  # nothing of a hand outlives its process
                 for folder in self.scratch:
-                    if _full(folder):
+                    if folder != "/dev/mqueue" and _full(folder):  # a message queue takes no room there
                         self.flags.append("tmp" if folder == "/tmp" else os.path.basename(folder) or folder)
                 self.send(f"exit {pid} {code} {','.join(self.flags) or '-'}")
-                if self.kill_all and not all(_wipe(s, self.keep[s]) for s in self.scratch):
+                if self.kill_all and not (all([_wipe(s, self.keep[s]) for s in self.scratch])
+                                          and _wipe_ipc(os.getuid())):
                     self.send("dirty")
 
     def check_cpu(self) -> None:

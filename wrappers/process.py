@@ -186,6 +186,10 @@ async def _close_quietly(stream: trio.abc.AsyncResource | None) -> None:
 # cache ends after 10 s idle, which would SIGKILL every box still running 10 s after it was started.
 _SPAWNER = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="mjref-spawn")
 _KEEPER_REPLY = 4096  # the longest packet a keeper may send
+# Seconds a keeper has to answer ``ready`` or ``pid``, or to report the end of a process it was told to kill.  A bot
+# runs as its keeper's uid and may stop it (SIGSTOP): a keeper that does not answer is treated as gone (its box is
+# ended and the next hand gets a new one), never waited for without end.
+KEEPER_TIMEOUT = 30.0
 
 
 class BoxError(Exception):
@@ -292,22 +296,22 @@ class Box:
                 await box.aclose()
             raise
         if word != "ready":
-            why = " ".join(rest) if word == "error" else box._last_words()
+            why = " ".join(rest) if word == "error" else box._last_words(box.broken or "its keeper ended")
             await box.aclose()
             raise BoxError(f"its box could not start: {cut(why, 300)}")
         os.close(box._err_fd)
         box._err_fd = -1
         return box
 
-    def _last_words(self) -> str:
-        """What the box's launcher said on its way out (``bwrap: ...``)."""
+    def _last_words(self, default: str) -> str:
+        """What the box's launcher said on its way out (``bwrap: ...``), else ``default``."""
         try:
             os.set_blocking(self._err_fd, False)
             text = os.read(self._err_fd, 4096).decode("utf-8", "replace").strip()
         except OSError:
             text = ""
         lines = [ln for ln in text.splitlines() if ln.strip()]
-        return lines[-1] if lines else "its keeper ended"  # escaped by cut() where it is shown
+        return lines[-1] if lines else default  # escaped by cut() where it is shown
 
     def send(self, text: str) -> None:
         if self.broken is None:
@@ -368,9 +372,13 @@ class Box:
             self._break("its keeper is gone")
 
     async def _next(self) -> tuple[str, list[str]]:
-        while not self._replies:
-            self._reply = trio.Event()
-            await self._reply.wait()
+        """The keeper's next reply; a keeper that gives none within ``KEEPER_TIMEOUT`` breaks its box."""
+        with trio.move_on_after(KEEPER_TIMEOUT):
+            while not self._replies:
+                self._reply = trio.Event()
+                await self._reply.wait()
+        if not self._replies:
+            self._break(f"its keeper did not answer within {KEEPER_TIMEOUT:g} s")
         return self._replies.popleft()
 
     async def spawn(self) -> BotProcess:
@@ -779,6 +787,8 @@ class ProcessSeat(Seat):
         proc.signal("kill")  # also sweeps what the hand left running
         with trio.move_on_after(5):
             await proc.wait()
+        if proc.returncode is None and self._box is not None:  # its keeper is stopped (the bot may stop it)
+            self._box._break("its keeper did not end the hand's process")
         if self._io_scope is not None:
             self._io_scope.cancel()
         await _close_quietly(proc.stdout)

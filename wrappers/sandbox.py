@@ -28,13 +28,15 @@ from __future__ import annotations
 
 import atexit
 import errno
+import fcntl
 import functools
-import itertools
 import os
 import re
 import resource
+import secrets
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -83,8 +85,8 @@ SYSTEM_PATHS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", 
 UID_BASE = 1_900_000_000
 UID_SPAN = 1_000_000
 
-_uid_counter = itertools.count()
 _uids: dict[str, int] = {}  # scratch folder -> the uid its bot runs as
+_uid_locks: dict[int, int] = {}  # a uid given to a seat of this referee -> its lock file (see seat_uid)
 _hidden: dict[str, int] = {}  # paths registered by the referee -> how many registrations hold them
 _warned: set[str] = set()
 
@@ -330,7 +332,7 @@ def check_available(spec: BotSpec, override: str | None = None) -> None:
     """Raise ``BotError`` before a match when the bot's sandbox mode cannot be had (or is not a mode)."""
     if spec.cmd is not None:
         if resolve_mode(spec, override) == "none" and _is_root():
-            exe = real_interpreter(spec.resolved_executable() or spec.cmd[0])
+            exe = _bot_executable(spec)
             _check_reachable(spec, exe, spec.cwd)
 
 
@@ -339,6 +341,7 @@ SHM_MB = 64  # the box's private /dev/shm (a tmpfs): POSIX shared memory and sem
 COPY_MB = 1024  # as root, the largest bot folder copied for its unprivileged uid (unreadable, or writable)
 KEEPER_POLL = 0.25  # seconds between two looks of the keeper at the CPU its box's processes used
 BOX_SCRATCH = "/tmp"  # in the box: HOME, TMPDIR and, for a bot without cwd, the working folder (a capped tmpfs)
+BOX_MQUEUE = "/dev/mqueue"  # in the box: its POSIX message queues (they outlive their process, like a file)
 
 
 @functools.cache
@@ -358,7 +361,7 @@ def _keeper_paths() -> list[str]:
     """What the keeper's interpreter needs besides the system: its installation (standard library only)."""
     exe = _keeper_python()
     out = [sys.base_prefix, os.path.dirname(os.path.dirname(exe))]
-    return [p for p in dict.fromkeys(out) if os.path.isdir(p) and not _is_system(p) and p != "/"]
+    return [p for p in dict.fromkeys(out) if os.path.isdir(p) and not _is_system(p) and not _box_own(p)]
 
 
 def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | None = None) -> Launch:
@@ -373,9 +376,20 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     limits = Limits(spec.memory_mb or MEMORY_MB, spec.max_procs or MAX_PROCS, spec.cpu_seconds or CPU_SECONDS,
                     spec.file_mb or FILE_MB)
     cpu_hands = (hands or HANDS_DEFAULT) if spec.keep_alive else 1
-    exe = real_interpreter(spec.resolved_executable() or spec.cmd[0])
-    bot = (exe, *spec.cmd[1:])
+    exe = _bot_executable(spec)
     uid = seat_uid(scratch) if _is_root() else None
+    try:
+        return _plan(spec, scratch, actual, limits, cpu_hands, exe, uid)
+    except BaseException:
+        if uid is not None:
+            _release_uid(uid)
+        raise
+
+
+def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: int, exe: str, uid: int | None
+          ) -> Launch:
+    assert spec.cmd is not None
+    bot = (exe, *spec.cmd[1:])
     keeper = (_keeper_python(), "-I", "-S", "-c", keeper_source())
     unprotected: list[str] = []
     if actual == "none":
@@ -392,7 +406,13 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         return Launch(argv, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "none", limits, cpu_hands, uid, (), (),
                       tuple(unprotected), bot, _bot_env(spec, str(scratch)), (str(scratch),), uid is not None,
                       False, (), cgroup)
-    binds = _binds(spec, exe)
+    binds, found = _binds(spec, exe)
+    for path in sorted(found):  # the bot author's choice: never more than any user may read (nor copied as root)
+        if not _others_may(path, 0o005 if os.path.isdir(path) else 0o004):
+            raise BotError(f"bot {spec.name!r}: {path}, named by a link or a pyvenv.cfg among the bot's files, is not "
+                           f"readable by other users, and a box shows what the bot's files point at only when any "
+                           f"user may read it: make it readable (chmod o+rX {path}), or put what the bot needs in its "
+                           "own folder")
     binds += [(p, False) for p in _keeper_paths() if not any(_under(p, b) for b, _ in binds)]
     binds = _minimal(binds)
     copies: list[tuple[str, str]] = []
@@ -410,6 +430,7 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         args += ["--tmpfs", folder]
     if not sized:
         unprotected.append("the size of /tmp and /dev/shm (this bubblewrap has no --size)")
+    args += ["--mqueue", BOX_MQUEUE]  # the box's POSIX message queues, where the keeper can list and remove them
     args += ["--remount-ro", "/dev"]
     for folder in _ancestors([b for b, _ in binds]):
         args += ["--perms", "0755", "--dir", folder]  # bwrap would make them 0700: closed to an unprivileged uid
@@ -423,6 +444,7 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
         args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
     for path, source in _proc_covers():
         args += ["--ro-bind", source, path]
+    args += ["--remount-ro", "/"]  # bubblewrap's own root (a tmpfs of no size, and its folders): nothing to write
     if seccomp_filter() is not None:
         args += ["--seccomp", SECCOMP_FD]
     else:
@@ -434,7 +456,7 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     cgroup, argv = _in_cgroup(uid, (*args, "--", *keeper), unprotected)
     return Launch(argv, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
                   uid, tuple(binds), tuple(hidden), tuple(unprotected), bot, _bot_env(spec, BOX_SCRATCH),
-                  (BOX_SCRATCH, "/dev/shm"), True, True, tuple(copies), cgroup)
+                  (BOX_SCRATCH, "/dev/shm", BOX_MQUEUE), True, True, tuple(copies), cgroup)
 
 
 def _in_cgroup(uid: int | None, argv: Sequence[str], unprotected: list[str]) -> tuple[str | None, tuple[str, ...]]:
@@ -456,6 +478,10 @@ SECCOMP_FD = "{seccomp-fd}"
 # was sent this way), and so is a file opened, with inotify or fanotify.  Locks succeed without locking (a bot's own
 # files are its alone, so nothing it does changes), watches are not there (ENOSYS).
 _F_SETLK, _F_SETLKW, _F_OFD_SETLK, _F_OFD_SETLKW = 6, 7, 37, 38
+# The kernel's keyrings are not the box's: a key in the seat uid's user keyring outlives the hand that added it (the
+# keeper, of the same uid, keeps it alive for the match), and a session keyring is inherited from the referee by
+# every box.  They are not there (ENOSYS, as in Docker's default profile).
+_KEYRING_CALLS = ("add_key", "request_key", "keyctl")
 
 
 @functools.cache
@@ -470,7 +496,7 @@ def seccomp_filter() -> bytes | None:
         f.add_rule(sc.ERRNO(0), "flock")
         for cmd in (_F_SETLK, _F_SETLKW, _F_OFD_SETLK, _F_OFD_SETLKW):
             f.add_rule(sc.ERRNO(0), "fcntl", sc.Arg(1, sc.EQ, cmd))
-        for name in ("inotify_init", "inotify_init1", "fanotify_init"):
+        for name in ("inotify_init", "inotify_init1", "fanotify_init", *_KEYRING_CALLS):
             f.add_rule(sc.ERRNO(errno.ENOSYS), name)
         with tempfile.TemporaryFile() as out:
             f.export_bpf(out)
@@ -594,32 +620,62 @@ def command_files(spec: BotSpec) -> list[str]:
     return out
 
 
-def _binds(spec: BotSpec, exe: str) -> list[tuple[str, bool]]:
+def _box_own(path: str) -> bool:
+    """Whether binding ``path`` would cover what the box makes for itself (``/``, ``/tmp``, ``/dev``, ``/proc``: an
+    ancestor of one of them, or one of them) or lies in a kernel folder."""
+    return any(_under(m, path) for m in (BOX_SCRATCH, *_NEVER_BOUND)) or any(_under(path, f) for f in _NEVER_BOUND)
+
+
+def _binds(spec: BotSpec, exe: str) -> tuple[list[tuple[str, bool]], set[str]]:
     """The host paths a bot needs: its folder (``cwd``, else the folder of the first file its command names, else
     its executable's folder), the folders of the other files its command names, and its interpreter's
-    installation."""
+    installation; and which of them were found through what the bot's files say (a link's target, a virtual
+    environment's ``pyvenv.cfg``) rather than named by whoever runs the referee: those are the bot author's to
+    choose, so they are bound only as they are (never copied with root's rights).  A path that would cover the
+    box's own ``/``, ``/tmp``, ``/dev`` or ``/proc`` is never bound (a file there is bound alone)."""
     assert spec.cmd is not None
     files = command_files(spec)
-    wanted: list[tuple[str, bool]] = []
+    named: list[tuple[str, bool]] = []
+    found: list[str] = []
     for p in [exe, *files]:  # an interpreter may come after a launcher: env VAR=1 python3 bot.py
         if p == exe or (os.path.isfile(p) and os.access(p, os.X_OK)):
-            wanted += [(f, False) for f in _interpreter_paths(p)]
+            mine, through = _interpreter_paths(p)
+            named += [(f, False) for f in mine]
+            found += through
     folders = []
     for p in [*files, exe]:
         if _is_system(p):
             continue
-        folders.append(p if os.path.isdir(p) else os.path.dirname(p))
+        folder = p if os.path.isdir(p) else os.path.dirname(p)
+        folders.append(p if _box_own(folder) else folder)
         real = os.path.realpath(p)
         if real != p and not _is_system(real):
-            folders.append(os.path.dirname(real))
+            target = os.path.dirname(real)
+            found.append(real if _box_own(target) else target)
+    if spec.cwd and _box_own(os.path.abspath(spec.cwd)):
+        raise BotError(f"bot {spec.name!r}: cwd {spec.cwd} is a folder the box makes its own (/, /tmp, /dev, /proc): "
+                       "give the bot a folder of its own")
     own = os.path.abspath(spec.cwd) if spec.cwd else (folders[0] if folders else None)
     if own is not None:
-        wanted.append((own, spec.writable))
-    wanted += [(f, False) for f in folders]
-    return _minimal(wanted)
+        named.append((own, spec.writable))
+    named += [(f, False) for f in folders]
+    binds = _minimal([(p, w) for p, w in [*named, *((f, False) for f in found)] if not _box_own(p)])
+    mine_too = {p for p, _ in named}
+    return binds, {p for p, _ in binds if p not in mine_too}
 
 
 _SCRIPT_PYTHON = re.compile(r"python[0-9.]*")
+
+
+def _bot_executable(spec: BotSpec) -> str:
+    """The program the keeper execs for ``spec``: its ``cmd[0]`` resolved, and a launcher found on the referee's
+    own PATH (a pyenv shim) replaced by the Python it runs.  A launcher named by a path is never asked: it may be
+    one of the bot's own files, and asking it runs it outside any box, with the referee's rights."""
+    assert spec.cmd is not None
+    exe = spec.resolved_executable() or spec.cmd[0]
+    if os.sep in spec.cmd[0] or (os.altsep and os.altsep in spec.cmd[0]):
+        return exe
+    return real_interpreter(exe)
 
 
 @functools.cache
@@ -642,28 +698,35 @@ def real_interpreter(exe: str) -> str:
     return real if out.returncode == 0 and os.path.isabs(real) and os.access(real, os.X_OK) else exe
 
 
-def _interpreter_paths(exe: str) -> list[str]:
+def _interpreter_paths(exe: str) -> tuple[list[str], list[str]]:
     """What an interpreter needs besides the system: a virtual environment and the installation it is made from;
-    for the referee's own Python, also its import path (where mjref's own bots live)."""
-    out: list[str] = []
+    for the referee's own Python, also its import path (where mjref's own bots live).  Two lists: the folders named
+    by ``exe``'s path (or the referee's own), and those found through a link or a ``pyvenv.cfg``."""
+    named: list[str] = []
+    through: list[str] = []
     bin_dir = os.path.dirname(exe)
     venv = os.path.dirname(bin_dir)
     cfg = os.path.join(venv, "pyvenv.cfg")
     if os.path.isfile(cfg):
-        out.append(venv)
+        named.append(venv)
         try:
             for line in Path(cfg).read_text(encoding="utf-8", errors="replace").splitlines():
                 key, _, value = line.partition("=")
                 if key.strip() == "home" and value.strip():
-                    out.append(os.path.dirname(value.strip()))
+                    through.append(os.path.dirname(os.path.abspath(value.strip())))
         except OSError:
             pass
     real = os.path.realpath(exe)
     if real != exe or _SCRIPT_PYTHON.fullmatch(os.path.basename(real)):  # an interpreter's installation (lib/)
-        out.append(os.path.dirname(os.path.dirname(real)))
+        (through if real != exe else named).append(os.path.dirname(os.path.dirname(real)))
     if real == os.path.realpath(sys.executable) or os.path.abspath(exe) == os.path.abspath(sys.executable):
-        out += [sys.prefix, sys.base_prefix, sys.exec_prefix, *_mjref_packages()]
-    return [p for p in out if os.path.isdir(p) and not _is_system(p) and p != "/"]
+        named += [sys.prefix, sys.base_prefix, sys.exec_prefix, *_mjref_packages()]
+
+    def usable(paths: list[str]) -> list[str]:
+        return [p for p in paths if os.path.isdir(p) and not _is_system(p) and not _box_own(p)]
+
+    named = usable(named)
+    return named, [p for p in usable(through) if p not in named]
 
 
 @functools.cache
@@ -716,14 +779,74 @@ def _hidden_in(binds: Sequence[tuple[str, bool]], cwd: str) -> list[str]:
     return [h for h in out if not any(f != h and _under(h, f) for f in folders)]
 
 
+UID_LOCKS = "/run/mjref-uids"  # as root: one lock file per seat uid in use by a referee on this machine
+
+
+@functools.cache
+def _uid_lock_folder() -> str:
+    """The folder of the seat uids' lock files, root's own (another user who made it could hand out uids): in
+    ``/run``, else (a read-only or missing ``/run``) in ``/tmp``."""
+    for folder in (UID_LOCKS, os.path.join("/tmp", "mjref-uids")):
+        try:
+            os.mkdir(folder, 0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            continue
+        st = os.lstat(folder)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022:
+            raise BotError(f"{folder} is not a folder of root's own that only root may write: remove it (it holds "
+                           "the locks by which referees on this machine give each seat a uid no other seat has)")
+        return folder
+    raise BotError(f"no folder for the seat uids' locks: neither {UID_LOCKS} nor /tmp/mjref-uids can be made")
+
+
 def seat_uid(scratch: Path) -> int:
     """As root: the unprivileged uid of the seat whose private folder is ``scratch`` (the same for each of its
-    processes in a match, and no other seat's), so that the kernel counts its processes alone (RLIMIT_NPROC does not
-    apply to uid 0), file permissions protect the referee's 0600 files, and the keeper can end all of them."""
+    processes in a match, and no other seat's, in this referee or any other on the machine: a lock file held while
+    the seat lives), so that the kernel counts its processes alone (RLIMIT_NPROC does not apply to uid 0), file
+    permissions protect the referee's 0600 files, and the keeper can end all of them.  ``release`` frees it."""
     key = str(scratch)
-    if key not in _uids:
-        _uids[key] = UID_BASE + (os.getpid() * 64 + next(_uid_counter)) % UID_SPAN
-    return _uids[key]
+    if key in _uids:
+        return _uids[key]
+    folder = _uid_lock_folder()
+    start = secrets.randbelow(UID_SPAN)
+    for i in range(4096):
+        uid = UID_BASE + (start + i) % UID_SPAN
+        if uid in _uid_locks:
+            continue
+        path = os.path.join(folder, str(uid))
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.stat(path, follow_symlinks=False).st_ino != os.fstat(fd).st_ino:
+                raise BlockingIOError  # released and removed by its holder meanwhile: another try
+        except (BlockingIOError, FileNotFoundError):
+            os.close(fd)
+            continue
+        _uid_locks[uid] = fd
+        _uids[key] = uid
+        return uid
+    raise BotError(f"no free seat uid in {folder} after 4096 tries: are that many seats running?")
+
+
+@atexit.register
+def _release_uids() -> None:
+    """At the referee's end: free the uids of seats never released (a plan made for a test, an interrupted run)."""
+    for uid in list(_uid_locks):
+        _release_uid(uid)
+
+
+def _release_uid(uid: int) -> None:
+    for key in [k for k, v in _uids.items() if v == uid]:
+        del _uids[key]
+    fd = _uid_locks.pop(uid, None)
+    if fd is not None:
+        try:
+            os.unlink(os.path.join(_uid_lock_folder(), str(uid)))  # removed while locked: see seat_uid
+        except (OSError, BotError):
+            pass
+        os.close(fd)
 
 
 def _others_may(path: str, need: int) -> bool:
@@ -753,46 +876,141 @@ def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
     must be readable by others."""
     copies: list[tuple[str, str]] = []
     out: list[tuple[str, bool]] = []
-    for path, writable in binds:
-        readable = _others_may(path, 0o005 if os.path.isdir(path) else 0o004)
-        if os.path.isdir(path) and (writable or not readable):
-            size = _tree_size(path)
-            if size > COPY_MB << 20:
-                why = "writable" if writable else "not readable by others"
-                raise BotError(f"bot {spec.name!r}: its folder {path} is {why} and too large to copy for the bot's "
-                               f"own user ({size >> 20} MB > {COPY_MB} MB): make it readable (chmod -R o+rX "
-                               f"{path}){' and drop writable' if writable else ''}")
-            copies.append((path, _copy_for(path, uid, [h for h in _hidden if _under(h, path)])))
-        elif not readable:
-            raise BotError(f"bot {spec.name!r}: {path} is not readable by the bot's own unprivileged user (a bot "
-                           f"never runs as root): make it readable (chmod o+r {path}), or put it in the bot's folder")
-        out.append((path, writable))
+    try:
+        for path, writable in binds:
+            readable = _others_may(path, 0o005 if os.path.isdir(path) else 0o004)
+            if os.path.isdir(path) and (writable or not readable):
+                size = _tree_size(path)
+                if size > COPY_MB << 20:
+                    why = "writable" if writable else "not readable by others"
+                    raise BotError(f"bot {spec.name!r}: its folder {path} is {why} and too large to copy for the "
+                                   f"bot's own user ({size >> 20} MB > {COPY_MB} MB): make it readable (chmod -R "
+                                   f"o+rX {path}){' and drop writable' if writable else ''}")
+                copies.append((path, _copy_for(path, uid, [h for h in _hidden if _under(h, path)], spec.name)))
+            elif not readable:
+                raise BotError(f"bot {spec.name!r}: {path} is not readable by the bot's own unprivileged user (a "
+                               f"bot never runs as root): make it readable (chmod o+r {path}), or put it in the bot's "
+                               "folder")
+            out.append((path, writable))
+    except BaseException:  # nothing made for a launch that is refused is left behind
+        for _, made in copies:
+            shutil.rmtree(os.path.dirname(made), ignore_errors=True)
+        raise
     return out, copies
 
 
-def _copy_for(folder: str, uid: int, hidden: Sequence[str] = ()) -> str:
+def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "") -> str:
     """A private copy of ``folder`` owned by ``uid`` (links are copied as links; nothing outside is followed), without
-    the paths the referee hides from bots (a log or a stderr folder kept in the bot's folder is never copied)."""
-    base = tempfile.mkdtemp(prefix="mjref-copy-")
-    os.chmod(base, 0o711)
+    the paths the referee hides from bots (a log or a stderr folder kept in the bot's folder is never copied).  Only
+    files, folders and links are copied, and at most ``COPY_MB`` in all: a named pipe would block the referee, a
+    device node would be read with root's rights (a tarball unpacked by root keeps both).  Nothing is left behind
+    when the copy fails."""
+    _sweep_copies()
+    base = tempfile.mkdtemp(prefix=f"mjref-copy-{uid}-")
+    os.chmod(base, 0o700)  # the box binds it as root: no other uid (a seat in mode none) may list or read it
     dest = os.path.join(base, "bot")
     skip = {os.path.abspath(h) for h in hidden} | {os.path.abspath(base)}  # the copy may be made inside the folder
+    left = [COPY_MB << 20]
 
     def ignore(where: str, names: list[str]) -> set[str]:
         return {n for n in names if os.path.join(os.path.abspath(where), n) in skip}
 
-    shutil.copytree(folder, dest, symlinks=True, ignore=ignore)
-    for root, dirs, files in os.walk(dest):
-        os.lchown(root, uid, uid)
-        for name in dirs + files:
-            os.lchown(os.path.join(root, name), uid, uid)
+    def copy_file(src: str, dst: str) -> None:
+        fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise BotError(f"bot {name!r}: {src} in its folder is not a file, a folder or a link (a named pipe, "
+                               "a socket or a device): remove it, mjref copies the folder for the bot's own user")
+            if st.st_nlink > 1 and not _hardlinks_protected():
+                raise BotError(f"bot {name!r}: {src} in its folder has other names (a hard link), and this system "
+                               "lets a user link files they cannot read (fs.protected_hardlinks = 0): copying it as "
+                               "root could hand the bot any file; replace the link by a copy")
+            if st.st_size > left[0]:
+                raise BotError(f"bot {name!r}: its folder {folder} grew past {COPY_MB} MB while it was copied")
+            left[0] -= st.st_size
+            out = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            try:
+                todo = st.st_size
+                while todo > 0 and (chunk := os.read(fd, min(todo, 1 << 20))):
+                    os.write(out, chunk)
+                    todo -= len(chunk)
+                os.fchmod(out, stat.S_IMODE(st.st_mode) & 0o777)
+            finally:
+                os.close(out)
+        finally:
+            os.close(fd)
+
+    try:
+        shutil.copytree(folder, dest, symlinks=True, ignore=ignore, copy_function=copy_file)
+        for root, dirs, files in os.walk(dest):
+            os.lchown(root, uid, uid)
+            for entry in dirs + files:
+                os.lchown(os.path.join(root, entry), uid, uid)
+    except BaseException as exc:
+        shutil.rmtree(base, ignore_errors=True)
+        if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
+            src, _, why = exc.args[0][0]
+            raise BotError(f"bot {name!r}: its folder could not be copied for the bot's own user: {src}: "
+                           f"{why}") from None
+        if isinstance(exc, OSError):
+            raise BotError(f"bot {name!r}: its folder {folder} could not be copied for the bot's own user: "
+                           f"{exc.strerror or exc}") from None
+        raise
     return dest
 
 
+@functools.cache
+def _hardlinks_protected() -> bool:
+    """Whether the kernel refuses a user a hard link to a file they cannot read (``fs.protected_hardlinks``)."""
+    try:
+        return Path("/proc/sys/fs/protected_hardlinks").read_text(encoding="ascii").strip() == "1"
+    except OSError:
+        return False
+
+
+@functools.cache
+def _sweep_copies() -> None:
+    """Once per referee: remove the copies a referee killed by SIGKILL left behind (up to ``COPY_MB`` each, for
+    every seat of every match it was playing).  A copy is named after its seat's uid, and a uid whose lock file
+    nobody holds belongs to no live seat (see ``seat_uid``)."""
+    folder = _uid_lock_folder()
+    for base in Path(tempfile.gettempdir()).glob("mjref-copy-*-*"):
+        uid = base.name.split("-")[2]
+        if not uid.isdigit() or int(uid) in _uid_locks or not UID_BASE <= int(uid) < UID_BASE + UID_SPAN:
+            continue
+        try:
+            st = os.lstat(base)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0:  # made by a root referee, not planted by a user
+            continue
+        try:
+            fd = os.open(os.path.join(folder, uid), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:  # released by a referee that ended well, which removed its copies itself
+            shutil.rmtree(base, ignore_errors=True)
+            continue
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue  # a live seat's
+        shutil.rmtree(base, ignore_errors=True)
+        try:
+            os.unlink(os.path.join(folder, uid))  # removed while locked: see seat_uid
+        except OSError:
+            pass
+        os.close(fd)
+
+
 def release(launch: Launch) -> None:
-    """Remove what ``plan`` made for one seat's match (its private copies)."""
+    """Remove what ``plan`` made for one seat's match (its private copies) and free its uid."""
     for _, copy in launch.copies:
         shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+    if launch.uid is not None:
+        _release_uid(launch.uid)
 
 
 def _check_reachable(spec: BotSpec, exe: str, cwd: str | None) -> None:

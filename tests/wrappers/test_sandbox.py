@@ -582,3 +582,226 @@ def test_the_memory_of_all_a_bots_processes_is_bounded_where_cgroups_are(boxed: 
     assert [f.kind for f in result.faults] == ["resource"], result.faults
     assert "processes together used more than the memory limit of 512 MB" in result.faults[0].detail
     assert not os.path.exists(launch.cgroup), "the seat's cgroup goes with its box"
+
+
+# ---------------------------------------------------------------------------------------------------- review
+def test_links_among_a_bots_files_never_widen_its_box(boxed: None, scratch: Path) -> None:
+    """A bot's files are its author's: a link among them named the folders a box bound.  A link into a folder
+    closed to others (``/root``, ``~/.ssh``) had that folder bound, and as root copied for the bot's uid with root's
+    rights; a link into ``/tmp`` (or a bot file that lies in ``/tmp`` itself) bound the host's whole ``/tmp`` over
+    the box's own, with every other referee's and bot's files in it; a link into ``/proc`` bound the host's."""
+    top = Path(tempfile.mkdtemp(prefix="mjref-test-links-"))
+    try:
+        top.chmod(0o755)
+        private = top / "private"
+        (private / "sub").mkdir(parents=True)
+        (private / "key").write_text("the secret\n")
+        private.chmod(0o700)
+        (private / "sub").chmod(0o755)
+        bot = top / "bot"
+        bot.mkdir(mode=0o755)
+        script = bot / "bot.sh"
+        script.write_text("#!/bin/sh\nls -a /tmp; cat /proc/1/cmdline | tr '\\0' ' '\n")
+        script.chmod(0o755)
+        (bot / "data").symlink_to(private / "sub")
+        held = dict(sandbox._uid_locks)
+        with pytest.raises(sandbox.BotError, match="named by a link"):
+            sandbox.plan(BotSpec(name="b", cmd=("/bin/sh", str(script), str(bot / "data"))), scratch, mode="bwrap")
+        assert sandbox._uid_locks == held, "a refused plan frees its uid"
+        marker = Path(tempfile.mkdtemp(prefix="mjref-test-host-tmp-", dir="/tmp"))
+        marker.chmod(0o755)
+        loose = Path("/tmp") / f"{marker.name}.sh"
+        loose.write_text(script.read_text())
+        loose.chmod(0o755)
+        neighbour = Path("/tmp") / f"{marker.name}.neighbour"  # what another referee or bot keeps in /tmp
+        neighbour.write_text("")
+        try:
+            for target in (marker, Path("/proc/1")):
+                (bot / "data").unlink()
+                (bot / "data").symlink_to(target)
+                spec = BotSpec(name="b", cmd=("/bin/sh", str(script), str(bot / "data")))
+                plan = sandbox.plan(spec, scratch, mode="bwrap")
+                sandbox.release(plan)
+                assert not [b for b, _ in plan.binds if b in ("/", "/tmp", "/proc") or b.startswith("/proc/")], plan
+                code, out, err = _box_run(spec, scratch)
+                assert code == 0 and neighbour.name not in out, (out, err)
+                assert "bwrap" in out or "python" in out, "/proc is the box's own (its pid 1 is bwrap's init)"
+            code, out, err = _box_run(BotSpec(name="b", cmd=("/bin/sh", str(loose))), scratch)
+            assert code == 0 and loose.name in out and neighbour.name not in out, (out, err)
+        finally:
+            loose.unlink()
+            neighbour.unlink()
+            marker.rmdir()
+    finally:
+        private.chmod(0o700)
+        shutil.rmtree(top, ignore_errors=True)
+
+
+
+@pytest.mark.parametrize("attack", ["stopkeeper", "killkeeper"])
+def test_a_bot_that_stops_or_kills_its_keeper_cannot_hang_the_referee(boxed: None, tmp_path: Path,
+                                                                      attack: str) -> None:
+    """A bot runs as its keeper's uid, so it may stop its keeper (SIGSTOP): the referee then waited for ever for the
+    keeper to start the next hand's process.  A keeper that does not answer is now a box gone, and the next hand
+    gets a new box; one that was killed, likewise."""
+    from referee.match import MatchResult, run_match
+
+    attacks = ROOT / "tests" / "bots" / "hostile" / "attacks.py"
+    bad = BotSpec(name=attack, cmd=(sys.executable, str(attacks), attack))
+    specs = [bad, *(_innocent(i) for i in (2, 3, 4))]
+
+    async def bounded() -> MatchResult:
+        with trio.fail_after(240):  # each hand costs the keeper's grace at most: a hang never ends
+            return await run_match(specs, seed=7, rules=make_ruleset({"hands": 3, "move_timeout": 5}),
+                                   log_path=tmp_path / "m.jsonl", stderr_dir=tmp_path / "err")
+
+    result = trio.run(bounded)
+    assert len(result.hands) == 3, "every hand was played"
+    assert [f for f in result.faults if f.position != 1] == [], "no fault for the innocent seats"
+
+
+def _hands_in_one_box(spec: BotSpec, scratch: Path, hands: int) -> list[str]:
+    """The stdout of ``hands`` processes started one after the other in one box, as a match's hands are."""
+    launch = sandbox.plan(spec, scratch, mode="bwrap")
+    sandbox.prepare_scratch(scratch, launch)
+
+    async def run() -> list[str]:
+        outs = []
+        async with trio.open_nursery() as nursery:
+            box = await Box.open(launch, nursery)
+            for _ in range(hands):
+                proc = await box.spawn()
+                assert proc.stdout is not None and proc.stdin is not None
+                await proc.stdin.aclose()
+                out = b""
+                while chunk := await proc.stdout.receive_some(1000):
+                    out += chunk
+                await proc.wait()
+                outs.append(out.decode())
+            await box.aclose()
+            nursery.cancel_scope.cancel()
+        return outs
+
+    try:
+        return trio.run(run)
+    finally:
+        sandbox.release(launch)
+
+
+def test_nothing_but_the_scratch_mounts_is_writable_in_the_box(boxed: None, scratch: Path) -> None:
+    """Run by an ordinary user, the box's root (bubblewrap's own tmpfs, of no size limit) and the folders made on it
+    were writable by the bot: memory outside every limit, and a note one hand left for the next (the keeper emptied
+    only the top of /tmp and /dev/shm between hands, so a folder the box made in /tmp kept a note too)."""
+    top = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))  # in the box: a folder made on its /tmp
+    top.chmod(0o755)
+    folder = top / "bot"
+    folder.mkdir(mode=0o755)
+    script = folder / "note.sh"
+    script.write_text("#!/bin/sh\nfor d in / /usr/.. \"${0%/*}/..\" /tmp /dev/shm; do cat \"$d/note\" 2>/dev/null; "
+                      "echo left > \"$d/note\" 2>/dev/null && echo \"wrote $d\"; done; echo done; "
+                      "chmod 0 \"${0%/*}/..\" 2>/dev/null\n")  # and the next hand's way to its folder closed
+    script.chmod(0o755)
+    try:
+        first, second = _hands_in_one_box(BotSpec(name="b", cmd=(str(script),)), scratch, 2)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    assert "wrote /\n" not in first and "wrote /usr/..\n" not in first, first
+    assert "wrote /tmp\n" in first and "left" not in second and "done" in second, (first, second)
+
+
+def test_a_launcher_among_the_bots_files_never_runs_outside_the_box(scratch: Path) -> None:
+    """A launcher script named like a Python (a pyenv shim) is asked outside any box which Python it runs; a bot
+    shipped its own ``venv/bin/python3`` as such a script, and the referee ran it, with its own rights (as root:
+    as root) and environment, before the match.  Only a launcher found on the referee's own PATH is asked."""
+    folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    try:
+        folder.chmod(0o755)
+        (folder / "venv" / "bin").mkdir(parents=True)
+        marker = folder / "ran-outside"
+        shim = folder / "venv" / "bin" / "python3"
+        shim.write_text(f"#!/bin/sh\ntouch {marker} 2>/dev/null\nexec /usr/bin/python3 \"$@\"\n")
+        shim.chmod(0o755)
+        for p in (folder / "venv", folder / "venv" / "bin"):
+            p.chmod(0o755)
+        spec = spec_from_mapping({"name": "shim", "cmd": ["venv/bin/python3", "-c", "print(1)"], "cwd": "."},
+                                 "shim.toml", folder)
+        sandbox.check_available(spec)
+        launch = sandbox.plan(spec, scratch)
+        sandbox.release(launch)
+        assert not marker.exists(), "the bot's own launcher ran outside its box"
+        assert launch.bot[0] == str(shim)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_box_whose_keeper_never_says_ready_is_given_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A box whose keeper never answers (a launcher stuck before it, a keeper stopped) was waited for without end."""
+    import wrappers.process as process
+
+    monkeypatch.setattr(process, "KEEPER_TIMEOUT", 1.0)
+    launch = sandbox.plan(BotSpec(name="b", cmd=("/bin/cat",)), tmp_path, mode="none")
+    sandbox.release(launch)
+    silent = dataclasses.replace(launch, argv=("/bin/sleep", "60"))
+
+    async def bounded() -> None:
+        with trio.fail_after(60):  # a hang is a failure, not a stuck suite
+            await run_in_box(silent)
+
+    with pytest.raises(BoxError, match="did not answer within 1 s"):
+        trio.run(bounded)
+
+
+def test_a_match_of_per_hand_bots_leaves_nothing_behind(boxed: None, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sixteen hands of four bots started per hand (one writable: as root, a copy): the referee holds as many file
+    descriptors after the match as before, no process of the match lives on, and its temporary folder holds no
+    scratch folder or copy."""
+    temp = Path(tempfile.mkdtemp(prefix="mjref-test-temp-"))
+    temp.chmod(0o755)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    folder = temp / "bot"
+    folder.mkdir(mode=0o755)
+    specs = [BotSpec(name=f"g{i}", cmd=(sys.executable, "-m", "bots.greedy"), cwd=str(folder), writable=i == 1)
+             for i in range(1, 5)]
+    play_match(specs, seed=1, rules=make_ruleset({"hands": 1}), log_path=tmp_path / "warm.jsonl")
+    fds = len(os.listdir("/proc/self/fd"))
+    result = play_match(specs, seed=2, rules=make_ruleset({"hands": 16}), log_path=tmp_path / "m.jsonl",
+                        stderr_dir=tmp_path / "err")
+    try:
+        assert result.faults == [] and len(result.hands) == 16
+        assert len(os.listdir("/proc/self/fd")) == fds, "a file descriptor per hand or per match is left open"
+        children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(os.getpid())], capture_output=True, text=True)
+        assert len(children.stdout.split()) <= 1, children.stdout  # ps itself
+        assert sorted(p.name for p in temp.iterdir() if not p.name.startswith("mjref-proc-")) == ["bot"]
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_no_system_v_ipc_object_outlives_its_hand(boxed: None, scratch: Path) -> None:
+    """A message queue or shared memory segment (System V) outlives the process that made it: one hand left them,
+    with what it knew, for the next (the box, its IPC namespace, lives for the match)."""
+    script = "ipcs -q -m -s | grep -c '^0x'; ipcmk -Q >/dev/null; ipcmk -M 4096 >/dev/null; ipcmk -S 1 >/dev/null"
+    first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/bin/sh", "-c", script)), scratch, 2)
+    assert first.split() == ["0"] and second.split() == ["0"], (first, second)
+
+
+def test_no_posix_message_queue_outlives_its_hand(boxed: None, scratch: Path) -> None:
+    """A POSIX message queue outlives the process that made it, like a file, but in no folder the keeper emptied:
+    one hand left its hand in a queue, the next one read it."""
+    code = ("import ctypes, os\n"
+            "rt = ctypes.CDLL('librt.so.1', use_errno=True)\n"
+            "print('found' if rt.mq_open(b'/note', os.O_RDWR, 0o600, None) >= 0 else 'none')\n"
+            "print('made', rt.mq_open(b'/note', os.O_RDWR | os.O_CREAT, 0o600, None) >= 0)\n")
+    first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/usr/bin/python3", "-c", code)), scratch, 2)
+    assert first.split() == second.split() == ["none", "made", "True"], (first, second)
+
+
+def test_no_key_in_a_kernel_keyring_outlives_its_hand(boxed: None, scratch: Path) -> None:
+    """The seat uid's user keyring lives as long as a process of that uid (its keeper, for the whole match): a key
+    one hand added was read by the next; a session keyring is inherited by every box from the referee."""
+    code = ("import ctypes\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "print(libc.syscall(249, b'user', b'note', None, -4), ctypes.get_errno())\n"  # request_key, user ring
+            "print(libc.syscall(248, b'user', b'note', b'my hand', 7, -4), ctypes.get_errno())\n")  # add_key
+    first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/usr/bin/python3", "-c", code)), scratch, 2)
+    assert first.split() == second.split() == ["-1", str(errno.ENOSYS)] * 2, (first, second)

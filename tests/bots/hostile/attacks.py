@@ -16,7 +16,9 @@ padded past the line limit), ``closeout`` (closes stdout, stays alive), ``stderr
 playing on).
 
 Process: ``grandchild`` (a child in a new session keeps the pipes open; the bot exits), ``sigstop``, ``noterm``
-(ignores SIGTERM and hangs), ``doublefork`` (a daemon in a new session that outlives the bot, pipes closed),
+(ignores SIGTERM and hangs), ``stopkeeper`` / ``killkeeper`` (SIGSTOP / SIGKILL to the process that started it,
+its box's keeper, which runs as its uid), ``doublefork`` (a daemon in a new session that outlives the bot, pipes
+closed),
 ``spin`` (four busy processes for the whole match, playing on), ``fds`` (opens files and pipes until refused),
 ``tmpfill`` (fills the box's /tmp, a tmpfs in memory, up to 1 GB; reports on stderr).
 
@@ -127,6 +129,8 @@ def attack(view: SeatView, ask: str) -> bool:
         os._exit(0)
     if MODE == "sigstop":
         os.kill(os.getpid(), signal.SIGSTOP)
+    if MODE in ("stopkeeper", "killkeeper"):  # the process that started it runs as its uid: stop it, or kill it
+        os.kill(os.getppid(), signal.SIGSTOP if MODE == "stopkeeper" else signal.SIGKILL)
     if MODE == "noterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         time.sleep(600)
