@@ -6,9 +6,10 @@ wait between a bot's answer and its next question is longer when another seat wa
 about the other hands.  Here seat 1 is a spy that notes that wait before each question; seats 2-4 are bots that
 think ``--think`` seconds per answer (20 ms by default, as the red team's).  From the log, each wait is labelled
 with whether any other seat answered a claim question inside it; the figure is the AUC of the wait as a test of
-that label (0.5: the wait says nothing; 1.0: it says everything), with the seconds per match beside it.  The
-ruleset's ``pace`` holds each question until that long after the seat's previous answer: a pace above the others'
-thinking time makes every wait the pace.  The bots are ``tests/bots/timing.py``.  Prints one JSON object.
+that label (0.5: the wait says nothing; 1.0: it says everything), with the seconds per match beside it.  Only the
+waits after the spy's own throws are scored: the claims on its tile are asked in them.  The ruleset's ``pace`` holds each turn's question until that long
+after the previous turn's answer, claims in between asked at once: a pace above the time the claims take makes the
+wait the pace plus the next player's own thinking.  The bots are ``tests/bots/timing.py``.  Prints one JSON object.
 
     python bench/timing.py [--paces 0,0.1,0.2] [--hands 8] [--think 0.02]
 """
@@ -98,12 +99,16 @@ def main() -> int:
             if result.faults:
                 raise SystemExit(f"bench/timing.py: faults at pace {pace}: {result.faults[:3]}")
             text = next(err.glob("seat1-*.stderr")).read_text()
-            gaps = [float(line.split()[1]) for line in text.splitlines() if line.startswith("GAP ")]
+            marks = [line.split() for line in text.splitlines() if line.startswith("GAP ")]
+            gaps = [float(m[1]) for m in marks]
             labels = _labels(log)
             if len(gaps) != len(labels):
                 raise SystemExit(f"bench/timing.py: {len(gaps)} waits against {len(labels)} answers")
-            pos = [g for g, lab in zip(gaps, labels) if lab]
-            neg = [g for g, lab in zip(gaps, labels) if not lab]
+            # After its own throw: the claims on its tile happen in this wait (after a claim question of its own the
+            # wait holds the next turn's question, which no pace changes).
+            after_throw = [(g, lab) for g, lab, m in zip(gaps, labels, marks) if m[2] == "throw"]
+            pos = [g for g, lab in after_throw if lab]
+            neg = [g for g, lab in after_throw if not lab]
             auc = _auc(pos, neg)
             out["paces"][str(pace)] = {  # type: ignore[index]
                 "auc": None if auc is None else round(auc, 3), "waits": len(gaps), "with_claims": len(pos),

@@ -498,9 +498,11 @@ async def _question_loop(
     pace: float = 0.0,
 ) -> None:
     """The hot loop: one pass per question, from the hand's start to its end.  ``deliver``: the hand's
-    ``Deliveries.deliver``, which gives the active seats the events they may see.  ``pace``: the ruleset's least
-    seconds between a bot's answer and its next question (the wait hides how many questions the others had)."""
-    answered: dict[int, float] = {}
+    ``Deliveries.deliver``, which gives the active seats the events they may see.  ``pace``: the ruleset's turn
+    length in seconds: a turn's question (a draw's throw, self-drawn hu or gong; no ``tile``) is held until ``pace``
+    after the previous turn's answer, while the claim questions between (about a throw or a robbed gong) are asked
+    at once; so the time from a bot's throw to its next question no longer counts the claims the others declined."""
+    turn_mark: float | None = None
     events = hand.start()
     deliver(events)
     journal.extend(events)
@@ -511,6 +513,9 @@ async def _question_loop(
         p = q.seat
         seat = active[p]
         by = "bot"
+        if pace and q.tile is None:
+            if turn_mark is not None:
+                await trio.sleep_until(turn_mark + pace)
         if type(seat) is BuiltinSeat:  # the fast path: no await
             reply = seat.reply(q)
             if seat is not seats[p]:
@@ -518,11 +523,9 @@ async def _question_loop(
                 if reply.fault is not None:  # the stand-in itself failed: a bug in mjref, not a bot fault
                     raise RuntimeError(f"the stand-in failed: {reply.fault.detail}")
         else:
-            if pace and p in answered:
-                await trio.sleep_until(answered[p] + pace)
             reply = await seat.ask(q)
-            if pace:
-                answered[p] = trio.current_time()
+        if pace and q.tile is None:
+            turn_mark = trio.current_time()
         answer, fault = reply.answer, reply.fault
         if fault is None:
             assert answer is not None

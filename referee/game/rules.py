@@ -96,9 +96,10 @@ class Ruleset(BaseModel):
     )
     pace: float = Field(
         0.0, ge=0, le=60,
-        description="Seconds at the least between a bot's answer and its next question (0: none).  The referee asks a "
-        "claim question only when the claim is legal, so the time a bot waits for its next question says how many "
-        "questions the others were asked; a pace above the time they take to answer hides it (docs/security.md).",
+        description="Seconds a turn takes at the least (0: as fast as the bots answer): a turn's question waits until "
+        "pace after the previous turn's answer, the claim questions between are asked at once.  A claim question is "
+        "asked only when the claim is legal, so without a pace the time from a bot's throw to its next question says "
+        "how many claims the others declined; a pace above the time the claims take hides it (docs/security.md).",
     )
     human_timeout: float = Field(
         60.0, gt=0, le=MAX_SECONDS,
