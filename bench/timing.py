@@ -3,13 +3,14 @@ were asked claim questions between its answer and its next question, and the mat
 
 The referee asks a claim question (``/ask pong``, ``eat``, ``gong``, ``hu``) only when the claim is legal, so the
 wait between a bot's answer and its next question is longer when another seat was asked one, and says something
-about the other hands.  Here seat 1 is a spy that notes that wait before each question; seats 2-4 are bots that
-think ``--think`` seconds per answer (20 ms by default, as the red team's).  From the log, each wait is labelled
-with whether any other seat answered a claim question inside it; the figure is the AUC of the wait as a test of
-that label (0.5: the wait says nothing; 1.0: it says everything), with the seconds per match beside it.  Only the
-waits after the spy's own throws are scored: the claims on its tile are asked in them.  The ruleset's ``pace`` holds each turn's question until that long
-after the previous turn's answer, claims in between asked at once: a pace above the time the claims take makes the
-wait the pace plus the next player's own thinking.  The bots are ``tests/bots/timing.py``.  Prints one JSON object.
+about the other hands. Here seat 1 is a spy that notes that wait before each question; seats 2-4 are bots that think
+``--think`` seconds per answer (20 ms by default, as the red team's). From the log, each wait is labelled with
+whether any other seat answered a claim question inside it; the figure is the AUC of the wait as a test of that
+label (0.5: the wait says nothing; 1.0: it says everything), with the seconds per match beside it. Only the waits
+after the spy's own throws are scored: the claims on its tile are asked in them. The ruleset's ``pace`` holds each
+turn's question until that long after the previous turn's answer, claims in between asked at once: a pace above the
+time the claims take makes the wait the pace plus the next player's own thinking. The bots are
+``tests/bots/timing.py``. Prints one JSON object.
 
     python bench/timing.py [--paces 0,0.1,0.2] [--hands 8] [--think 0.02]
 """
