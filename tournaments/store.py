@@ -378,6 +378,9 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
         _check_schema(con, path)
     except sqlite3.DatabaseError as exc:
         con.close()
+        if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):  # SQLITE_FULL: no room to write it
+            raise StoreError(f"{path}: cannot write the store, its disk is full ({exc}): make room and run again") \
+                from None
         raise StoreError(f"{path}: not an mjref results store, or a damaged one ({exc})") from None
     except StoreError:
         con.close()

@@ -44,6 +44,14 @@ class HumanSeat(RemoteSeat):
     def question_timeout(self, info: HandInfo) -> float:
         return info.human_timeout
 
+    def _gone(self, doing: str) -> Fault:
+        """A person whose page is closed: said in a person's words (a wrapper is the machinery of a bot's seat)."""
+        link = self._link
+        why = f": {link.reason}" if link is not None and link.reason else ""
+        return Fault("disconnected", f"{self.name!r} has no page open at this table ({doing}){why}; the stand-in "
+                     "plays this seat, and each hand it plays costs the seat the fault penalty until the page is open "
+                     "again")
+
     async def begin_hand(self, info: HandInfo) -> Fault | None:
         self._hand = info.index
         self._won_on = set()

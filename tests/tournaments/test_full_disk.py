@@ -67,3 +67,22 @@ def test_a_full_disk_loses_nothing_recorded_and_the_resume_finishes(tmp_path: Pa
         assert _recorded(disk / "t.sqlite") == 6
     finally:
         subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+@pytest.mark.slow
+def test_a_store_that_cannot_be_created_on_a_full_disk_says_so(tmp_path: Path) -> None:
+    """A full disk at the store's creation said 'not an mjref results store, or a damaged one'."""
+    if shutil.which("mount") is None or not Path("/proc/self/status").read_text().count("CapEff:\t000001ff"):
+        pytest.skip("mounting a small file system needs root")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", str(disk)], check=True)
+    try:
+        (disk / "filler").write_bytes(b"x" * 4096)
+        done = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", "greedy", "random", "--seeds", "1",
+                               "--hands", "1", "--store", str(disk / "t.sqlite"), "--quiet"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL, check=False)
+        assert done.returncode == 2, done.stderr
+        assert "disk is full" in done.stderr and "damaged" not in done.stderr, done.stderr
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
