@@ -1,27 +1,28 @@
-"""How a bot process is boxed: the bubblewrap command line, the resource limits and the environment, as data.
+"""How a bot is boxed: the bubblewrap command line, the keeper's plan, the resource limits and the environment, as
+data.
 
-Bots are untrusted programs from other authors.  ``plan`` turns a bot spec into a ``Launch``: the exact argv,
-environment and working directory ``ProcessSeat`` starts, plus what it shows and hides, so that tests can read
-the box without starting anything.  Nothing above this floor knows how a bot is boxed.
+Bots are untrusted programs from other authors.  ``plan`` turns a bot spec into a ``Launch`` for one seat's match:
+the command that starts the seat's keeper (``wrappers/keeper.py``, once per match) and what the keeper execs for
+each hand, plus what the box shows and hides, so that tests can read the box without starting anything.  Nothing
+above this floor knows how a bot is boxed.
 
 Modes (``sandbox`` in a bot's TOML; ``--sandbox`` or ``MJREF_SANDBOX`` for every bot of a run, which wins):
 
 * ``bwrap``: bubblewrap (Debian package ``bubblewrap``).  New PID, IPC, UTS, cgroup and network namespaces, and a
-  user namespace when not running as root (as root the bot is instead switched to an unprivileged uid of its own,
-  see ``_sandbox_uid``); ``--die-with-parent``; the system (``/usr``, ``/etc``, ...) read-only; the bot's folder
-  and the files its command names read-only (its folder read-write with ``writable``); a private ``/tmp``; a
-  fresh ``/proc`` that shows only the bot's own processes; no network unless ``network``.  Paths the referee
-  registered with ``hide_from_bots`` (logs, stores, stderr files) are covered over when they would be visible.
-* ``none``: no sandbox; only the limits, the reduced environment and the private working directory below.
+  user namespace when not running as root (as root the keeper instead switches to the seat's own unprivileged
+  uid, see ``seat_uid``); ``--die-with-parent``; the system (``/usr``, ``/etc``, ...) read-only; the bot's folder
+  and the files its command names read-only (its folder read-write with ``writable``; as root a private copy);
+  private, size-capped ``/tmp`` and ``/dev/shm``; a fresh ``/proc`` that shows only the box's processes, its
+  machine-wide counters covered; a seccomp filter; no network unless ``network``.  Paths the referee registered
+  with ``hide_from_bots`` (logs, stores, stderr folders) are covered over when they would be visible.
+* ``none``: no sandbox; only what every mode has (as root, still a uid of the seat's own).
 * ``auto`` (the default): ``bwrap`` where it works (probed once per process), else ``none`` with one warning line
   that names what is not protected.
 
-In every mode: ``setrlimit`` limits (util-linux ``prlimit`` runs the command with them: no Python code runs
-between fork and exec); an environment reduced to ``ENV_ALLOW`` plus a private ``HOME`` and ``TMPDIR`` and the
-bot's own ``env`` (set by env(1) right before the bot's program, inside the box: never given to the launchers);
-only file descriptors 0-2; a private per-seat scratch folder as the working directory when the
-bot names no ``cwd``; and death with the referee (bwrap's ``--die-with-parent``, or util-linux ``setpriv
---pdeathsig KILL`` in mode ``none``).
+In every mode: the keeper sets the ``setrlimit`` limits in the forked child before the bot's exec; an environment
+reduced to ``ENV_ALLOW`` (``PATH`` an allow-list) plus a private ``HOME`` and ``TMPDIR`` and the bot's own ``env``
+(given to the bot's exec alone, never to bwrap or the keeper); only file descriptors 0-2; the OOM killer's score;
+a memory cgroup per seat where a root referee can make one (``wrappers.cgroups``); and death with the referee.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ MEMORY_MB = 2048  # address space (RLIMIT_AS): a bot allocating more gets an all
 MAX_PROCS = 128  # processes and threads (RLIMIT_NPROC), counted per bot in bwrap mode
 CPU_SECONDS = 60  # CPU seconds per hand (RLIMIT_CPU); a keep_alive bot gets this times the match's hands
 FILE_MB = 64  # largest file the bot may write (RLIMIT_FSIZE)
-# The kernel's OOM killer takes a bot first (util-linux choom; inherited by every process the bot starts): memory_mb
+# The kernel's OOM killer takes a bot first (the keeper's score, inherited by every process the bot starts): memory_mb
 # bounds each process, not their sum, and a bot's max_procs processes can still run the machine out of memory.  A
 # default for the bots that mean no harm: any process may lower its own score again (down to 0).
 OOM_SCORE_ADJ = 1000

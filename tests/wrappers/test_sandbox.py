@@ -551,12 +551,23 @@ def test_a_copied_folder_leaves_the_referees_files_out(boxed: None, scratch: Pat
     folder = tmp_path / "bot"
     folder.mkdir(mode=0o700)
     (folder / "live.jsonl").write_text("the seed\n")
+    (folder / "temp").mkdir()  # the referee's temporary folder, inside the bot's
     sandbox.hide_from_bots(folder / "live.jsonl")
+    spec = BotSpec(name="b", cmd=("/bin/sh", "-c", "cat live.jsonl; ls"), cwd=str(folder))
     try:
-        code, out, err = _box_run(BotSpec(name="b", cmd=("/bin/sh", "-c", "cat live.jsonl; ls"), cwd=str(folder)),
-                                  scratch)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(tempfile, "tempdir", str(folder / "temp"))
+            launch = sandbox.plan(spec, scratch, mode="bwrap")
+        try:
+            for _, copy in launch.copies:  # as root: the copy itself holds neither the log nor itself
+                assert sorted(p.name for p in Path(copy).iterdir()) == ["temp"], list(Path(copy).iterdir())
+                assert list(Path(copy, "temp").iterdir()) == []
+        finally:
+            sandbox.release(launch)
+        code, out, err = _box_run(spec, scratch)
     finally:
         sandbox.unhide(folder / "live.jsonl")
+    assert (len(launch.copies) == 1) == (os.geteuid() == 0)
     assert "the seed" not in out, out
 
 
