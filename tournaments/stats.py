@@ -26,8 +26,8 @@ group**:
   there an interval whose groups are too skewed for their number says "too few groups for a skewed result"
   (:func:`interval_caveat`).  Points per hand and head-to-head differences get the correction; ranks and
   first-place rates (bounded, summed without third moments) keep the t interval.  Below :data:`MIN_GROUPS` groups
-  there is no interval: it is ``None`` (null in JSON, "too few groups" in text).  With 2 groups ``t`` is 12.7 and the interval says nothing ("avg rank 1.62 ±
-  7.94"); when both groups happen to agree it is a false "± 0.00".
+  there is no interval: it is ``None`` (null in JSON, "too few groups" in text).  With 2 groups ``t`` is 12.7 and
+  the interval says nothing ("avg rank 1.62 ± 7.94"); when both groups happen to agree it is a false "± 0.00".
 
 The t quantile is computed here without scipy (:func:`t_quantile`): exactly, for integer degrees of freedom, by
 inverting the closed-form t distribution (Abramowitz & Stegun 26.7.3-4); for very large degrees of freedom by the
