@@ -9,10 +9,11 @@ forks and execs the bot with its limits and its own session (the OOM score, the 
 Between hands it kills whatever the hand left running, empties the box's scratch mounts (at every level) and removes
 the System V IPC objects the hand made, so that a hand's process starts as fresh as in a new box.
 
-It runs as ``python -I -S -c SOURCE`` (standard library only: it imports nothing of mjref, and no site-packages)
-and talks to the referee over one ``SOCK_SEQPACKET`` socket on its fd 0, one message per packet:
+It runs as ``python -I -S -c BOOTSTRAP`` (standard library only: it imports nothing of mjref, and no
+site-packages) and talks to the referee over one ``SOCK_SEQPACKET`` socket on its fd 0, one message per packet:
 
-* the referee's first packet is the plan (JSON: see ``sandbox.keeper_config``); the keeper answers ``ready``;
+* the referee's first packet is this program, compiled (``marshal``: the referee's own interpreter runs it), and
+  its second the plan (``marshal`` too: see ``sandbox.keeper_config``); the keeper answers ``ready``;
 * ``spawn`` with three file descriptors (the bot's stdin, stdout, stderr): ``pid N``, or ``error TEXT``;
 * ``term`` / ``kill``: SIGTERM to the bot's process group / SIGKILL to every process of the box's hand;
 * the keeper says ``exit N CODE FLAGS`` when the hand's process ends (CODE as ``Popen.returncode``; FLAGS is ``-``
@@ -24,14 +25,16 @@ The referee treats every packet as untrusted (a bot may kill its keeper): a malf
 
 from __future__ import annotations
 
+# Only modules written in C, and ``os``: a keeper starts once per seat and match, and ``json``, ``socket`` and
+# ``signal`` would pull in ``re``, ``enum`` and ``collections`` (three times the interpreter's own start).
+import _signal as signal
+import _socket
 import ctypes
 import errno
-import json
+import marshal
 import os
 import resource
 import select
-import signal
-import socket
 import stat
 import sys
 
@@ -210,7 +213,7 @@ def _full(folder: str) -> bool:
 
 
 class Keeper:
-    def __init__(self, sock: socket.socket, plan: dict) -> None:
+    def __init__(self, sock: _socket.socket, plan: dict) -> None:
         self.sock = sock
         self.argv = [str(a) for a in plan["argv"]]
         self.env = {str(k): str(v) for k, v in plan["env"].items()}
@@ -345,7 +348,7 @@ class Keeper:
                     pass
                 self.reap()
             if sock in ready:
-                msg, fds, _, _ = socket.recv_fds(sock, 256, 3)
+                msg, fds = _recv_fds(sock)
                 if not msg:
                     self.kill(signal.SIGKILL)
                     return
@@ -361,6 +364,21 @@ class Keeper:
                     self.kill(signal.SIGKILL)
                     self.reap()
             self.check_cpu()
+
+
+_FD_SIZE = 4  # an int in SCM_RIGHTS
+
+
+def _recv_fds(sock: _socket.socket) -> tuple[bytes, list[int]]:
+    """A packet and the descriptors passed with it (at most three), as ``socket.recv_fds`` gives them."""
+    msg, ancdata, _, _ = sock.recvmsg(256, _socket.CMSG_LEN(3 * _FD_SIZE))
+    fds: list[int] = []
+    for level, kind, data in ancdata:
+        if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
+            usable = len(data) - len(data) % _FD_SIZE
+            fds += [int.from_bytes(data[i:i + _FD_SIZE], sys.byteorder, signed=True)
+                    for i in range(0, usable, _FD_SIZE)]
+    return msg, fds
 
 
 def _become(uid: int) -> None:
@@ -380,10 +398,10 @@ def _drop_inheritable() -> None:
 
 
 def main() -> int:
-    sock = socket.socket(fileno=os.dup(0))
+    sock = _socket.socket(fileno=os.dup(0))
     os.dup2(os.open(os.devnull, os.O_RDWR), 0)  # fd 0 stays taken, by /dev/null
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # mode none: the keeper dies with the referee's spawning thread
-    plan = json.loads(sock.recv(1 << 20) or b"{}")
+    plan = marshal.loads(sock.recv(1 << 20) or marshal.dumps({}))
     uid = plan.get("uid")
     with open("/proc/self/oom_score_adj", "w", encoding="ascii") as f:  # inherited by every process it starts
         f.write(str(int(plan["oom"])))

@@ -22,8 +22,8 @@ with a process is handled here, in one place, and comes back as a ``Fault`` valu
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import logging
+import marshal
 import os
 import select
 import shutil
@@ -289,7 +289,8 @@ class Box:
         box = cls(launch, popen, sock, err_fd)
         nursery.start_soon(box._read)
         try:
-            box.send(json.dumps(sandbox.keeper_config(launch)))
+            box.send_packet(sandbox.keeper_code())
+            box.send_packet(marshal.dumps(sandbox.keeper_config(launch)))
             word, rest = await box._next()
         except BaseException:  # cancelled while it starts (a stopped match): nothing of it may outlive the match
             with trio.CancelScope(shield=True):
@@ -314,9 +315,12 @@ class Box:
         return lines[-1] if lines else default  # escaped by cut() where it is shown
 
     def send(self, text: str) -> None:
+        self.send_packet(text.encode("ascii"))
+
+    def send_packet(self, data: bytes) -> None:
         if self.broken is None:
             try:
-                self._sock.send(text.encode("ascii"))
+                self._sock.send(data)
             except OSError as exc:
                 self._break(f"its keeper is gone ({exc.strerror or exc})")
 

@@ -31,6 +31,7 @@ import atexit
 import errno
 import fcntl
 import functools
+import marshal
 import os
 import re
 import resource
@@ -347,10 +348,22 @@ BOX_MQUEUE = "/dev/mqueue"  # in the box: its POSIX message queues (they outlive
 
 @functools.cache
 def keeper_source() -> str:
-    """The keeper's program (``wrappers/keeper.py``, from its first import on), run as ``python -I -S -c``: nothing
-    to bind into the box."""
+    """The keeper's program (``wrappers/keeper.py``, from its first import on): sent to the keeper's interpreter
+    over its socket, nothing to bind into the box."""
     text = Path(__file__).with_name("keeper.py").read_text(encoding="utf-8")
     return text[text.index("from __future__"):]
+
+
+@functools.cache
+def keeper_code() -> bytes:
+    """The keeper's program compiled once per referee process (``marshal``: the keeper runs on the referee's own
+    interpreter, ``_keeper_python``), the first packet a keeper is sent; its ``-c`` only receives and runs it."""
+    return marshal.dumps(compile(keeper_source(), "<mjref keeper>", "exec", dont_inherit=True))
+
+
+# The keeper's ``-c``: take the program from the socket on fd 0 (left open for it) and run it as ``__main__``.
+KEEPER_BOOT = ("import _socket, marshal\n_s = _socket.socket(fileno=0)\n_c = _s.recv(1 << 20)\n_s.detach()\n"
+               "del _s\nexec(marshal.loads(_c))\n")
 
 
 @functools.cache
@@ -391,7 +404,7 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
           ) -> Launch:
     assert spec.cmd is not None
     bot = (exe, *spec.cmd[1:])
-    keeper = (_keeper_python(), "-I", "-S", "-c", keeper_source())
+    keeper = (_keeper_python(), "-I", "-S", "-c", KEEPER_BOOT)
     unprotected: list[str] = []
     if actual == "none":
         cwd = spec.cwd or str(scratch)
@@ -527,7 +540,7 @@ def _bot_env(spec: BotSpec, home: str) -> dict[str, str]:
 
 
 def keeper_config(launch: Launch) -> dict[str, object]:
-    """The plan the keeper is sent as its first message (``wrappers.keeper``)."""
+    """The plan the keeper is sent after its program (``wrappers.keeper``), as ``marshal`` data."""
     files = _max_files()
     mem = launch.limits.memory_mb << 20
     cpu = launch.limits.cpu_seconds * max(1, launch.hands)
