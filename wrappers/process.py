@@ -255,6 +255,26 @@ def _popen_keeper(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subpr
     return popen, ours, r_err
 
 
+async def _ended_within(popen: subprocess.Popen[bytes], seconds: float) -> None:
+    """Wait up to ``seconds`` for ``popen`` to end (woken by its pidfd the moment it does; polled where the kernel
+    has no pidfds)."""
+    try:
+        pidfd = os.pidfd_open(popen.pid)
+    except (OSError, AttributeError):
+        pidfd = -1
+    try:
+        with trio.move_on_after(seconds):
+            while popen.poll() is None:
+                if pidfd >= 0:
+                    await trio.lowlevel.wait_readable(pidfd)
+                else:
+                    await trio.sleep(0.005)
+    finally:
+        if pidfd >= 0:
+            trio.lowlevel.notify_closing(pidfd)
+            os.close(pidfd)
+
+
 class Box:
     """One seat's box for one match: its keeper (``wrappers.keeper``), which starts each of the bot's processes in
     it.  Planned and started once; a box whose keeper is gone, or whose scratch could not be emptied, is replaced."""
@@ -437,9 +457,7 @@ class Box:
             self._sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
-        with trio.move_on_after(1.0):
-            while self._popen.poll() is None:
-                await trio.sleep(0.005)
+        await _ended_within(self._popen, 1.0)
         if self._popen.poll() is None:
             try:
                 os.killpg(self._popen.pid, signal.SIGKILL)
