@@ -48,7 +48,7 @@ from referee.log import (
 )
 from referee.results import SeatResult, rank_places
 from referee.shutdown import Shutdown, watching_signals
-from wrappers.process import BLOCK_MS, ProcessSeat
+from wrappers.process import BLOCK_MS, BoxPool, ProcessSeat
 from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.seat import BuiltinSeat, Deliveries, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, parse_bot
@@ -236,6 +236,7 @@ async def run_match(
     block_ms: float = BLOCK_MS,
     remote: RemoteSeats | None = None,
     shutdown: Shutdown | None = None,
+    boxes: BoxPool | None = None,
 ) -> MatchResult:
     """Play one match of ``rules.hands`` hands (or one per given wall) and return its result.
 
@@ -244,6 +245,9 @@ async def run_match(
     result comes back with ``aborted`` set (its hands are the finished ones).
 
     ``remote`` seats the ``remote:NAME`` bots (a match with one needs it: ``mjref serve``).
+
+    ``boxes``: the run's box pool (``wrappers.process.BoxPool``): the process seats' boxes come from it and go back
+    to it, so that a tournament opens a bot's box once, not once per match.
 
     ``block_ms``: how long a process seat may wait for an answer in a blocking poll before yielding to trio
     (see ``wrappers.process.BLOCK_MS``); pass 0 when other matches run in the same trio loop.
@@ -287,7 +291,7 @@ async def run_match(
                 else:
                     stderr_path = stderr_file(stderr_dir, p, names[p - 1]) if stderr_dir else None
                     seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout,
-                                           block_ms=block_ms, hands=hands_planned)
+                                           block_ms=block_ms, hands=hands_planned, boxes=boxes)
                 if on_seat is not None:
                     on_seat(seats[p])
             seat_infos = [seat_info(p, names[p - 1], spec, seed, rtt_ms=seats[p].rtt_ms if spec.remote else None,

@@ -52,6 +52,7 @@ from referee.errors import StoreError as BaseStoreError
 from referee.game.rules import Ruleset, make_ruleset
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import loads_json, read_bytes
+from wrappers.process import box_pool
 from wrappers.spec import BotSpec, SpecError
 
 from .config import diff_identity
@@ -653,7 +654,7 @@ async def run_regress(
     async with watching_signals(shutdown) as shutdown:
         try:
             with player:
-                async with trio.open_nursery() as nursery:
+                async with box_pool(workers) as player.boxes, trio.open_nursery() as nursery:
                     send, receive = trio.open_memory_channel[MatchJob](0)
                     async with send:
                         for _ in range(workers):

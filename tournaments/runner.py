@@ -38,6 +38,7 @@ from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_m
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import check_output_dir, check_output_file
 from wrappers.identity import file_sha256
+from wrappers.process import BoxPool, box_pool
 from wrappers.spec import BotSpec, SpecError
 
 from .config import (
@@ -470,6 +471,7 @@ class MatchPlayer:
         self.workers = workers
         self.executor = executor
         self.remote = remote
+        self.boxes: BoxPool | None = None  # the run's box pool, for the matches played here (``box_pool``)
         self._pool: Any = executor
         self._own = False
         self._ready: Any = None  # a local process pool's first task: done once a worker has started
@@ -492,7 +494,7 @@ class MatchPlayer:
                 remote = next(s.name for s in job.specs if s.remote)
                 raise TournamentError(f"bot {remote!r} is remote: run the tournament with `mjref serve FILE`")
             async with self.remote(job) as (seats, tell):
-                return await run_job_async(job, shared_loop=True, remote=seats, on_fault=tell)
+                return await run_job_async(job, shared_loop=True, remote=seats, on_fault=tell, boxes=self.boxes)
         if self.executor is None and job.builtin_only and self._starting():
             # A spawned worker imports the referee before its first match: seconds on a loaded machine.  Until one
             # is up, matches are played here, in a thread of this process, which has imported it already.
@@ -500,7 +502,7 @@ class MatchPlayer:
         if self.executor is not None or job.builtin_only:
             fut = self._local_pool().submit(run_job, job)
             return await trio.to_thread.run_sync(fut.result, **ABANDON_ON_CANCEL)  # type: ignore[no-any-return]
-        return await run_job_async(job, shared_loop=self.workers > 1)
+        return await run_job_async(job, shared_loop=self.workers > 1, boxes=self.boxes)
 
     async def play_stoppable(self, job: MatchJob, shutdown: Shutdown) -> MatchRecord | None:
         """As ``play``, but a stop (``referee.shutdown``) ends the match with no record (None): a match in a pool is
@@ -508,13 +510,13 @@ class MatchPlayer:
         ends with ``aborted``).  Matches already recorded stay recorded; resuming plays the match again."""
         if any(s.remote for s in job.specs) and self.remote is not None:
             async with self.remote(job) as (seats, tell):
-                result = await _run_job_here(job, True, shutdown, remote=seats, on_fault=tell)
+                result = await _run_job_here(job, True, shutdown, remote=seats, on_fault=tell, boxes=self.boxes)
         elif self.executor is not None or job.builtin_only or any(s.remote for s in job.specs):
             with shutdown.scope():
                 return await self.play(job)
             return None
         else:
-            result = await _run_job_here(job, self.workers > 1, shutdown)
+            result = await _run_job_here(job, self.workers > 1, shutdown, boxes=self.boxes)
         return None if result.aborted is not None else _finish(job, result)
 
     def _starting(self) -> bool:
@@ -592,7 +594,7 @@ async def execute(
             # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
             async with watching_signals(shutdown) as shutdown:
                 with MatchPlayer(workers, executor, remote) as player:
-                    async with trio.open_nursery() as nursery:
+                    async with box_pool(workers) as player.boxes, trio.open_nursery() as nursery:
                         while True:
                             await slots.acquire()
                             job = await gate.next() if not shutdown.stopped else None

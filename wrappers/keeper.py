@@ -18,7 +18,8 @@ site-packages) and talks to the referee over one ``SOCK_SEQPACKET`` socket on it
 * ``term`` / ``kill``: SIGTERM to the bot's process group / SIGKILL to every process of the box's hand;
 * the keeper says ``exit N CODE FLAGS`` when the hand's process ends (CODE as ``Popen.returncode``; FLAGS is ``-``
   or a comma list: ``cpu`` the box's processes together used up the CPU budget and were killed, ``tmp`` / ``shm``
-  the scratch mount was full), and ``dirty`` if the scratch could not be emptied (the referee then makes a new box).
+  the scratch mount was full), and ``dirty`` if the scratch could not be emptied (the referee then makes a new box;
+  a ``spawn`` that comes before it knows gets ``error dirty``).
 
 The referee treats every packet as untrusted (a bot may kill its keeper): a malformed one ends the box.
 """
@@ -227,6 +228,7 @@ class Keeper:
         self.keep = {s: _tree(s) for s in self.scratch}
         self.poll = float(plan.get("poll", 0.25))
         self.bot: int | None = None
+        self.dirty = False  # a hand's leftovers could not be removed: no process starts here again
         self.cpu_base = 0.0
         self.flags: list[str] = []
         self.me = os.getpid()
@@ -235,10 +237,11 @@ class Keeper:
         self.sock.send(text.encode("ascii", "replace")[:4096])
 
     def spawn(self, fds: list[int]) -> None:
-        if self.bot is not None or len(fds) != 3:
+        if self.bot is not None or self.dirty or len(fds) != 3:
             for fd in fds:
                 os.close(fd)
-            self.send("error a process is already running" if self.bot is not None else "error want 3 fds")
+            self.send("error a process is already running" if self.bot is not None
+                      else "error dirty" if self.dirty else "error want 3 fds")
             return
         r, w = os.pipe2(os.O_CLOEXEC)
         self.cpu_base = _children_cpu()
@@ -321,6 +324,7 @@ class Keeper:
                 self.send(f"exit {pid} {code} {','.join(self.flags) or '-'}")
                 if self.kill_all and not (all([_wipe(s, self.keep[s]) for s in self.scratch])
                                           and _wipe_ipc(os.getuid())):
+                    self.dirty = True
                     self.send("dirty")
 
     def check_cpu(self) -> None:

@@ -33,6 +33,8 @@ import subprocess
 import tempfile
 import time
 from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -194,6 +196,10 @@ KEEPER_TIMEOUT = 30.0
 
 class BoxError(Exception):
     """A seat's box could not be had, or its keeper broke the protocol (a bot may kill its keeper)."""
+
+
+class BoxDirty(BoxError):
+    """The box's keeper could not empty what the last process left: it starts nothing more (a new box is made)."""
 
 
 class BotProcess:
@@ -433,6 +439,9 @@ class Box:
         if word != "pid" or len(rest) != 1 or not rest[0].isdigit():
             for fd in ours:
                 os.close(fd)
+            if word == "error" and rest == ["dirty"]:
+                self.dirty = True
+                raise BoxDirty("the box's scratch could not be emptied")
             if word == "error" and rest[:1] and rest[0].isdigit():
                 raise BoxError(os.strerror(int(rest[0])) if len(rest) == 1 else " ".join(rest[1:]))
             raise BoxError(self.broken or "its keeper said something else than its protocol")
@@ -470,6 +479,80 @@ class Box:
         self._sock.close()
         if self.launch.cgroup is not None:
             cgroups.remove(self.launch.cgroup)
+
+
+POOL_PER_SLOT = 8  # a box pool keeps at most this many idle boxes per match it may play at once
+
+
+class BoxPool:
+    """Boxes kept open from one match to the next of a run (a tournament, a league): a seat then opens its box once
+    per bot and concurrency slot, not once per match.  A box is given back only when nothing of one match can
+    reach the next, exactly as between two hands of a match: its keeper ends every process of the box and empties
+    its scratch mounts and IPC after each one (``Launch.kill_all``), it holds no copy of a bot's folder and no
+    folder the bot may write, its last process is gone, and it is not broken or dirty.  It is taken again only by
+    a seat of the same bot, mode and match length, and only while it covers exactly the paths the referee hides
+    now (``sandbox.covers_as_planned``: a new match's log in a bot's folder is not covered by an older box, which
+    is then closed)."""
+
+    def __init__(self, nursery: trio.Nursery, limit: int) -> None:
+        self.nursery = nursery  # the boxes' reader tasks live here, as long as the run
+        self._limit = max(1, limit)
+        self._idle: list[tuple[tuple[str, str | None, int | None], Box, Path]] = []
+        self.opened = 0  # boxes opened by seats of this pool (for tests and benchmarks)
+        self.reused = 0
+
+    def take(self, key: tuple[str, str | None, int | None]) -> tuple[Box, Path] | None:
+        """An idle box for ``key`` with its scratch folder, if one can serve a new match."""
+        for i in range(len(self._idle) - 1, -1, -1):
+            k, box, scratch = self._idle[i]
+            if k != key:
+                continue
+            del self._idle[i]
+            if box.broken is None and not box.dirty and sandbox.covers_as_planned(box.launch):
+                self.reused += 1
+                return box, scratch
+            self.nursery.start_soon(end_box, box, scratch)
+        return None
+
+    def give(self, key: tuple[str, str | None, int | None], box: Box, scratch: Path | None, writable: bool) -> bool:
+        """Keep ``box`` for the next match of the same bot (True), or refuse it (False: the seat ends it)."""
+        launch = box.launch
+        if (writable or scratch is None or not launch.kill_all or launch.copies or box.broken is not None
+                or box.dirty or box.proc is not None):
+            return False
+        self._idle.append((key, box, scratch))
+        while len(self._idle) > self._limit:
+            _, old, old_scratch = self._idle.pop(0)
+            self.nursery.start_soon(end_box, old, old_scratch)
+        return True
+
+    async def aclose(self) -> None:
+        idle, self._idle = self._idle, []
+        async with trio.open_nursery() as closing:
+            for _, box, scratch in idle:
+                closing.start_soon(end_box, box, scratch)
+
+
+@asynccontextmanager
+async def box_pool(slots: int) -> AsyncIterator[BoxPool]:
+    """A pool of boxes for a run that plays at most ``slots`` matches at once; its boxes end with it."""
+    async with trio.open_nursery() as nursery:
+        pool = BoxPool(nursery, POOL_PER_SLOT * max(1, slots))
+        try:
+            yield pool
+        finally:
+            with trio.CancelScope(shield=True):
+                await pool.aclose()
+
+
+async def end_box(box: Box, scratch: Path | None) -> None:
+    """End a box and what its plan made: its keeper and processes, its uid and copies, its scratch folder."""
+    try:
+        await box.aclose()
+    finally:
+        sandbox.release(box.launch)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 async def run_in_box(launch: sandbox.Launch, data: bytes = b"", timeout: float = 30.0) -> tuple[int, bytes, bytes]:
@@ -536,9 +619,11 @@ class ProcessSeat(Seat):
         block_ms: float = 0.0,
         sandbox_mode: str | None = None,
         hands: int | None = None,
+        boxes: BoxPool | None = None,
     ) -> None:
         """``sandbox_mode``: the run's ``--sandbox`` (overrides the spec's); ``hands``: the match's length, which a
-        ``keep_alive`` bot's CPU limit covers."""
+        ``keep_alive`` bot's CPU limit covers; ``boxes``: the run's box pool, which the seat's box comes from and
+        goes back to when it can serve another match."""
         assert spec.cmd is not None
         self.spec = spec
         self.name = spec.name
@@ -555,6 +640,7 @@ class ProcessSeat(Seat):
         self._hands = hands
         self._scratch: Path | None = None  # the seat's private host folder (mode none: working directory and HOME)
         self._box: Box | None = None  # the seat's box for this match (its keeper starts each hand's process)
+        self._boxes = boxes
         self.launch: sandbox.Launch | None = None  # how the current (or last) process was started
         self._stderr_tail = b""
         self._sent_exit = False  # a keep_alive bot's process has been sent /exit (and should live on)
@@ -609,14 +695,26 @@ class ProcessSeat(Seat):
             self._box = None
             await box.aclose()  # a keeper gone, or a scratch a hand left dirty: the next hand gets a new box
             box = None
+        if box is None and self.launch is None and self._boxes is not None:
+            taken = self._boxes.take(self._pool_key())
+            if taken is not None:
+                box, self._scratch = taken
+                self._box, self.launch = box, box.launch
+                return box
         if box is None:
             if self._scratch is None:
                 self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
             if self.launch is None:  # planned once per match (the paths it checks do not change mid-match)
                 self.launch = sandbox.plan(self.spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
                 sandbox.prepare_scratch(self._scratch, self.launch)
-            box = self._box = await Box.open(self.launch, self._nursery)
+            nursery = self._boxes.nursery if self._boxes is not None else self._nursery
+            box = self._box = await Box.open(self.launch, nursery)
+            if self._boxes is not None:
+                self._boxes.opened += 1
         return box
+
+    def _pool_key(self) -> tuple[str, str | None, int | None]:
+        return (self.spec.model_dump_json(), self._sandbox_mode, self._hands)
 
     async def _start(self) -> Fault | None:
         spec = self.spec
@@ -628,8 +726,11 @@ class ProcessSeat(Seat):
         self._stderr_tail = b""
         self._sent_exit = False
         try:
-            self._proc = await box.spawn()
-        except BoxError as exc:
+            try:
+                self._proc = await box.spawn()
+            except BoxDirty:  # the last hand's leftovers could not be removed: a new box
+                self._proc = await (await self._open_box()).spawn()
+        except (BoxError, sandbox.BotError, OSError) as exc:
             self._proc = None
             return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc}")
         self._pending.clear()
@@ -1134,13 +1235,18 @@ class ProcessSeat(Seat):
             await self._stop(grace=0.0 if self._dead else self._exit_grace)
         finally:
             box, self._box = self._box, None
-            if box is not None:
-                await box.aclose()
-            if self.launch is not None:
-                sandbox.release(self.launch)
-            if self._scratch is not None:
-                shutil.rmtree(self._scratch, ignore_errors=True)
-                self._scratch = None
+            kept = box is not None and self._boxes is not None and self._boxes.give(
+                self._pool_key(), box, self._scratch, bool(self.spec.writable))
+            if kept:  # its plan and scratch went with it, for the next match of this bot
+                self.launch, self._scratch = None, None
+            else:
+                if box is not None:
+                    await box.aclose()
+                if self.launch is not None:
+                    sandbox.release(self.launch)
+                if self._scratch is not None:
+                    shutil.rmtree(self._scratch, ignore_errors=True)
+                    self._scratch = None
             if self._stderr_file is not None:
                 f, self._stderr_file = self._stderr_file, None
                 try:
@@ -1149,4 +1255,5 @@ class ProcessSeat(Seat):
                     pass  # a full disk: what was written stays, nothing is left open
 
 
-__all__ = ["BLOCK_MS", "MAX_LINE", "Box", "BoxError", "ProcessSeat", "judge_line", "run_in_box"]
+__all__ = ["BLOCK_MS", "MAX_LINE", "Box", "BoxDirty", "BoxError", "BoxPool", "ProcessSeat", "box_pool", "end_box",
+           "judge_line", "run_in_box"]

@@ -1019,6 +1019,14 @@ def _sweep_copies() -> None:
         os.close(fd)
 
 
+def covers_as_planned(launch: Launch) -> bool:
+    """Whether the box planned as ``launch`` still covers exactly the paths the referee hides now (a box kept for
+    another match must: a log or stderr folder registered since is not covered in it)."""
+    copied = [path for path, _ in launch.copies]
+    now = [h for h in _hidden_in(launch.binds, launch.inner_cwd) if not any(_under(h, c) for c in copied)]
+    return set(now) == set(launch.hidden)
+
+
 def release(launch: Launch) -> None:
     """Remove what ``plan`` made for one seat's match (its private copies) and free its uid."""
     for _, copy in launch.copies:
@@ -1046,7 +1054,7 @@ def prepare_scratch(scratch: Path, launch: Launch) -> None:
         os.chown(scratch, launch.uid, launch.uid)
 
 
-__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODES", "MODE_ENV", "SHM_MB",
-           "TMP_MB", "Launch", "Limits", "Mode", "bwrap_problem", "check_available", "hidden_paths", "hide_from_bots",
-           "keeper_config", "plan", "prepare_scratch", "release", "requested_mode", "resolve_mode", "seat_uid",
-           "unhide", "warn_once"]
+__all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODE_ENV", "MODES", "SHM_MB",
+           "TMP_MB", "bwrap_problem", "check_available", "covers_as_planned", "hidden_paths", "hide_from_bots",
+           "keeper_config", "Launch", "Limits", "Mode", "plan", "prepare_scratch", "release", "requested_mode",
+           "resolve_mode", "seat_uid", "unhide", "warn_once"]
