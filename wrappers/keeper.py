@@ -18,8 +18,8 @@ site-packages) and talks to the referee over one ``SOCK_SEQPACKET`` socket on it
 * ``term`` / ``kill``: SIGTERM to the bot's process group / SIGKILL to every process of the box's hand;
 * the keeper says ``exit N CODE FLAGS`` when the hand's process ends (CODE as ``Popen.returncode``; FLAGS is ``-``
   or a comma list: ``cpu`` the box's processes together used up the CPU budget and were killed, ``tmp`` / ``shm``
-  the scratch mount was full), and ``dirty`` if the scratch could not be emptied (the referee then makes a new box;
-  a ``spawn`` that comes before it knows gets ``error dirty``).
+  the scratch mount was full, ``folder`` the bot's writable copy was full), and ``dirty`` if the scratch could not
+  be emptied (the referee then makes a new box; a ``spawn`` that comes before it knows gets ``error dirty``).
 
 The referee treats every packet as untrusted (a bot may kill its keeper): a malformed one ends the box.
 """
@@ -226,6 +226,7 @@ class Keeper:
         self.own_uid = self.uid if (self.kill_all and not plan.get("pidns")) else None
         self.scratch = [str(s) for s in plan["scratch"]]
         self.keep = {s: _tree(s) for s in self.scratch}
+        self.watched = [str(s) for s in plan.get("watched", ())]  # checked for room, never emptied
         self.poll = float(plan.get("poll", 0.25))
         self.bot: int | None = None
         self.dirty = False  # a hand's leftovers could not be removed: no process starts here again
@@ -321,6 +322,8 @@ class Keeper:
                 for folder in self.scratch:
                     if folder != "/dev/mqueue" and _full(folder):  # a message queue takes no room there
                         self.flags.append("tmp" if folder == "/tmp" else os.path.basename(folder) or folder)
+                if any([_full(folder) for folder in self.watched]):
+                    self.flags.append("folder")
                 self.send(f"exit {pid} {code} {','.join(self.flags) or '-'}")
                 if self.kill_all and not (all([_wipe(s, self.keep[s]) for s in self.scratch])
                                           and _wipe_ipc(os.getuid())):

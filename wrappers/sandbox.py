@@ -28,6 +28,7 @@ a memory cgroup per seat where a root referee can make one (``wrappers.cgroups``
 from __future__ import annotations
 
 import atexit
+import ctypes
 import errno
 import fcntl
 import functools
@@ -125,6 +126,7 @@ class Launch:
     pidns: bool = False  # the keeper runs in a pid namespace of its own
     copies: tuple[tuple[str, str], ...] = ()  # (a folder of the bot's, its private copy for the bot's uid)
     cgroup: str | None = None  # the seat's memory cgroup (root, where the machine has one), made when the box opens
+    watched: tuple[str, ...] = ()  # folders the keeper checks for room but never empties (a writable copy)
 
     def describe_exit(self, code: int | None, stderr_tail: bytes = b"", flags: frozenset[str] = frozenset()) -> str:
         """The bot's end in words, naming the limit it hit when that is what ended it."""
@@ -134,7 +136,7 @@ class Launch:
                ) -> tuple[str, bool]:
         """The bot's end in words, and whether a limit of its box ended it (a ``resource`` fault, not a crash).
         ``flags``: what its keeper saw (``cpu``: its processes together used up the CPU budget; ``tmp``, ``shm``:
-        a scratch mount was full)."""
+        a scratch mount was full; ``folder``: its writable copy was full)."""
         if code is None:
             return "still running", False
         if "memory" in flags:
@@ -146,9 +148,10 @@ class Launch:
             return (f"was killed: its processes together used more than the CPU limit of {budget}; "
                     f"{_raise('cpu_seconds')}"), True
         tail = stderr_tail.decode("utf-8", "replace")
-        full = [f for f in ("tmp", "shm") if f in flags]
+        full = [f for f in ("tmp", "shm", "folder") if f in flags]
         if code != 0 and full:
-            where = {"tmp": f"its /tmp ({TMP_MB} MB)", "shm": f"its /dev/shm ({SHM_MB} MB)"}[full[0]]
+            where = {"tmp": f"its /tmp ({TMP_MB} MB)", "shm": f"its /dev/shm ({SHM_MB} MB)",
+                     "folder": f"its writable folder (its files and {WRITABLE_MB} MB more)"}[full[0]]
             ended = f"killed by {_signal_name(-code)}" if code < 0 else f"exited with status {code}"
             return f"{ended}: {where} was full", True
         if code < 0:
@@ -341,6 +344,7 @@ def check_available(spec: BotSpec, override: str | None = None) -> None:
 # ---------------------------------------------------------------------------------------------------- the plan
 SHM_MB = 64  # the box's private /dev/shm (a tmpfs): POSIX shared memory and semaphores live there
 COPY_MB = 1024  # as root, the largest bot folder copied for its unprivileged uid (unreadable, or writable)
+WRITABLE_MB = 256  # as root, the room a copy has beyond the bot's files (the copy is a tmpfs of its own)
 KEEPER_POLL = 0.25  # seconds between two looks of the keeper at the CPU its box's processes used
 BOX_SCRATCH = "/tmp"  # in the box: HOME, TMPDIR and, for a bot without cwd, the working folder (a capped tmpfs)
 BOX_MQUEUE = "/dev/mqueue"  # in the box: its POSIX message queues (they outlive their process, like a file)
@@ -431,7 +435,7 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
     binds = _minimal(binds)
     copies: list[tuple[str, str]] = []
     if uid is not None:
-        binds, copies = _copies_for(spec, binds, uid)
+        binds, copies = _copies_for(spec, binds, uid, unprotected)
     if spec.network:
         unprotected.append("the network (network = true)")
     args = [_which("bwrap") or "bwrap", *_namespace_args(network=spec.network), *_system_args(),
@@ -470,7 +474,8 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
     cgroup, argv = _in_cgroup(uid, (*args, "--", *keeper), unprotected)
     return Launch(argv, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
                   uid, tuple(binds), tuple(hidden), tuple(unprotected), bot, _bot_env(spec, BOX_SCRATCH),
-                  (BOX_SCRATCH, "/dev/shm", BOX_MQUEUE), True, True, tuple(copies), cgroup)
+                  (BOX_SCRATCH, "/dev/shm", BOX_MQUEUE), True, True, tuple(copies), cgroup,
+                  tuple(path for path, writable in binds if writable and path in dict(copies)))
 
 
 def _in_cgroup(uid: int | None, argv: Sequence[str], unprotected: list[str]) -> tuple[str | None, tuple[str, ...]]:
@@ -551,7 +556,7 @@ def keeper_config(launch: Launch) -> dict[str, object]:
         rlimits.append(("RLIMIT_NPROC", launch.limits.max_procs, launch.limits.max_procs))
     return {"argv": list(launch.bot), "env": launch.bot_env, "cwd": launch.inner_cwd, "rlimits": rlimits,
             "oom": OOM_SCORE_ADJ, "cpu": cpu, "uid": launch.uid, "kill_all": launch.kill_all, "pidns": launch.pidns,
-            "scratch": list(launch.scratch), "poll": KEEPER_POLL}
+            "scratch": list(launch.scratch), "watched": list(launch.watched), "poll": KEEPER_POLL}
 
 
 @functools.cache
@@ -882,12 +887,13 @@ def _tree_size(folder: str) -> int:
     return size
 
 
-def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
+def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int, unprotected: list[str]
                 ) -> tuple[list[tuple[str, bool]], list[tuple[str, str]]]:
     """As root: a folder the bot is given is copied for its uid when it is closed to others (a tarball unpacked by
     root keeps 0700; the copy belongs to the bot's uid, files and all) or ``writable`` (the bot writes its own
     copy, never the original); a copy larger than ``COPY_MB`` is refused with what to change.  A file it is given
-    must be readable by others."""
+    must be readable by others.  Each copy is a tmpfs of its own, its files and ``WRITABLE_MB`` more (never the disk
+    of the store and logs); where no tmpfs can be mounted, ``unprotected`` says so."""
     copies: list[tuple[str, str]] = []
     out: list[tuple[str, bool]] = []
     try:
@@ -900,7 +906,11 @@ def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
                     raise BotError(f"bot {spec.name!r}: its folder {path} is {why} and too large to copy for the "
                                    f"bot's own user ({size >> 20} MB > {COPY_MB} MB): make it readable (chmod -R "
                                    f"o+rX {path}){' and drop writable' if writable else ''}")
-                copies.append((path, _copy_for(path, uid, [h for h in _hidden if _under(h, path)], spec.name)))
+                made, mounted = _copy_for(path, uid, [h for h in _hidden if _under(h, path)], spec.name, size)
+                copies.append((path, made))
+                if not mounted and writable:
+                    unprotected.append(f"the disk (the writable copy of {path} is on the host's disk: no tmpfs "
+                                       "could be mounted for it)")
             elif not readable:
                 raise BotError(f"bot {spec.name!r}: {path} is not readable by the bot's own unprivileged user (a "
                                f"bot never runs as root): make it readable (chmod o+r {path}), or put it in the bot's "
@@ -908,20 +918,21 @@ def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int
             out.append((path, writable))
     except BaseException:  # nothing made for a launch that is refused is left behind
         for _, made in copies:
-            shutil.rmtree(os.path.dirname(made), ignore_errors=True)
+            _remove_copy(os.path.dirname(made))
         raise
     return out, copies
 
 
-def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "") -> str:
+def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "", size: int = 0) -> tuple[str, bool]:
     """A private copy of ``folder`` owned by ``uid`` (links are copied as links; nothing outside is followed), without
     the paths the referee hides from bots (a log or a stderr folder kept in the bot's folder is never copied).  Only
     files, folders and links are copied, and at most ``COPY_MB`` in all: a named pipe would block the referee, a
     device node would be read with root's rights (a tarball unpacked by root keeps both).  Nothing is left behind
-    when the copy fails."""
+    when the copy fails.  The copy, and whether it is a tmpfs of its own (``size`` bytes and ``WRITABLE_MB``)."""
     _sweep_copies()
     base = tempfile.mkdtemp(prefix=f"mjref-copy-{uid}-")
     os.chmod(base, 0o700)  # the box binds it as root: no other uid (a seat in mode none) may list or read it
+    mounted = _mount_tmpfs(base, size + (WRITABLE_MB << 20))
     dest = os.path.join(base, "bot")
     skip = {os.path.abspath(h) for h in hidden} | {os.path.abspath(base)}  # the copy may be made inside the folder
     left = [COPY_MB << 20]
@@ -962,7 +973,7 @@ def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "")
             for entry in dirs + files:
                 os.lchown(os.path.join(root, entry), uid, uid)
     except BaseException as exc:
-        shutil.rmtree(base, ignore_errors=True)
+        _remove_copy(base)
         if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list) and exc.args[0]:
             src, _, why = exc.args[0][0]
             raise BotError(f"bot {name!r}: its folder could not be copied for the bot's own user: {src}: "
@@ -971,7 +982,30 @@ def _copy_for(folder: str, uid: int, hidden: Sequence[str] = (), name: str = "")
             raise BotError(f"bot {name!r}: its folder {folder} could not be copied for the bot's own user: "
                            f"{exc.strerror or exc}") from None
         raise
-    return dest
+    return dest, mounted
+
+
+_MS_NOSUID, _MS_NODEV = 2, 4
+_MNT_DETACH = 2
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _mount_tmpfs(folder: str, size: int) -> bool:
+    """As root: make ``folder`` a tmpfs of ``size`` bytes (rounded up to pages), mode 0700, owned by root; False
+    where this process may not mount (a container without ``CAP_SYS_ADMIN``)."""
+    options = f"size={max(size, 1 << 20)},mode=0700".encode("ascii")
+    return _libc().mount(b"tmpfs", os.fsencode(folder), b"tmpfs", _MS_NOSUID | _MS_NODEV, options) == 0
+
+
+def _remove_copy(base: str) -> None:
+    """Remove a copy made by ``_copy_for``: its tmpfs detached (its files go with it), then its folder."""
+    if os.path.ismount(base):
+        _libc().umount2(os.fsencode(base), _MNT_DETACH)
+    shutil.rmtree(base, ignore_errors=True)
 
 
 @functools.cache
@@ -1002,7 +1036,7 @@ def _sweep_copies() -> None:
         try:
             fd = os.open(os.path.join(folder, uid), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except FileNotFoundError:  # released by a referee that ended well, which removed its copies itself
-            shutil.rmtree(base, ignore_errors=True)
+            _remove_copy(str(base))
             continue
         except OSError:
             continue
@@ -1011,7 +1045,7 @@ def _sweep_copies() -> None:
         except OSError:
             os.close(fd)
             continue  # a live seat's
-        shutil.rmtree(base, ignore_errors=True)
+        _remove_copy(str(base))
         try:
             os.unlink(os.path.join(folder, uid))  # removed while locked: see seat_uid
         except OSError:
@@ -1030,7 +1064,7 @@ def covers_as_planned(launch: Launch) -> bool:
 def release(launch: Launch) -> None:
     """Remove what ``plan`` made for one seat's match (its private copies) and free its uid."""
     for _, copy in launch.copies:
-        shutil.rmtree(os.path.dirname(copy), ignore_errors=True)
+        _remove_copy(os.path.dirname(copy))
     if launch.uid is not None:
         _release_uid(launch.uid)
 

@@ -108,14 +108,16 @@ def test_copies_a_killed_referee_left_are_swept(as_root: None) -> None:
                               capture_output=True, text=True, timeout=60)
         copy = Path(done.stdout.strip())
         assert done.returncode == -9 and copy.is_dir(), done
+        assert os.path.ismount(copy.parent), "the copy is a tmpfs of its own"
         mine = sandbox.seat_uid(folder / "mine")  # a live seat's copy stays
-        live = Path(sandbox._copy_for(str(folder), mine, (), "live"))
+        made, _ = sandbox._copy_for(str(folder), mine, (), "live")
+        live = Path(made)
         try:
             sandbox._sweep_copies.__wrapped__()
-            assert not copy.exists() and not copy.parent.exists(), "the dead referee's copy is swept"
+            assert not copy.exists() and not copy.parent.exists(), "the dead referee's copy is swept (unmounted)"
             assert live.is_dir(), "a live seat's copy is not"
         finally:
-            shutil.rmtree(live.parent, ignore_errors=True)
+            sandbox._remove_copy(str(live.parent))
             sandbox._release_uid(mine)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -164,3 +166,44 @@ def test_a_hard_link_is_not_copied_where_users_may_link_what_they_cannot_read(
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         shutil.rmtree(secret.parent, ignore_errors=True)
+
+
+_FILL = """#!/bin/sh
+i=0
+while head -c 60000000 /dev/zero > "fill$i"; do i=$((i+1)); done
+exit 1
+"""
+
+
+def test_a_writable_bot_that_fills_its_folder_as_root_fills_its_own_tmpfs_and_is_charged(as_root: None) -> None:
+    """As root a ``writable`` bot writes a copy of its folder.  The copy lay on the host's disk, capped only per file
+    (``file_mb``): a bot could fill the disk of the store and logs.  It is now a tmpfs of its own (its files and
+    ``WRITABLE_MB`` more), and filling it is the bot's ``resource`` fault; the match goes on and is recorded."""
+    from referee.game.rules import make_ruleset
+    from referee.match import play_match
+
+    folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    try:
+        folder.chmod(0o755)
+        (folder / "bot.sh").write_text(_FILL)
+        (folder / "bot.sh").chmod(0o755)
+        spec = BotSpec(name="filler", cmd=("/bin/sh", "bot.sh"), cwd=str(folder), writable=True)
+        launch = sandbox.plan(spec, folder / "s", mode="bwrap")
+        try:
+            (_, copy), = launch.copies
+            room = os.statvfs(copy)
+            assert os.path.ismount(os.path.dirname(copy))
+            assert room.f_blocks * room.f_frsize <= (sandbox.WRITABLE_MB + 2) << 20, "capped: files and the room"
+            assert launch.watched == (str(folder),)
+        finally:
+            sandbox.release(launch)
+        others = [BotSpec(name=f"d{i}", builtin="drawdiscard") for i in (2, 3, 4)]
+        result = play_match([spec, *others], seed=1, rules=make_ruleset({"hands": 1}))
+        assert len(result.hands) == 1, "the match is played and recorded"
+        kinds = {(f.position, f.kind) for f in result.faults}
+        assert (1, "resource") in kinds, result.faults
+        assert any("writable folder" in f.detail for f in result.faults if f.position == 1), result.faults
+        assert not list(folder.glob("fill*")), "the original folder was never written"
+        assert not list(Path(tempfile.gettempdir()).glob(f"mjref-copy-{launch.uid}-*")), "the copy is gone"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
