@@ -227,6 +227,9 @@ class Keeper:
         self.scratch = [str(s) for s in plan["scratch"]]
         self.keep = {s: _tree(s) for s in self.scratch}
         self.watched = [str(s) for s in plan.get("watched", ())]  # checked for room, never emptied
+        # The seat's CPU accounting cgroup's counter (all the box's processes, those nobody waited for included)
+        self.cpu_file = plan.get("cpu_file")
+        self.cg_base = 0.0
         self.poll = float(plan.get("poll", 0.25))
         self.bot: int | None = None
         self.dirty = False  # a hand's leftovers could not be removed: no process starts here again
@@ -246,6 +249,7 @@ class Keeper:
             return
         r, w = os.pipe2(os.O_CLOEXEC)
         self.cpu_base = _children_cpu()
+        self.cg_base = self.cgroup_cpu() or 0.0
         pid = os.fork()
         if pid == 0:  # the child: no return from here
             try:
@@ -330,12 +334,33 @@ class Keeper:
                     self.dirty = True
                     self.send("dirty")
 
+    def cgroup_cpu(self) -> float | None:
+        """CPU seconds the seat's cgroup has used (None without one, or if it cannot be read)."""
+        if not self.cpu_file:
+            return None
+        path, version = self.cpu_file
+        try:
+            with open(path, "rb") as f:
+                text = f.read()
+        except OSError:
+            return None
+        if version == "v1":
+            return int(text) / 1e9 if text.strip().isdigit() else None
+        for line in text.splitlines():
+            if line.startswith(b"usage_usec "):
+                return int(line.split()[1]) / 1e6
+        return None
+
     def check_cpu(self) -> None:
         if self.bot is None or self.cpu is None:
             return
-        used = _children_cpu() - self.cpu_base
-        if self.kill_all:
-            used += _proc_cpu(self.own_uid, self.me)
+        now = self.cgroup_cpu()
+        if now is not None:
+            used = now - self.cg_base
+        else:
+            used = _children_cpu() - self.cpu_base
+            if self.kill_all:
+                used += _proc_cpu(self.own_uid, self.me)
         if used > self.cpu and "cpu" not in self.flags:
             self.flags.append("cpu")
             self.kill(signal.SIGKILL)

@@ -306,6 +306,11 @@ class Box:
                 cgroups.create(launch.cgroup, launch.limits.memory_mb << 20)
             except OSError as exc:
                 raise BoxError(f"its memory cgroup could not be made: {exc.strerror or exc}") from None
+        if launch.cpu_cgroup is not None:
+            try:
+                cgroups.create_cpu(launch.cpu_cgroup)
+            except OSError as exc:
+                raise BoxError(f"its CPU accounting cgroup could not be made: {exc.strerror or exc}") from None
         future = _SPAWNER.submit(_popen_keeper, list(launch.argv), launch.cwd, dict(launch.env))
         try:
             popen, sock, err_fd = await trio.to_thread.run_sync(future.result)
@@ -477,8 +482,9 @@ class Box:
                     await trio.sleep(0.01)
         trio.lowlevel.notify_closing(self._sock)
         self._sock.close()
-        if self.launch.cgroup is not None:
-            cgroups.remove(self.launch.cgroup)
+        for group in (self.launch.cgroup, self.launch.cpu_cgroup):
+            if group is not None:
+                cgroups.remove(group)
 
 
 POOL_PER_SLOT = 8  # a box pool keeps at most this many idle boxes per match it may play at once

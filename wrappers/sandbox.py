@@ -127,6 +127,7 @@ class Launch:
     copies: tuple[tuple[str, str], ...] = ()  # (a folder of the bot's, its private copy for the bot's uid)
     cgroup: str | None = None  # the seat's memory cgroup (root, where the machine has one), made when the box opens
     watched: tuple[str, ...] = ()  # folders the keeper checks for room but never empties (a writable copy)
+    cpu_cgroup: str | None = None  # the seat's CPU accounting cgroup (root, where the machine has one)
 
     def describe_exit(self, code: int | None, stderr_tail: bytes = b"", flags: frozenset[str] = frozenset()) -> str:
         """The bot's end in words, naming the limit it hit when that is what ended it."""
@@ -348,6 +349,7 @@ WRITABLE_MB = 256  # as root, the room a copy has beyond the bot's files (the co
 KEEPER_POLL = 0.25  # seconds between two looks of the keeper at the CPU its box's processes used
 BOX_SCRATCH = "/tmp"  # in the box: HOME, TMPDIR and, for a bot without cwd, the working folder (a capped tmpfs)
 BOX_MQUEUE = "/dev/mqueue"  # in the box: its POSIX message queues (they outlive their process, like a file)
+BOX_CPU = "/run/mjref-cpu"  # in the box: the seat's CPU accounting cgroup's counter, read by the keeper
 
 
 @functools.cache
@@ -420,10 +422,10 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
         if uid is None:
             unprotected += ["the CPU of processes the bot leaves running (counted only once they end)",
                             "processes the bot starts in a session of their own, after the bot ends"]
-        cgroup, argv = _in_cgroup(uid, keeper, unprotected)
+        cgroup, cpu_cgroup, argv = _in_cgroup(uid, keeper, unprotected)
         return Launch(argv, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "none", limits, cpu_hands, uid, (), (),
                       tuple(unprotected), bot, _bot_env(spec, str(scratch)), (str(scratch),), uid is not None,
-                      False, (), cgroup)
+                      False, (), cgroup, (), cpu_cgroup)
     binds, found = _binds(spec, exe)
     for path in sorted(found):  # the bot author's choice: never more than any user may read (nor copied as root)
         if not _others_may(path, 0o005 if os.path.isdir(path) else 0o004):
@@ -462,6 +464,10 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
         args += ["--tmpfs", h] if os.path.isdir(h) else ["--ro-bind", "/dev/null", h]
     for path, source in _proc_covers():
         args += ["--ro-bind", source, path]
+    cpu_path = cgroups.cpu_seat_path(f"mjref-seat-{uid}") if uid is not None else None
+    if cpu_path is not None:  # what the seat's processes used, for its keeper to read (made when the box opens)
+        args += ["--perms", "0755", "--dir", os.path.dirname(BOX_CPU), "--ro-bind", cgroups.cpu_file(cpu_path)[0],
+                 BOX_CPU]
     args += ["--remount-ro", "/"]  # bubblewrap's own root (a tmpfs of no size, and its folders): nothing to write
     if seccomp_filter() is not None:
         args += ["--seccomp", SECCOMP_FD]
@@ -471,22 +477,34 @@ def _plan(spec: BotSpec, scratch: Path, actual: str, limits: Limits, cpu_hands: 
         args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     elif _bwrap_disables_userns():
         args += ["--disable-userns"]
-    cgroup, argv = _in_cgroup(uid, (*args, "--", *keeper), unprotected)
+    cgroup, cpu_cgroup, argv = _in_cgroup(uid, (*args, "--", *keeper), unprotected)
+    assert cpu_cgroup == cpu_path
     return Launch(argv, {"PATH": DEFAULT_PATH}, str(scratch), cwd, "bwrap", limits, cpu_hands,
                   uid, tuple(binds), tuple(hidden), tuple(unprotected), bot, _bot_env(spec, BOX_SCRATCH),
                   (BOX_SCRATCH, "/dev/shm", BOX_MQUEUE), True, True, tuple(copies), cgroup,
-                  tuple(path for path, writable in binds if writable and path in dict(copies)))
+                  tuple(path for path, writable in binds if writable and path in dict(copies)), cpu_cgroup)
 
 
-def _in_cgroup(uid: int | None, argv: Sequence[str], unprotected: list[str]) -> tuple[str | None, tuple[str, ...]]:
-    """The seat's memory cgroup and the launch moved into it before its first exec (a shell that writes its own
-    pid into the cgroup, then execs the launch: nothing it starts is ever outside), where cgroups can be had."""
+def _in_cgroup(uid: int | None, argv: Sequence[str], unprotected: list[str]
+               ) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """The seat's memory and CPU accounting cgroups, and the launch moved into them before its first exec (a shell
+    that writes its own pid into each, then execs the launch: nothing it starts is ever outside), where cgroups
+    can be had."""
     path = cgroups.seat_path(f"mjref-seat-{uid}") if uid is not None else None
+    cpu = cgroups.cpu_seat_path(f"mjref-seat-{uid}") if uid is not None else None
     if path is None:
         why = cgroups.problem() or "making cgroups needs root"
         unprotected.append(f"the sum of the bot's memory (each process is bounded; {why})")
-        return None, tuple(argv)
-    return path, ("/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', path, *argv)
+    if cpu is None:
+        why = cgroups.cpu_problem() or "making cgroups needs root"
+        unprotected.append(f"the CPU of short-lived processes whose parent ignores SIGCHLD (counted while they run; "
+                           f"{why})")
+    joined = list(dict.fromkeys(p for p in (path, cpu) if p is not None))
+    if not joined:
+        return None, None, tuple(argv)
+    script = " && ".join([f'echo $$ > "${i}/cgroup.procs"' for i in range(len(joined))]
+                         + ([f"shift {len(joined) - 1}"] if len(joined) > 1 else []) + ['exec "$@"'])
+    return path, cpu, ("/bin/sh", "-c", script, *joined, *argv)
 
 
 SECCOMP_FD = "{seccomp-fd}"
@@ -556,7 +574,17 @@ def keeper_config(launch: Launch) -> dict[str, object]:
         rlimits.append(("RLIMIT_NPROC", launch.limits.max_procs, launch.limits.max_procs))
     return {"argv": list(launch.bot), "env": launch.bot_env, "cwd": launch.inner_cwd, "rlimits": rlimits,
             "oom": OOM_SCORE_ADJ, "cpu": cpu, "uid": launch.uid, "kill_all": launch.kill_all, "pidns": launch.pidns,
-            "scratch": list(launch.scratch), "watched": list(launch.watched), "poll": KEEPER_POLL}
+            "scratch": list(launch.scratch), "watched": list(launch.watched), "poll": KEEPER_POLL,
+            "cpu_file": _keeper_cpu_file(launch)}
+
+
+def _keeper_cpu_file(launch: Launch) -> list[str] | None:
+    """Where the keeper reads its seat's CPU accounting cgroup's counter (in the box, or on the host in mode
+    ``none``), and the counter's kind."""
+    if launch.cpu_cgroup is None:
+        return None
+    host, version = cgroups.cpu_file(launch.cpu_cgroup)
+    return [BOX_CPU if launch.mode == "bwrap" else host, version]
 
 
 @functools.cache

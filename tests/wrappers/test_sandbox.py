@@ -462,6 +462,49 @@ def test_a_reforking_cpu_burner_is_a_resource_fault(boxed: None, tmp_path: Path)
     assert time.monotonic() - started < 15, "killed at its budget, not at its timeout"
 
 
+_UNWAITED_BURNER = """import os, signal, sys, time
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps the children: their CPU is in no parent's account
+sys.stdin.readline()
+while True:  # one child at a time, each burning 0.05 s and gone before the next starts
+    r, w = os.pipe()
+    if os.fork() == 0:
+        os.close(r)
+        end = time.process_time() + 0.05
+        while time.process_time() < end:
+            pass
+        os._exit(0)
+    os.close(w)
+    os.read(r, 1)  # end of file: the child is gone
+    os.close(r)
+"""
+
+
+def test_cpu_of_children_nobody_waits_for_is_counted_where_cgroups_are(boxed: None, tmp_path: Path) -> None:
+    """A bot that ignores SIGCHLD and forks children one after another that each burn 0.05 s and end: their CPU went
+    into no account (the keeper saw each only while it ran), so the bot used its whole timeout's CPU unseen.  With
+    a CPU accounting cgroup per seat (a root referee, where the machine has one) the keeper counts them; elsewhere
+    the plan says what is not protected, and why."""
+    from wrappers import cgroups
+
+    burner = tmp_path / "unwaited.py"
+    burner.write_text(_UNWAITED_BURNER)
+    spec = BotSpec(name="burner", cmd=(sys.executable, str(burner)), cpu_seconds=1, timeout=20)
+    launch = sandbox.plan(spec, Path(tempfile.mkdtemp(prefix="mjref-seat-")), mode="bwrap")
+    sandbox.release(launch)
+    if cgroups.cpu_problem() is not None:
+        assert launch.cpu_cgroup is None
+        assert any("ignores SIGCHLD" in u and cgroups.cpu_problem() in u for u in launch.unprotected)
+        return
+    assert launch.cpu_cgroup is not None
+    others = [BotSpec(name=f"g{i}", builtin="greedy") for i in (2, 3, 4)]
+    started = time.monotonic()
+    result = play_match([spec, *others], seed=3, rules=make_ruleset({"hands": 1, "move_timeout": 20}))
+    assert [f.kind for f in result.faults] == ["resource"], result.faults
+    assert "CPU limit of 1 s" in result.faults[0].detail
+    assert time.monotonic() - started < 15, "killed at its budget, not at its timeout"
+    assert not os.path.exists(launch.cpu_cgroup), "the seat's cgroup goes with its box"
+
+
 def test_a_symlinked_stderr_file_is_replaced_not_followed(tmp_path: Path) -> None:
     """A bot that can write where its stderr file lies (writable, stderr in its folder) plants a link there: the
     next match must not append the bot's text to the file the link names."""
