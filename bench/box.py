@@ -92,14 +92,13 @@ def main() -> int:
         for concurrency in (1, 2):
             toml = _toml(str(python), args.seeds, args.hands, concurrency)
             walls: dict[str, list[float]] = {"boxed": [], "none": [], "anchor": []}
-            cpus: dict[str, list[float]] = {"boxed": [], "none": []}
+            cpus: dict[str, list[float]] = {"boxed": [], "none": [], "anchor": []}
             for _ in range(args.runs):
                 for side, tree, extra in (("boxed", REPO, []), ("none", REPO, ["--sandbox", "none"]),
                                           ("anchor", anchor, [])):
                     wall, cpu = _run(tree, toml, extra)
                     walls[side].append(wall)
-                    if side in cpus:
-                        cpus[side].append(cpu)
+                    cpus[side].append(cpu)
             per_min = {k: args.seeds * 60 / statistics.median(v) for k, v in walls.items()}
             cpu_start = {k: statistics.median(v) * 1000 / starts for k, v in cpus.items()}
             out[f"concurrency_{concurrency}"] = {
