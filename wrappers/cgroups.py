@@ -21,9 +21,10 @@ V2_MOUNT = Path("/sys/fs/cgroup")
 V1_CPU_FILE, V2_CPU_FILE = "cpuacct.usage", "cpu.stat"  # nanoseconds; ``usage_usec`` microseconds
 
 
-@functools.cache
-def _parent() -> tuple[Path, str] | str:
-    """The folder in which seat cgroups are made and the hierarchy's version, or why there is none."""
+def _find(v1_mount: Path, controller: str, v1_file: str, v2_ok: bool, v1_probe: str | None, v2_probe: str | None,
+          none: str) -> tuple[Path, str] | str:
+    """Where seat cgroups of ``controller`` are made below the referee's own (cgroup v1's hierarchy of it, else
+    cgroup v2 where ``v2_ok``) and the version, or why there is none."""
     if os.geteuid() != 0:
         return "making cgroups needs root"
     try:
@@ -32,31 +33,27 @@ def _parent() -> tuple[Path, str] | str:
         return f"no /proc/self/cgroup ({exc.strerror})"
     for line in lines:
         _, controllers, path = line.split(":", 2)
-        if "memory" in controllers.split(",") and (V1_MOUNT / "memory.limit_in_bytes").exists():
-            return _probe(V1_MOUNT / path.lstrip("/"), "v1")
+        if controller in controllers.split(",") and (v1_mount / v1_file).exists():
+            return _probe(v1_mount / path.lstrip("/"), "v1", v1_probe)
     for line in lines:
-        if line.startswith("0::") and "memory" in _read(V2_MOUNT / "cgroup.controllers").split():
-            return _probe(V2_MOUNT / line[3:].lstrip("/"), "v2")
-    return "no memory cgroup controller here"
+        if line.startswith("0::") and v2_ok:
+            return _probe(V2_MOUNT / line[3:].lstrip("/"), "v2", v2_probe)
+    return none
+
+
+@functools.cache
+def _parent() -> tuple[Path, str] | str:
+    """The folder in which seat memory cgroups are made and the hierarchy's version, or why there is none."""
+    return _find(V1_MOUNT, "memory", "memory.limit_in_bytes",
+                 "memory" in _read(V2_MOUNT / "cgroup.controllers").split(), None, None,
+                 "no memory cgroup controller here")
 
 
 @functools.cache
 def _cpu_parent() -> tuple[Path, str] | str:
     """The folder in which seats' CPU accounting cgroups are made and the hierarchy's version, or why there is none."""
-    if os.geteuid() != 0:
-        return "making cgroups needs root"
-    try:
-        lines = Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()
-    except OSError as exc:
-        return f"no /proc/self/cgroup ({exc.strerror})"
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        if "cpuacct" in controllers.split(",") and (V1_CPU_MOUNT / V1_CPU_FILE).exists():
-            return _probe(V1_CPU_MOUNT / path.lstrip("/"), "v1", V1_CPU_FILE)
-    for line in lines:
-        if line.startswith("0::") and (V2_MOUNT / "cgroup.controllers").exists():
-            return _probe(V2_MOUNT / line[3:].lstrip("/"), "v2", V2_CPU_FILE)
-    return "no CPU accounting cgroup here"
+    return _find(V1_CPU_MOUNT, "cpuacct", V1_CPU_FILE, (V2_MOUNT / "cgroup.controllers").exists(), V1_CPU_FILE,
+                 V2_CPU_FILE, "no CPU accounting cgroup here")
 
 
 def _probe(parent: Path, version: str, needed: str | None = None) -> tuple[Path, str] | str:
