@@ -268,7 +268,9 @@ class Sprt:
     stake: float = 0.0  # the pass's stake fixed for the next group
     regression_evidence: float = 0.0  # the regression's betting log-wealth: a regression at settings.regression_bound
     regression_stake: float = 0.0  # the regression's stake fixed for the next group
-    beyond: int = 0  # groups beyond ±B: counted as ±B, outside what alpha and beta are proved for
+    beyond: int = 0  # groups beyond ±B: outside what alpha and beta are proved for
+    beyond_gains: int = 0  # ... of them gains beyond +B (what beta, the regression verdict's rate, needs within it)
+    beyond_losses: int = 0  # ... and losses beyond −B (what alpha, the pass's rate, needs within it)
     largest: float = 0.0  # the largest |difference| of a group so far
     _groups: list[float] = field(default_factory=list, repr=False)  # the groups, as they came
     _cmean: float = 0.0  # their mean
@@ -368,6 +370,8 @@ class Sprt:
         s = self.settings
         c = min(self.gain_bound, max(-self.loss_bound, x))
         self.beyond += abs(x) > s.tail
+        self.beyond_gains += x > s.tail
+        self.beyond_losses += -x > s.tail
         self.largest = max(self.largest, abs(x))
         if self.stake > 0:
             self.evidence += math.log1p(self.stake * (c + s.margin))
