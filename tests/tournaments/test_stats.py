@@ -626,12 +626,13 @@ def _lognormal(rng: random.Random) -> tuple[float, float]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("groups", [10, 20])
-def test_a_very_skewed_result_below_fifty_groups_says_so(groups: int) -> None:
-    """Lognormal groups (skew 6.2) cover 91 % at 10 groups and 93 % at 20 (bench/coverage.py): every interval of
-    points from 10 to 49 groups says "95 % if not very skewed"."""
+@pytest.mark.parametrize(("groups", "below"), [(10, 0.935), (20, 0.945)])
+def test_a_very_skewed_result_below_fifty_groups_says_so(groups: int, below: float) -> None:
+    """Lognormal groups (skew 6.2) cover 90.7 % at 10 groups and 92.8 % at 20 (bench/coverage.py, 10,000 runs; 20
+    groups are close to 93.5 %, so they are checked short of 95 % by 3 sampling errors of 4,000 runs): every
+    interval of points from 10 to 49 groups says "95 % if not very skewed"."""
     coverage, marked = _coverage(_lognormal, groups, COVERAGE_REPS, seed=groups)
-    assert coverage < 0.935 and marked == 1.0
+    assert coverage < below and marked == 1.0, coverage
 
 
 @pytest.mark.slow
