@@ -286,20 +286,20 @@ class Moments:
         return max(-self.g, min(self.g, m3 / m2 ** 1.5))
 
 
-def interval_caveat(g: int, corrected: bool = True) -> str | None:
+def interval_caveat(g: int, bounded: bool = False) -> str | None:
     """Why an interval over ``g`` clusters may cover less than 95 %: a key of :data:`CAVEATS`, or None.
-    ``corrected``: an interval of points, which may be skewed without a limit (with the skewness correction);
-    ranks and rates are bounded, and keep the first caveat only."""
+    ``bounded``: a rank or a rate, which cannot be skewed without a limit as points can: the first caveat only."""
     if g < SKEW_MIN_GROUPS:
         return "few"
-    if corrected and g < SKEWED_MIN_GROUPS:
+    if not bounded and g < SKEWED_MIN_GROUPS:
         return "short"
     return None
 
 
-def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUPS) -> Estimate:
+def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUPS, bounded: bool = False) -> Estimate:
     """``Σy / Σn`` with the ratio-estimator SE (CR1 with the effective number of groups, see the module docstring)
-    and a t interval, from the clusters' moments: ``Σ (y - r n)² = Σy² - 2 r Σyn + r² Σn²``."""
+    and a t interval, from the clusters' moments: ``Σ (y - r n)² = Σy² - 2 r Σyn + r² Σn²``.  ``bounded``: a rank or
+    a rate (:func:`interval_caveat`)."""
     if m.g == 0 or m.sn == 0:
         return Estimate(None, None, None, None, m.g)
     r = m.sy / m.sn
@@ -317,7 +317,7 @@ def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUP
     if skew is not None:  # the union with Hall's skewness-corrected interval
         a = skew / math.sqrt(m.g)
         lo, hi = min(lo, r - _hall_inverse(t, a) * se), max(hi, r - _hall_inverse(-t, a) * se)
-    return Estimate(r, se, lo, hi, m.g, skew, interval_caveat(m.g, m.cubes is not None))
+    return Estimate(r, se, lo, hi, m.g, skew, interval_caveat(m.g, bounded))
 
 
 def _hall_inverse(q: float, a: float) -> float:
@@ -619,8 +619,8 @@ def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals],
     bots = [
         BotStanding(
             name=printable(t.bot), dummy=is_dummy(t.bot), matches=t.matches, hands=t.hands, points=t.points,
-            mean=ratio_estimate(t.mean, level), rank=ratio_estimate(t.rank, level),
-            first_rate=ratio_estimate(t.first, level),
+            mean=ratio_estimate(t.mean, level), rank=ratio_estimate(t.rank, level, bounded=True),
+            first_rate=ratio_estimate(t.first, level, bounded=True),
             win_rate=_rate(t.wins, t.hands), self_draw_rate=_rate(t.self_draws, t.hands),
             deal_in_rate=_rate(t.deal_ins, t.hands), wins=t.wins, self_draws=t.self_draws, deal_ins=t.deal_ins,
             fault_count=t.faults, faults=dict(sorted((printable(k), n) for k, n in faults.get(t.bot, {}).items())),

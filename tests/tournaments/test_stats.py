@@ -32,6 +32,7 @@ from tournaments.stats import (
     compute_standings,
     fmt_interval,
     interval_caveat,
+    ratio_estimate,
     t_quantile,
     to_csv,
     to_json,
@@ -501,9 +502,9 @@ def test_caveats_say_what_an_interval_cannot_vouch_for() -> None:
     # by the number of groups, not by their skewness: the intervals that miss a skewed result are those whose groups
     # look unskewed (the slow tests below)
     assert interval_caveat(5) == interval_caveat(SKEW_MIN_GROUPS - 1) == "few"
-    assert interval_caveat(5, corrected=False) == "few"  # ranks and rates too
+    assert interval_caveat(5, bounded=True) == "few"  # ranks and rates too
     assert interval_caveat(SKEW_MIN_GROUPS) == interval_caveat(SKEWED_MIN_GROUPS - 1) == "short"
-    assert interval_caveat(SKEW_MIN_GROUPS, corrected=False) is None  # bounded: no "very skewed"
+    assert interval_caveat(SKEW_MIN_GROUPS, bounded=True) is None  # ranks and rates: no "very skewed"
     assert interval_caveat(SKEWED_MIN_GROUPS) is None and interval_caveat(10_000) is None
     few = cluster_ratio([(float(i), 1.0) for i in range(5)])
     assert fmt_interval(few, 1) == f"2.0 ± {few.half_width:.1f} †"  # the note under the table says what † means
@@ -514,6 +515,9 @@ def test_caveats_say_what_an_interval_cannot_vouch_for() -> None:
     plain = cluster_ratio([(float(i % 7), 1.0) for i in range(SKEWED_MIN_GROUPS)])
     assert plain.caveat is None and fmt_interval(plain).endswith(f"{plain.half_width:.1f}")
     assert set(CAVEATS) == set(MARKS) == {"few", "short"}
+    # points whose third moments were not summed (a store of more than CUBES_MAX_CLUSTERS groups) are marked alike
+    unknown = ratio_estimate(Moments.of([(float(i % 7), 1.0) for i in range(20)], cubes=False))
+    assert unknown.skew is None and unknown.caveat == "short"
 
 
 def test_caveats_are_in_the_tables_and_the_json(store: Path) -> None:
