@@ -465,6 +465,8 @@ class Simulated:
     p95_groups: int | None  # the groups by which 95 % of the runs were decided (None: fewer were, by max_groups)
     within: tuple[float, float] | None = None  # (passed, failed) by ``budget`` groups, when one was given
     capped: float = 0.0  # the fraction of runs stopped undecided at max_groups (their length is only "more than")
+    passed_beyond: float = 0.0  # the fraction of runs that passed after a loss beyond the bound (alpha not proved)
+    failed_beyond: float = 0.0  # ... that ended in regression after a gain beyond it (beta not proved)
 
 
 def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, runs: int = 1000,
@@ -479,7 +481,7 @@ def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, 
     groups, whatever the settings and the draws)."""
     rng = random.Random(seed)
     lengths: list[int] = []
-    passed = failed = 0
+    passed = failed = passed_beyond = failed_beyond = 0
     passed_by = failed_by = 0
     work = 0
     for _ in range(runs):
@@ -491,6 +493,8 @@ def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, 
             verdict = s.add(draw(rng))
         passed += verdict == "pass"
         failed += verdict == "regression"
+        passed_beyond += verdict == "pass" and s.beyond_losses > 0
+        failed_beyond += verdict == "regression" and s.beyond_gains > 0
         if budget is not None and s.n <= budget:
             passed_by += verdict == "pass"
             failed_by += verdict == "regression"
@@ -502,7 +506,8 @@ def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, 
     capped = sum(n > max_groups for n in lengths)
     return Simulated(runs, passed / runs, failed / runs, (runs - passed - failed) / runs,
                      sum(min(n, max_groups) for n in lengths) / runs, p95 if p95 <= max_groups else None,
-                     (passed_by / runs, failed_by / runs) if budget is not None else None, capped / runs)
+                     (passed_by / runs, failed_by / runs) if budget is not None else None, capped / runs,
+                     passed_beyond / runs, failed_beyond / runs)
 
 
 def normal_groups(mean: float, sd: float) -> Callable[[random.Random], float]:
