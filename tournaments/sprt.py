@@ -67,8 +67,12 @@ small-sample factor below: ``argmax_λ Σ log(1 + λ·y_i)``, a one-dimensional 
 guarantee is the stake's cap: with ``B`` = 80 and a group SD near 10 the cap binds, and a regression of the margin
 takes as long as an equal bot's pass (docs/regression.md has the figures).  A group beyond the bound, outside the
 guarantees, widens the bound on its side to itself for the rest of the run (``Sprt.loss_bound``,
-``Sprt.gain_bound``), so that one rare deal is not clipped again and again.  ``SprtSettings.tail`` 0 turns the
-betting tests off: both verdicts are then the LLR's, as in fishtest, with no guarantee under skew or heavy tails.
+``Sprt.gain_bound``), so that one rare deal is not clipped again and again.  Beyond the bound nothing is proved,
+and no test could prove it (Bahadur and Savage 1956: rare big gains not drawn yet make an equal bot look weaker);
+``Sprt.beyond_gains`` and ``Sprt.beyond_losses`` count such groups, so that a verdict can say its rate is not proved
+for its run, but most wrong verdicts there come from runs that stopped before any (docs/regression.md).
+``SprtSettings.tail`` 0 turns the betting tests off: both verdicts are then the LLR's, as in fishtest, with no
+guarantee under skew or heavy tails.
 
 ``held`` says why an LLR already past a bound is not a verdict yet (``burn-in``, or ``tail``: the LLR says pass
 or regression, the betting test of that side has not reached its bound yet), so that a user sees the run keep
