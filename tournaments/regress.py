@@ -372,6 +372,13 @@ class RegressState:
                 self.stop = ("identical", "identical")
         return new
 
+    def _within_bound(self, verdict: Verdict, reason: Reason) -> bool | None:
+        """Whether a betting verdict's error rate is proved for this run: no group beyond ``--tail-loss`` on its
+        side (gains for a regression, whose rate is beta; losses for a pass, alpha).  None for other verdicts."""
+        if reason != "betting":
+            return None
+        return not (self.sprt.beyond_gains if verdict == "regression" else self.sprt.beyond_losses)
+
     def result(self) -> RegressResult:
         s = self.settings
         sp = self.sprt
@@ -423,10 +430,21 @@ class RegressState:
                 notes.append(f"the LLR was past a bound from group {since}; {why}; decided at group {sp.decided_at}")
             elif sp.held is not None:
                 notes.append(f"the LLR is past a bound since group {since}, but {why}")
+        within = self._within_bound(verdict, reason)
+        if within is False:  # the verdict's own rate is not proved: said in the verdict's sentence itself
+            rate, count, did, largest = (("beta", sp.beyond_gains, "gained", sp.gain_bound) if verdict == "regression"
+                                         else ("alpha", sp.beyond_losses, "lost", sp.loss_bound))
+            detail += (f"; but {rate} is not proved for this run: {count} group{'s' if count != 1 else ''} {did} "
+                       f"more than --tail-loss {s.tail_loss:g} points (the largest {largest * s.seat_hands:.0f})")
         if sp.beyond:
-            notes.append(f"{sp.beyond} of {sp.n} groups were beyond --tail-loss {s.tail_loss:g} points (the largest "
-                         f"{sp.largest * s.seat_hands:.0f}): they count as {s.tail_loss:g}, and alpha and beta are "
-                         "only proved for groups within it; raise --tail-loss above the largest deal you expect")
+            sides = [f"{n} {what} (the largest {bound * s.seat_hands:.0f})" for n, what, bound in (
+                (sp.beyond_gains, "gains", sp.gain_bound), (sp.beyond_losses, "losses", sp.loss_bound)) if n]
+            notes.append(f"{sp.beyond} of {sp.n} groups were beyond --tail-loss {s.tail_loss:g} points: "
+                         f"{' and '.join(sides)}. alpha (a pass) and beta (a regression) are proved only for groups "
+                         "within a bound set before the run, and no test can promise them beyond it: rare big gains "
+                         "not drawn yet make an equal bot look weaker, rare big losses a weaker one look equal. The "
+                         "bound on that side was widened to the largest for the rest of the run; set --tail-loss "
+                         f"above the largest deal you expect either way (at least {sp.largest * s.seat_hands:.0f})")
         fc, fb = self.field_faults.get(CANDIDATE, 0), self.field_faults.get(BASELINE, 0)
         if fc + fb and (fc - fb * self.field_hands.get(CANDIDATE, 0) / max(1, self.field_hands.get(BASELINE, 0))
                         >= FAULT_MIN and self.field_fault_p() <= FAULT_P):
@@ -449,6 +467,9 @@ class RegressState:
             faults={CANDIDATE: cf, BASELINE: bf}, fault_hands={CANDIDATE: ch, BASELINE: bh},
             field_faults={CANDIDATE: fc, BASELINE: fb} if s.has_field else None,
             differences=tuple(self.differences),
+            beyond_gains=sp.beyond_gains, beyond_losses=sp.beyond_losses,
+            largest_gain=sp.gain_bound * s.seat_hands if sp.beyond_gains else None,
+            largest_loss=sp.loss_bound * s.seat_hands if sp.beyond_losses else None, within_bound=within,
             matches_played=self.matches_played, matches_resumed=self.matches_resumed,
         )
 
@@ -494,6 +515,11 @@ class RegressResult:
     fault_hands: dict[str, int]
     field_faults: dict[str, int] | None  # the --field seats' faults at the candidate's and the baseline's tables
     differences: tuple[float, ...]  # the groups' differences in seed order (what --plan --resample reads)
+    beyond_gains: int  # groups that gained more than --tail-loss (beta is not proved for a regression then)
+    beyond_losses: int  # groups that lost more than --tail-loss (alpha is not proved for a pass then)
+    largest_gain: float | None  # the largest of those gains, in points (None: none beyond)
+    largest_loss: float | None
+    within_bound: bool | None  # a betting verdict's rate is proved for this run (None: not a betting verdict)
     matches_played: int
     matches_resumed: int
 
@@ -522,6 +548,9 @@ class RegressResult:
             "candidate": self.candidate, "baseline": self.baseline, "field": self.field, "faults": self.faults,
             "fault_hands": self.fault_hands, "field_faults": self.field_faults,
             "differences": [round(d, 6) for d in self.differences],
+            "beyond_bound": {"gains": self.beyond_gains, "losses": self.beyond_losses,
+                             "largest_gain": r(self.largest_gain, 1), "largest_loss": r(self.largest_loss, 1)},
+            "within_bound": self.within_bound,
             "matches_played": self.matches_played, "matches_resumed": self.matches_resumed,
         }
 

@@ -67,8 +67,12 @@ small-sample factor below: ``argmax_λ Σ log(1 + λ·y_i)``, a one-dimensional 
 guarantee is the stake's cap: with ``B`` = 80 and a group SD near 10 the cap binds, and a regression of the margin
 takes as long as an equal bot's pass (docs/regression.md has the figures).  A group beyond the bound, outside the
 guarantees, widens the bound on its side to itself for the rest of the run (``Sprt.loss_bound``,
-``Sprt.gain_bound``), so that one rare deal is not clipped again and again.  ``SprtSettings.tail`` 0 turns the
-betting tests off: both verdicts are then the LLR's, as in fishtest, with no guarantee under skew or heavy tails.
+``Sprt.gain_bound``), so that one rare deal is not clipped again and again.  Beyond the bound nothing is proved,
+and no test could prove it (Bahadur and Savage 1956: rare big gains not drawn yet make an equal bot look weaker);
+``Sprt.beyond_gains`` and ``Sprt.beyond_losses`` count such groups, so that a verdict can say its rate is not proved
+for its run, but most wrong verdicts there come from runs that stopped before any (docs/regression.md).
+``SprtSettings.tail`` 0 turns the betting tests off: both verdicts are then the LLR's, as in fishtest, with no
+guarantee under skew or heavy tails.
 
 ``held`` says why an LLR already past a bound is not a verdict yet (``burn-in``, or ``tail``: the LLR says pass
 or regression, the betting test of that side has not reached its bound yet), so that a user sees the run keep
@@ -268,7 +272,9 @@ class Sprt:
     stake: float = 0.0  # the pass's stake fixed for the next group
     regression_evidence: float = 0.0  # the regression's betting log-wealth: a regression at settings.regression_bound
     regression_stake: float = 0.0  # the regression's stake fixed for the next group
-    beyond: int = 0  # groups beyond ±B: counted as ±B, outside what alpha and beta are proved for
+    beyond: int = 0  # groups beyond ±B: outside what alpha and beta are proved for
+    beyond_gains: int = 0  # ... of them gains beyond +B (what beta, the regression verdict's rate, needs within it)
+    beyond_losses: int = 0  # ... and losses beyond −B (what alpha, the pass's rate, needs within it)
     largest: float = 0.0  # the largest |difference| of a group so far
     _groups: list[float] = field(default_factory=list, repr=False)  # the groups, as they came
     _cmean: float = 0.0  # their mean
@@ -368,6 +374,8 @@ class Sprt:
         s = self.settings
         c = min(self.gain_bound, max(-self.loss_bound, x))
         self.beyond += abs(x) > s.tail
+        self.beyond_gains += x > s.tail
+        self.beyond_losses += -x > s.tail
         self.largest = max(self.largest, abs(x))
         if self.stake > 0:
             self.evidence += math.log1p(self.stake * (c + s.margin))
@@ -461,6 +469,8 @@ class Simulated:
     p95_groups: int | None  # the groups by which 95 % of the runs were decided (None: fewer were, by max_groups)
     within: tuple[float, float] | None = None  # (passed, failed) by ``budget`` groups, when one was given
     capped: float = 0.0  # the fraction of runs stopped undecided at max_groups (their length is only "more than")
+    passed_beyond: float = 0.0  # the fraction of runs that passed after a loss beyond the bound (alpha not proved)
+    failed_beyond: float = 0.0  # ... that ended in regression after a gain beyond it (beta not proved)
 
 
 def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, runs: int = 1000,
@@ -475,7 +485,7 @@ def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, 
     groups, whatever the settings and the draws)."""
     rng = random.Random(seed)
     lengths: list[int] = []
-    passed = failed = 0
+    passed = failed = passed_beyond = failed_beyond = 0
     passed_by = failed_by = 0
     work = 0
     for _ in range(runs):
@@ -487,6 +497,8 @@ def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, 
             verdict = s.add(draw(rng))
         passed += verdict == "pass"
         failed += verdict == "regression"
+        passed_beyond += verdict == "pass" and s.beyond_losses > 0
+        failed_beyond += verdict == "regression" and s.beyond_gains > 0
         if budget is not None and s.n <= budget:
             passed_by += verdict == "pass"
             failed_by += verdict == "regression"
@@ -498,7 +510,8 @@ def simulate(settings: SprtSettings, draw: Callable[[random.Random], float], *, 
     capped = sum(n > max_groups for n in lengths)
     return Simulated(runs, passed / runs, failed / runs, (runs - passed - failed) / runs,
                      sum(min(n, max_groups) for n in lengths) / runs, p95 if p95 <= max_groups else None,
-                     (passed_by / runs, failed_by / runs) if budget is not None else None, capped / runs)
+                     (passed_by / runs, failed_by / runs) if budget is not None else None, capped / runs,
+                     passed_beyond / runs, failed_beyond / runs)
 
 
 def normal_groups(mean: float, sd: float) -> Callable[[random.Random], float]:

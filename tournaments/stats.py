@@ -21,11 +21,14 @@ group**:
   t interval too (the union of the two; the skewness is the sample skewness of the residuals ``Y_g - r N_g``, from
   third moments summed like the others).  The t interval alone covers 95 % for normal, heavy-tailed and unequal
   groups from 5 groups on, but 88 % at 5 exponential-like groups and 90 % at 10; the union 93 % and 94.4 %
-  (``bench/coverage.py``, docs/statistics.md).  Below :data:`SKEW_MIN_GROUPS` groups, where no method measured
-  reaches 93.5 % for skewed groups and skewness cannot be told, every interval says "95 % if not skewed"; from
-  there an interval whose groups are too skewed for their number says "too few groups for a skewed result"
-  (:func:`interval_caveat`).  Points per hand and head-to-head differences get the correction; ranks and
-  first-place rates (bounded, summed without third moments) keep the t interval.  Below :data:`MIN_GROUPS` groups
+  (``bench/coverage.py``, docs/statistics.md).  Where it is short of 95 % the table says so in every cell, by
+  the number of groups (:func:`interval_caveat`): below :data:`SKEW_MIN_GROUPS` groups "95 % if not skewed", and
+  below :data:`SKEWED_MIN_GROUPS` "95 % if not very skewed" (lognormal-like groups: 91 % at 10, 93 % at 20).  Not
+  by the groups' own skewness: the intervals that miss a skewed result are those whose groups drew none of its
+  rare big values and look no more skewed than normal ones (and those that did are widened and cover), so no rule
+  on the groups marks them; nor does any interval measured cover them (bootstrap-t 90-92 %).  Points per hand and
+  head-to-head differences get the correction; ranks and first-place rates (bounded, summed without third
+  moments) keep the t interval and the first caveat only.  Below :data:`MIN_GROUPS` groups
   there is no interval: it is ``None`` (null in JSON, "too few groups" in text).  With 2 groups ``t`` is 12.7 and
   the interval says nothing ("avg rank 1.62 ± 7.94"); when both groups happen to agree it is a false "± 0.00".
 
@@ -70,22 +73,21 @@ MIN_GROUPS = 5
 At 5 groups the t interval is checked to cover 95% of the time on simulated tournaments."""
 ClusterBy = Literal["group", "seed"]
 SKEW_MIN_GROUPS = 10
-"""Below this many groups the skewness of a result cannot be told from its groups, and no interval measured covers
-95 % for skewed ones (exponential-like groups at 5: 88 % for the t interval, 93 % with the skewness correction, 93 %
-bootstrap-t; ``bench/coverage.py``): the interval is shown with the caveat "95 % if not skewed"."""
-SKEW_GROUPS_PER_SKEW2 = 4
-"""From :data:`SKEW_MIN_GROUPS` on, a result whose groups are significantly skewed (sample skewness γ beyond twice
-its normal-law SE, √(6/G)) is called too few groups for its interval while G < this × γ²: the corrected interval
-covers exponential-like groups (γ = 2) from 10 groups, lognormal ones (γ ≈ 6) only from about 50
-(``bench/coverage.py``)."""
+"""Below this many groups no interval measured covers 95 % for skewed results (exponential-like groups at 5: 88 %
+for the t interval, 93 % with the skewness correction, 93 % bootstrap-t; ``bench/coverage.py``), and the groups
+cannot show the skew: every interval says "95 % if not skewed"."""
+SKEWED_MIN_GROUPS = 50
+"""Below this many groups (from :data:`SKEW_MIN_GROUPS`) an interval of points says "95 % if not very skewed": it
+covers exponential-like skew (skewness 2) but not lognormal-like (skewness 6: 91 % at 10 groups, 93 % at 20, 94 %
+at 50; ``bench/coverage.py``)."""
 CUBES_MAX_CLUSTERS = 20_000
 """Up to this many clusters standings also read the third moments (one pass over the kept clusters); above it the
 skewness is not computed (a result's skewness matters less the more groups it has)."""
-CAVEATS = {"few": "95 % if not skewed", "skewed": "too few groups for a skewed result"}
+CAVEATS = {"few": "95 % if not skewed", "short": "95 % if not very skewed"}
 """Why an interval may cover less than 95 % (``Estimate.caveat``; ``ci95_caveat`` in JSON)."""
-FEW_MARK = "†"
-"""The text tables mark an interval of fewer than :data:`SKEW_MIN_GROUPS` groups with this (every interval of a
-short tournament: a note under the table says what it means); a skewed one says so in full, in its cell."""
+MARKS = {"few": "†", "short": "‡"}
+"""How the text tables mark an interval with a caveat (it concerns every interval of a short tournament: one note
+under the table says what the mark means; the HTML report writes the caveat in full)."""
 
 # ------------------------------------------------------------------------------------------------ t quantile
 
@@ -284,18 +286,20 @@ class Moments:
         return max(-self.g, min(self.g, m3 / m2 ** 1.5))
 
 
-def interval_caveat(g: int, skew: float | None) -> str | None:
-    """Why an interval over ``g`` clusters may cover less than 95 %: a key of :data:`CAVEATS`, or None."""
+def interval_caveat(g: int, bounded: bool = False) -> str | None:
+    """Why an interval over ``g`` clusters may cover less than 95 %: a key of :data:`CAVEATS`, or None.
+    ``bounded``: a rank or a rate, which cannot be skewed without a limit as points can: the first caveat only."""
     if g < SKEW_MIN_GROUPS:
         return "few"
-    if skew is not None and abs(skew) > 2 * math.sqrt(6 / g) and g < SKEW_GROUPS_PER_SKEW2 * skew * skew:
-        return "skewed"
+    if not bounded and g < SKEWED_MIN_GROUPS:
+        return "short"
     return None
 
 
-def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUPS) -> Estimate:
+def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUPS, bounded: bool = False) -> Estimate:
     """``Σy / Σn`` with the ratio-estimator SE (CR1 with the effective number of groups, see the module docstring)
-    and a t interval, from the clusters' moments: ``Σ (y - r n)² = Σy² - 2 r Σyn + r² Σn²``."""
+    and a t interval, from the clusters' moments: ``Σ (y - r n)² = Σy² - 2 r Σyn + r² Σn²``.  ``bounded``: a rank or
+    a rate (:func:`interval_caveat`)."""
     if m.g == 0 or m.sn == 0:
         return Estimate(None, None, None, None, m.g)
     r = m.sy / m.sn
@@ -313,7 +317,7 @@ def ratio_estimate(m: Moments, level: float = LEVEL, min_groups: int = MIN_GROUP
     if skew is not None:  # the union with Hall's skewness-corrected interval
         a = skew / math.sqrt(m.g)
         lo, hi = min(lo, r - _hall_inverse(t, a) * se), max(hi, r - _hall_inverse(-t, a) * se)
-    return Estimate(r, se, lo, hi, m.g, skew, interval_caveat(m.g, skew))
+    return Estimate(r, se, lo, hi, m.g, skew, interval_caveat(m.g, bounded))
 
 
 def _hall_inverse(q: float, a: float) -> float:
@@ -424,19 +428,23 @@ class Standings:
     def notes(self) -> list[str]:
         w = self.cluster_word
         out = [f"95% intervals are clustered by {w} (Student's t with {w}s - 1 degrees of freedom, widened by Hall's "
-               "skewness correction where the groups are skewed)."]
+               "skewness correction where the groups are skewed); no interval allows for rare big results that no "
+               f"{w} has shown yet (docs/statistics.md)."]
         short = [b.name for b in self.bots if b.hands and b.mean.ci95 is None]
         if short:
             out.append(f"no interval for {', '.join(short)}: an interval needs results from at least {MIN_GROUPS} "
                        f"{w}s (shown as 'too few groups'; null in JSON). Play more seeds.")
         estimates = [e for b in self.bots for e in (b.mean, b.rank, b.first_rate)] + [h.diff for h in self.head_to_head]
         if any(e.caveat == "few" for e in estimates):
-            out.append(f"{FEW_MARK} {CAVEATS['few']}: fewer than {SKEW_MIN_GROUPS} {w}s are too few to tell whether a "
-                       "result is skewed, and a skewed one's interval covers less (docs/statistics.md). Play more "
-                       "seeds.")
-        if any(e.caveat == "skewed" for e in estimates):
-            out.append(f"'{CAVEATS['skewed']}': these groups are so skewed that their interval may cover less than "
-                       "95 % (docs/statistics.md). Play more seeds.")
+            out.append(f"{MARKS['few']} {CAVEATS['few']}: with fewer than {SKEW_MIN_GROUPS} {w}s a skewed result's "
+                       "interval covers less (93 % for an exponential-like skew, 88 % lognormal-like), and so few "
+                       f"{w}s cannot show the skew (docs/statistics.md). Play more seeds.")
+        if any(e.caveat == "short" for e in estimates):
+            out.append(f"{MARKS['short']} {CAVEATS['short']}: with {SKEW_MIN_GROUPS} to {SKEWED_MIN_GROUPS - 1} {w}s "
+                       "an interval covers an exponential-like skew (many small losses, a few big wins) but not a "
+                       "stronger one (lognormal-like: 91 % at 10, 93 % at 20); the intervals that miss are those whose "
+                       f"{w}s drew none of the rare big results, so the {w}s cannot show it (docs/statistics.md). "
+                       "Play more seeds.")
         if any(b.dummy for b in self.bots):
             out.append(f"bots named {DUMMY_PREFIX}-* are dummies that filled empty seats, not participants.")
         if self.trust_memory is not None:
@@ -611,8 +619,8 @@ def assemble(bot_totals: Iterable[BotTotals], pair_totals: Iterable[PairTotals],
     bots = [
         BotStanding(
             name=printable(t.bot), dummy=is_dummy(t.bot), matches=t.matches, hands=t.hands, points=t.points,
-            mean=ratio_estimate(t.mean, level), rank=ratio_estimate(t.rank, level),
-            first_rate=ratio_estimate(t.first, level),
+            mean=ratio_estimate(t.mean, level), rank=ratio_estimate(t.rank, level, bounded=True),
+            first_rate=ratio_estimate(t.first, level, bounded=True),
             win_rate=_rate(t.wins, t.hands), self_draw_rate=_rate(t.self_draws, t.hands),
             deal_in_rate=_rate(t.deal_ins, t.hands), wins=t.wins, self_draws=t.self_draws, deal_ins=t.deal_ins,
             fault_count=t.faults, faults=dict(sorted((printable(k), n) for k, n in faults.get(t.bot, {}).items())),
@@ -929,7 +937,7 @@ def _to_json(standings: Standings) -> dict[str, Any]:
 CSV_COLUMNS = (
     "name", "dummy", "matches", "hands", "groups", "points", "mean", "se", "ci95_lo", "ci95_hi", "avg_rank",
     "avg_rank_ci95_lo", "avg_rank_ci95_hi", "first_rate", "win_rate", "self_draw_rate", "deal_in_rate", "faults",
-    "faults_by_kind", "mean_answer_ms", "max_answer_ms",
+    "faults_by_kind", "mean_answer_ms", "max_answer_ms", "ci95_caveat",
 )
 
 
@@ -938,7 +946,8 @@ def _cell(x: Any) -> Any:
 
 
 def to_csv(standings: Standings) -> str:
-    """One row per bot, best first; undefined numbers are empty cells; kinds of fault as ``kind=n;kind=n``."""
+    """One row per bot, best first; undefined numbers are empty cells; kinds of fault as ``kind=n;kind=n``; the
+    caveat of the mean's interval (``ci95_caveat``) last."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -948,6 +957,7 @@ def to_csv(standings: Standings) -> str:
             b.name, int(b.dummy), b.matches, b.hands, b.groups, b.points, b.mean.value, b.mean.se, ci[0], ci[1],
             b.rank.value, rci[0], rci[1], b.first_rate.value, b.win_rate, b.self_draw_rate, b.deal_in_rate,
             b.fault_count, ";".join(f"{k}={n}" for k, n in b.faults.items()), b.mean_answer_ms, b.max_answer_ms,
+            CAVEATS.get(b.mean.caveat or ""),
         )])
     return buf.getvalue()
 
@@ -965,7 +975,7 @@ def fmt_interval(e: Estimate, digits: int = 1, sign: bool = False) -> str:
     hw = e.half_width
     if hw is None:
         return f"{fmt_num(e.value, digits, sign)} (too few groups)"
-    note = "" if not e.caveat else f" {FEW_MARK}" if e.caveat == "few" else f" ({CAVEATS[e.caveat]})"
+    note = f" {MARKS[e.caveat]}" if e.caveat else ""
     return f"{fmt_num(e.value, digits, sign)} ± {fmt_num(hw, digits)}{note}"
 
 
@@ -1032,7 +1042,8 @@ def to_markdown(standings: Standings, *, head_to_head: bool = True) -> str:
 
 __all__ = [
     "CSV_COLUMNS", "MIN_GROUPS", "clopper_pearson", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings",
-    "StoreError", "CAVEATS", "FEW_MARK", "SKEW_MIN_GROUPS", "interval_caveat", "build_standings", "cluster_ratio",
+    "StoreError", "CAVEATS", "MARKS", "SKEW_MIN_GROUPS", "SKEWED_MIN_GROUPS", "interval_caveat", "build_standings",
+    "cluster_ratio",
     "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
     "BotTotals", "Moments", "PairTotals", "assemble", "kept_totals", "ratio_estimate", "read_totals",
     "totals_from_rows",

@@ -25,6 +25,7 @@ from tournaments import regress as regress_mod
 from tournaments.regress import (
     Played,
     RegressError,
+    RegressResult,
     RegressSettings,
     RegressState,
     plan_regress,
@@ -443,8 +444,42 @@ def test_groups_beyond_the_bound_are_said() -> None:
     state = RegressState(s, Sprt(s.test))
     for k, diff in enumerate([10, -20, 2000, 15]):  # 2,000 per hand of a 4-seat-hand group: 8,000 points
         _fake_group(state, k, {}, diff=diff)
-    note = [n for n in state.result().notes if "beyond --tail-loss" in n]
-    assert note and note[0].startswith("1 of 4 groups were beyond --tail-loss 5120 points (the largest 8000)")
+    r = state.result()
+    note = [n for n in r.notes if "beyond --tail-loss" in n]
+    assert note and note[0].startswith("1 of 4 groups were beyond --tail-loss 5120 points: 1 gains (the largest 8000)")
+    assert "no test can promise them beyond it" in note[0] and note[0].endswith("(at least 8000)")
+    assert r.to_json()["beyond_bound"] == {"gains": 1, "losses": 0, "largest_gain": 8000.0, "largest_loss": None}
+    assert r.within_bound is None  # no verdict yet
+
+
+def _decide(state: RegressState, first: int, diff: int) -> RegressResult:
+    """One group of ``first`` points per hand, then groups of about ``diff`` until the test decides."""
+    _fake_group(state, 0, {}, diff=first)
+    k = 1
+    while state.sprt.state is None and k < 400:
+        _fake_group(state, k, {}, diff=diff + 10 * (k % 3))
+        k += 1
+    return state.result()
+
+
+def test_a_verdict_whose_rate_a_group_beyond_the_bound_voids_says_so() -> None:
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 1}), max_hands=4000)
+    # a regression after a gain beyond the bound: beta (the regression's rate) is not proved for this run
+    r = _decide(RegressState(s, Sprt(s.test)), 2000, -300)
+    assert (r.verdict, r.reason, r.within_bound) == ("regression", "betting", False)
+    assert r.detail.endswith("; but beta is not proved for this run: 1 group gained more than --tail-loss 5120 "
+                             "points (the largest 8000)")
+    assert r.to_json()["within_bound"] is False
+    # a pass after a loss beyond it: alpha is not proved
+    r = _decide(RegressState(s, Sprt(s.test)), -2000, 300)
+    assert (r.verdict, r.within_bound) == ("pass", False)
+    assert "but alpha is not proved for this run: 1 group lost" in r.detail
+    # the other side's group beyond is no matter for the verdict's rate: a regression after a loss beyond
+    r = _decide(RegressState(s, Sprt(s.test)), -2000, -300)
+    assert (r.verdict, r.within_bound) == ("regression", True) and "not proved" not in r.detail
+    assert r.to_json()["beyond_bound"]["losses"] == 1
+    r = _decide(RegressState(s, Sprt(s.test)), 0, -300)
+    assert (r.verdict, r.within_bound) == ("regression", True) and not any("beyond" in n for n in r.notes)
 
 
 def test_plan_prints_hands_without_playing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
