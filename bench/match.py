@@ -202,7 +202,7 @@ def warm_cost(specs: list[BotSpec], seed: int, hands: int, log: Path) -> tuple[f
         with mock.patch.object(referee.match, "ProcessSeat", InMemorySeat), tempfile.TemporaryDirectory() as tmp:
             result = play_match(specs, seed=seed, rules=make_ruleset({"hands": hands}),
                                 log_path=Path(tmp) / "warm.jsonl",
-                                on_hand=lambda summary, res: marks.append(time.process_time()))
+                                on_hand=lambda summary, res, marks=marks: marks.append(time.process_time()))
         best = min(best, (marks[-1] - marks[0]) / (len(marks) - 1))
     return best, result
 
