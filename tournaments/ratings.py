@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from .stats import ClusterBy, Standings, compute_standings
 from .store import StoreError, connect
 
 RATINGS_KEY = "league_ratings"  # meta: the ratings after the last recorded match (JSON)
+HISTORY_POINTS = 256  # points of a bot's rating history kept in memory (History), whatever its matches
 
 
 def _model() -> Any:
@@ -39,13 +41,53 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+class History:
+    """One bot's rating over time, as (league match number, mu, sigma) after its matches, in bounded memory: once
+    it holds ``HISTORY_POINTS`` points every other one goes and from then on only every 2nd (4th, …) of its matches
+    is kept, so the points stay evenly spread over its whole life; the latest is always shown."""
+
+    __slots__ = ("last", "points", "seen", "stride")
+
+    def __init__(self) -> None:
+        self.points: list[tuple[int, float, float]] = []
+        self.stride = 1
+        self.seen = 0
+        self.last: tuple[int, float, float] | None = None
+
+    def add(self, at: int, mu: float, sigma: float) -> None:
+        self.last = (at, mu, sigma)
+        if self.seen % self.stride == 0:
+            self.points.append(self.last)
+            if len(self.points) > HISTORY_POINTS:
+                self.points = self.points[::2]
+                self.stride *= 2
+        self.seen += 1
+
+    def series(self) -> list[tuple[int, float, float]]:
+        if self.last is None or (self.points and self.points[-1] == self.last):
+            return list(self.points)
+        return [*self.points, self.last]
+
+    def copy(self) -> History:
+        h = History()
+        h.points, h.stride, h.seen, h.last = list(self.points), self.stride, self.seen, self.last
+        return h
+
+
+Checkpoint = tuple[int, dict[str, tuple[Rating | None, History | None]]]
+
+
 class Ratings:
-    """Every entrant's Plackett-Luce rating, updated match by match in the order the store recorded them."""
+    """Every entrant's Plackett-Luce rating, updated match by match in the order the store recorded them, with its
+    history (:class:`History`).  The league's loop updates it; the page reads it from worker threads, under
+    ``lock``."""
 
     def __init__(self) -> None:
         self.model = _model()
         self.by_name: dict[str, Rating] = {}
+        self.history: dict[str, History] = {}
         self.rated = 0  # matches rated
+        self.lock = threading.Lock()
 
     def get(self, name: str) -> Rating:
         r = self.by_name.get(name)
@@ -61,13 +103,52 @@ class Ratings:
         teams = [[self.model.rating(mu=r.mu, sigma=r.sigma)] for r in current]
         new = self.model.rate(teams, scores=[float(t) for t in totals])
         seen: set[str] = set()
-        for name, team in zip(seats, new, strict=True):
-            if name.startswith(f"{DUMMY_PREFIX}-") or name in seen:
-                continue  # a dummy is not rated; a bot in two seats (never, but a store could say so) once
-            seen.add(name)
-            r = self.by_name[name]
-            r.mu, r.sigma, r.matches = float(team[0].mu), float(team[0].sigma), r.matches + 1
-        self.rated += 1
+        with self.lock:
+            self.rated += 1
+            for name, team in zip(seats, new, strict=True):
+                if name.startswith(f"{DUMMY_PREFIX}-") or name in seen:
+                    continue  # a dummy is not rated; a bot in two seats (never, but a store could say so) once
+                seen.add(name)
+                r = self.by_name[name]
+                r.mu, r.sigma, r.matches = float(team[0].mu), float(team[0].sigma), r.matches + 1
+                self.history.setdefault(name, History()).add(self.rated, r.mu, r.sigma)
+
+    def checkpoint(self, names: Iterable[str]) -> Checkpoint:
+        """What :meth:`add` of a match among ``names`` changes, to :meth:`rollback` to if it is not recorded."""
+        return self.rated, {n: (replace(r) if (r := self.by_name.get(n)) else None,
+                                h.copy() if (h := self.history.get(n)) else None) for n in set(names)}
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        rated, saved = checkpoint
+        with self.lock:
+            self.rated = rated
+            for n, (r, h) in saved.items():
+                if r is None:
+                    self.by_name.pop(n, None)
+                else:
+                    self.by_name[n] = r
+                if h is None:
+                    self.history.pop(n, None)
+                else:
+                    self.history[n] = h
+
+    def series(self, name: str) -> list[tuple[int, float, float]]:
+        """``name``'s rating after its matches, thinned (:class:`History`); empty for a bot not yet rated."""
+        with self.lock:
+            h = self.history.get(name)
+            return h.series() if h is not None else []
+
+    def trends(self, points: int) -> dict[str, list[float]]:
+        """Every bot's mu over time in at most ``points`` values, evenly picked from its history (the page's
+        small charts)."""
+        with self.lock:
+            out = {}
+            for name, h in self.history.items():
+                s = h.series()
+                if len(s) > points:
+                    s = [s[round(i * (len(s) - 1) / (points - 1))] for i in range(points)]
+                out[name] = [round(mu, 3) for _, mu, _ in s]
+            return out
 
     def to_json(self) -> dict[str, Any]:
         return {"rated": self.rated,
@@ -207,5 +288,5 @@ class LeagueReader:
                 for r in rows]
 
 
-__all__ = ["RATINGS_KEY", "LeagueReader", "Rating", "Ratings", "league_order", "league_standings", "read_ratings",
-           "stored_ratings"]
+__all__ = ["HISTORY_POINTS", "RATINGS_KEY", "History", "LeagueReader", "Rating", "Ratings", "league_order",
+           "league_standings", "read_ratings", "stored_ratings"]
