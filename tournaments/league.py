@@ -309,6 +309,7 @@ class LeaguePlan:
     identity: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     where: str = "league"
+    wall_salt: str = ""
 
 
 _BOT_KEYS = ("bots", "executables", "files")
@@ -389,10 +390,11 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
                 store.initialise(t.name, merged, t.wall_salt)
             elif merged != old:
                 store.set_identity(merged)
+            salt = store.wall_salt()
     except StoreError as exc:
         raise LeagueError(str(exc)) from None
     return LeaguePlan(config, store_path, logs_dir, submissions, by_name, [s.name for s in specs], dummy,
-                      rules.model_dump(), merged, notes, where)
+                      rules.model_dump(), merged, notes, where, salt)
 
 
 def submitted_specs(folder: Path, taken: set[str]) -> list[BotSpec]:
@@ -579,6 +581,84 @@ class LeagueDesk:
         return [e.to_json() for e in self.register.entries()]
 
 
+TREND_POINTS = 40  # values in each bot's small rating chart on the page (/api/standings "trends")
+
+
+class LeaguePage:
+    """What the league's page shows beyond the store's standings (:class:`tournaments.ratings.LeagueReader`): each
+    bot's rating over time (the running league's :class:`Ratings`), which remote bots are logged in (``online``),
+    and a page per bot (:meth:`bot`).  Read from the page's worker threads."""
+
+    def __init__(self, plan: LeaguePlan, reader: Any, control: LeagueControl, register: Any = None,
+                 online: Callable[[], dict[str, bool]] | None = None) -> None:
+        self.plan = plan
+        self.reader = reader
+        self.control = control
+        self.register = register  # tournaments.submissions.Register (with a desk), for versions
+        self.online = online
+
+    def _online(self) -> dict[str, bool]:
+        return self.online() if self.online is not None else {}
+
+    def standings(self) -> dict[str, Any]:
+        """``/api/standings``: the store's standings with ``trends`` (each bot's mu over time, at most
+        ``TREND_POINTS`` values) and ``online`` (each remote bot: whether its wrapper is logged in)."""
+        ratings = self.control.ratings
+        return {**self.reader.standings(), "trends": ratings.trends(TREND_POINTS) if ratings is not None else {},
+                "online": self._online()}
+
+    def bot(self, name: str) -> dict[str, Any] | None:
+        """``/api/bots/NAME`` (None: no such entrant): its standing and rating, its rating after each of its matches
+        (thinned: ``tournaments.ratings.History``), its versions (a submitted bot's entries, each with whether its
+        check passed), and its head-to-head against every bot it met."""
+        entry = next((b for b in self.plan.identity.get("bots") or [] if isinstance(b, dict) and b.get("name") == name),
+                     None)
+        mine = self.register.entry(name) if self.register is not None else None
+        if entry is None and mine is None:
+            return None
+        e = entry or {}
+        kind = ("submitted" if mine is not None or e.get("submitted") else "remote" if e.get("remote") else
+                "built-in" if e.get("builtin") else "process")
+        standing = next((b for b in self.reader.standings()["bots"] if b["name"] == name), None)
+        ratings = self.control.ratings
+        history = [[at, round(mu, 3), round(sigma, 3)] for at, mu, sigma in ratings.series(name)] \
+            if ratings is not None else []
+        versions = []
+        if mine is not None:
+            versions = [{**v.to_json(), "current": v.name == name} for v in self.register.entries()
+                        if v.bot == mine.bot]
+        return {"name": name, "kind": kind, "active": name in self.plan.active, "online": self._online().get(name),
+                "standing": standing, "history": history, "versions": versions,
+                "head_to_head": self.reader.head_to_head(name)}
+
+
+def dask_executor(address: str, p: LeaguePlan, workers: int | None = None) -> Any:
+    """A Dask executor for :func:`run_league` (``tournaments.distributed``, as a tournament's), its workers checked
+    for every entrant's paths.  Task keys are the league's match IDs under a namespace of its settings, its wall
+    salt and its store, and a table's number is never handed out twice (``NEXT_TABLE_KEY``): one key, one match."""
+    from . import distributed
+
+    namespace = distributed.namespace_of({**_settings(p.identity), "wall_salt": p.wall_salt,
+                                          "store": str(p.store_path.resolve())})
+    return distributed.open_dask_executor(address, specs=p.specs.values(), namespace=namespace,
+                                          workers=workers or p.config.tournament.workers())
+
+
+def dask_vet(executor: Any) -> Callable[[BotSpec], list[str]]:
+    """:attr:`LeagueControl.vet` on Dask: a submitted bot joins only if every worker has its folder and command."""
+    from . import distributed
+
+    def vet(spec: BotSpec) -> list[str]:
+        paths = distributed.bot_paths(spec)
+        try:
+            distributed.check_workers(executor.client, executor.address, (paths,) if paths is not None else ())
+        except distributed.DaskError as exc:
+            return [str(exc).replace("\n", "; ")]
+        return []
+
+    return vet
+
+
 async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: int | None = None,
                      on_match: MatchCallback | None = None, control: LeagueControl | None = None,
                      executor: Any = None, remote: RemoteSeating | None = None, available: Available | None = None,
@@ -673,6 +753,6 @@ async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: 
 
 
 __all__ = [
-    "LeagueConfig", "LeagueControl", "LeagueDesk", "LeagueError", "LeaguePlan", "load_league", "open_league",
-    "parse_league", "run_league",
+    "LeagueConfig", "LeagueControl", "LeagueDesk", "LeagueError", "LeaguePage", "LeaguePlan", "dask_executor",
+    "dask_vet", "load_league", "open_league", "parse_league", "run_league",
 ]

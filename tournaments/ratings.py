@@ -216,6 +216,7 @@ class LeagueReader:
     def __init__(self, store_path: Path) -> None:
         self.store_path = Path(store_path)
         self._cached: tuple[int, dict[str, Any]] | None = None
+        self._pairs: tuple[int, list[dict[str, Any]]] | None = None
 
     def _last(self) -> int:
         con = connect(self.store_path, readonly=True)
@@ -236,6 +237,28 @@ class LeagueReader:
         data.pop("head_to_head", None)
         self._cached = (last, data)
         return data
+
+    def head_to_head(self, name: str) -> list[dict[str, Any]]:
+        """``name``'s points per hand minus each opponent's, over the matches where both sat, with its clustered
+        interval (as ``mjref standings``), best opponent for ``name`` first.  Every pair is computed again only when
+        a match was recorded since."""
+        from .stats import compute_standings, to_json
+
+        last = self._last()
+        pairs = self._pairs
+        if pairs is None or pairs[0] != last:
+            pairs = self._pairs = (last, to_json(compute_standings(self.store_path))["head_to_head"])
+        out = []
+        for h in pairs[1]:
+            if name not in (h["a"], h["b"]) or h["a"] == h["b"]:
+                continue
+            flip = h["b"] == name
+            ci = h["ci95"]
+            out.append({"opponent": h["a"] if flip else h["b"], "matches": h["matches"], "hands": h["hands"],
+                        "mean_diff": None if h["mean_diff"] is None else (-h["mean_diff"] if flip else h["mean_diff"]),
+                        "ci95": None if ci is None else ([-ci[1], -ci[0]] if flip else ci)})
+        return sorted(out, key=lambda h: (-(h["mean_diff"] if h["mean_diff"] is not None else -math.inf),
+                                          h["opponent"]))
 
     def _per_table(self, con: Any) -> int:
         row = con.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
