@@ -342,3 +342,22 @@ def test_a_match_is_shown_only_once_its_whole_table_is_played(tmp_path: Path) ->
     shown = {m["id"]: m["viewer"] for m in reader.matches(10)}
     assert shown == {**{f"L0000000-r0{r}": True for r in range(4)}, "L0000001-r00": False, "L0000001-r01": False}
     assert reader.viewer("../league") is None and reader.viewer("L0000009-r00") is None
+
+
+def test_the_page_reads_its_store_while_another_process_reads_it_too(tmp_path: Path) -> None:
+    """The page reads the store in the league's own process, beside its writer; another process (mjref standings,
+    a script) reading it at the same time must not take the WAL from under them: before the fix every page read
+    after the first failed with "disk I/O error" (the page's reads dropped the writer's locks)."""
+    import urllib.request
+
+    path = write_league(tmp_path, concurrency=1)
+    store = tmp_path / "league.sqlite"
+    with served_league(path) as (url, proc):
+        wait_for(proc, store, 3)  # type: ignore[arg-type]
+        for _ in range(40):
+            con = connect(store, readonly=True)  # another reader, which closes its connection each time
+            con.execute("SELECT COUNT(*) FROM matches").fetchone()
+            con.close()
+            with urllib.request.urlopen(f"{url}/api/standings", timeout=30) as r:
+                assert r.status == 200 and json.loads(r.read())["matches"] >= 3
+            time.sleep(0.05)
