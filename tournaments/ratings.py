@@ -248,15 +248,9 @@ class LeagueReader:
         pairs = self._pairs
         if pairs is None or pairs[0] != last:
             pairs = self._pairs = (last, to_json(compute_standings(self.store_path))["head_to_head"])
-        out = []
-        for h in pairs[1]:
-            if name not in (h["a"], h["b"]) or h["a"] == h["b"]:
-                continue
-            flip = h["b"] == name
-            ci = h["ci95"]
-            out.append({"opponent": h["a"] if flip else h["b"], "matches": h["matches"], "hands": h["hands"],
-                        "mean_diff": None if h["mean_diff"] is None else (-h["mean_diff"] if flip else h["mean_diff"]),
-                        "ci95": None if ci is None else ([-ci[1], -ci[0]] if flip else ci)})
+        out = [{"opponent": h["b"], "matches": h["matches"], "hands": h["hands"], "mean_diff": h["mean_diff"],
+                "ci95": h["ci95"]}
+               for h in pairs[1] if h["a"] == name and h["b"] != name]  # each pair is there both ways round
         return sorted(out, key=lambda h: (-(h["mean_diff"] if h["mean_diff"] is not None else -math.inf),
                                           h["opponent"]))
 

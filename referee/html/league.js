@@ -208,7 +208,8 @@
       parts.push(signed(st.mean, 1) + half + " points/hand", st.matches + " matches", st.fault_count + " faults");
     }
     $("summary").textContent = parts.join(" · ");
-    $("chart").replaceChildren(chart(data.history, 600, 220, true));
+    const wide = Math.max(300, Math.min(900, $("chart").clientWidth || 600));  // its text at its own size
+    $("chart").replaceChildren(chart(data.history, wide, 220, true));
     const h2h = $("h2h-body");
     h2h.replaceChildren();
     data.head_to_head.forEach((h) => {
