@@ -17,7 +17,13 @@ part of (a run stopped in the middle of a duplicate group), lowest first; else a
 active entrant in the fewest tables in flight, then with the largest rating uncertainty (sigma), then the fewest
 matches, then by name; each further seat goes to the entrant that has met the ones already chosen least often
 (matches recorded or in flight), then the one whose rating is closest to the first bot's, then the largest sigma,
-then by name.  Fewer than four entrants: the ruleset's default dummy fills the empty seats.
+then by name.  Fewer than four entrants: the ruleset's default dummy fills the empty seats.  Only entrants that
+can sit now are chosen (a remote bot: while its wrapper is logged in, at one table at a time); with nobody, the
+slot waits.  A new table's number is kept in the store (``NEXT_TABLE_KEY``) before it is played.
+
+**Where matches are played**: as in a tournament, by ``MatchPlayer`` (a local pool, or Dask: ``dask_executor``),
+and a match with a remote bot in this process, its seats from ``referee.server.Server.seating`` (the command
+serves the wrappers).
 
 **Ratings** (:class:`Ratings`): openskill's Plackett-Luce model, each match one update with the four seats ranked
 by their points in it (ties share a place); dummies keep the initial rating and are not updated.  Matches are rated
@@ -26,8 +32,9 @@ transaction as the match (meta ``league_ratings``), so the stored ratings always
 stored, and recomputing them from the matches gives the same numbers (checked at every start).
 
 **Stopping and restarting.**  Ctrl-C, SIGTERM and SIGHUP stop the matches in flight without recording them;
-``kill -9`` loses at most those.  On the next start the store says which tables are finished: a table with no
-recorded match is never played again (its seed is skipped), a table with some seatings recorded is finished first.
+``kill -9`` loses at most those.  On the next start the store says which tables are finished: a table handed out
+with no recorded match is never played again (its seed is skipped), a table with some seatings recorded is
+finished first.
 """
 
 from __future__ import annotations
