@@ -273,36 +273,33 @@
   const reportForm = $("report-form");
   if (reportForm) reportForm.addEventListener("submit", reports);
 
-  async function pollBot() {
-    try {
-      const r = await fetch("/api/bots/" + encodeURIComponent(botName));
-      const data = await r.json();
-      if (!r.ok) throw new Error(data.error || "HTTP " + r.status);
-      bot(data);
-      $("status").textContent = "updated " + new Date().toLocaleTimeString();
-      document.body.dataset.state = "live";
-    } catch (e) {
-      $("status").textContent = "cannot reach the league (" + e.message + "); trying again";
-      document.body.dataset.state = "away";
-    }
-    setTimeout(pollBot, every);
+  async function loadBot() {
+    const r = await fetch("/api/bots/" + encodeURIComponent(botName));
+    const data = await r.json();
+    if (!r.ok) throw new Error(data.error || "HTTP " + r.status);
+    bot(data);
   }
 
-  async function poll() {
+  async function loadLeague() {
+    const [s, m] = await Promise.all([fetch("/api/standings"), fetch("/api/matches")]);
+    if (!s.ok || !m.ok) throw new Error("HTTP " + s.status + "/" + m.status);
+    standings(await s.json());
+    matches(await m.json());
+    const en = await fetch("/api/entries");
+    if (en.ok) entries(await en.json());
+  }
+
+  // Load now and every few seconds; the page says whether the league answers.
+  async function poll(load) {
     try {
-      const [s, m] = await Promise.all([fetch("/api/standings"), fetch("/api/matches")]);
-      if (!s.ok || !m.ok) throw new Error("HTTP " + s.status + "/" + m.status);
-      standings(await s.json());
-      matches(await m.json());
-      const en = await fetch("/api/entries");
-      if (en.ok) entries(await en.json());
+      await load();
       $("status").textContent = "updated " + new Date().toLocaleTimeString();
       document.body.dataset.state = "live";
     } catch (e) {
       $("status").textContent = "cannot reach the league (" + e.message + "); trying again";
       document.body.dataset.state = "away";
     }
-    setTimeout(poll, every);
+    setTimeout(() => poll(load), every);
   }
-  if (botName !== null) pollBot(); else poll();
+  poll(botName !== null ? loadBot : loadLeague);
 })();

@@ -17,16 +17,18 @@ from importlib import resources
 
 POLL_MS = 2000  # how often the page asks for the standings and the matches
 
-_PAGE = """<!DOCTYPE html>
+_HEAD = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>league standings</title>
+<title>{title}</title>
 <link rel="stylesheet" href="/league.css">
 <link rel="icon" href="data:,">
 </head>
-<body data-state="loading" data-poll="{poll}">
+"""
+
+_PAGE = """<body data-state="loading" data-poll="{poll}">
 <h1 id="title">league</h1>
 <div id="summary"></div>
 <h2>Standings</h2>
@@ -61,16 +63,7 @@ _PAGE = """<!DOCTYPE html>
 """
 
 
-_BOT_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>bot</title>
-<link rel="stylesheet" href="/league.css">
-<link rel="icon" href="data:,">
-</head>
-<body data-state="loading" data-poll="{poll}" data-page="bot">
+_BOT_PAGE = """<body data-state="loading" data-poll="{poll}" data-page="bot">
 <p class="back"><a href="/">all standings</a></p>
 <h1 id="title">bot</h1>
 <div id="summary"></div>
@@ -104,11 +97,11 @@ their check reports (``#reports``), redrawn from ``/api/bots/NAME``.  The name i
 
 
 def page() -> str:
-    return _PAGE.replace("{poll}", str(POLL_MS))
+    return _HEAD.replace("{title}", "league standings") + _PAGE.replace("{poll}", str(POLL_MS))
 
 
 def bot_page() -> str:
-    return _BOT_PAGE.replace("{poll}", str(POLL_MS))
+    return _HEAD.replace("{title}", "bot") + _BOT_PAGE.replace("{poll}", str(POLL_MS))
 
 
 def script() -> str:

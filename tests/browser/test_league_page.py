@@ -31,16 +31,22 @@ def league(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield url + "/"
 
 
+def watched(browser: Any, width: int) -> tuple[Any, Any, list[str], list[str]]:
+    """A page at ``width`` px, with every URL it asks for and every script error or console error it gives."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    requests: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return context, page, requests, errors
+
+
 @pytest.mark.parametrize("width", [375, 1440])
 def test_the_page_shows_live_standings_and_new_matches_without_a_reload(league: str, width: int) -> None:
     with chromium() as browser:
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        page = context.new_page()
-        requests: list[str] = []
-        errors: list[str] = []
-        page.on("request", lambda r: requests.append(r.url))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        context, page, requests, errors = watched(browser, width)
         page.goto(league)
         page.wait_for_selector("#standings-body tr[data-bot]", timeout=30_000)
         page.wait_for_function("document.querySelectorAll('#standings-body tr[data-bot]').length === 5",
@@ -78,13 +84,7 @@ def until(page: Any, expression: str, timeout: float = 60) -> None:
 @pytest.mark.parametrize("width", [375, 1440])
 def test_a_bots_page_draws_its_rating_over_time_and_redraws_as_it_plays(league: str, width: int) -> None:
     with chromium() as browser:
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        page = context.new_page()
-        requests: list[str] = []
-        errors: list[str] = []
-        page.on("request", lambda r: requests.append(r.url))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        context, page, requests, errors = watched(browser, width)
         page.goto(league)
         page.wait_for_selector("#standings-body tr[data-bot='a-bot-with-a-rather-long-name'] a.bot", timeout=30_000)
         page.click("#standings-body tr[data-bot='a-bot-with-a-rather-long-name'] a.bot")  # the link leads there
