@@ -7,7 +7,8 @@
 * ``--standings N``: a league store of N synthetic one-hand matches among ``--bots`` bots (default 1,000,000 and
   100), built through the store's own ``record_many`` with the league's ratings recomputed as the league does and
   stored with them; then the time of the page's ``/api/standings`` over HTTP (a fresh read each time: the cache is
-  emptied), and of its computation alone (target < 100 ms).  ``--store PATH`` keeps the store to reuse.
+  emptied; with every bot's rating trend from the ratings' history, as the league serves it), and of its
+  computation alone (target < 100 ms).  ``--store PATH`` keeps the store to reuse.
 
 Prints one JSON line.
 """
@@ -34,10 +35,10 @@ from bench.machine import machine  # noqa: E402
 from bench.tournament import build_store  # noqa: E402
 from referee.results import SeatResult  # noqa: E402
 from tournaments.config import parse_config  # noqa: E402
-from tournaments.league import open_league, parse_league, run_league  # noqa: E402
+from tournaments.league import LeagueControl, LeaguePage, open_league, parse_league, run_league  # noqa: E402
 from tournaments.ratings import RATINGS_KEY, LeagueReader, Ratings  # noqa: E402
 from tournaments.runner import execute, plan  # noqa: E402
-from tournaments.store import HandRow, MatchRecord  # noqa: E402
+from tournaments.store import HandRow, MatchRecord, connect  # noqa: E402
 
 BUILTINS = [{"name": "greedy", "builtin": "greedy"}, {"name": "chowy", "builtin": "greedy:chowness=0.9"},
             {"name": "random", "builtin": "random"}, {"name": "dd", "builtin": "drawdiscard"},
@@ -113,24 +114,32 @@ def standings(n: int, bots: int, store: Path | None, runs: int = 5) -> dict[str,
                             lambda s: s.set_meta({RATINGS_KEY: ratings.dumps()}))
         if built is not None:
             out["build_seconds"] = built
+        else:  # a kept store: its ratings and their history, as the league computes them when it starts
+            con = connect(path, readonly=True)
+            ratings = Ratings.from_store(con)
+            con.close()
         out["store_bytes"] = path.stat().st_size
         reader = LeagueReader(path)
+        control = LeagueControl(None)  # type: ignore[arg-type]  # the page reads only its ratings
+        control.ratings = ratings
+        page = LeaguePage(None, reader, control)  # type: ignore[arg-type]
         computed = []
         for _ in range(runs):
             reader._cached = None
             t0 = time.perf_counter()
-            data = reader.standings()
+            data = page.standings()
             json.dumps(data)
             computed.append(round(1000 * (time.perf_counter() - t0), 1))
         assert data["matches"] == n and len(data["bots"]) == bots and data["bots"][0]["rating"] is not None
+        assert len(data["trends"]) == bots
         out["standings_ms"] = computed
-        out["http_ms"] = trio.run(_http, reader, runs)
-        out["http_cached_ms"] = trio.run(_http, reader, runs, True)
+        out["http_ms"] = trio.run(_http, page, runs)
+        out["http_cached_ms"] = trio.run(_http, page, runs, True)
         out["target"] = "< 100 ms"
     return out
 
 
-async def _http(reader: LeagueReader, runs: int, cached: bool = False) -> list[float]:
+async def _http(page: LeaguePage, runs: int, cached: bool = False) -> list[float]:
     from referee.league_pages import league_app
     from referee.pages import serve_app
     from referee.server import MAX_PENDING, Door
@@ -139,7 +148,7 @@ async def _http(reader: LeagueReader, runs: int, cached: bool = False) -> list[f
     async with trio.open_nursery() as nursery:
         door = Door(MAX_PENDING, lambda peer, reason: None, logins=False)
         url = await nursery.start(lambda task_status: serve_app(
-            league_app(reader.standings, reader.matches), "127.0.0.1", 0, door=door, what="bench",
+            league_app(page.standings, page.reader.matches), "127.0.0.1", 0, door=door, what="bench",
             task_status=task_status))
 
         def fetch() -> None:
@@ -148,7 +157,7 @@ async def _http(reader: LeagueReader, runs: int, cached: bool = False) -> list[f
 
         for _ in range(runs):
             if not cached:
-                reader._cached = None
+                page.reader._cached = None
             t0 = time.perf_counter()
             await trio.to_thread.run_sync(fetch)
             times.append(round(1000 * (time.perf_counter() - t0), 1))

@@ -1,7 +1,8 @@
 """The league's page over HTTP: a read-only Starlette app served by Hypercorn in the league's trio loop, on the
 play page's listeners (``referee.pages.serve_app``: the same connection caps and time limit, the same headers).
 
-``/`` is the page (``referee.html.league_page``), ``/api/standings`` and ``/api/matches`` its JSON.  The data come
+``/`` is the page (``referee.html.league_page``), ``/api/standings`` and ``/api/matches`` its JSON; ``/bot/NAME``
+a bot's page and ``/api/bots/NAME`` its JSON.  The data come
 from callables the command hands in (floor 6 wires the league's store in; this module reads no store), run in a
 worker thread so that a slow read never holds the matches up.  Anything but GET and HEAD is refused (405).
 """
@@ -53,13 +54,16 @@ VIEWER_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-
 
 
 def league_app(standings: Callable[[], dict[str, Any]], matches: Callable[[int], list[dict[str, Any]]],
-               desk: Desk | None = None, viewer: Callable[[str], str | None] | None = None) -> ASGIApp:
+               desk: Desk | None = None, viewer: Callable[[str], str | None] | None = None,
+               bot: Callable[[str], dict[str, Any] | None] | None = None) -> ASGIApp:
     """The app: ``standings()`` gives ``/api/standings``, ``matches(n)`` the ``n`` latest matches, newest first,
-    ``viewer(id)`` a match's viewer page at ``/match/ID`` (None: 404);
+    ``viewer(id)`` a match's viewer page at ``/match/ID`` (None: 404), ``bot(name)`` a bot's data at
+    ``/api/bots/NAME`` beside its page ``/bot/NAME`` (None: 404);
     with a ``desk``, ``POST /api/submit?bot=NAME`` (the archive as the body), ``GET /api/entries``,
     ``GET /api/entries/NAME`` and ``POST /api/entries/NAME/ACTION``, each with ``Authorization: Bearer TOKEN``
     where a token is needed."""
-    script, style, html = league_page.script(), league_page.style(), league_page.page()
+    script, style = league_page.script(), league_page.style()
+    html, bot_html = league_page.page(), league_page.bot_page()
 
     async def index(request: Request) -> Response:
         return Response(html, media_type="text/html; charset=utf-8")
@@ -114,8 +118,20 @@ def league_app(standings: Callable[[], dict[str, Any]], matches: Callable[[int],
             return JSONResponse({"error": "no such match, or its table is still being played"}, status_code=404)
         return Response(html, media_type="text/html; charset=utf-8")
 
+    async def bot_page(request: Request) -> Response:
+        return Response(bot_html, media_type="text/html; charset=utf-8")
+
+    async def api_bot(request: Request) -> Response:
+        assert bot is not None
+        data = await trio.to_thread.run_sync(bot, request.path_params["name"])
+        if data is None:
+            return JSONResponse({"error": "no such bot in this league"}, status_code=404)
+        return JSONResponse(data)
+
     routes = [Route("/", index), Route("/league.js", js), Route("/league.css", css),
               Route("/api/standings", api_standings), Route("/api/matches", api_matches)]
+    if bot is not None:  # the page reads the bot's name from its address: nothing of it is written into the HTML
+        routes += [Route("/bot/{name}", bot_page), Route("/api/bots/{name}", api_bot)]
     if viewer is not None:
         routes.append(Route("/match/{id}", match_page))
     if desk is not None:

@@ -1,5 +1,7 @@
 """A league served on 127.0.0.1 for the tests (``mjref league FILE --listen 127.0.0.1:0`` in its own session):
-``with served_league(path) as (url, proc):`` gives its page's address, and kills its whole group at the end."""
+``with served_league(path) as (url, proc):`` gives its page's address, and kills its whole group at the end;
+``league_process(path, *args)`` starts one and reads the addresses it prints (``league page``, ``wrappers log in
+at``) before it plays."""
 
 from __future__ import annotations
 
@@ -15,18 +17,40 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextmanager
-def served_league(path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def league_process(path: Path, *args: str) -> Iterator[tuple[dict[str, str], subprocess.Popen[str]]]:
+    """The league, started with ``--listen 127.0.0.1:0`` and ``args``; the addresses it printed, by what they are."""
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "league", str(path), "--quiet", "--listen",
-                             "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                             "127.0.0.1:0", *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
     try:
         assert proc.stderr is not None
-        line = proc.stderr.readline()
-        assert line.startswith("league page: http://127.0.0.1:"), line + proc.stderr.read()
-        yield line.split(": ", 1)[1].strip().rstrip("/"), proc
+        found: dict[str, str] = {}
+        seen = ""
+        while "league page" not in found:
+            line = proc.stderr.readline()
+            seen += line
+            assert line, "the league ended before serving its page: " + seen + proc.stderr.read()
+            what, sep, address = line.partition(": ")
+            if sep and address.startswith(("http://", "ws://", "wss://")):
+                found[what] = address.strip().rstrip("/")
+        yield found, proc
+    except BaseException:
+        _kill(proc)
+        print("the league said:", proc.stderr.read() if proc.stderr else "", file=sys.stderr)  # for the report
+        raise
     finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(timeout=60)
+        _kill(proc)
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=60)
+
+
+@contextmanager
+def served_league(path: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    with league_process(path) as (found, proc):
+        yield found["league page"], proc

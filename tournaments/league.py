@@ -17,7 +17,13 @@ part of (a run stopped in the middle of a duplicate group), lowest first; else a
 active entrant in the fewest tables in flight, then with the largest rating uncertainty (sigma), then the fewest
 matches, then by name; each further seat goes to the entrant that has met the ones already chosen least often
 (matches recorded or in flight), then the one whose rating is closest to the first bot's, then the largest sigma,
-then by name.  Fewer than four entrants: the ruleset's default dummy fills the empty seats.
+then by name.  Fewer than four entrants: the ruleset's default dummy fills the empty seats.  Only entrants that
+can sit now are chosen (a remote bot: while its wrapper is logged in, at one table at a time); with nobody, the
+slot waits.  A new table's number is kept in the store (``NEXT_TABLE_KEY``) before it is played.
+
+**Where matches are played**: as in a tournament, by ``MatchPlayer`` (a local pool, or Dask: ``dask_executor``),
+and a match with a remote bot in this process, its seats from ``referee.server.Server.seating`` (the command
+serves the wrappers).
 
 **Ratings** (:class:`Ratings`): openskill's Plackett-Luce model, each match one update with the four seats ranked
 by their points in it (ties share a place); dummies keep the initial rating and are not updated.  Matches are rated
@@ -26,8 +32,9 @@ transaction as the match (meta ``league_ratings``), so the stored ratings always
 stored, and recomputing them from the matches gives the same numbers (checked at every start).
 
 **Stopping and restarting.**  Ctrl-C, SIGTERM and SIGHUP stop the matches in flight without recording them;
-``kill -9`` loses at most those.  On the next start the store says which tables are finished: a table with no
-recorded match is never played again (its seed is skipped), a table with some seatings recorded is finished first.
+``kill -9`` loses at most those.  On the next start the store says which tables are finished: a table handed out
+with no recorded match is never played again (its seed is skipped), a table with some seatings recorded is
+finished first.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ import trio
 from referee.errors import printable
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import check_output_dir, read_toml
+from wrappers.process import box_pool
 from wrappers.spec import BotSpec, SpecError
 
 from .config import (
@@ -57,14 +65,24 @@ from .config import (
     parse_config,
     ruleset_of,
 )
-from .lock import StoreLock
-from .ratings import RATINGS_KEY, Rating, Ratings, stored_ratings
-from .runner import MatchJob, MatchPlayer, TournamentError, locked_store, seats_and_places, tournament_identity
+from .ratings import RATINGS_KEY, Ratings, stored_ratings
+from .runner import (
+    MatchJob,
+    MatchPlayer,
+    RemoteSeating,
+    TournamentError,
+    locked_store,
+    running_store,
+    seats_and_places,
+    tournament_identity,
+)
 from .schedule import ScheduledMatch, seatings
 from .store import MatchRecord, Store, StoreError
 
 LEAGUE_VERSION = 1  # in the store's identity: a store a league wrote says so
 ID_PREFIX = "L"
+NEXT_TABLE_KEY = "league_next_table"  # meta: the number of the next new table (tables handed out are never reused)
+IDLE_POLL = 0.2  # seconds a slot waits before asking again when nobody can sit (every entrant away or busy)
 
 
 class LeagueError(TournamentError):
@@ -94,7 +112,6 @@ class LeagueConfig:
 _NOT_IN_A_LEAGUE = {
     "format": "a league chooses each table itself",
     "seeds": "a league deals a new seed to every table",
-    "dask": "a league plays its matches on this machine",
 }
 
 
@@ -109,7 +126,15 @@ def parse_league(data: Mapping[str, Any], where: str = "league") -> LeagueConfig
         raise ConfigError(f"{where}: submissions: give a folder (a path relative to the league file), not "
                           f"{printable(repr(submissions))[:60]}")
     data.setdefault("name", "league")
+    # A league deals every table a seed of its own: only a duplicate league deals a seed's walls again, so only
+    # there may a bot that can remember (a remote one) need trust_memory, whatever the number of bots.
+    trusted = data.get("trust_memory", False)
+    duplicate = data.get("duplicate", TournamentConfig.model_fields["duplicate"].get_default())
+    if duplicate is False and trusted is False:
+        data["trust_memory"] = True
     config = parse_config({**data, "format": "round-robin", "seeds": 1}, where)
+    if config.trust_memory != trusted:
+        config = config.model_copy(update={"trust_memory": trusted})
     return LeagueConfig(config, submissions)
 
 
@@ -167,14 +192,28 @@ def _candidates(seats: Sequence[str]) -> Iterable[tuple[str, str, str, str]]:
             yield p  # type: ignore[misc]
 
 
-class Chooser:
-    """The league's memory of who met whom and what is in flight; chooses the next table (module docstring)."""
+Available = Callable[[str], bool]
+"""Whether an entrant can sit at a table now (a remote bot: while its wrapper is logged in)."""
 
-    def __init__(self, ratings: Ratings, active: Sequence[str], dummy: str, per_table: int) -> None:
+
+class Chooser:
+    """The league's memory of who met whom and what is in flight; chooses the next table (module docstring).
+
+    ``available`` says who can sit now (default: every active entrant); a name in ``one_at_a_time`` (a remote bot:
+    its connection is one seat) is not seated again while one of its tables is in flight.  ``reserve(n)`` is told
+    the number of the next new table before a table is played, to keep in the store: a table in flight when the
+    league was killed is then never dealt again, with other bots, under the same ID."""
+
+    def __init__(self, ratings: Ratings, active: Sequence[str], dummy: str, per_table: int, *,
+                 available: Available | None = None, one_at_a_time: Iterable[str] = (),
+                 reserve: Callable[[int], None] | None = None) -> None:
         self.ratings = ratings
         self.active = sorted(active)
         self.dummy = f"{DUMMY_PREFIX}-{dummy}"
         self.per_table = per_table
+        self.available = available
+        self.one_at_a_time = set(one_at_a_time)
+        self.reserve = reserve
         self.met: Counter[tuple[str, str]] = Counter()
         self.matches: Counter[str] = Counter()
         self.in_flight: Counter[str] = Counter()
@@ -192,6 +231,11 @@ class Chooser:
     def load(self, con: sqlite3.Connection) -> None:
         """What the store holds: who met whom, the next table number, and the tables played in part."""
         done: dict[int, list[tuple[int, tuple[str, ...]]]] = {}
+        row = con.execute("SELECT value FROM meta WHERE key = ?", (NEXT_TABLE_KEY,)).fetchone()
+        if row is not None:
+            if not str(row[0]).isdigit():
+                raise StoreError(f"a damaged league store: meta {NEXT_TABLE_KEY} is {printable(str(row[0]))[:40]!r}")
+            self.next_table = int(row[0])
         for grp, rotation, *seats in con.execute("SELECT grp, rotation, seat1, seat2, seat3, seat4 FROM matches"):
             self.count(seats)
             g = parse_table(str(grp))
@@ -212,26 +256,39 @@ class Chooser:
         r = self.ratings.get(n)
         return (self.in_flight[n], -r.sigma, self.matches[n], n)
 
-    def choose(self) -> Table:
-        if self.partial:
-            table = self.partial.pop(0)
+    def can_sit(self, n: str) -> bool:
+        if n.startswith(f"{DUMMY_PREFIX}-"):
+            return True
+        if n in self.one_at_a_time and self.in_flight[n]:
+            return False
+        return self.available is None or self.available(n)
+
+    def choose(self) -> Table | None:
+        """The next table, or None when nobody can sit now (every entrant away or busy)."""
+        ready = next((t for t in self.partial if all(self.can_sit(n) for n in set(t.bots))), None)
+        if ready is not None:
+            self.partial.remove(ready)
+            table = ready
         else:
             chosen: list[str] = []
-            pool = list(self.active)
-            if pool:
-                first = min(pool, key=self._key_first)
-                chosen.append(first)
-                mu0 = self.ratings.get(first).mu
-                while len(chosen) < 4 and len(chosen) < len(pool):
-                    def key(n: str) -> tuple[Any, ...]:
-                        met = sum(self.met[(min(n, c), max(n, c))] for c in chosen)
-                        r = self.ratings.get(n)
-                        return (met, abs(r.mu - mu0), -r.sigma, n)
+            pool = [n for n in self.active if self.can_sit(n)]
+            if not pool:
+                return None
+            first = min(pool, key=self._key_first)
+            chosen.append(first)
+            mu0 = self.ratings.get(first).mu
+            while len(chosen) < 4 and len(chosen) < len(pool):
+                def key(n: str) -> tuple[Any, ...]:
+                    met = sum(self.met[(min(n, c), max(n, c))] for c in chosen)
+                    r = self.ratings.get(n)
+                    return (met, abs(r.mu - mu0), -r.sigma, n)
 
-                    chosen.append(min((n for n in pool if n not in chosen), key=key))
+                chosen.append(min((n for n in pool if n not in chosen), key=key))
             chosen += [self.dummy] * (4 - len(chosen))
             table = Table(self.next_table, tuple(chosen), list(range(self.per_table)))  # type: ignore[arg-type]
             self.next_table += 1
+            if self.reserve is not None:
+                self.reserve(self.next_table)
             self.count(table.bots, self.per_table)  # counted when chosen: tables in flight count as met
         for n in set(table.bots):
             self.in_flight[n] += 1
@@ -260,6 +317,7 @@ class LeaguePlan:
     identity: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     where: str = "league"
+    wall_salt: str = ""
 
 
 _BOT_KEYS = ("bots", "executables", "files")
@@ -340,10 +398,11 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
                 store.initialise(t.name, merged, t.wall_salt)
             elif merged != old:
                 store.set_identity(merged)
+            salt = store.wall_salt()
     except StoreError as exc:
         raise LeagueError(str(exc)) from None
     return LeaguePlan(config, store_path, logs_dir, submissions, by_name, [s.name for s in specs], dummy,
-                      rules.model_dump(), merged, notes, where)
+                      rules.model_dump(), merged, notes, where, salt)
 
 
 def submitted_specs(folder: Path, taken: set[str]) -> list[BotSpec]:
@@ -389,6 +448,9 @@ class LeagueControl:
         self.plan = plan
         self.store: Store | None = None
         self.chooser: Chooser | None = None
+        self.ratings: Ratings | None = None  # the running league's (its page reads their history)
+        # Whether a bot can play where the league plays (on Dask: its paths on every worker): the problems, if any
+        self.vet: Callable[[BotSpec], list[str]] | None = None
 
     def join(self, spec: BotSpec) -> None:
         p = self.plan
@@ -472,6 +534,10 @@ class LeagueDesk:
         rules = Ruleset.model_validate(self.plan.rules_json)
         report = (await check(spec, rules=rules)).to_json()
         report.pop("stderr_path", None)  # a path on the league's machine
+        if report["ok"] and self.control.vet is not None:
+            problems = await trio.to_thread.run_sync(self.control.vet, spec)
+            if problems:  # it passed, but cannot play where the league plays (Dask workers without its folder)
+                report = {**report, "ok": False, "error": "; ".join(problems)}
         ok = bool(report["ok"])
         self.register.set_status(spec.name, "active" if ok else "refused", report)
         if ok:
@@ -523,27 +589,105 @@ class LeagueDesk:
         return [e.to_json() for e in self.register.entries()]
 
 
+TREND_POINTS = 40  # values in each bot's small rating chart on the page (/api/standings "trends")
+
+
+class LeaguePage:
+    """What the league's page shows beyond the store's standings (:class:`tournaments.ratings.LeagueReader`): each
+    bot's rating over time (the running league's :class:`Ratings`), which remote bots are logged in (``online``),
+    and a page per bot (:meth:`bot`).  Read from the page's worker threads."""
+
+    def __init__(self, plan: LeaguePlan, reader: Any, control: LeagueControl, register: Any = None,
+                 online: Callable[[], dict[str, bool]] | None = None) -> None:
+        self.plan = plan
+        self.reader = reader
+        self.control = control
+        self.register = register  # tournaments.submissions.Register (with a desk), for versions
+        self.online = online
+
+    def _online(self) -> dict[str, bool]:
+        return self.online() if self.online is not None else {}
+
+    def standings(self) -> dict[str, Any]:
+        """``/api/standings``: the store's standings with ``trends`` (each bot's mu over time, at most
+        ``TREND_POINTS`` values) and ``online`` (each remote bot: whether its wrapper is logged in)."""
+        ratings = self.control.ratings
+        return {**self.reader.standings(), "trends": ratings.trends(TREND_POINTS) if ratings is not None else {},
+                "online": self._online()}
+
+    def bot(self, name: str) -> dict[str, Any] | None:
+        """``/api/bots/NAME`` (None: no such entrant): its standing and rating, its rating after each of its matches
+        (thinned: ``tournaments.ratings.History``), its versions (a submitted bot's entries, each with whether its
+        check passed), and its head-to-head against every bot it met."""
+        entry = next((b for b in self.plan.identity.get("bots") or [] if isinstance(b, dict) and b.get("name") == name),
+                     None)
+        mine = self.register.entry(name) if self.register is not None else None
+        if entry is None and mine is None:
+            return None
+        e = entry or {}
+        kind = ("submitted" if mine is not None or e.get("submitted") else "remote" if e.get("remote") else
+                "built-in" if e.get("builtin") else "process")
+        standing = next((b for b in self.reader.standings()["bots"] if b["name"] == name), None)
+        ratings = self.control.ratings
+        history = [[at, round(mu, 3), round(sigma, 3)] for at, mu, sigma in ratings.series(name)] \
+            if ratings is not None else []
+        versions = []
+        if mine is not None:
+            versions = [{**v.to_json(), "current": v.name == name} for v in self.register.entries()
+                        if v.bot == mine.bot]
+        return {"name": name, "kind": kind, "active": name in self.plan.active, "online": self._online().get(name),
+                "standing": standing, "history": history, "versions": versions,
+                "head_to_head": self.reader.head_to_head(name)}
+
+
+def dask_executor(address: str, p: LeaguePlan, workers: int | None = None) -> Any:
+    """A Dask executor for :func:`run_league` (``tournaments.distributed``, as a tournament's), its workers checked
+    for every entrant's paths.  Task keys are the league's match IDs under a namespace of its settings, its wall
+    salt and its store, and a table's number is never handed out twice (``NEXT_TABLE_KEY``): one key, one match."""
+    from . import distributed
+
+    namespace = distributed.namespace_of({**_settings(p.identity), "wall_salt": p.wall_salt,
+                                          "store": str(p.store_path.resolve())})
+    return distributed.open_dask_executor(address, specs=p.specs.values(), namespace=namespace,
+                                          workers=workers or p.config.tournament.workers())
+
+
+def dask_vet(executor: Any) -> Callable[[BotSpec], list[str]]:
+    """:attr:`LeagueControl.vet` on Dask: a submitted bot joins only if every worker has its folder and command."""
+    from . import distributed
+
+    def vet(spec: BotSpec) -> list[str]:
+        paths = distributed.bot_paths(spec)
+        try:
+            distributed.check_workers(executor.client, executor.address, (paths,) if paths is not None else ())
+        except distributed.DaskError as exc:
+            return [str(exc).replace("\n", "; ")]
+        return []
+
+    return vet
+
+
 async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: int | None = None,
                      on_match: MatchCallback | None = None, control: LeagueControl | None = None,
+                     executor: Any = None, remote: RemoteSeating | None = None, available: Available | None = None,
                      task_status: Any = trio.TASK_STATUS_IGNORED) -> int:
     """Play the league until stopped (a signal: then ``Interrupted``) or until ``matches`` more are recorded;
-    return how many were recorded.  ``task_status`` is told the league's :class:`Ratings` once the store is read."""
+    return how many were recorded.  ``task_status`` is told the league's :class:`Ratings` once the store is read.
+
+    As in a tournament (``tournaments.runner.execute``): ``executor`` plays the matches (Dask:
+    ``tournaments.distributed``), ``remote`` seats the remote bots (``referee.server.Server.seating``), whose
+    matches are played in this process; ``available`` says whether a remote bot's wrapper is logged in: the league
+    seats it only then (its matches wait for nobody)."""
     workers = concurrency or p.config.tournament.workers()
     per_table = p.config.per_table
-    try:
-        lock = StoreLock(p.store_path).acquire()
-    except StoreError as exc:
-        raise LeagueError(str(exc)) from None
     recorded = 0
     started = 0
-    try:
-        if lock.note:
-            p.notes.append(lock.note)
-        p.logs_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        store = Store(p.store_path)
+    remote_names = {n for n, spec in p.specs.items() if spec.remote}
+    if remote_names and remote is None:
+        raise LeagueError(f"{p.where}: bot {sorted(remote_names)[0]!r} is remote: run the league with its wrappers' "
+                          "address (mjref league --wrappers HOST:PORT)")
+    with running_store(p.store_path, p.logs_dir, p.identity, p.notes, LeagueError) as store:
         try:
-            if store.identity() != p.identity:
-                raise LeagueError(f"{p.store_path}: the store changed since this league was opened; run again")
             salt = store.wall_salt()
             ratings = Ratings.from_store(store.con)
             kept = stored_ratings(store.con)
@@ -552,24 +696,26 @@ async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: 
                 p.notes.append(f"{p.store_path}: the stored ratings differed from those recomputed from its matches "
                                "(a store edited by hand?): the recomputed ones are kept")
                 store.set_meta({RATINGS_KEY: ratings.dumps()})
-            chooser = Chooser(ratings, p.active, p.dummy, per_table)
+            chooser = Chooser(ratings, p.active, p.dummy, per_table, available=available,
+                              one_at_a_time=remote_names,
+                              reserve=lambda n: store.set_meta({NEXT_TABLE_KEY: str(n)}))
             chooser.load(store.con)
             if control is not None:
-                control.store, control.chooser = store, chooser
+                control.store, control.chooser, control.ratings = store, chooser, ratings
             task_status.started(ratings)
 
             def record(rec: MatchRecord) -> None:
                 nonlocal recorded
                 # The ratings after this match are stored with it (one transaction): stored = recomputed, always.
-                before = (ratings.rated, {n: (r.mu, r.sigma, r.matches) for n, r in ratings.by_name.items()})
+                before = ratings.checkpoint(rec.seats)
                 ratings.add(rec.seats, rec.totals)
                 try:
                     new = store.record(rec, {RATINGS_KEY: ratings.dumps()})
                 except BaseException:
-                    _restore(ratings, before)
+                    ratings.rollback(before)
                     raise
                 if not new:
-                    _restore(ratings, before)
+                    ratings.rollback(before)
                     return
                 recorded += 1
                 if on_match is not None:
@@ -582,6 +728,10 @@ async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: 
                 nonlocal started
                 while more() and not shutdown.stopped:
                     table = chooser.choose()
+                    if table is None:  # nobody can sit now: a remote bot's wrapper away, or no entrant left
+                        with shutdown.scope():
+                            await trio.sleep(IDLE_POLL)
+                        continue
                     try:
                         while table.pending and more() and not shutdown.stopped:
                             seating = table.pending[0]
@@ -599,26 +749,18 @@ async def run_league(p: LeaguePlan, *, matches: int | None = None, concurrency: 
                             chooser.partial.insert(0, table)
 
             async with watching_signals() as shutdown:
-                with MatchPlayer(workers, None) as player:
-                    async with trio.open_nursery() as nursery:
+                with MatchPlayer(workers, executor, remote) as player:
+                    async with box_pool(workers) as player.boxes, trio.open_nursery() as nursery:
                         for _ in range(workers):
                             nursery.start_soon(slot, shutdown, player)
         finally:
             if control is not None:
                 control.store = control.chooser = None
-            store.close()
-    finally:
-        lock.release()
     shutdown.raise_if_stopped()
     return recorded
 
 
-def _restore(ratings: Ratings, before: tuple[int, dict[str, tuple[float, float, int]]]) -> None:
-    ratings.rated = before[0]
-    ratings.by_name = {n: Rating(*v) for n, v in before[1].items()}
-
-
 __all__ = [
-    "LeagueConfig", "LeagueControl", "LeagueDesk", "LeagueError", "LeaguePlan", "load_league", "open_league",
-    "parse_league", "run_league",
+    "LeagueConfig", "LeagueControl", "LeagueDesk", "LeagueError", "LeaguePage", "LeaguePlan", "dask_executor",
+    "dask_vet", "load_league", "open_league", "parse_league", "run_league",
 ]

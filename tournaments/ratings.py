@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from .stats import ClusterBy, Standings, compute_standings
 from .store import StoreError, connect
 
 RATINGS_KEY = "league_ratings"  # meta: the ratings after the last recorded match (JSON)
+HISTORY_POINTS = 256  # points of a bot's rating history kept in memory (History), whatever its matches
 
 
 def _model() -> Any:
@@ -39,13 +41,53 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
+class History:
+    """One bot's rating over time, as (league match number, mu, sigma) after its matches, in bounded memory: once
+    it holds ``HISTORY_POINTS`` points every other one goes and from then on only every 2nd (4th, …) of its matches
+    is kept, so the points stay evenly spread over its whole life; the latest is always shown."""
+
+    __slots__ = ("last", "points", "seen", "stride")
+
+    def __init__(self) -> None:
+        self.points: list[tuple[int, float, float]] = []
+        self.stride = 1
+        self.seen = 0
+        self.last: tuple[int, float, float] | None = None
+
+    def add(self, at: int, mu: float, sigma: float) -> None:
+        self.last = (at, mu, sigma)
+        if self.seen % self.stride == 0:
+            self.points.append(self.last)
+            if len(self.points) > HISTORY_POINTS:
+                self.points = self.points[::2]
+                self.stride *= 2
+        self.seen += 1
+
+    def series(self) -> list[tuple[int, float, float]]:
+        if self.last is None or (self.points and self.points[-1] == self.last):
+            return list(self.points)
+        return [*self.points, self.last]
+
+    def copy(self) -> History:
+        h = History()
+        h.points, h.stride, h.seen, h.last = list(self.points), self.stride, self.seen, self.last
+        return h
+
+
+Checkpoint = tuple[int, dict[str, tuple[Rating | None, History | None]]]
+
+
 class Ratings:
-    """Every entrant's Plackett-Luce rating, updated match by match in the order the store recorded them."""
+    """Every entrant's Plackett-Luce rating, updated match by match in the order the store recorded them, with its
+    history (:class:`History`).  The league's loop updates it; the page reads it from worker threads, under
+    ``lock``."""
 
     def __init__(self) -> None:
         self.model = _model()
         self.by_name: dict[str, Rating] = {}
+        self.history: dict[str, History] = {}
         self.rated = 0  # matches rated
+        self.lock = threading.Lock()
 
     def get(self, name: str) -> Rating:
         r = self.by_name.get(name)
@@ -61,13 +103,52 @@ class Ratings:
         teams = [[self.model.rating(mu=r.mu, sigma=r.sigma)] for r in current]
         new = self.model.rate(teams, scores=[float(t) for t in totals])
         seen: set[str] = set()
-        for name, team in zip(seats, new, strict=True):
-            if name.startswith(f"{DUMMY_PREFIX}-") or name in seen:
-                continue  # a dummy is not rated; a bot in two seats (never, but a store could say so) once
-            seen.add(name)
-            r = self.by_name[name]
-            r.mu, r.sigma, r.matches = float(team[0].mu), float(team[0].sigma), r.matches + 1
-        self.rated += 1
+        with self.lock:
+            self.rated += 1
+            for name, team in zip(seats, new, strict=True):
+                if name.startswith(f"{DUMMY_PREFIX}-") or name in seen:
+                    continue  # a dummy is not rated; a bot in two seats (never, but a store could say so) once
+                seen.add(name)
+                r = self.by_name[name]
+                r.mu, r.sigma, r.matches = float(team[0].mu), float(team[0].sigma), r.matches + 1
+                self.history.setdefault(name, History()).add(self.rated, r.mu, r.sigma)
+
+    def checkpoint(self, names: Iterable[str]) -> Checkpoint:
+        """What :meth:`add` of a match among ``names`` changes, to :meth:`rollback` to if it is not recorded."""
+        return self.rated, {n: (replace(r) if (r := self.by_name.get(n)) else None,
+                                h.copy() if (h := self.history.get(n)) else None) for n in set(names)}
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        rated, saved = checkpoint
+        with self.lock:
+            self.rated = rated
+            for n, (r, h) in saved.items():
+                if r is None:
+                    self.by_name.pop(n, None)
+                else:
+                    self.by_name[n] = r
+                if h is None:
+                    self.history.pop(n, None)
+                else:
+                    self.history[n] = h
+
+    def series(self, name: str) -> list[tuple[int, float, float]]:
+        """``name``'s rating after its matches, thinned (:class:`History`); empty for a bot not yet rated."""
+        with self.lock:
+            h = self.history.get(name)
+            return h.series() if h is not None else []
+
+    def trends(self, points: int) -> dict[str, list[float]]:
+        """Every bot's mu over time in at most ``points`` values, evenly picked from its history (the page's
+        small charts)."""
+        with self.lock:
+            out = {}
+            for name, h in self.history.items():
+                s = h.series()
+                if len(s) > points:
+                    s = [s[round(i * (len(s) - 1) / (points - 1))] for i in range(points)]
+                out[name] = [round(mu, 3) for _, mu, _ in s]
+            return out
 
     def to_json(self) -> dict[str, Any]:
         return {"rated": self.rated,
@@ -135,6 +216,7 @@ class LeagueReader:
     def __init__(self, store_path: Path) -> None:
         self.store_path = Path(store_path)
         self._cached: tuple[int, dict[str, Any]] | None = None
+        self._pairs: tuple[int, list[dict[str, Any]]] | None = None
 
     def _last(self) -> int:
         con = connect(self.store_path, readonly=True)
@@ -155,6 +237,22 @@ class LeagueReader:
         data.pop("head_to_head", None)
         self._cached = (last, data)
         return data
+
+    def head_to_head(self, name: str) -> list[dict[str, Any]]:
+        """``name``'s points per hand minus each opponent's, over the matches where both sat, with its clustered
+        interval (as ``mjref standings``), best opponent for ``name`` first.  Every pair is computed again only when
+        a match was recorded since."""
+        from .stats import compute_standings, to_json
+
+        last = self._last()
+        pairs = self._pairs
+        if pairs is None or pairs[0] != last:
+            pairs = self._pairs = (last, to_json(compute_standings(self.store_path))["head_to_head"])
+        out = [{"opponent": h["b"], "matches": h["matches"], "hands": h["hands"], "mean_diff": h["mean_diff"],
+                "ci95": h["ci95"]}
+               for h in pairs[1] if h["a"] == name and h["b"] != name]  # each pair is there both ways round
+        return sorted(out, key=lambda h: (-(h["mean_diff"] if h["mean_diff"] is not None else -math.inf),
+                                          h["opponent"]))
 
     def _per_table(self, con: Any) -> int:
         row = con.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
@@ -207,5 +305,5 @@ class LeagueReader:
                 for r in rows]
 
 
-__all__ = ["RATINGS_KEY", "LeagueReader", "Rating", "Ratings", "league_order", "league_standings", "read_ratings",
-           "stored_ratings"]
+__all__ = ["HISTORY_POINTS", "RATINGS_KEY", "History", "LeagueReader", "Rating", "Ratings", "league_order",
+           "league_standings", "read_ratings", "stored_ratings"]

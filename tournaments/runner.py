@@ -411,6 +411,28 @@ def locked_store(store_path: Path, restart: bool, notes: list[str]) -> Iterator[
             yield store
 
 
+@contextmanager
+def running_store(store_path: Path, logs_dir: Path, identity: Mapping[str, Any], notes: list[str],
+                  error: type[InputError], wall_salt: str | None = None) -> Iterator[Store]:
+    """The store a run writes (a tournament's or a league's), locked for the whole run (a second runner fails at
+    once, :class:`tournaments.lock.StoreBusy`; a lock taken over from a dead runner is said in ``notes``), with its
+    logs folder made, refused (``error``) if its identity or wall salt changed since the run was planned."""
+    try:
+        lock = StoreLock(store_path).acquire()
+    except StoreError as exc:
+        raise error(str(exc)) from None
+    try:
+        if lock.note:
+            notes.append(lock.note)
+        logs_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with Store(store_path) as store:
+            if store.identity() != identity or (wall_salt is not None and store.wall_salt() != wall_salt):
+                raise error(f"{store_path}: the store changed since this run was planned; run again")
+            yield store
+    finally:
+        lock.release()
+
+
 def plan(config: TournamentConfig, base_dir: Path, *, restart: bool = False, where: str = "tournament",
          store_override: Path | None = None) -> Plan:
     """Check everything that can be checked before a match is played, and open (or restart) the store.
@@ -558,54 +580,38 @@ async def execute(
     workers = concurrency or p.config.workers()
     slots = trio.Semaphore(workers)
     recorded = 0
-    try:
-        lock = StoreLock(p.store_path).acquire()
-    except StoreError as exc:
-        raise TournamentError(str(exc)) from None
-    try:
-        if lock.note:
-            p.notes.append(lock.note)
-        p.logs_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        store = Store(p.store_path)
-        try:
-            if store.identity() != p.identity or store.wall_salt() != p.wall_salt:
-                raise TournamentError(f"{p.store_path}: the store changed since this run was planned; run again")
+    with running_store(p.store_path, p.logs_dir, p.identity, p.notes, TournamentError, p.wall_salt) as store:
+        def record(rec: MatchRecord) -> None:
+            nonlocal recorded
+            if store.record(rec):
+                recorded += 1
+            if on_match is not None:
+                on_match(rec)
 
-            def record(rec: MatchRecord) -> None:
-                nonlocal recorded
-                if store.record(rec):
-                    recorded += 1
-                if on_match is not None:
-                    on_match(rec)
+        async def one(job: MatchJob, shutdown: Shutdown) -> None:
+            try:
+                if on_start is not None:
+                    on_start(job)
+                rec = await player.play_stoppable(job, shutdown)
+                if rec is not None:
+                    record(rec)
+            finally:
+                gate.done(job)
+                slots.release()
 
-            async def one(job: MatchJob, shutdown: Shutdown) -> None:
-                try:
-                    if on_start is not None:
-                        on_start(job)
-                    rec = await player.play_stoppable(job, shutdown)
-                    if rec is not None:
-                        record(rec)
-                finally:
-                    gate.done(job)
-                    slots.release()
-
-            # Matches on one set of walls never meet: the gate holds a job back while its deal is in flight.
-            gate = DealGate(p.pending(store), workers)
-            # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
-            async with watching_signals(shutdown) as shutdown:
-                with MatchPlayer(workers, executor, remote) as player:
-                    async with box_pool(workers) as player.boxes, trio.open_nursery() as nursery:
-                        while True:
-                            await slots.acquire()
-                            job = await gate.next() if not shutdown.stopped else None
-                            if job is None or shutdown.stopped:
-                                slots.release()
-                                break
-                            nursery.start_soon(one, job, shutdown)
-        finally:
-            store.close()
-    finally:
-        lock.release()
+        # Matches on one set of walls never meet: the gate holds a job back while its deal is in flight.
+        gate = DealGate(p.pending(store), workers)
+        # SIGINT, SIGTERM and SIGHUP stop the matches in order and record nothing unfinished; then Interrupted.
+        async with watching_signals(shutdown) as shutdown:
+            with MatchPlayer(workers, executor, remote) as player:
+                async with box_pool(workers) as player.boxes, trio.open_nursery() as nursery:
+                    while True:
+                        await slots.acquire()
+                        job = await gate.next() if not shutdown.stopped else None
+                        if job is None or shutdown.stopped:
+                            slots.release()
+                            break
+                        nursery.start_soon(one, job, shutdown)
     shutdown.raise_if_stopped()
     return recorded
 

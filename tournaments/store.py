@@ -240,8 +240,17 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 _TABLES = ("meta", "matches", "seats", "hands", "wins", "faults")
 
 
+_WRITING: dict[str, int] = {}
+"""The stores a :class:`Store` of this process has open (by absolute path): they are never opened again outside
+SQLite here.  Closing any descriptor of a file drops every POSIX lock this process holds on it, SQLite's too: the
+writer's, after which another process's reader, closing last as it thinks, checkpoints and deletes the WAL under
+the writer (the league's page, reading its own store, then read "disk I/O error" for good)."""
+
+
 def _inspect(path: Path) -> str:
     """What is at ``path``: "missing", "empty", "sqlite" (a database, maybe damaged) or "foreign" (anything else)."""
+    if _WRITING.get(os.path.abspath(path)):
+        return "sqlite"  # open here already (and inspected then): reading its header would drop the writer's locks
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -358,7 +367,8 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             # 0600 (SQLite gives its -wal and -shm files the same mode), and hidden from sandboxed bots: the
             # store holds the wall salt.
-            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            if not _WRITING.get(os.path.abspath(path)):
+                os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
             hide_from_bots(path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal")))
             con = sqlite3.connect(path, isolation_level=None)
     except (sqlite3.Error, OSError) as exc:
@@ -439,10 +449,12 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.con = connect(path)
+        self._key: str | None = os.path.abspath(path)
+        _WRITING[self._key] = _WRITING.get(self._key, 0) + 1
         try:
             self._upgrade()
         except BaseException:
-            self.con.close()
+            self.close()
             raise
 
     def _upgrade(self) -> None:
@@ -472,6 +484,11 @@ class Store:
             return self._rebuild_totals()
 
     def close(self) -> None:
+        if self._key is not None:
+            n = _WRITING.pop(self._key, 1) - 1
+            if n > 0:
+                _WRITING[self._key] = n
+            self._key = None
         self.con.close()
 
     def __enter__(self) -> Store:

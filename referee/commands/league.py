@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,11 +19,14 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_play_options
-from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2
+from referee.commands import add_play_options, make_console
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
+from referee.errors import printable
 from referee.numbers import int_arg
 from referee.userfiles import check_output_file
 from tournaments.config import ConfigError, check_concurrency
+
+DEFAULT_WRAPPERS = "127.0.0.1:8765"  # as mjref serve's --listen
 
 
 def register(sub: Any, name: str, summary: str) -> None:
@@ -50,6 +55,18 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--listen", default=None, metavar="HOST:PORT",
                    help="serve the league's page (live standings and latest matches, read-only) there; port 0: any "
                    "free port, printed")
+    p.add_argument("--dask", metavar="ADDRESS", default=None,
+                   help="play the matches on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' "
+                   "(default: the file's dask, else this machine; needs: pip install 'mjref[dask]')")
+    p.add_argument("--wrappers", default=None, metavar="HOST:PORT",
+                   help="where the wrappers of the league's remote bots (remote = true) log in with mjref connect "
+                   f"(default {DEFAULT_WRAPPERS}; port 0: any free port, printed)")
+    p.add_argument("--tokens", type=Path, default=None, metavar="FILE",
+                   help='the remote bots\' tokens, a TOML file of name = "token" (default: new ones, printed; a '
+                   "league that restarts wants a file)")
+    p.add_argument("--cert", type=Path, default=None, metavar="FILE",
+                   help="TLS certificate chain (PEM) for the wrappers' address: wss://")
+    p.add_argument("--key", type=Path, default=None, metavar="FILE", help="TLS private key (PEM) for --cert")
     add_play_options(p)
     p.set_defaults(func=run)
 
@@ -83,25 +100,37 @@ class LeagueView:
         return f"  {self.recorded} matches recorded this run, {self.faults} faults"
 
 
-async def serve_page(store: Path, listen: tuple[str, int], desk: Any,
+async def serve_page(plan: Any, listen: tuple[str, int], desk: Any, control: Any,
+                     online: Callable[[], dict[str, bool]] | None,
                      task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
     """The league's page on ``listen`` until cancelled, with ``desk`` taking submissions; its address is printed
     once it listens."""
     from referee.league_pages import league_app
     from referee.pages import serve_app
     from referee.server import MAX_PENDING, Door
+    from tournaments.league import LeaguePage
     from tournaments.ratings import LeagueReader
 
-    reader = LeagueReader(store)
+    reader = LeagueReader(plan.store_path)
+    page = LeaguePage(plan, reader, control, desk.register, online)
     door = Door(MAX_PENDING, lambda peer, reason: None, where=" to the league's page", logins=False)
     async with trio.open_nursery() as nursery:
         desk.nursery = nursery
-        app = league_app(reader.standings, reader.matches, desk, reader.viewer)
+        app = league_app(page.standings, reader.matches, desk, reader.viewer, page.bot)
         url = await nursery.start(partial(serve_app, app, *listen,
                                           door=door, what="the league's page"))
         # the address on stderr, always (also with --quiet or --json): a script waits for it
         print(f"league page: {url}/", file=sys.stderr, flush=True)
         task_status.started()
+
+
+def say(quiet: bool) -> Callable[[str], None]:
+    """The wrappers' server's log (logins, departures, refusals): timed lines on stderr, unless ``quiet``."""
+    def line(text: str) -> None:
+        if not quiet:  # it quotes peers and their frames: printable, whatever they sent
+            print(printable(f"{time.strftime('%H:%M:%S')} {text}"), file=sys.stderr, flush=True)
+
+    return line
 
 
 def add_author(args: argparse.Namespace) -> int:
@@ -126,7 +155,9 @@ def add_author(args: argparse.Namespace) -> int:
 
 @bad_input_exits_2("league")
 def run(args: argparse.Namespace) -> int:
-    from tournaments.league import LeagueControl, LeagueDesk, load_league, open_league, run_league
+    from referee.commands.serve import tokens_for
+    from referee.server import ServeError, parse_listen, server_ssl_context
+    from tournaments import league as lg
 
     if args.file.name == "add-author":
         return add_author(args)
@@ -138,19 +169,44 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--matches must be at least 1, not {args.matches}")
     if args.store is not None:
         check_output_file(args.store, "--store", private=True)
-    listen = None
-    if args.listen is not None:
-        from referee.server import parse_listen
+    listen = parse_listen(args.listen) if args.listen is not None else None
+    try:
+        wrappers = parse_listen(args.wrappers or DEFAULT_WRAPPERS)
+    except ServeError as exc:
+        raise ServeError(str(exc).replace("--listen", "--wrappers", 1)) from None
+    ssl_context = server_ssl_context(args.cert, args.key)
+    config = lg.load_league(args.file)
+    remote = [b.name for b in config.tournament.bots if b.remote]
+    if not remote and (args.wrappers or args.tokens or args.cert):
+        raise ConfigError(f"{args.file}: no bot has remote = true: --wrappers, --tokens and --cert are for remote bots")
+    dask = args.dask or config.tournament.dask
+    if args.restart:
+        check_dask(dask)
+    # before the store is opened (--restart discards it): a bad tokens file is said first
+    tokens = tokens_for(args, remote, make_console(stderr=args.json)) if remote else {}
+    p = lg.open_league(config, args.file.resolve().parent, where=str(args.file), restart=args.restart,
+                       store_override=args.store)
+    executor = open_dask(dask, lambda d, address: lg.dask_executor(address, p, workers=args.concurrency))
+    try:
+        return _run(args, config, p, listen, wrappers, ssl_context, tokens, executor)
+    finally:
+        if executor is not None:
+            executor.shutdown()
 
-        listen = parse_listen(args.listen)
-    config = load_league(args.file)
-    p = open_league(config, args.file.resolve().parent, where=str(args.file), restart=args.restart,
-                    store_override=args.store)
+
+def _run(args: argparse.Namespace, config: Any, p: Any, listen: tuple[str, int] | None, wrappers: tuple[str, int],
+         ssl_context: Any, tokens: dict[str, str], executor: Any) -> int:
+    from referee.game.rules import Ruleset
+    from referee.server import Server
+    from tournaments import league as lg
+
     view = LeagueView()
     session = LongRun("league", json=args.json, quiet=args.quiet, render=view.table, every=5, line=view.line)
     for note in p.notes:
         session.console.print(f"note: {escape(note)}", style="yellow")
-    at_once = args.concurrency or config.tournament.workers()
+    at_once = args.concurrency or (executor.slots if executor is not None else config.tournament.workers())
+    if executor is not None:
+        session.say(escape(executor.describe()))
     session.say(f"[bold]{escape(config.name)}[/bold]: {len(p.active)} entrants, {config.tournament.hands} hands a "
                 f"match, {at_once} at once; store {escape(str(p.store_path))}"
                 + (f"; stops after {args.matches} matches" if args.matches else "; Ctrl-C stops it"))
@@ -159,15 +215,33 @@ def run(args: argparse.Namespace) -> int:
         view.add(rec, ratings)
         session.update()
 
-    control = LeagueControl(p)
-    desk = LeagueDesk(p, control) if listen is not None else None
+    control = lg.LeagueControl(p)
+    if executor is not None:
+        control.vet = lg.dask_vet(executor)
+    desk = lg.LeagueDesk(p, control) if listen is not None else None
+    remote = list(tokens)
+    server = Server(tokens, say=say(args.quiet)) if remote else None
+    grace = Ruleset.model_validate(p.rules_json).network_grace
+
+    def online() -> dict[str, bool]:
+        return {n: server.slots[n].connected for n in remote} if server is not None else {}
 
     async def main() -> int:
         async with trio.open_nursery() as nursery:
+            seating = available = None
+            if server is not None:
+                url = await server.start(nursery, wrappers[0], wrappers[1], ssl_context)
+                # on stderr, always: a script (or a test) waits for it
+                print(f"wrappers log in at: {url}", file=sys.stderr, flush=True)
+                available = lambda name: name not in server.slots or server.slots[name].connected  # noqa: E731
+                seating = lambda job: server.seating(job.specs, job.public_id, grace)  # noqa: E731
             if listen is not None:
-                await nursery.start(serve_page, p.store_path, listen, desk)
-            n = await run_league(p, matches=args.matches, concurrency=args.concurrency, on_match=on_match,
-                                 control=control)
+                await nursery.start(serve_page, p, listen, desk, control, online if server is not None else None)
+            n = await lg.run_league(p, matches=args.matches, concurrency=args.concurrency or at_once,
+                                    on_match=on_match, control=control, executor=executor, remote=seating,
+                                    available=available)
+            if server is not None:
+                await server.over("the league stopped")
             nursery.cancel_scope.cancel()
         return n
 

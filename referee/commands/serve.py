@@ -112,7 +112,8 @@ class Lobby:
             self.live = None
 
 
-def _tokens(args: argparse.Namespace, names: list[str], out: Console) -> dict[str, str]:
+def tokens_for(args: argparse.Namespace, names: list[str], out: Console) -> dict[str, str]:
+    """The remote bots' tokens: ``--tokens FILE``'s, or new ones printed as ``NAME TOKEN`` lines on ``out``."""
     if args.tokens is not None:
         return load_tokens(args.tokens, names)
     tokens = generate_tokens(names)
@@ -148,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
 
     def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
         names = remote_names(specs)
-        tokens = _tokens(args, names, out)
+        tokens = tokens_for(args, names, out)
         lobby = Lobby(names, err, args.quiet or args.json)
         server = Server(tokens, say=lobby.say, on_change=lobby.changed)
         lobby.server = server
@@ -197,7 +198,7 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
         config = load_config(path).with_timeout(args.timeout)  # the remote bots' too: their specs carry it
         p = plan(config, path.resolve().parent, where=str(path))
         names = [b.name for b in config.bots if b.remote]
-        tokens = _tokens(args, names, out)
+        tokens = tokens_for(args, names, out)
     except (ConfigError, TournamentError, ServeError) as exc:
         return fail("serve", str(exc))
     lobby = Lobby(names, err, args.quiet or args.json)

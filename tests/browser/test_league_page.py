@@ -1,6 +1,7 @@
-"""The league's page in headless Chromium at 375 and 1440 px: the standings appear (rating ± sigma beside points
-per hand), a match finished after the page loaded appears without a reload, nothing overflows a phone's width,
-and the page asks nothing of any server but its own."""
+"""The league's pages in headless Chromium at 375 and 1440 px: the standings appear (rating ± sigma beside points
+per hand, each bot's rating trend, a link to its page), a match finished after the page loaded appears without a
+reload, a bot's page draws its rating over time, its head-to-head and versions and redraws as it plays, nothing
+overflows a phone's width, and the pages ask nothing of any server but their own."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,16 +31,22 @@ def league(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield url + "/"
 
 
+def watched(browser: Any, width: int) -> tuple[Any, Any, list[str], list[str]]:
+    """A page at ``width`` px, with every URL it asks for and every script error or console error it gives."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    requests: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return context, page, requests, errors
+
+
 @pytest.mark.parametrize("width", [375, 1440])
 def test_the_page_shows_live_standings_and_new_matches_without_a_reload(league: str, width: int) -> None:
     with chromium() as browser:
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        page = context.new_page()
-        requests: list[str] = []
-        errors: list[str] = []
-        page.on("request", lambda r: requests.append(r.url))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        context, page, requests, errors = watched(browser, width)
         page.goto(league)
         page.wait_for_selector("#standings-body tr[data-bot]", timeout=30_000)
         page.wait_for_function("document.querySelectorAll('#standings-body tr[data-bot]').length === 5",
@@ -52,10 +60,58 @@ def test_the_page_shows_live_standings_and_new_matches_without_a_reload(league: 
         assert navigations == 1
         row = page.inner_text("#standings-body tr[data-bot='greedy']")
         assert "±" in row  # the rating's sigma (and the interval once there are enough tables)
+        # every bot's rating over time, and a link to its page
+        trend = page.eval_on_selector_all("#standings-body tr[data-bot] svg.spark",
+                                          "ss => ss.map(s => +s.dataset.points)")
+        assert len(trend) == 5 and all(n >= 2 for n in trend), trend
+        assert page.eval_on_selector("#standings-body tr[data-bot='greedy'] a.bot", "a => a.getAttribute('href')") == \
+            "/bot/greedy"
         assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing wider than the screen
         screenshot(page, f"league-{width}.png")
         context.close()
     assert not errors, errors
+    assert all(u.startswith(league.rstrip("/")) or u.startswith("data:") for u in requests), requests
+
+
+def until(page: Any, expression: str, timeout: float = 60) -> None:
+    """Poll from here (the page's policy forbids the eval that wait_for_function uses)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, expression
+        page.wait_for_timeout(100)
+
+
+@pytest.mark.parametrize("width", [375, 1440])
+def test_a_bots_page_draws_its_rating_over_time_and_redraws_as_it_plays(league: str, width: int) -> None:
+    with chromium() as browser:
+        context, page, requests, errors = watched(browser, width)
+        page.goto(league)
+        page.wait_for_selector("#standings-body tr[data-bot='a-bot-with-a-rather-long-name'] a.bot", timeout=30_000)
+        page.click("#standings-body tr[data-bot='a-bot-with-a-rather-long-name'] a.bot")  # the link leads there
+        page.wait_for_url("**/bot/a-bot-with-a-rather-long-name")
+        until(page, "document.body.dataset.state === 'live' && "
+                    "+document.querySelector('#chart svg.chart').dataset.points >= 2")
+        assert page.inner_text("#title") == "a-bot-with-a-rather-long-name"
+        summary = page.inner_text("#summary")
+        assert summary.startswith("built-in") and "rating" in summary and "matches" in summary, summary
+        opponents = page.eval_on_selector_all("#h2h-body tr[data-opponent]", "rs => rs.map(r => r.dataset.opponent)")
+        assert opponents and set(opponents) <= {"greedy", "random", "drawdiscard", "chowy"}, opponents
+        assert len(set(opponents)) == len(opponents), opponents
+        assert page.eval_on_selector_all("#versions-body tr[data-entry]", "rs => rs.map(r => r.dataset.entry)") == \
+            ["a-bot-with-a-rather-long-name"]
+        # it plays on: its chart grows without a reload
+        drawn = page.evaluate("+document.querySelector('#chart svg.chart').dataset.points")
+        until(page, f"+document.querySelector('#chart svg.chart').dataset.points > {drawn}")
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        box = page.eval_on_selector("#chart svg.chart", "s => s.getBoundingClientRect().width")
+        assert 200 <= box <= width  # drawn to the screen's width, not off it
+        screenshot(page, f"league-bot-{width}.png")
+        page.goto(league.rstrip("/") + "/bot/nobody")  # no such bot: said, no error
+        until(page, "document.body.dataset.state === 'away'")
+        assert "no such bot" in page.inner_text("#status")
+        context.close()
+    assert not errors or all("404" in e for e in errors), errors  # the console's note of the 404 above
     assert all(u.startswith(league.rstrip("/")) or u.startswith("data:") for u in requests), requests
 
 
@@ -114,5 +170,18 @@ def test_an_author_submits_on_the_page_and_a_non_author_can_neither_submit_nor_r
         until("document.querySelector('#submit-result').textContent.includes('a valid token')")
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
         screenshot(page, "league-submit-375.png")
+        # its page: its version and check; the check's report only with its author's token
+        page.goto(url + "/bot/mine")
+        until("document.querySelector('#versions-body tr[data-entry=\"mine\"]') !== null")
+        assert "passed" in page.inner_text("#versions-body tr[data-entry='mine']")
+        assert page.inner_text("#summary").startswith("submitted")
+        page.fill("#token", tokens["bob"])
+        page.click("#show-reports")
+        until("document.querySelector('#reports').textContent.includes('only its author')")
+        page.fill("#token", tokens["alice"])
+        page.click("#show-reports")
+        until("document.querySelector('#reports').textContent.includes('throw_after_mo')")
+        assert "mine: passed" in page.inner_text("#reports")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
         context.close()
         assert not errors, errors

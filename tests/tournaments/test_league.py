@@ -320,7 +320,19 @@ def test_the_league_serves_its_standings_read_only(tmp_path: Path) -> None:
             page = r.read().decode()
             assert "script-src 'unsafe-inline'" in r.headers["content-security-policy"]
         assert f"mjref match {latest[0]['id']}" in page or latest[0]["id"] in page
-        for method, where, status in (("GET", "/match/L9999999-r00", 404), ("GET", "/match/..%2Fleague.toml", 404),
+        # a bot's page and its JSON: rating over time, head-to-head (each opponent once), no versions for a file's bot
+        with urllib.request.urlopen(f"{url}/api/bots/greedy", timeout=30) as r:
+            bot = json.loads(r.read())
+        assert bot["name"] == "greedy" and bot["kind"] == "built-in" and bot["active"] is True
+        assert len(bot["history"]) >= 2 and [h[0] for h in bot["history"]] == sorted(h[0] for h in bot["history"])
+        opponents = [h["opponent"] for h in bot["head_to_head"]]
+        assert opponents and len(set(opponents)) == len(opponents) and "greedy" not in opponents
+        assert bot["versions"] == [] and bot["online"] is None
+        with urllib.request.urlopen(f"{url}/bot/greedy", timeout=30) as r:
+            assert b'data-page="bot"' in r.read()
+        assert set(data["trends"]) == {n for n, _ in BUILTINS} and data["online"] == {}
+        for method, where, status in (("GET", "/api/bots/nobody", 404), ("GET", "/match/L9999999-r00", 404),
+                                      ("GET", "/match/..%2Fleague.toml", 404),
                                       ("POST", "/api/standings", 405), ("GET", "/api/matches?limit=x", 400),
                                       ("GET", "/api/matches?limit=101", 400), ("GET", "/nothing", 404)):
             with pytest.raises(urllib.error.HTTPError) as err:
@@ -342,3 +354,40 @@ def test_a_match_is_shown_only_once_its_whole_table_is_played(tmp_path: Path) ->
     shown = {m["id"]: m["viewer"] for m in reader.matches(10)}
     assert shown == {**{f"L0000000-r0{r}": True for r in range(4)}, "L0000001-r00": False, "L0000001-r01": False}
     assert reader.viewer("../league") is None and reader.viewer("L0000009-r00") is None
+
+
+def test_the_page_reads_its_store_while_another_process_reads_it_too(tmp_path: Path) -> None:
+    """The page reads the store in the league's own process, beside its writer; another process (mjref standings,
+    a script) reading it at the same time must not take the WAL from under them: before the fix every page read
+    after the first failed with "disk I/O error" (the page's reads dropped the writer's locks)."""
+    import urllib.request
+
+    path = write_league(tmp_path, concurrency=1)
+    store = tmp_path / "league.sqlite"
+    with served_league(path) as (url, proc):
+        wait_for(proc, store, 3)  # type: ignore[arg-type]
+        for _ in range(40):
+            con = connect(store, readonly=True)  # another reader, which closes its connection each time
+            con.execute("SELECT COUNT(*) FROM matches").fetchone()
+            con.close()
+            with urllib.request.urlopen(f"{url}/api/standings", timeout=30) as r:
+                assert r.status == 200 and json.loads(r.read())["matches"] >= 3
+            time.sleep(0.05)
+
+
+def test_a_rating_history_stays_bounded_and_spread_over_the_whole_life() -> None:
+    from tournaments.ratings import HISTORY_POINTS, History
+
+    h = History()
+    for i in range(1, 10 * HISTORY_POINTS + 2):
+        h.add(i, float(i), 1.0)
+    s = h.series()
+    assert len(s) <= HISTORY_POINTS + 2
+    assert s[0][0] == 1 and s[-1][0] == 10 * HISTORY_POINTS + 1  # the first and the latest
+    steps = {b[0] - a[0] for a, b in zip(s[:-2], s[1:-1], strict=True)}
+    assert len(steps) == 1  # evenly spread
+    r = Ratings()
+    before = r.checkpoint(["a", "b", "c", "d"])
+    r.add(["a", "b", "c", "d"], [3, 2, 1, 0])
+    r.rollback(before)  # a match not recorded leaves no trace, in the ratings or their history
+    assert r.rated == 0 and r.series("a") == [] and r.by_name == {}

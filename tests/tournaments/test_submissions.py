@@ -205,6 +205,16 @@ def test_submitting_over_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         assert by_name["bad"]["status"] == "refused" and "report" not in by_name["bad"]  # the report: its author's
         status, standings = request(f"{url}/api/standings")
         assert "good" in {b["name"] for b in standings["bots"]} and "good" in played
+        # each version's page lists both versions; the old one keeps its rating history
+        status, page = request(f"{url}/api/bots/good.v2")
+        assert status == 200 and page["kind"] == "submitted"
+        assert [(v["name"], v["status"], v["current"], v["check"]["ok"]) for v in page["versions"]] == \
+            [("good", "retired", False, True), ("good.v2", "active", True, True)]
+        status, old = request(f"{url}/api/bots/good")
+        assert status == 200 and old["active"] is False and len(old["history"]) >= 1
+        assert old["standing"]["matches"] >= 1 and old["standing"]["rating"]["matches"] == old["standing"]["matches"]
+        status, refused = request(f"{url}/api/bots/bad")  # refused: never played, but its page says so
+        assert status == 200 and refused["versions"][0]["check"]["ok"] is False and refused["history"] == []
         # the organiser pauses and reinstates
         assert request(f"{url}/api/entries/good.v2/pause", tokens["boss"], b"", "POST")[0] == 200
         assert request(f"{url}/api/entries/good.v2/reinstate", tokens["boss"], b"", "POST")[0] == 200
