@@ -174,6 +174,9 @@ class Decisions:
                     raise ClientFault("wrong_answer", f"a claim of discard {s}; the discard in play is {serial}")
             case m.PMsgMahJong(discard=s) if s != 0 and s != serial:
                 raise ClientFault("wrong_answer", f"Mah-Jong on discard {s}; the discard in play is {serial}")
+            case m.PMsgMahJong(discard=0) | m.PMsgDiscard() | m.PMsgDeclareClosedKong() | m.PMsgAddToPung() \
+                    if not own_turn:
+                raise ClientFault("wrong_answer", f"{d.NAME} when another player's discard is in play")
         if q.ask == "throw":
             if isinstance(d, m.PMsgDiscard):
                 self.pending = None
