@@ -42,7 +42,7 @@ class Scripted:
                 data = await self.client_side.receive_some(65536)
                 if not data:
                     return
-                self.framer.feed(data)
+                self.framer.feed(bytes(data))
                 self.seen += [parse_server(t) for t in self.framer.messages()]
 
 
@@ -116,7 +116,8 @@ def _fault(*sends: bytes, q: Question = CLAIM, timeout: float = 5.0, close: bool
 
 def test_garbage_is_a_garbage_fault() -> None:
     r = _fault(b"Pung one\r\n")
-    assert r.fault is not None and r.fault.kind == "garbage" and r.fault.detail == "`Pung one`: Pung: discard one is not an integer"
+    assert r.fault is not None and r.fault.kind == "garbage"
+    assert r.fault.detail == "`Pung one`: Pung: discard one is not an integer"
 
 
 def test_a_claim_of_the_wrong_discard_is_a_wrong_answer() -> None:

@@ -56,7 +56,6 @@ def hand_script(path: Path, me: int) -> tuple[list[object], GameOptions]:
     tiles = Tiles()
     hand: list[int] = []  # my concealed TIDs
     held: dict[int, list[int]] = {p: [] for p in (1, 2, 3, 4)}  # every seat's known TIDs (for the sets' TIDs)
-    melds: dict[str, list[int]] = {}  # my pungs by face (for adding to them)
     out: list[object] = []
     dealing = True
     deal: list[int] = []
@@ -116,14 +115,10 @@ def hand_script(path: Path, me: int) -> tuple[list[object], GameOptions]:
                 # mj-player's is left unanswered, and the seat drops it)
                 if p == me:
                     out.append((Question(me, "hu", (HU, PASS), discard[1]), PASS))
-                    two = tuple(t for t in hand if code_of(t) == code)[:2]
-                    out.append((Question(me, "pong", (Answer.pong(*two), PASS), discard[1]), Answer.pong(*two)))
-                two = take(p, code, 2)
-                held[p].append(discard[1])
-                held[p].remove(discard[1])
-                if p == me:
-                    melds[code] = [*two, discard[1]]
-                out.append(Pong(p, tuple(sorted((*two, discard[1])))))  # type: ignore[arg-type]
+                    mine = Answer.pong(*tuple(t for t in hand if code_of(t) == code)[:2])
+                    out.append((Question(me, "pong", (mine, PASS), discard[1]), mine))
+                pair = take(p, code, 2)
+                out.append(Pong(p, (*sorted((*pair, discard[1])),)))  # type: ignore[arg-type]
             case m.CMsgPlayerChows(id=p, tile=code, cpos=cpos) if discard is not None:
                 v, s = int(code[0]), code[1]
                 ranks = {"Lower": (v + 1, v + 2), "Middle": (v - 1, v + 1), "Upper": (v - 2, v - 1)}[cpos]
@@ -134,8 +129,8 @@ def hand_script(path: Path, me: int) -> tuple[list[object], GameOptions]:
             case m.CMsgPlayerKongs(id=p, tile=code) if discard is not None:
                 three = take(p, code, 3)
                 if p == me:
-                    a = Answer.gong(4, three)
-                    out.append((Question(me, "gong", (a, PASS), discard[1]), a))
+                    kong = Answer.gong(4, three)
+                    out.append((Question(me, "gong", (kong, PASS), discard[1]), kong))
                 out.append(Gong(p, 4, tuple(sorted((*three, discard[1])))))
             case m.CMsgPlayerDeclaresClosedKong(id=p, tile=code):
                 four = take(p, code, 4)
@@ -170,7 +165,9 @@ async def play(path: Path, me: int, folder: Path, args: list[str]) -> int:
             if isinstance(item, Event):
                 seat.deliver(item)
                 continue
-            question, expected = item  # type: ignore[misc]
+            assert isinstance(item, tuple)
+            question: Question = item[0]
+            expected: Answer = item[1]
             reply = await seat.ask(question)
             assert reply.fault is None, (path.name, me, question, reply.fault)
             assert reply.answer == expected, (path.name, me, question.ask, reply.answer, expected)

@@ -19,7 +19,6 @@ refused: no client sends them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import fields
 from typing import Any
 
 from referee.errors import InputError
@@ -249,8 +248,8 @@ def parse_client(text: str) -> Message:
 def format_message(msg: Message) -> str:
     """The message's text (``to_wire`` makes its bytes), as mj-server's ``encode_cmsg``/``encode_pmsg`` write it."""
     out = [msg.NAME]
-    for (field, kind), f in zip(msg.SPEC, fields(msg)):
-        value = getattr(msg, f.name)
+    for name, kind in msg.SPEC:
+        value = getattr(msg, name)
         if kind == m.BOOL:
             out.append("1" if value else "0")
         elif kind == m.TILES:

@@ -97,7 +97,10 @@ class CMsgPlayer(Message):
 @dataclass(frozen=True, slots=True)
 class CMsgGame(Message):
     NAME: ClassVar[str] = "Game"
-    SPEC: ClassVar[Spec] = (("east", INT), ("south", INT), ("west", INT), ("north", INT), ("round", WIND), ("hands_as_east", INT), ("firsteast", INT), ("east_score", INT), ("south_score", INT), ("west_score", INT), ("north_score", INT), ("protversion", INT), ("manager", INT))
+    SPEC: ClassVar[Spec] = (
+        ("east", INT), ("south", INT), ("west", INT), ("north", INT), ("round", WIND), ("hands_as_east", INT),
+        ("firsteast", INT), ("east_score", INT), ("south_score", INT), ("west_score", INT), ("north_score", INT),
+        ("protversion", INT), ("manager", INT))
     east: int
     south: int
     west: int
@@ -422,7 +425,9 @@ class CMsgGameOver(Message):
 @dataclass(frozen=True, slots=True)
 class CMsgGameOption(Message):
     NAME: ClassVar[str] = "GameOption"
-    SPEC: ClassVar[Spec] = (("id", INT), ("name", WORD), ("type", OTYPE), ("protversion", INT), ("enabled", INT), ("value", OVALUE), ("desc", DESC))
+    SPEC: ClassVar[Spec] = (
+        ("id", INT), ("name", WORD), ("type", OTYPE), ("protversion", INT), ("enabled", INT), ("value", OVALUE),
+        ("desc", DESC))
     id: int
     name: str
     type: str

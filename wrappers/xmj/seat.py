@@ -19,21 +19,21 @@ import math
 import subprocess
 import time
 from collections.abc import Sequence
-from typing import Protocol
 from pathlib import Path
+from typing import Protocol
 
 import trio
 
 from referee.game.classical.options import GameOptions
 from referee.game.types import Event, InitCard, InitGame, Question, Throw
 
+from ..codec import cut
+from ..seat import Fault, HandInfo, Reply, Seat
 from . import messages as m
 from .codec import Framer, XmjProtocolError, parse_client, write
 from .messages import Message
 from .table import NEXT_HAND, START_PLAY, View, game_messages, login_messages, option_messages
 from .translate import ClientFault, Decisions, Translator, code_of, wind_letter
-from ..codec import cut
-from ..seat import Fault, HandInfo, Reply, Seat
 
 LOGIN_TIMEOUT = 30.0  # seconds for a client to connect and send Connect once started (a start grace, not a move)
 READ_SIZE = 65536
@@ -70,7 +70,7 @@ class XmjConnection:
                 raise ClientGone(f"the connection broke ({exc})") from None
             if not data:
                 raise ClientGone("the client closed the connection")
-            self.framer.feed(data)
+            self.framer.feed(bytes(data))
             self.queue += list(self.framer.messages())
         return parse_client(self.queue.pop(0))
 
