@@ -9,7 +9,9 @@
   and the sandbox's ``sandbox``, ``network``, ``writable``, ``memory_mb``, ``max_procs``, ``cpu_seconds``,
   ``file_mb`` (see ``wrappers.sandbox`` and docs/security.md);
 * ``remote:NAME``: a seat played by a wrapper that logs in to ``mjref serve`` as NAME (see docs/network.md);
-* ``human:NAME``: a remote seat played by a person through the page of ``mjref serve``/``mjref play`` (docs/play.md).
+* ``human:NAME``: a remote seat played by a person through the page of ``mjref serve``/``mjref play`` (docs/play.md);
+* ``mj-player`` or ``mj-player:suitness=1,hiddenness=0.5``: the Unix Mah-Jong computer player with its personality
+  knobs, an xmj seat (``protocol = "xmj"`` in a bot file: a client of mj-server's protocol; docs/xmj.md).
 
 A bot without ``cwd`` runs in a private scratch folder of its seat, never in the folder of the file that names it
 (which may hold the store and the logs): relative paths in its command are made absolute when the spec is read.
@@ -35,6 +37,13 @@ from referee.validation import validation_reason
 from .identity import IdentityError, bot_identity, file_sha256
 
 KNOWN_EXTENSIONS = frozenset({"flower"})
+PROTOCOLS = ("icga", "xmj")
+XMJ_PLAYER = "mj-player"  # the short spec's name, and the program it runs
+XMJ_FOLDERS = ("/usr/games",)  # where Debian installs mj-player and xmj, not always on a user's PATH
+# mj-player's personality knobs (its strategy options) and their ranges, from its usage
+MJ_PLAYER_KNOBS: dict[str, tuple[float, float]] = {
+    "chowness": (-1.0, 1.0), "hiddenness": (0.0, 1.0), "majorness": (0.0, 1.0), "suitness": (0.0, 1.0)}
+XMJ_ADDED = ("--server", "--id", "--name")  # what mjref gives an xmj client itself
 REMOTE_PREFIX = "remote:"
 HUMAN_PREFIX = "human:"  # a remote seat played by a person through the page (``wrappers.human``)
 # A remote seat's name is what its wrapper logs in as and the key of its token: plain, printable, short.
@@ -121,6 +130,9 @@ class BotSpec(BotFields):
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
     human: bool = Field(False, strict=True,
                         description="A remote seat played by a person through the page (needs remote).")
+    protocol: Literal["icga", "xmj"] = Field(
+        "icga", description="What the program speaks: 'icga' (the framework's lines on stdin/stdout) or 'xmj' "
+        "(a client of mj-server's protocol, such as mj-player; docs/xmj.md).")
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotSpec:
@@ -137,6 +149,15 @@ class BotSpec(BotFields):
         if not self.name.isprintable() or not self.name.strip():  # it is shown in every table and message
             raise ValueError(f"bot name '{printable(self.name)}': use printable characters (no control characters "
                              "or escapes), not only blanks")
+        if self.protocol == "xmj":
+            if self.cmd is None:
+                raise ValueError("protocol = \"xmj\" runs a client program: give 'cmd' (e.g. [\"mj-player\"])")
+            given = [a for a in self.cmd if a.split("=", 1)[0] in XMJ_ADDED]
+            if given:
+                raise ValueError(f"'cmd' gives {given[0].split('=', 1)[0]}: mjref gives an xmj client its server "
+                                 "address, id and name itself")
+            if self.extensions:
+                raise ValueError("'extensions' are the ICGA protocol's; an xmj seat takes none")
         unknown = set(self.extensions) - KNOWN_EXTENSIONS
         if unknown:
             raise ValueError(f"unknown extension {sorted(unknown)[0]!r} (known: {', '.join(sorted(KNOWN_EXTENSIONS))})")
@@ -155,7 +176,7 @@ class BotSpec(BotFields):
         if os.sep in exe or (os.altsep and os.altsep in exe):
             p = Path(exe) if Path(exe).is_absolute() else base / exe
             return str(p) if p.is_file() and os.access(p, os.X_OK) else None
-        return shutil.which(exe)
+        return shutil.which(exe) or (xmj_program(exe) if self.protocol == "xmj" else None)
 
     def executable_problem(self) -> str | None:
         """Why ``cmd[0]`` cannot be started, in words and with what to do (None: it can): no such file, no such
@@ -178,6 +199,8 @@ class BotSpec(BotFields):
                 return "the file is not executable (chmod +x it, or name its interpreter first: \"python3 FILE\")"
             return script_interpreter_problem(p, self.env.get("PATH"))
         found = shutil.which(exe, path=self.env.get("PATH"))
+        if found is None and self.protocol == "xmj":
+            found = xmj_program(exe)
         if found is None:
             return "no such command on the PATH (a file in the current folder is ./NAME)"
         return script_interpreter_problem(Path(found), self.env.get("PATH"))
@@ -224,7 +247,52 @@ class BotSpec(BotFields):
             return f"{HUMAN_PREFIX if self.human else REMOTE_PREFIX}{self.name}"
         if self.builtin is not None:
             return f"builtin:{self.builtin}"
-        return shlex.join(self.cmd or ())
+        prefix = "xmj:" if self.protocol == "xmj" else ""
+        return prefix + shlex.join(self.cmd or ())
+
+
+def xmj_program(name: str) -> str | None:
+    """An xmj client program named without a folder (``mj-player``, ``xmj``) where Debian puts it, off the PATH."""
+    for folder in XMJ_FOLDERS:
+        path = Path(folder) / name
+        if os.sep not in name and path.is_file() and os.access(path, os.X_OK):
+            return str(path)
+    return None
+
+
+def mj_player_spec(text: str) -> BotSpec:
+    """The short spec ``mj-player`` or ``mj-player:KNOB=VALUE,...`` (knobs: ``MJ_PLAYER_KNOBS``, each once, a
+    number in its range) as an xmj seat running mj-player with those strategy options."""
+    _, _, params = text.partition(":")
+    cmd: list[str] = [shutil.which(XMJ_PLAYER) or xmj_program(XMJ_PLAYER) or XMJ_PLAYER]
+    seen: set[str] = set()
+    for item in params.split(",") if params else []:
+        knob, eq, value = item.partition("=")
+        knob = knob.strip()
+        if knob not in MJ_PLAYER_KNOBS:
+            raise SpecError(f"bot {text!r}: unknown mj-player knob {knob!r} (known: {', '.join(MJ_PLAYER_KNOBS)})")
+        if not eq:
+            raise SpecError(f"bot {text!r}: {knob} needs a value ({knob}=NUMBER)")
+        if knob in seen:
+            raise SpecError(f"bot {text!r}: {knob} is given twice")
+        seen.add(knob)
+        lo, hi = MJ_PLAYER_KNOBS[knob]
+        try:
+            number = float(value)
+        except ValueError:
+            raise SpecError(f"bot {text!r}: {knob}={value!r} is not a number") from None
+        if not lo <= number <= hi:  # also false for nan
+            raise SpecError(f"bot {text!r}: {knob}={value} is out of range ({lo:g} to {hi:g})")
+        cmd += [f"--{knob}", value.strip()]
+    return BotSpec(name=printable(text), cmd=tuple(cmd), protocol="xmj")
+
+
+def check_protocol_family(spec: BotSpec, family: str) -> None:
+    """Refuse, before the match, a seat whose protocol cannot play the ruleset's family: an xmj client (mj-player,
+    xmj) knows only mj-server's Chinese Classical."""
+    if spec.protocol == "xmj" and family != "classical":
+        raise SpecError(f"bot {spec.name!r} speaks mj-server's protocol (xmj), which plays Chinese Classical only, "
+                        f"not {family}: use --rules classical (or a classical preset such as xmj)")
 
 
 def script_interpreter_problem(path: Path, search_path: str | None = None) -> str | None:
@@ -361,6 +429,8 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
                 raise SpecError(f"bot {text!r}: a remote seat's name is 1-64 letters, digits, '_', '.', '-'")
             return BotSpec(name=name, remote=True, human=prefix == HUMAN_PREFIX)
     head = text.split(":", 1)[0]
+    if head == XMJ_PLAYER and " " not in text:
+        return mj_player_spec(text)
     if head in builtin_names and " " not in text:
         return BotSpec(name=printable(text), builtin=text)  # its parameters are checked where it is made
     if text.endswith(".toml"):

@@ -1,0 +1,159 @@
+"""The xmj seat's faults and its answers, with a scripted client on an in-memory connection: each decision answers
+the questions the table in docs/xmj.md says, and a client that sends garbage, plays what it cannot, answers the
+wrong question, goes silent or disconnects gets that fault (and the seat says so, never raises)."""
+
+from __future__ import annotations
+
+import trio
+import trio.testing
+
+from referee.game.classical.options import GameOptions
+from referee.game.types import HU, PASS, Answer, InitCard, InitGame, Question, Throw
+from wrappers.seat import HandInfo, Reply
+from wrappers.xmj import messages as m
+from wrappers.xmj.codec import Framer, parse_server, write
+from wrappers.xmj.seat import XmjConnection, XmjSeat
+from wrappers.xmj.translate import code_of
+
+ME = 2
+DEAL = (110, 111, 120, 130, 140, 150, 160, 170, 180, 190, 210, 220, 230)  # 1C 1C 2C ... 9C 1B 2B 3B
+
+
+class Scripted:
+    """The client side: an in-memory connection whose messages the test writes and reads."""
+
+    def __init__(self) -> None:
+        self.server_side, self.client_side = trio.testing.memory_stream_pair()
+        self.framer = Framer()
+        self.seen: list[m.Message] = []
+
+    async def open(self) -> XmjConnection:
+        return XmjConnection(self.server_side)
+
+    async def stop(self) -> None:
+        await self.client_side.aclose()
+
+    async def send(self, data: bytes) -> None:
+        await self.client_side.send_all(data)
+
+    async def drain(self) -> None:
+        with trio.move_on_after(0.05):
+            while True:
+                data = await self.client_side.receive_some(65536)
+                if not data:
+                    return
+                self.framer.feed(bytes(data))
+                self.seen += [parse_server(t) for t in self.framer.messages()]
+
+
+def seat_with(client: Scripted, timeout: float = 5.0) -> XmjSeat:
+    return XmjSeat("bob", ME, names={p: f"p{p}" for p in (1, 2, 3, 4)}, options=GameOptions(), client=client,
+                   timeout=timeout)
+
+
+async def started(client: Scripted, seat: XmjSeat) -> None:
+    await client.send(write(m.PMsgConnect(1110, ME, "bob")))
+    assert await seat.begin_hand(HandInfo(0, 0, ME, True, 14, False, False, 5.0, 5.0)) is None
+    seat.deliver(InitGame("EAST", "SOUTH", 1, 1, 0))
+    seat.deliver(InitCard(ME, DEAL))
+    await client.send(write(m.PMsgReady()) * 2)
+
+
+async def ask(client: Scripted, seat: XmjSeat, q: Question, *sends: m.Message) -> Reply:
+    for s in sends:
+        await client.send(write(s))
+    reply = await seat.ask(q)
+    await client.drain()
+    return reply
+
+
+CLAIM = Question(ME, "pong", (Answer.pong(110, 111), PASS), 112)
+
+
+def test_decisions_answer_the_questions_one_at_a_time() -> None:
+    async def main() -> None:
+        client = Scripted()
+        seat = seat_with(client)
+        await started(client, seat)
+        seat.deliver(Throw(1, 112))  # 1C, serial 1
+        hu = Question(ME, "hu", (HU, PASS), 112)
+        assert (await ask(client, seat, hu, m.PMsgPung(1))).answer == PASS  # the pung waits for its question
+        assert (await ask(client, seat, CLAIM)).answer == Answer.pong(110, 111)
+        assert m.CMsgConnectReply(1110, ME, "") in client.seen and m.CMsgPause(1, 0, "to start play") in client.seen
+        assert m.CMsgPlayerDiscards(1, "1C", 1, False) in client.seen
+        assert [x for x in client.seen if isinstance(x, m.CMsgPlayerDraws) and x.id == ME] == [
+            m.CMsgPlayerDraws(ME, code_of(t)) for t in DEAL]
+        seat.deliver(Throw(1, 240))  # 4B, serial 2: a no-claim is acknowledged as mj-server does
+        eat = Question(ME, "eat", (Answer.eat(220, 230), PASS), 240)
+        assert (await ask(client, seat, eat, m.PMsgNoClaim(2))).answer == PASS
+        assert m.CMsgPlayerDoesntClaim(ME, 2, False) in client.seen
+        seat.deliver(Throw(1, 241))  # serial 3
+        eat = Question(ME, "eat", (Answer.eat(220, 230), PASS), 241)
+        assert (await ask(client, seat, eat, m.PMsgChow(3, "Upper"))).answer == Answer.eat(220, 230)
+        throw = Question(ME, "throw", tuple(Answer.throw(t) for t in DEAL))
+        assert (await ask(client, seat, throw, m.PMsgDiscard("9C", False))).answer == Answer.throw(190)
+        await seat.close()
+
+    trio.run(main)
+
+
+def _fault(*sends: bytes, q: Question = CLAIM, timeout: float = 5.0, close: bool = False) -> Reply:
+    async def main() -> Reply:
+        client = Scripted()
+        seat = seat_with(client, timeout)
+        await started(client, seat)
+        seat.deliver(Throw(1, 112))
+        for s in sends:
+            await client.send(s)
+        if close:
+            await client.client_side.aclose()
+        reply = await seat.ask(q)
+        await seat.close()
+        return reply
+
+    return trio.run(main)
+
+
+def test_garbage_is_a_garbage_fault() -> None:
+    r = _fault(b"Pung one\r\n")
+    assert r.fault is not None and r.fault.kind == "garbage"
+    assert r.fault.detail == "`Pung one`: Pung: discard one is not an integer"
+
+
+def test_a_claim_of_the_wrong_discard_is_a_wrong_answer() -> None:
+    r = _fault(write(m.PMsgPung(7)))
+    assert r.fault is not None and r.fault.kind == "wrong_answer"
+    assert r.fault.detail == "a claim of discard 7; the discard in play is 1"
+
+
+def test_a_set_the_client_cannot_make_is_illegal() -> None:
+    eat = Question(ME, "eat", (Answer.eat(120, 130), PASS), 112)
+    r = _fault(write(m.PMsgChow(1, "Upper")), q=eat)
+    assert r.fault is not None and r.fault.kind == "illegal" and "Chow Upper of 1C" in r.fault.detail
+
+
+def test_a_discard_when_a_claim_is_asked_is_a_wrong_answer() -> None:
+    r = _fault(write(m.PMsgDiscard("5C", False)))
+    assert r.fault is not None and r.fault.kind == "wrong_answer"
+    assert r.fault.detail == "Discard when another player's discard is in play"
+
+
+def test_silence_is_a_timeout() -> None:
+    r = _fault(timeout=0.2)
+    assert r.fault is not None and r.fault.kind == "timeout" and r.fault.detail == "no decision within 0.2 s"
+
+
+def test_a_dropped_connection_is_disconnected() -> None:
+    r = _fault(close=True)
+    assert r.fault is not None and r.fault.kind == "disconnected"
+
+
+def test_a_client_that_does_not_log_in_fails_to_start() -> None:
+    async def main() -> None:
+        client = Scripted()
+        seat = seat_with(client)
+        await client.send(write(m.PMsgReady()))
+        fault = await seat.begin_hand(HandInfo(0, 0, ME, True, 14, False, False, 5.0, 5.0))
+        assert fault is not None and fault.kind == "wrong_answer" and "not Connect" in fault.detail
+
+    trio.run(main)

@@ -1,0 +1,353 @@
+"""``XmjSeat``: a seat played by a client of mj-server's protocol (``mj-player``, or a person's ``xmj``), behind the
+same ``Seat`` door as process, remote and human seats.  The match does not know which protocol a seat speaks.
+
+The seat is mj-server for its one client: it accepts the client's connection (``XmjConnection`` over any trio
+stream: a per-seat unix socket, or TCP for ``--xmj-listen``), logs it in as mj-server does, turns the events it is
+delivered into mj-server's messages (``translate.Translator``, then ``table.View`` for what this client may see),
+and answers each question from the client's own decision (``translate.Decisions``).  Faults are those of every
+seat: a message that does not parse is ``garbage``, a decision that does not answer the question ``wrong_answer``,
+a tile or set the client cannot play ``illegal``, silence past the deadline ``timeout``, a connection that drops
+``disconnected``.
+
+What is not translated yet (it needs the classical engine's events; see docs/xmj.md): the declarations of sets
+after Mah-Jong and the losers' ``ShowTiles``, the ``HandScore`` lines, the settlement's explanation, a washout.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import trio
+
+from referee.game.classical.options import GameOptions
+from referee.game.types import Event, InitCard, InitGame, Question, Throw
+
+from ..codec import cut
+from ..seat import Fault, HandInfo, Reply, Seat
+from . import messages as m
+from .codec import Framer, XmjProtocolError, parse_client, write
+from .messages import Message
+from .table import NEXT_HAND, START_PLAY, View, game_messages, login_messages, option_messages
+from .translate import ClientFault, Decisions, Translator, code_of, wind_letter
+
+LOGIN_TIMEOUT = 30.0  # seconds for a client to connect and send Connect once started (a start grace, not a move)
+READ_SIZE = 65536
+_DECISIONS = (m.PMsgDiscard, m.PMsgNoClaim, m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong,
+              m.PMsgDeclareClosedKong, m.PMsgAddToPung)
+
+
+class ClientGone(Exception):
+    """The client's connection ended (or broke)."""
+
+
+class XmjConnection:
+    """One client's connection: messages out, messages in, strictly (``XmjProtocolError`` for a bad one)."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.framer = Framer()
+        self.queue: list[str] = []
+
+    async def send(self, msgs: Sequence[Message]) -> None:
+        if not msgs:
+            return
+        try:
+            await self.stream.send_all(b"".join(write(x) for x in msgs))
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            raise ClientGone(f"the connection broke ({exc})") from None
+
+    async def receive(self) -> Message:
+        """The client's next message (waits; the caller bounds the wait)."""
+        while not self.queue:
+            try:
+                data = await self.stream.receive_some(READ_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                raise ClientGone(f"the connection broke ({exc})") from None
+            if not data:
+                raise ClientGone("the client closed the connection")
+            self.framer.feed(bytes(data))
+            self.queue += list(self.framer.messages())
+        return parse_client(self.queue.pop(0))
+
+    async def close(self) -> None:
+        await self.stream.aclose()
+
+
+class XmjSeat(Seat):
+    """One position played by an mj-server-protocol client, on the connection ``client`` opens; ``names`` are the
+    table's players by position, ``options`` the game's."""
+
+    kind = "xmj"
+
+    def __init__(self, name: str, position: int, *, names: dict[int, str], options: GameOptions,
+                 client: Client, timeout: float | None = None) -> None:
+        self.name = name
+        self.position = position
+        self.names = names
+        self.options = options
+        self.client = client
+        self.timeout = timeout
+        self.conn: XmjConnection | None = None
+        self.translator = Translator()
+        self.decisions = Decisions()
+        self.view = View(position)
+        self.outbox: list[Message | _Await] = []
+        self.info: HandInfo | None = None
+        self.hands = 0
+        self.scores = [0, 0, 0, 0]
+        self.first_east: int | None = None
+        self.dealing = False
+        self.specials: list[Message] = []  # flowers declared in the deal, shown when the deal is over
+
+    # ------------------------------------------------------------------------------------------- the hand
+    def question_timeout(self, info: HandInfo) -> float | None:
+        return self.timeout or info.timeout
+
+    async def begin_hand(self, info: HandInfo) -> Fault | None:
+        self.info = info
+        self.view = View(self.position)
+        self.decisions.clear()
+        if self.conn is None:
+            try:
+                with trio.fail_after(LOGIN_TIMEOUT):
+                    self.conn = await self.client.open()
+                    hello = await self.conn.receive()
+                    if not isinstance(hello, m.PMsgConnect):
+                        return Fault("wrong_answer", f"the client's first message is {hello.NAME}, not Connect")
+                    await self.conn.send(login_messages(self.position, self.names))
+            except trio.TooSlowError:
+                return Fault("start_failed", f"the client did not connect and log in within {LOGIN_TIMEOUT:g} s")
+            except XmjProtocolError as exc:
+                return Fault("garbage", str(exc))
+            except ClientGone as exc:
+                return Fault("start_failed", str(exc))
+            except OSError as exc:
+                return Fault("start_failed", f"cannot start the client: {exc}")
+        return None
+
+    def deliver(self, event: Event) -> None:
+        if isinstance(event, InitGame):
+            self._init_game(event)
+            return
+        if isinstance(event, InitCard):
+            if event.seat == self.position:
+                counts = {p: 14 if p == self.translator.dealer else 13 for p in (1, 2, 3, 4)}
+                counts[self.position] = len(event.tiles)
+                self._out(self.translator.deal(self.position, event.tiles, counts))
+                self.dealing = True
+            return
+        msgs = self.translator.events(event)
+        if self.dealing and msgs and isinstance(msgs[0], m.CMsgPlayerDeclaresSpecial | m.CMsgPlayerDraws
+                                                | m.CMsgPlayerDrawsLoose):
+            self.specials += msgs  # a flower and its replacement in the deal: shown in mj-server's specials phase
+            return
+        if self.dealing and isinstance(event, Throw):
+            self._end_of_deal()
+        if msgs and isinstance(msgs[-1], m.CMsgSettlement):
+            self._settle(msgs[-1])
+        self._out(msgs)
+
+    def _init_game(self, e: InitGame) -> None:
+        self.translator.new_hand(e.dealer)
+        seats = [(e.dealer - 1 + i) % 4 + 1 for i in range(4)]
+        if self.first_east is None:
+            self.first_east = e.dealer
+        by_wind = [self.scores[p - 1] for p in seats]
+        game = m.CMsgGame(seats[0], seats[1], seats[2], seats[3], wind_letter(e.round_wind), e.cont,
+                          self.first_east, by_wind[0], by_wind[1], by_wind[2], by_wind[3], 1110, 0)
+        if self.hands == 0:
+            self.outbox += game_messages(game, option_messages(self.options))
+        self.outbox.append(_Await("Ready"))
+        self.outbox += [m.CMsgPlayerReady(p) for p in seats]
+        self.outbox.append(m.CMsgNewHand(e.dealer, 0, 0))
+        self.hands += 1
+
+    def _end_of_deal(self) -> None:
+        """The specials phase, as mj-server runs it, from East: each player's flowers and their replacements, then
+        its ``PlayerDeclaresSpecial <id> --``; then the pause to start play (East, who discards first, exempt)."""
+        dealer = self.translator.dealer
+        for i in range(4):
+            p = (dealer - 1 + i) % 4 + 1
+            own = [x for x in self.specials if getattr(x, "id", None) == p]
+            self._out([*own, m.CMsgPlayerDeclaresSpecial(p, "--")])
+        self.specials = []
+        self.dealing = False
+        self.outbox.append(m.CMsgPause(dealer, 0, START_PLAY))
+        if self.position != dealer:
+            self.outbox.append(_Await("Ready"))
+        self.outbox += [m.CMsgPlayerReady(p) for p in (1, 2, 3, 4) if p != dealer]
+
+    def _settle(self, s: Message) -> None:
+        assert isinstance(s, m.CMsgSettlement)
+        dealer = self.translator.dealer
+        for i, change in enumerate((s.east, s.south, s.west, s.north)):
+            self.scores[(dealer - 1 + i) % 4] += change
+
+    def _out(self, msgs: Sequence[Message]) -> None:
+        self.outbox += self.view.see_all(msgs)
+
+    async def _flush(self, deadline: float) -> None:
+        """Send the outbox; at each ``_Await`` wait (until ``deadline``) for the client's message it names."""
+        assert self.conn is not None
+        batch: list[Message] = []
+        for item in self.outbox:
+            if isinstance(item, _Await):
+                await self.conn.send(batch)
+                batch = []
+                await self._until_ready(deadline)
+            else:
+                batch.append(item)
+        self.outbox = []
+        await self.conn.send(batch)
+
+    async def _until_ready(self, deadline: float) -> None:
+        assert self.conn is not None
+        with trio.fail_at(deadline):
+            while True:
+                msg = await self.conn.receive()
+                if isinstance(msg, m.PMsgReady):
+                    return
+                await self._aside(msg)
+
+    async def _aside(self, msg: Message) -> None:
+        """A client message that decides nothing: answered as mj-server answers it, or left aside."""
+        assert self.conn is not None
+        if isinstance(msg, m.PMsgListGameOptions):
+            await self.conn.send(option_messages(self.options))
+        elif isinstance(msg, _DECISIONS):
+            await self._decision(msg, None, self.translator.discard[0] if self.translator.discard else 0)
+        # Ready twice, DeclareSpecial (mjref declares flowers itself), chat, options: nothing to do
+
+    async def ask(self, question: Question) -> Reply:
+        started = time.perf_counter()
+        limit = self.question_timeout(self.info) if self.info else None
+        deadline = trio.current_time() + (limit if limit else math.inf)
+        if self.conn is None:
+            return Reply(None, 0.0, fault=Fault("disconnected", "the client is not connected"))
+        serial = self.translator.discard[0] if self.translator.discard else 0
+        if self.dealing:
+            self._end_of_deal()  # East is asked to discard before any discard ends the deal
+        self._drop_stale(question, serial)
+        try:
+            with trio.fail_at(deadline):
+                await self._flush(deadline)
+                while True:
+                    try:
+                        answer = self.decisions.answer(question, serial)
+                    except ClientFault as exc:
+                        line = str(self.decisions.pending)
+                        self.decisions.clear()
+                        return Reply(None, time.perf_counter() - started, line=cut(line),
+                                     fault=Fault(exc.kind, exc.detail))  # type: ignore[arg-type]
+                    if answer is not None:
+                        return Reply(answer, time.perf_counter() - started, line=str(answer))
+                    msg = await self.conn.receive()
+                    if isinstance(msg, _DECISIONS):
+                        await self._decision(msg, question, serial)
+                    else:
+                        await self._aside(msg)
+        except trio.TooSlowError:
+            return Reply(None, time.perf_counter() - started,
+                         fault=Fault("timeout", f"no decision within {limit:g} s" if limit else "no decision"))
+        except XmjProtocolError as exc:
+            return Reply(None, time.perf_counter() - started, fault=Fault("garbage", str(exc)))
+        except ClientGone as exc:
+            self.conn = None
+            return Reply(None, time.perf_counter() - started, fault=Fault("disconnected", str(exc)))
+
+    async def _decision(self, msg: Message, question: Question | None, serial: int) -> None:
+        """Take the client's decision, unless it is about a discard already gone (a late no-claim, a claim that
+        lost to another).  A no-claim is acknowledged as mj-server does (``PlayerDoesntClaim`` to the client)."""
+        assert self.conn is not None
+        if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= serial:
+            await self.conn.send([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
+        if question is None or not _stale(msg, question, serial):
+            self.decisions.take(msg)
+
+    def _drop_stale(self, question: Question, serial: int) -> None:
+        if self.decisions.pending is not None and _stale(self.decisions.pending, question, serial):
+            self.decisions.clear()
+
+    async def end_hand(self) -> None:
+        if self.conn is None:
+            return
+        self.outbox.append(m.CMsgPause(0, 0, NEXT_HAND))
+        try:
+            with trio.move_on_after(LOGIN_TIMEOUT):
+                await self._flush(math.inf)
+        except (ClientGone, XmjProtocolError):
+            self.conn = None
+        self.decisions.clear()
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            with trio.move_on_after(1.0):
+                try:
+                    await self.conn.send([m.CMsgGameOver()])
+                except ClientGone:
+                    pass
+            await self.conn.close()
+            self.conn = None
+        await self.client.stop()
+
+
+def _stale(msg: Message, question: Question, serial: int) -> bool:
+    """A claim of a discard that is no longer in play: an earlier one, or any when it is the client's turn."""
+    own_turn = question.ask == "throw" or question.tile is None
+    if isinstance(msg, m.PMsgNoClaim | m.PMsgPung | m.PMsgKong | m.PMsgChow):
+        return own_turn or msg.discard < serial
+    if isinstance(msg, m.PMsgMahJong) and msg.discard:
+        return own_turn or msg.discard < serial
+    return False
+
+
+class _Await:
+    """In an outbox: wait here for the client's message ``what`` (``Ready``) before sending on."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+
+class Client(Protocol):
+    """How a seat gets its client's connection: ``await client.open()`` (a client started, its connection taken),
+    and ``await client.stop()`` when the match is over."""
+
+    async def open(self) -> XmjConnection: ...
+
+    async def stop(self) -> None: ...
+
+
+class UnixClient:
+    """Start the client program with the address of a fresh unix socket of its own (``path``) and take the one
+    connection it makes.  mj-player and xmj take ``--server PATH --id N --name NAME``."""
+
+    def __init__(self, cmd: Sequence[str], path: Path, position: int, name: str) -> None:
+        self.cmd = [*cmd, "--server", str(path), "--id", str(position), "--name", name]
+        self.path = path
+        self.process: trio.Process | None = None
+
+    async def open(self) -> XmjConnection:
+        self.path.unlink(missing_ok=True)
+        listener = trio.socket.socket(trio.socket.AF_UNIX, trio.socket.SOCK_STREAM)
+        await listener.bind(str(self.path))
+        listener.listen(1)
+        try:
+            self.process = await trio.lowlevel.open_process(self.cmd, stdin=subprocess.DEVNULL,
+                                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            sock, _ = await listener.accept()
+        finally:
+            listener.close()
+        return XmjConnection(trio.SocketStream(sock))
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+
+
+__all__ = ["XmjConnection", "XmjSeat", "UnixClient", "ClientGone", "code_of"]
