@@ -118,6 +118,15 @@ class Seating:
     seats: tuple[str, str, str, str]
 
 
+def _spec_identity(spec: BotSpec) -> dict[str, Any]:
+    """A bot's part of a run's identity: its fields, less those a newer mjref added at their defaults (a store that
+    an older mjref made is resumed by this one)."""
+    out = spec.model_dump(mode="json")
+    if out.get("protocol") == "icga":
+        del out["protocol"]
+    return out
+
+
 @dataclass(frozen=True)
 class RegressSettings:
     """Everything that decides a regression run (and, but for ``max_hands``, its store's identity)."""
@@ -253,9 +262,9 @@ class RegressSettings:
         return {
             "kind": "regress",
             "design": self.design,
-            "candidate": self.candidate.model_dump(mode="json"),
-            "baseline": self.baseline.model_dump(mode="json"),
-            "field": self.field.model_dump(mode="json") if self.has_field and self.field else None,
+            "candidate": _spec_identity(self.candidate),
+            "baseline": _spec_identity(self.baseline),
+            "field": _spec_identity(self.field) if self.has_field and self.field else None,
             "rules": self.rules.model_dump(mode="json"),
             "seeds_from": self.seeds_from,
             "wall_salt": self.wall_salt,

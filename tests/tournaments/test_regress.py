@@ -605,3 +605,12 @@ def test_the_command_lines_timeout_wins_over_the_bot_files(tmp_path: Path) -> No
     args = parser.parse_args(["regress", "--candidate", str(toml), "--baseline", "greedy",
                               "--store", str(tmp_path / "r.sqlite")])
     assert command.settings_from_args(args).candidate.timeout == 5
+
+
+def test_a_store_made_before_seats_had_a_protocol_still_resumes() -> None:
+    """``BotSpec.protocol`` (``icga`` or ``xmj``) came after regression stores existed: an ICGA bot's part of the
+    identity is what it was, so such a store is resumed, not refused as another run; an xmj seat's says so."""
+    s = RegressSettings(builtin("greedy"), builtin("random"), rules=make_ruleset({"hands": 4}))
+    assert "protocol" not in s.identity()["candidate"] and "protocol" not in s.identity()["baseline"]
+    xmj = BotSpec(name="mj", cmd=("mj-player",), protocol="xmj")
+    assert regress_mod._spec_identity(xmj)["protocol"] == "xmj"
