@@ -1005,26 +1005,191 @@ def _capped_parts(t: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, 
 
 
 def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
-    """The interned exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach.
-
-    A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
-    near uses no hand tile, so a target can drop it.  Suits whose seen copies are all that far use the fast
-    tables.  Otherwise the suit is split into parts as without copies seen, keeping together runs that could
-    share scarce copies (:func:`_capped_parts`), and :func:`_parts_id` combines them.  A test pins the parts to the
-    programme over the whole suit."""
+    """The interned exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach: looked
+    up in the shipped tables (``seen_tables.bin``, :func:`_shipped_seen_id`) when the suit is one of theirs, else
+    built (:func:`_built_capped_suit_id`)."""
     key = (t, tuple(seen))
     hit = _CAPPED_SUITS.get(key)
     if hit is not None:
         return hit
-    caps = _seen_caps(t, seen)
-    if caps == _FULL_CAPS:
-        hit = _SUIT_IDS.get(t)
-        return hit if hit is not None else _suit_id(t)
-    hit = _parts_id(t, _capped_parts(t, caps), caps)
+    hit = _shipped_seen_id(t, key[1])
+    if hit is None:
+        hit = _built_capped_suit_id(t, seen)
+        if hit is None:
+            hit = _SUIT_IDS.get(t)
+            if hit is None:
+                hit = _suit_id(t)
     if len(_CAPPED_SUITS) > _CACHE_LIMIT:
         _CAPPED_SUITS.clear()
     _CAPPED_SUITS[key] = hit
     return hit
+
+
+def _built_capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int | None:
+    """The interned exact table of suit counts ``t`` with ``seen`` copies out of reach, built; None when no seen
+    copy is within reach, so that the suit's table is the one without copies seen.
+
+    A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
+    near uses no hand tile, so a target can drop it.  Otherwise the suit is split into parts as without copies
+    seen, keeping together runs that could share scarce copies (:func:`_capped_parts`), and :func:`_parts_id`
+    combines them.  A test pins the parts to the programme over the whole suit."""
+    caps = _seen_caps(t, seen)
+    if caps == _FULL_CAPS:
+        return None
+    return _parts_id(t, _capped_parts(t, caps), caps)
+
+
+# The shipped tables of suits with copies seen.  A greedy bot passes the copies in its own melds as ``seen``, and
+# each of its processes used to build the tables of its suits beside such copies by the exact programme, cold (the
+# protocol starts a bot per hand).  Every held suit beside every seen suit is far too many to ship, so
+# ``seen_tables.bin`` holds the common part: the copies of one meld (a pung, a chow or four of a kind: 25
+# patterns) beside at most ``SEEN_TABLES_HELD[0]`` held tiles of that suit, and the copies of two melds (277
+# patterns) beside at most ``SEEN_TABLES_HELD[1]``, each held count at most 3 and at most 4 less the copies seen
+# (688,967 suits, 116 distinct tables).  Other suits are built as before.  The file is read in place (``mmap``),
+# not unpacked: ``P`` (u16), ``N`` (u16), ``E`` (u32), little-endian; per pattern its 9 seen counts, its held
+# limit (a byte) and the index of its first entry (u32); N distinct tables of 12 bytes; E entries, a table number
+# (a byte) each: each pattern's suits in lexicographic order of their counts (see :func:`_held_ranker`).
+# ``python -m referee.game.make_suit_tables`` writes it from :func:`build_seen_tables`.
+SEEN_TABLES_FILE = "seen_tables.bin"
+SEEN_TABLES_HELD = (8, 5)
+_SEEN_RECORD = 14
+
+
+def seen_patterns() -> list[tuple[tuple[int, ...], int]]:
+    """The seen counts of one suit that ``seen_tables.bin`` covers, each with its held limit, in file order."""
+    one: set[tuple[int, ...]] = set()
+    for r in range(9):
+        for copies in (3, 4):
+            one.add(tuple(copies if i == r else 0 for i in range(9)))
+        if r < 7:
+            one.add(tuple(1 if r <= i < r + 3 else 0 for i in range(9)))
+    two = {tuple(x + y for x, y in zip(a, b)) for a in one for b in one}
+    two = {s for s in two if max(s) <= 4}
+    return [(s, SEEN_TABLES_HELD[0]) for s in sorted(one)] + [(s, SEEN_TABLES_HELD[1]) for s in sorted(two)]
+
+
+def _held_ranker(seen: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For the suits beside ``seen`` copies (each count at most 3 and at most 4 less the copies seen, at most
+    ``most`` tiles in all) in lexicographic order: ``steps[r][k][x]`` is how many of them come before those whose
+    count at rank ``r`` is ``x``, among those that agree on the ranks before ``r`` and hold ``k`` more tiles at
+    most from ``r`` on.  A suit's index is the sum of its steps; ``steps[9][k][0]`` counts them all."""
+    bounds = [min(3, 4 - x) for x in seen]
+    count = [1] * (most + 1)  # how many suits of the ranks after r hold at most k tiles, by k
+    steps: list[tuple[tuple[int, ...], ...]] = []
+    for r in range(8, -1, -1):
+        row = []
+        for k in range(most + 1):
+            before = [0]
+            for x in range(min(bounds[r], k)):
+                before.append(before[-1] + count[k - x])
+            row.append(tuple(before))
+        count = [row[k][-1] + count[k - len(row[k]) + 1] for k in range(most + 1)]
+        steps.append(tuple(row))
+    steps.reverse()
+    return (*steps, tuple((c,) for c in count))
+
+
+def _held_suits(seen: tuple[int, ...], most: int) -> Iterator[tuple[int, ...]]:
+    """The suits of :func:`_held_ranker`, in its order."""
+    bounds = [min(3, 4 - x) for x in seen]
+    counts = [0] * 9
+
+    def walk(r: int, left: int) -> Iterator[tuple[int, ...]]:
+        if r == 9:
+            yield tuple(counts)
+            return
+        for x in range(min(bounds[r], left) + 1):
+            counts[r] = x
+            yield from walk(r + 1, left - x)
+        counts[r] = 0
+
+    return walk(0, most)
+
+
+def build_seen_tables() -> bytes:
+    """The contents of ``seen_tables.bin``, built from scratch (a minute or two: the exact programme of every part
+    of every suit it holds)."""
+    numbers: dict[_Table, int] = {}
+    records = bytearray()
+    entries = bytearray()
+    first = 0
+    for seen, most in seen_patterns():
+        records += bytes(seen) + bytes([most]) + first.to_bytes(4, "little")
+        for t in _held_suits(seen, most):
+            i = _built_capped_suit_id(t, seen)
+            table = _TABLE_AT[_built_suit_id(t) if i is None else i]
+            entries.append(numbers.setdefault(table, len(numbers)))
+            first += 1
+        if len(numbers) > 256:
+            raise AssertionError(f"{len(numbers)} distinct suit tables do not fit in a byte")
+    head = len(seen_patterns()).to_bytes(2, "little") + len(numbers).to_bytes(2, "little") + first.to_bytes(4, "little")
+    return head + bytes(records) + b"".join(bytes(table) for table in numbers) + bytes(entries)
+
+
+_SEEN_FILE: dict[str, memoryview] = {}  # the mapped file, once loaded: its "tables" and its "entries"
+_SEEN_RANKERS: dict[tuple[int, ...], tuple[int, int, tuple[tuple[tuple[int, ...], ...], ...]] | tuple[()]] = {}
+_SEEN_IDS: dict[int, int] = {}  # table number in the file -> interned id
+_SEEN_PATTERNS: dict[tuple[int, ...], tuple[int, int]] = {}  # seen counts -> (held limit, first entry)
+
+
+def _load_seen() -> dict[tuple[int, ...], tuple[int, int]]:
+    """Map ``seen_tables.bin`` (once): the patterns of its header, ``seen -> (held limit, first entry)``; its tables
+    and entries are read in place when asked for.  A missing or damaged file is a broken install, not a user
+    error."""
+    import mmap
+    import os
+
+    with open(os.path.join(os.path.dirname(__file__), SEEN_TABLES_FILE), "rb") as f:
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    p, n, size = (int.from_bytes(data[a:b], "little") for a, b in ((0, 2), (2, 4), (4, 8)))
+    tables_at = 8 + _SEEN_RECORD * p
+    entries_at = tables_at + 12 * n
+    if len(data) != entries_at + size:
+        raise RuntimeError(f"{SEEN_TABLES_FILE}: {len(data)} bytes, not the expected {entries_at + size}")
+    patterns = {}
+    for k in range(p):
+        record = data[8 + _SEEN_RECORD * k : 8 + _SEEN_RECORD * (k + 1)]
+        patterns[tuple(record[:9])] = (record[9], int.from_bytes(record[10:14], "little"))
+    view = memoryview(data)
+    _SEEN_FILE.update(tables=view[tables_at:entries_at], entries=view[entries_at:])
+    return patterns
+
+
+def _seen_ranker(seen: tuple[int, ...]) -> tuple[int, int, tuple[tuple[tuple[int, ...], ...], ...]] | tuple[()]:
+    """``(held limit, first entry, steps)`` of a pattern of ``seen_tables.bin``, or ``()`` when it holds none for
+    ``seen``; cached (the first one loads the file)."""
+    if not _SEEN_FILE:
+        _SEEN_PATTERNS.update(_load_seen())
+    pattern = _SEEN_PATTERNS.get(seen)
+    ranker = () if pattern is None else (pattern[0], pattern[1], _held_ranker(seen, pattern[0]))
+    if len(_SEEN_RANKERS) > _CACHE_LIMIT:
+        _SEEN_RANKERS.clear()
+    _SEEN_RANKERS[seen] = ranker
+    return ranker
+
+
+def _shipped_seen_id(t: tuple[int, ...], seen: tuple[int, ...]) -> int | None:
+    """The interned table of suit counts ``t`` beside ``seen`` copies from ``seen_tables.bin``, or None when the file
+    does not hold that suit."""
+    ranker = _SEEN_RANKERS.get(seen)
+    if ranker is None:
+        ranker = _seen_ranker(seen)
+    if not ranker:
+        return None
+    k, index, steps = ranker
+    for r in range(9):
+        x = t[r]
+        if x:
+            row = steps[r][k]
+            if x >= len(row):
+                return None
+            index += row[x]
+            k -= x
+    j = _SEEN_FILE["entries"][index]
+    i = _SEEN_IDS.get(j)
+    if i is None:
+        i = _SEEN_IDS[j] = _intern(tuple(_SEEN_FILE["tables"][12 * j : 12 * j + 12]))
+    return i
 
 
 def _part_ids(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
