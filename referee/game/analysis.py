@@ -1051,23 +1051,28 @@ def _built_capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int | None
 # (a byte) each: each pattern's suits in lexicographic order of their counts (see :func:`_held_ranker`).
 # ``python -m referee.game.make_suit_tables`` writes it from :func:`build_seen_tables`.
 SEEN_TABLES_FILE = "seen_tables.bin"
-SEEN_TABLES_HELD = (8, 5)
+SEEN_TABLES_HELD = (8, 6, 3)  # the most held tiles of the suit beside the copies of one, two, three melds
 _SEEN_RECORD = 14
 
 
 def seen_patterns() -> list[tuple[tuple[int, ...], int]]:
-    """The seen counts of one suit that ``seen_tables.bin`` covers, each with its held limit, in file order."""
-    one: set[tuple[int, ...]] = set()
+    """The seen counts of one suit that ``seen_tables.bin`` covers, each with its held limit, in file order: the
+    copies of one meld, then of two, then of three (``SEEN_TABLES_HELD``)."""
+    melds: set[tuple[int, ...]] = set()
     for r in range(9):
         for copies in (3, 4):
-            one.add(tuple(copies if i == r else 0 for i in range(9)))
+            melds.add(tuple(copies if i == r else 0 for i in range(9)))
         if r < 7:
-            one.add(tuple(1 if r <= i < r + 3 else 0 for i in range(9)))
-    two = {tuple(x + y for x, y in zip(a, b)) for a in one for b in one}
-    two = {s for s in two if max(s) <= 4}
-    return [(s, SEEN_TABLES_HELD[0]) for s in sorted(one)] + [(s, SEEN_TABLES_HELD[1]) for s in sorted(two)]
-
-
+            melds.add(tuple(1 if r <= i < r + 3 else 0 for i in range(9)))
+    out: list[tuple[tuple[int, ...], int]] = []
+    done: set[tuple[int, ...]] = set()
+    layer: set[tuple[int, ...]] = {(0,) * 9}
+    for most in SEEN_TABLES_HELD:
+        layer = {s for s in (tuple(x + y for x, y in zip(a, b)) for a in layer for b in melds) if max(s) <= 4}
+        layer -= done
+        done |= layer
+        out += [(s, most) for s in sorted(layer)]
+    return out
 def _held_ranker(seen: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """For the suits beside ``seen`` copies (each count at most 3 and at most 4 less the copies seen, at most
     ``most`` tiles in all) in lexicographic order: ``steps[r][k][x]`` is how many of them come before those whose
@@ -1129,12 +1134,12 @@ def build_seen_tables() -> bytes:
 _SEEN_FILE: dict[str, memoryview] = {}  # the mapped file, once loaded: its "tables" and its "entries"
 _SEEN_RANKERS: dict[tuple[int, ...], tuple[int, int, tuple[tuple[tuple[int, ...], ...], ...]] | tuple[()]] = {}
 _SEEN_IDS: dict[int, int] = {}  # table number in the file -> interned id
-_SEEN_PATTERNS: dict[tuple[int, ...], tuple[int, int]] = {}  # seen counts -> (held limit, first entry)
+_SEEN_PATTERNS: dict[bytes, tuple[int, int]] = {}  # bytes(seen counts) -> (held limit, first entry)
 
 
-def _load_seen() -> dict[tuple[int, ...], tuple[int, int]]:
-    """Map ``seen_tables.bin`` (once): the patterns of its header, ``seen -> (held limit, first entry)``; its tables
-    and entries are read in place when asked for.  A missing or damaged file is a broken install, not a user
+def _load_seen() -> dict[bytes, tuple[int, int]]:
+    """Map ``seen_tables.bin`` (once): the patterns of its header, ``bytes(seen) -> (held limit, first entry)``; its
+    tables and entries are read in place when asked for.  A missing or damaged file is a broken install, not a user
     error."""
     import mmap
     import os
@@ -1146,10 +1151,9 @@ def _load_seen() -> dict[tuple[int, ...], tuple[int, int]]:
     entries_at = tables_at + 12 * n
     if len(data) != entries_at + size:
         raise RuntimeError(f"{SEEN_TABLES_FILE}: {len(data)} bytes, not the expected {entries_at + size}")
-    patterns = {}
-    for k in range(p):
-        record = data[8 + _SEEN_RECORD * k : 8 + _SEEN_RECORD * (k + 1)]
-        patterns[tuple(record[:9])] = (record[9], int.from_bytes(record[10:14], "little"))
+    head = data[8:tables_at]
+    patterns = {head[o : o + 9]: (head[o + 9], int.from_bytes(head[o + 10 : o + 14], "little"))
+                for o in range(0, len(head), _SEEN_RECORD)}
     view = memoryview(data)
     _SEEN_FILE.update(tables=view[tables_at:entries_at], entries=view[entries_at:])
     return patterns
@@ -1160,7 +1164,7 @@ def _seen_ranker(seen: tuple[int, ...]) -> tuple[int, int, tuple[tuple[tuple[int
     ``seen``; cached (the first one loads the file)."""
     if not _SEEN_FILE:
         _SEEN_PATTERNS.update(_load_seen())
-    pattern = _SEEN_PATTERNS.get(seen)
+    pattern = _SEEN_PATTERNS.get(bytes(seen)) if max(seen) < 256 and min(seen) >= 0 else None
     ranker = () if pattern is None else (pattern[0], pattern[1], _held_ranker(seen, pattern[0]))
     if len(_SEEN_RANKERS) > _CACHE_LIMIT:
         _SEEN_RANKERS.clear()

@@ -555,9 +555,11 @@ def test_the_shipped_suit_tables_are_what_the_builder_makes() -> None:
     assert zlib.decompress(shipped) == analysis.build_suit_tables()
 
 
-def random_seen_suit(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A suit of ``seen_tables.bin``: one of its seen patterns and held counts within its bounds and limit."""
-    seen, most = rng.choice(analysis.seen_patterns())
+def random_seen_suit(rng: random.Random, patterns: list[tuple[tuple[int, ...], int]]) -> tuple[tuple[int, ...], ...]:
+    """A suit of ``seen_tables.bin`` (``patterns``: its seen patterns): a pattern (the copies of one, two or three
+    melds alike often) and held counts within its bounds and limit."""
+    most = rng.choice(analysis.SEEN_TABLES_HELD)
+    seen = rng.choice([s for s, limit in patterns if limit == most])
     bounds = [min(3, 4 - x) for x in seen]
     t = [0] * 9
     for _ in range(rng.randrange(0, most + 1)):
@@ -572,7 +574,7 @@ def test_the_shipped_seen_tables_hold_what_their_header_names() -> None:
     builder lays them out; the suits of a pattern are indexed by their place in the builder's order."""
     data = Path(analysis.__file__).with_name(analysis.SEEN_TABLES_FILE).read_bytes()
     patterns = analysis.seen_patterns()
-    assert len(patterns) == int.from_bytes(data[0:2], "little") == 302
+    assert len(patterns) == int.from_bytes(data[0:2], "little") == 2074
     first = 0
     for k, (seen, most) in enumerate(patterns):
         record = data[8 + 14 * k : 22 + 14 * k]
@@ -595,28 +597,30 @@ def test_shipped_seen_tables_against_the_builder_and_the_programme() -> None:
     tables built from scratch, against the exact programme over the whole suit, and against the enumeration of
     target groups on small suits."""
     rng = random.Random(31)
+    patterns = analysis.seen_patterns()
     capped = 0
     for case in range(1500):
-        t, seen = random_seen_suit(rng)
+        t, seen = random_seen_suit(rng, patterns)
         shipped = analysis._shipped_seen_id(t, seen)
         assert shipped is not None, (t, seen)
         built = analysis._built_capped_suit_id(t, seen)
         table = analysis._TABLE_AT[analysis._built_suit_id(t) if built is None else built]
         caps = analysis._seen_caps(t, seen)
         assert analysis._TABLE_AT[shipped] == table == analysis._exact_suit_table(t, caps), (t, seen)
-        if case < 100 and sum(t) <= 5:
+        if case < 60 and sum(t) <= 5:
             assert table == brute_suit_table(t, caps), (t, seen)
         capped += table != analysis._suit_table(t)
-    assert capped > 40  # the copies seen changed the table in many cases (68 of this sample)
+    assert capped > 60  # the copies seen changed the table in many cases (92 of this sample)
 
 
 def test_suits_outside_the_shipped_seen_tables_are_built() -> None:
     """A suit the file does not hold (four of a kind in hand, more held tiles than its limit, copies seen that are
-    not one or two melds) is built, and equals the exact programme."""
+    not those of one, two or three melds) is built, and equals the exact programme."""
     pung_of_4 = (0, 0, 0, 3, 0, 0, 0, 0, 0)
     for t, seen in (((4, 1, 1, 1, 0, 0, 0, 0, 0), pung_of_4),  # four of a kind
                     ((2, 2, 1, 1, 2, 1, 0, 0, 0), pung_of_4),  # 9 held beside one meld
-                    ((1, 1, 1, 1, 1, 1, 0, 0, 0), (0, 0, 0, 3, 3, 0, 0, 0, 0)),  # 6 held beside two melds
+                    ((1, 1, 1, 1, 1, 1, 1, 0, 0), (0, 0, 0, 3, 3, 0, 0, 0, 0)),  # 7 held beside two melds
+                    ((1, 1, 1, 1, 0, 0, 0, 0, 0), (0, 0, 0, 3, 3, 3, 0, 0, 0)),  # 4 held beside three melds
                     ((0, 1, 1, 0, 2, 0, 0, 0, 0), (0, 0, 0, 2, 0, 1, 0, 0, 0))):  # copies from rivers
         assert analysis._shipped_seen_id(t, seen) is None, (t, seen)
         analysis._CAPPED_SUITS.pop((t, seen), None)
