@@ -137,14 +137,18 @@ class Greedy(BasePolicy):
         return pick(legal, None)
 
     # ------------------------------------------------------------------------------------------------ helpers
+    # No copies seen (no melds yet, most of a hand) is asked as no ``seen`` at all: the same answers, by the
+    # analysis's fast path for hands without copies seen.
     def _shanten(self, view: SeatView, counts: Sequence[int], melds: int, seen: Sequence[int]) -> int:
-        return shanten(counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=seen)
+        return shanten(counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0,
+                       seen=seen if any(seen) else None)
 
     def _ukeire(
         self, view: SeatView, counts: Sequence[int], melds: int, unseen: Sequence[int], seen: Sequence[int]
     ) -> int:
         kinds = useful_tiles(
-            counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=seen
+            counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0,
+            seen=seen if any(seen) else None,
         )
         return sum(unseen[INDEX[k]] for k in kinds)
 
