@@ -1202,15 +1202,22 @@ def _part_ids(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[
     out: list[int] = []
     for lo in _SUIT_STARTS:
         t = tuple(counts[lo : lo + 9])
-        if seen is not None and any(seen[lo : lo + 9]):
-            out.append(_capped_suit_id(t, seen[lo : lo + 9]))
-        else:
-            i = get(t)
-            out.append(_suit_id(t) if i is None else i)
+        if seen is not None:
+            part_seen = tuple(seen[lo : lo + 9])
+            if part_seen != _NO_COPIES:
+                i = _CAPPED_SUITS.get((t, part_seen))
+                out.append(_capped_suit_id(t, part_seen) if i is None else i)
+                continue
+        i = get(t)
+        out.append(_suit_id(t) if i is None else i)
     h = tuple(counts[27:34])
-    i = _HONOUR_IDS.get(h) if seen is None else None
+    i = _HONOUR_IDS.get(h) if seen is None or not any(seen[27:34]) else None
     out.append(_honour_id(h, seen) if i is None else i)
     return out
+
+
+_NO_COPIES = (0,) * 9
+_NOTHING_SEEN = (0,) * 34
 
 
 def _final(a: Sequence[int], b: Sequence[int], need: int) -> int:
@@ -1365,26 +1372,28 @@ def useful_tiles(
         return out
     ids = _part_ids(c, seen)
     used = _max_used(ids, need)
+    gone = _NOTHING_SEEN if seen is None else seen
     out = []
     for part, lo in enumerate((0, 9, 18, 27)):
         others = [ids[k] for k in range(4) if k != part]
         rest = _conv_id(_conv_id(others[0], others[1], need), others[2], need)
-        # A tile with no held tile within two ranks (or an honour not held) adds an isolated single to its part:
-        # one answer for all of them.  With ``seen`` copies in the part, tile by tile: the lone tiles' caps may
-        # differ.
+        # A tile with no held tile and no seen copy within two ranks (an honour neither held nor seen) adds an
+        # isolated single to its part, which changes no other rank's caps (:func:`_seen_caps`) nor parts
+        # (:func:`_capped_parts`): one answer for all of them.  The others, tile by tile.
         lone_useful: bool | None = None
         near = 0
-        part_seen = seen is not None and any(seen[lo : lo + 9 if lo < 27 else 34])
+        part_seen = any(gone[lo : lo + 9 if lo < 27 else 34])
         if lo < 27:
-            held = 0
+            held = 0  # the ranks held or seen
             for r in range(9):
-                if c[lo + r]:
+                if c[lo + r] or gone[lo + r]:
                     held |= 1 << r
-            near = 0x1FF if part_seen else held | held << 1 | held << 2 | held >> 1 | held >> 2
+            near = held | held << 1 | held << 2 | held >> 1 | held >> 2
+            suit_seen = tuple(gone[lo : lo + 9])
         for j in range(lo, lo + 9 if lo < 27 else 34):
             if have[j] >= 4:
                 continue
-            if (c[j] == 0 and not part_seen) if lo == 27 else not (near >> (j - lo)) & 1:
+            if (c[j] == 0 and gone[j] == 0) if lo == 27 else not (near >> (j - lo)) & 1:
                 if lone_useful is None:
                     lone_useful = _final_id(rest, _conv_id(ids[part], _LONE_ID, need), need) > used
                 if lone_useful:
@@ -1394,7 +1403,9 @@ def useful_tiles(
             if lo == 27:
                 table = _honour_id(tuple(c[27:34]), seen)
             elif part_seen:
-                table = _capped_suit_id(tuple(c[lo : lo + 9]), seen[lo : lo + 9])  # type: ignore[index]
+                t = tuple(c[lo : lo + 9])
+                hit = _CAPPED_SUITS.get((t, suit_seen))
+                table = _capped_suit_id(t, suit_seen) if hit is None else hit
             else:
                 t = tuple(c[lo : lo + 9])
                 hit = _SUIT_IDS.get(t)

@@ -628,6 +628,41 @@ def test_suits_outside_the_shipped_seen_tables_are_built() -> None:
             t, analysis._seen_caps(t, seen)), (t, seen)
 
 
+def test_useful_tiles_with_copies_seen_are_the_draws_that_lower_shanten() -> None:
+    """``useful_tiles`` with the copies of a seat's own melds seen (greedy's every question once it has melded),
+    which decides the tiles far from the hand and from the seen copies with one look-up, against its definition:
+    the kinds not all gone whose draw lowers ``shanten`` with the same copies seen.  Hands of a few kinds, so that
+    many kinds are far from the hand; a kind near none of its tiles but with copies seen is not a lone tile (the
+    first case: 8-wan and 8-tiao, three of each seen, cannot make the pair the hand needs)."""
+    rng = random.Random(37)
+    melds_of = [(k, k, k) for k in range(34)] + [(k, k + 1, k + 2) for k in range(27) if k % 9 < 7]
+    melds_of += [(k, k, k, k) for k in range(34)]
+    cases = [(hand("2222p"), 4, hand("567m 888m 888s EEE"))]
+    while len(cases) < 400:
+        melds = rng.randrange(1, 5)
+        seen = [0] * 34
+        for group in rng.sample(melds_of, melds):
+            for k in group:
+                seen[k] += 1
+        kinds = rng.sample(range(34), rng.randrange(1, 7))
+        counts = [0] * 34
+        for k in rng.choices(kinds, k=40):
+            if sum(counts) < 16 - 3 * melds and counts[k] + seen[k] < 4:
+                counts[k] += 1
+        if max(seen) <= 4 and sum(counts) == 16 - 3 * melds:
+            cases.append((counts, melds, seen))
+    for counts, melds, seen in cases:
+        base = shanten(counts, melds, seen=seen)
+        expected = []
+        for j in range(34):
+            if counts[j] + seen[j] < 4:
+                counts[j] += 1
+                if shanten(counts, melds, seen=seen) < base:
+                    expected.append(KIND_AT[j])
+                counts[j] -= 1
+        assert useful_tiles(counts, melds, seen=seen) == expected, (counts, melds, seen)
+
+
 @pytest.mark.slow
 def test_the_shipped_seen_tables_are_what_the_builder_makes() -> None:
     """``seen_tables.bin`` holds exactly what ``python -m referee.game.make_suit_tables`` writes (about a minute)."""
