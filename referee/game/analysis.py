@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Iterable, Iterator, Sequence
+from operator import add
 
 from .tiles import INDEX, KIND_AT
 from .types import TYPE_CHECKING, Meld
@@ -360,7 +361,7 @@ def _with_seen(counts: Sequence[int], seen: Sequence[int] | None, what: str) -> 
         return counts
     if len(seen) != 34:
         raise ValueError(f"{what}: seen must have 34 counts, not {len(seen)}")
-    have = [a + b for a, b in zip(counts, seen)]
+    have = list(map(add, counts, seen))
     if max(have) > 4 or min(seen) < 0:  # then find the kind to name (a bot asks this on every throw it weighs)
         for j, x in enumerate(have):
             if x > 4 or seen[j] < 0:
@@ -953,6 +954,10 @@ def _honour_id(honours: tuple[int, ...], seen: Sequence[int] | None = None) -> i
     """The interned table of the 7 honour counts: one group per kind at most, so the kinds' own tables combined
     (a kind with copies seen may lack the copies for a pung or a pair)."""
     if seen is not None and any(seen[27:34]):
+        key = (honours, tuple(seen[27:34]))
+        hit = _SEEN_HONOURS.get(key)
+        if hit is not None:
+            return hit
         capped = tuple(sorted((c, 4 - x) for c, x in zip(honours, seen[27:34]) if c))
         hit = _CAPPED_HONOURS.get(capped)
         if hit is None:
@@ -960,6 +965,9 @@ def _honour_id(honours: tuple[int, ...], seen: Sequence[int] | None = None) -> i
             for c, cap in capped:
                 hit = _conv_id(hit, _intern(_single_kind_table(c, cap)), SETS_NEEDED)
             _CAPPED_HONOURS[capped] = hit  # at most a few thousand keys
+        if len(_SEEN_HONOURS) > _CACHE_LIMIT:
+            _SEEN_HONOURS.clear()
+        _SEEN_HONOURS[key] = hit
         return hit
     hit = _HONOUR_IDS.get(honours)
     if hit is None:
@@ -980,6 +988,7 @@ _HONOUR_SHAPES: dict[tuple[int, ...], int] = {}  # kinds held 1, 2, 3 and 4 time
 
 
 _CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], int] = {}
+_SEEN_HONOURS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}  # (honour counts, their seen copies) -> id
 _CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}  # (counts, seen) of a suit -> its table's id
 
 
