@@ -1082,12 +1082,17 @@ def seen_patterns() -> list[tuple[tuple[int, ...], int]]:
         done |= layer
         out += [(s, most) for s in sorted(layer)]
     return out
+def _held_bounds(seen: Sequence[int]) -> list[int]:
+    """The most tiles of each rank that a suit of ``seen_tables.bin`` holds beside ``seen`` copies."""
+    return [min(3, 4 - x) for x in seen]
+
+
 def _held_ranker(seen: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """For the suits beside ``seen`` copies (each count at most 3 and at most 4 less the copies seen, at most
     ``most`` tiles in all) in lexicographic order: ``steps[r][k][x]`` is how many of them come before those whose
     count at rank ``r`` is ``x``, among those that agree on the ranks before ``r`` and hold ``k`` more tiles at
     most from ``r`` on.  A suit's index is the sum of its steps; ``steps[9][k][0]`` counts them all."""
-    bounds = [min(3, 4 - x) for x in seen]
+    bounds = _held_bounds(seen)
     count = [1] * (most + 1)  # how many suits of the ranks after r hold at most k tiles, by k
     steps: list[tuple[tuple[int, ...], ...]] = []
     for r in range(8, -1, -1):
@@ -1105,7 +1110,7 @@ def _held_ranker(seen: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, ...
 
 def _held_suits(seen: tuple[int, ...], most: int) -> Iterator[tuple[int, ...]]:
     """The suits of :func:`_held_ranker`, in its order."""
-    bounds = [min(3, 4 - x) for x in seen]
+    bounds = _held_bounds(seen)
     counts = [0] * 9
 
     def walk(r: int, left: int) -> Iterator[tuple[int, ...]]:

@@ -560,7 +560,7 @@ def random_seen_suit(rng: random.Random, patterns: list[tuple[tuple[int, ...], i
     melds alike often) and held counts within its bounds and limit."""
     most = rng.choice(analysis.SEEN_TABLES_HELD)
     seen = rng.choice([s for s, limit in patterns if limit == most])
-    bounds = [min(3, 4 - x) for x in seen]
+    bounds = analysis._held_bounds(seen)
     t = [0] * 9
     for _ in range(rng.randrange(0, most + 1)):
         r = rng.randrange(9)
