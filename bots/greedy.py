@@ -80,6 +80,11 @@ def _stable_key(i: int) -> tuple[int, int]:
     return (5 - abs(i % 9 - 4), i)
 
 
+def _copies(seen: Sequence[int]) -> Sequence[int] | None:
+    """``seen`` for the analysis: None when it holds no copy (the same answers, by the analysis's fast path)."""
+    return seen if any(seen) else None
+
+
 def unseen_vector(view: SeatView) -> list[int]:
     """``view.unseen(kind)`` for all 34 kinds at once, by dense index: 4 minus the copies this seat sees."""
     seen = list(view.counts)
@@ -137,14 +142,16 @@ class Greedy(BasePolicy):
         return pick(legal, None)
 
     # ------------------------------------------------------------------------------------------------ helpers
-    def _shanten(self, view: SeatView, counts: Sequence[int], melds: int, seen: Sequence[int]) -> int:
-        return shanten(counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=seen)
+    # ``copies`` is ``_copies(seen)``: no copies seen (no melds yet, most of a hand) is asked as no ``seen`` at all,
+    # the same answers by the analysis's fast path for hands without copies seen.
+    def _shanten(self, view: SeatView, counts: Sequence[int], melds: int, copies: Sequence[int] | None) -> int:
+        return shanten(counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=copies)
 
     def _ukeire(
-        self, view: SeatView, counts: Sequence[int], melds: int, unseen: Sequence[int], seen: Sequence[int]
+        self, view: SeatView, counts: Sequence[int], melds: int, unseen: Sequence[int], copies: Sequence[int] | None
     ) -> int:
         kinds = useful_tiles(
-            counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=seen
+            counts, melds, seven_pairs_and_pung=view.seven_pairs_and_pung and melds == 0, seen=copies
         )
         return sum(unseen[INDEX[k]] for k in kinds)
 
@@ -172,12 +179,13 @@ class Greedy(BasePolicy):
     ) -> list[tuple[int, float, int]]:
         """``(shanten, -score, index)`` of the throws tied at the best shanten, best first (``counts`` is
         draw-size and is restored before returning; ``seen`` the copies in its melds)."""
+        copies = _copies(seen)
         best = 99
         tied: list[int] = []
         for i in range(34):
             if counts[i]:
                 counts[i] -= 1
-                s = self._shanten(view, counts, melds, seen)
+                s = self._shanten(view, counts, melds, copies)
                 counts[i] += 1
                 if s < best:
                     best, tied = s, [i]
@@ -191,7 +199,7 @@ class Greedy(BasePolicy):
         ranked = []
         for i in tied:
             counts[i] -= 1
-            score = float(self._ukeire(view, counts, melds, unseen, seen))
+            score = float(self._ukeire(view, counts, melds, unseen, copies))
             counts[i] += 1
             if sizes is not None:
                 score += self._bias(i, sizes)
@@ -213,7 +221,7 @@ class Greedy(BasePolicy):
         i = ranked[0][2]
         counts[i] -= 1
         try:
-            return self._ukeire(view, counts, melds, unseen, seen)
+            return self._ukeire(view, counts, melds, unseen, _copies(seen))
         finally:
             counts[i] += 1
 
@@ -228,7 +236,7 @@ class Greedy(BasePolicy):
         if melds >= 5:
             return None
         seen = meld_counts(own)
-        s_now = self._shanten(view, counts, melds, seen)
+        s_now = self._shanten(view, counts, melds, _copies(seen))
         shapes: dict[tuple[int, ...], Answer] = {}
         for a in legal:
             if a.kind == kind:
@@ -244,7 +252,7 @@ class Greedy(BasePolicy):
             for j in used:
                 counts[j] -= 1
                 seen_after[j] += 1
-            results.append((self._shanten(view, counts, melds + 1, seen_after), order, a, used))
+            results.append((self._shanten(view, counts, melds + 1, _copies(seen_after)), order, a, used))
             for j in used:
                 counts[j] += 1
         results.sort()
@@ -268,7 +276,7 @@ class Greedy(BasePolicy):
                     counts[j] += 1
                 if u > best_u:
                     best_u, choice = u, r
-            if eager and best_u <= self._ukeire(view, counts, melds, unseen, seen):
+            if eager and best_u <= self._ukeire(view, counts, melds, unseen, _copies(seen)):
                 return None
         return choice[2]
 
@@ -289,11 +297,11 @@ class Greedy(BasePolicy):
         if melds >= 5:
             return None
         seen = meld_counts(own)
-        s_now = self._shanten(view, counts, melds, seen)
+        s_now = self._shanten(view, counts, melds, _copies(seen))
         k = INDEX[a.tiles[0] // 10]
         counts[k] -= 3
         seen[k] = 4  # the three from its hand and the claimed one
-        s_after = self._shanten(view, counts, melds + 1, seen)
+        s_after = self._shanten(view, counts, melds + 1, _copies(seen))
         return a if s_after <= s_now else None
 
     def _self_gong(self, view: SeatView, legal: Sequence[Answer]) -> Answer | None:
@@ -301,7 +309,7 @@ class Greedy(BasePolicy):
         own = view.melds[view.position]
         melds = len(own)
         seen = meld_counts(own)
-        s_now = self._shanten(view, counts, melds, seen)
+        s_now = self._shanten(view, counts, melds, _copies(seen))
         best: tuple[int, int] | None = None
         choice: Answer | None = None
         for order, a in enumerate(legal):
@@ -313,7 +321,7 @@ class Greedy(BasePolicy):
             for x in a.tiles:
                 counts[INDEX[x // 10]] -= 1
                 seen[INDEX[x // 10]] += 1
-            s_after = self._shanten(view, counts, melds + extra, seen)
+            s_after = self._shanten(view, counts, melds + extra, _copies(seen))
             for x in a.tiles:
                 counts[INDEX[x // 10]] += 1
                 seen[INDEX[x // 10]] -= 1

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Iterable, Iterator, Sequence
+from operator import add
 
 from .tiles import INDEX, KIND_AT
 from .types import TYPE_CHECKING, Meld
@@ -360,7 +361,7 @@ def _with_seen(counts: Sequence[int], seen: Sequence[int] | None, what: str) -> 
         return counts
     if len(seen) != 34:
         raise ValueError(f"{what}: seen must have 34 counts, not {len(seen)}")
-    have = [a + b for a, b in zip(counts, seen)]
+    have = list(map(add, counts, seen))
     if max(have) > 4 or min(seen) < 0:  # then find the kind to name (a bot asks this on every throw it weighs)
         for j, x in enumerate(have):
             if x > 4 or seen[j] < 0:
@@ -953,6 +954,10 @@ def _honour_id(honours: tuple[int, ...], seen: Sequence[int] | None = None) -> i
     """The interned table of the 7 honour counts: one group per kind at most, so the kinds' own tables combined
     (a kind with copies seen may lack the copies for a pung or a pair)."""
     if seen is not None and any(seen[27:34]):
+        key = (honours, tuple(seen[27:34]))
+        hit = _SEEN_HONOURS.get(key)
+        if hit is not None:
+            return hit
         capped = tuple(sorted((c, 4 - x) for c, x in zip(honours, seen[27:34]) if c))
         hit = _CAPPED_HONOURS.get(capped)
         if hit is None:
@@ -960,6 +965,9 @@ def _honour_id(honours: tuple[int, ...], seen: Sequence[int] | None = None) -> i
             for c, cap in capped:
                 hit = _conv_id(hit, _intern(_single_kind_table(c, cap)), SETS_NEEDED)
             _CAPPED_HONOURS[capped] = hit  # at most a few thousand keys
+        if len(_SEEN_HONOURS) > _CACHE_LIMIT:
+            _SEEN_HONOURS.clear()
+        _SEEN_HONOURS[key] = hit
         return hit
     hit = _HONOUR_IDS.get(honours)
     if hit is None:
@@ -980,6 +988,7 @@ _HONOUR_SHAPES: dict[tuple[int, ...], int] = {}  # kinds held 1, 2, 3 and 4 time
 
 
 _CAPPED_HONOURS: dict[tuple[tuple[int, int], ...], int] = {}
+_SEEN_HONOURS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}  # (honour counts, their seen copies) -> id
 _CAPPED_SUITS: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}  # (counts, seen) of a suit -> its table's id
 
 
@@ -1005,26 +1014,200 @@ def _capped_parts(t: tuple[int, ...], caps: tuple[int, ...]) -> list[tuple[int, 
 
 
 def _capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int:
-    """The interned exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach.
-
-    A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
-    near uses no hand tile, so a target can drop it.  Suits whose seen copies are all that far use the fast
-    tables.  Otherwise the suit is split into parts as without copies seen, keeping together runs that could
-    share scarce copies (:func:`_capped_parts`), and :func:`_parts_id` combines them.  A test pins the parts to the
-    programme over the whole suit."""
+    """The interned exact table of suit counts ``t`` when ``seen`` (its 9 counts) copies are out of reach: looked
+    up in the shipped tables (``seen_tables.bin``, :func:`_shipped_seen_id`) when the suit is one of theirs, else
+    built (:func:`_built_capped_suit_id`)."""
     key = (t, tuple(seen))
     hit = _CAPPED_SUITS.get(key)
     if hit is not None:
         return hit
-    caps = _seen_caps(t, seen)
-    if caps == _FULL_CAPS:
-        hit = _SUIT_IDS.get(t)
-        return hit if hit is not None else _suit_id(t)
-    hit = _parts_id(t, _capped_parts(t, caps), caps)
+    hit = _shipped_seen_id(t, key[1])
+    if hit is None:
+        hit = _built_capped_suit_id(t, seen)
+        if hit is None:
+            hit = _SUIT_IDS.get(t)
+            if hit is None:
+                hit = _suit_id(t)
     if len(_CAPPED_SUITS) > _CACHE_LIMIT:
         _CAPPED_SUITS.clear()
     _CAPPED_SUITS[key] = hit
     return hit
+
+
+def _built_capped_suit_id(t: tuple[int, ...], seen: Sequence[int]) -> int | None:
+    """The interned exact table of suit counts ``t`` with ``seen`` copies out of reach, built; None when no seen
+    copy is within reach, so that the suit's table is the one without copies seen.
+
+    A seen copy matters only within two ranks of a held tile: a group touching a rank with no held tile that
+    near uses no hand tile, so a target can drop it.  Otherwise the suit is split into parts as without copies
+    seen, keeping together runs that could share scarce copies (:func:`_capped_parts`), and :func:`_parts_id`
+    combines them.  A test pins the parts to the programme over the whole suit."""
+    caps = _seen_caps(t, seen)
+    if caps == _FULL_CAPS:
+        return None
+    return _parts_id(t, _capped_parts(t, caps), caps)
+
+
+# The shipped tables of suits with copies seen.  A greedy bot passes the copies in its own melds as ``seen``, and
+# each of its processes used to build the tables of its suits beside such copies by the exact programme, cold (the
+# protocol starts a bot per hand).  Every held suit beside every seen suit is far too many to ship, so
+# ``seen_tables.bin`` holds the common part: the copies of one meld (a pung, a chow or four of a kind: 25
+# patterns) beside at most ``SEEN_TABLES_HELD[0]`` held tiles of that suit, and the copies of two melds (277
+# patterns) beside at most ``SEEN_TABLES_HELD[1]``, each held count at most 3 and at most 4 less the copies seen
+# (688,967 suits, 116 distinct tables).  Other suits are built as before.  The file is read in place (``mmap``),
+# not unpacked: ``P`` (u16), ``N`` (u16), ``E`` (u32), little-endian; per pattern its 9 seen counts, its held
+# limit (a byte) and the index of its first entry (u32); N distinct tables of 12 bytes; E entries, a table number
+# (a byte) each: each pattern's suits in lexicographic order of their counts (see :func:`_held_ranker`).
+# ``python -m referee.game.make_suit_tables`` writes it from :func:`build_seen_tables`.
+SEEN_TABLES_FILE = "seen_tables.bin"
+SEEN_TABLES_HELD = (8, 6, 3)  # the most held tiles of the suit beside the copies of one, two, three melds
+_SEEN_RECORD = 14
+
+
+def seen_patterns() -> list[tuple[tuple[int, ...], int]]:
+    """The seen counts of one suit that ``seen_tables.bin`` covers, each with its held limit, in file order: the
+    copies of one meld, then of two, then of three (``SEEN_TABLES_HELD``)."""
+    melds: set[tuple[int, ...]] = set()
+    for r in range(9):
+        for copies in (3, 4):
+            melds.add(tuple(copies if i == r else 0 for i in range(9)))
+        if r < 7:
+            melds.add(tuple(1 if r <= i < r + 3 else 0 for i in range(9)))
+    out: list[tuple[tuple[int, ...], int]] = []
+    done: set[tuple[int, ...]] = set()
+    layer: set[tuple[int, ...]] = {(0,) * 9}
+    for most in SEEN_TABLES_HELD:
+        layer = {s for s in (tuple(x + y for x, y in zip(a, b)) for a in layer for b in melds) if max(s) <= 4}
+        layer -= done
+        done |= layer
+        out += [(s, most) for s in sorted(layer)]
+    return out
+def _held_bounds(seen: Sequence[int]) -> list[int]:
+    """The most tiles of each rank that a suit of ``seen_tables.bin`` holds beside ``seen`` copies."""
+    return [min(3, 4 - x) for x in seen]
+
+
+def _held_ranker(seen: tuple[int, ...], most: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For the suits beside ``seen`` copies (each count at most 3 and at most 4 less the copies seen, at most
+    ``most`` tiles in all) in lexicographic order: ``steps[r][k][x]`` is how many of them come before those whose
+    count at rank ``r`` is ``x``, among those that agree on the ranks before ``r`` and hold ``k`` more tiles at
+    most from ``r`` on.  A suit's index is the sum of its steps; ``steps[9][k][0]`` counts them all."""
+    bounds = _held_bounds(seen)
+    count = [1] * (most + 1)  # how many suits of the ranks after r hold at most k tiles, by k
+    steps: list[tuple[tuple[int, ...], ...]] = []
+    for r in range(8, -1, -1):
+        row = []
+        for k in range(most + 1):
+            before = [0]
+            for x in range(min(bounds[r], k)):
+                before.append(before[-1] + count[k - x])
+            row.append(tuple(before))
+        count = [row[k][-1] + count[k - len(row[k]) + 1] for k in range(most + 1)]
+        steps.append(tuple(row))
+    steps.reverse()
+    return (*steps, tuple((c,) for c in count))
+
+
+def _held_suits(seen: tuple[int, ...], most: int) -> Iterator[tuple[int, ...]]:
+    """The suits of :func:`_held_ranker`, in its order."""
+    bounds = _held_bounds(seen)
+    counts = [0] * 9
+
+    def walk(r: int, left: int) -> Iterator[tuple[int, ...]]:
+        if r == 9:
+            yield tuple(counts)
+            return
+        for x in range(min(bounds[r], left) + 1):
+            counts[r] = x
+            yield from walk(r + 1, left - x)
+        counts[r] = 0
+
+    return walk(0, most)
+
+
+def build_seen_tables() -> bytes:
+    """The contents of ``seen_tables.bin``, built from scratch (a minute or two: the exact programme of every part
+    of every suit it holds)."""
+    numbers: dict[_Table, int] = {}
+    records = bytearray()
+    entries = bytearray()
+    first = 0
+    for seen, most in seen_patterns():
+        records += bytes(seen) + bytes([most]) + first.to_bytes(4, "little")
+        for t in _held_suits(seen, most):
+            i = _built_capped_suit_id(t, seen)
+            table = _TABLE_AT[_built_suit_id(t) if i is None else i]
+            entries.append(numbers.setdefault(table, len(numbers)))
+            first += 1
+        if len(numbers) > 256:
+            raise AssertionError(f"{len(numbers)} distinct suit tables do not fit in a byte")
+    head = len(seen_patterns()).to_bytes(2, "little") + len(numbers).to_bytes(2, "little") + first.to_bytes(4, "little")
+    return head + bytes(records) + b"".join(bytes(table) for table in numbers) + bytes(entries)
+
+
+_SEEN_FILE: dict[str, memoryview] = {}  # the mapped file, once loaded: its "tables" and its "entries"
+_SEEN_RANKERS: dict[tuple[int, ...], tuple[int, int, tuple[tuple[tuple[int, ...], ...], ...]] | tuple[()]] = {}
+_SEEN_IDS: dict[int, int] = {}  # table number in the file -> interned id
+_SEEN_PATTERNS: dict[bytes, tuple[int, int]] = {}  # bytes(seen counts) -> (held limit, first entry)
+
+
+def _load_seen() -> dict[bytes, tuple[int, int]]:
+    """Map ``seen_tables.bin`` (once): the patterns of its header, ``bytes(seen) -> (held limit, first entry)``; its
+    tables and entries are read in place when asked for.  A missing or damaged file is a broken install, not a user
+    error."""
+    import mmap
+    import os
+
+    with open(os.path.join(os.path.dirname(__file__), SEEN_TABLES_FILE), "rb") as f:
+        data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    p, n, size = (int.from_bytes(data[a:b], "little") for a, b in ((0, 2), (2, 4), (4, 8)))
+    tables_at = 8 + _SEEN_RECORD * p
+    entries_at = tables_at + 12 * n
+    if len(data) != entries_at + size:
+        raise RuntimeError(f"{SEEN_TABLES_FILE}: {len(data)} bytes, not the expected {entries_at + size}")
+    head = data[8:tables_at]
+    patterns = {head[o : o + 9]: (head[o + 9], int.from_bytes(head[o + 10 : o + 14], "little"))
+                for o in range(0, len(head), _SEEN_RECORD)}
+    view = memoryview(data)
+    _SEEN_FILE.update(tables=view[tables_at:entries_at], entries=view[entries_at:])
+    return patterns
+
+
+def _seen_ranker(seen: tuple[int, ...]) -> tuple[int, int, tuple[tuple[tuple[int, ...], ...], ...]] | tuple[()]:
+    """``(held limit, first entry, steps)`` of a pattern of ``seen_tables.bin``, or ``()`` when it holds none for
+    ``seen``; cached (the first one loads the file)."""
+    if not _SEEN_FILE:
+        _SEEN_PATTERNS.update(_load_seen())
+    pattern = _SEEN_PATTERNS.get(bytes(seen)) if max(seen) < 256 and min(seen) >= 0 else None
+    ranker = () if pattern is None else (pattern[0], pattern[1], _held_ranker(seen, pattern[0]))
+    if len(_SEEN_RANKERS) > _CACHE_LIMIT:
+        _SEEN_RANKERS.clear()
+    _SEEN_RANKERS[seen] = ranker
+    return ranker
+
+
+def _shipped_seen_id(t: tuple[int, ...], seen: tuple[int, ...]) -> int | None:
+    """The interned table of suit counts ``t`` beside ``seen`` copies from ``seen_tables.bin``, or None when the file
+    does not hold that suit."""
+    ranker = _SEEN_RANKERS.get(seen)
+    if ranker is None:
+        ranker = _seen_ranker(seen)
+    if not ranker:
+        return None
+    k, index, steps = ranker
+    for r in range(9):
+        x = t[r]
+        if x:
+            row = steps[r][k]
+            if x >= len(row):
+                return None
+            index += row[x]
+            k -= x
+    j = _SEEN_FILE["entries"][index]
+    i = _SEEN_IDS.get(j)
+    if i is None:
+        i = _SEEN_IDS[j] = _intern(tuple(_SEEN_FILE["tables"][12 * j : 12 * j + 12]))
+    return i
 
 
 def _part_ids(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
@@ -1033,15 +1216,22 @@ def _part_ids(counts: Sequence[int], seen: Sequence[int] | None = None) -> list[
     out: list[int] = []
     for lo in _SUIT_STARTS:
         t = tuple(counts[lo : lo + 9])
-        if seen is not None and any(seen[lo : lo + 9]):
-            out.append(_capped_suit_id(t, seen[lo : lo + 9]))
-        else:
-            i = get(t)
-            out.append(_suit_id(t) if i is None else i)
+        if seen is not None:
+            part_seen = tuple(seen[lo : lo + 9])
+            if part_seen != _NO_COPIES:
+                i = _CAPPED_SUITS.get((t, part_seen))
+                out.append(_capped_suit_id(t, part_seen) if i is None else i)
+                continue
+        i = get(t)
+        out.append(_suit_id(t) if i is None else i)
     h = tuple(counts[27:34])
-    i = _HONOUR_IDS.get(h) if seen is None else None
+    i = _HONOUR_IDS.get(h) if seen is None or not any(seen[27:34]) else None
     out.append(_honour_id(h, seen) if i is None else i)
     return out
+
+
+_NO_COPIES = (0,) * 9
+_NOTHING_SEEN = (0,) * 34
 
 
 def _final(a: Sequence[int], b: Sequence[int], need: int) -> int:
@@ -1196,26 +1386,28 @@ def useful_tiles(
         return out
     ids = _part_ids(c, seen)
     used = _max_used(ids, need)
+    gone = _NOTHING_SEEN if seen is None else seen
     out = []
     for part, lo in enumerate((0, 9, 18, 27)):
         others = [ids[k] for k in range(4) if k != part]
         rest = _conv_id(_conv_id(others[0], others[1], need), others[2], need)
-        # A tile with no held tile within two ranks (or an honour not held) adds an isolated single to its part:
-        # one answer for all of them.  With ``seen`` copies in the part, tile by tile: the lone tiles' caps may
-        # differ.
+        # A tile with no held tile and no seen copy within two ranks (an honour neither held nor seen) adds an
+        # isolated single to its part, which changes no other rank's caps (:func:`_seen_caps`) nor parts
+        # (:func:`_capped_parts`): one answer for all of them.  The others, tile by tile.
         lone_useful: bool | None = None
         near = 0
-        part_seen = seen is not None and any(seen[lo : lo + 9 if lo < 27 else 34])
+        part_seen = any(gone[lo : lo + 9 if lo < 27 else 34])
         if lo < 27:
-            held = 0
+            held = 0  # the ranks held or seen
             for r in range(9):
-                if c[lo + r]:
+                if c[lo + r] or gone[lo + r]:
                     held |= 1 << r
-            near = 0x1FF if part_seen else held | held << 1 | held << 2 | held >> 1 | held >> 2
+            near = held | held << 1 | held << 2 | held >> 1 | held >> 2
+            suit_seen = tuple(gone[lo : lo + 9])
         for j in range(lo, lo + 9 if lo < 27 else 34):
             if have[j] >= 4:
                 continue
-            if (c[j] == 0 and not part_seen) if lo == 27 else not (near >> (j - lo)) & 1:
+            if (c[j] == 0 and gone[j] == 0) if lo == 27 else not (near >> (j - lo)) & 1:
                 if lone_useful is None:
                     lone_useful = _final_id(rest, _conv_id(ids[part], _LONE_ID, need), need) > used
                 if lone_useful:
@@ -1225,7 +1417,9 @@ def useful_tiles(
             if lo == 27:
                 table = _honour_id(tuple(c[27:34]), seen)
             elif part_seen:
-                table = _capped_suit_id(tuple(c[lo : lo + 9]), seen[lo : lo + 9])  # type: ignore[index]
+                t = tuple(c[lo : lo + 9])
+                hit = _CAPPED_SUITS.get((t, suit_seen))
+                table = _capped_suit_id(t, suit_seen) if hit is None else hit
             else:
                 t = tuple(c[lo : lo + 9])
                 hit = _SUIT_IDS.get(t)

@@ -29,5 +29,5 @@ def test_the_wheel_ships_the_play_page(tmp_path: Path) -> None:
     (wheel,) = (tmp_path / "dist").glob("mjref-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for asset in ("referee/html/play.js", "referee/html/play.css", "referee/html/play_page.py", "referee/pages.py",
-                  "wrappers/human.py", "referee/game/suit_tables.bin"):
+                  "wrappers/human.py", "referee/game/suit_tables.bin", "referee/game/seen_tables.bin"):
         assert asset in names, f"{asset} is not in the wheel"

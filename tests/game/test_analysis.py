@@ -555,6 +555,142 @@ def test_the_shipped_suit_tables_are_what_the_builder_makes() -> None:
     assert zlib.decompress(shipped) == analysis.build_suit_tables()
 
 
+def random_seen_suit(rng: random.Random, patterns: list[tuple[tuple[int, ...], int]]) -> tuple[tuple[int, ...], ...]:
+    """A suit of ``seen_tables.bin`` (``patterns``: its seen patterns): a pattern (the copies of one, two or three
+    melds alike often) and held counts within its bounds and limit."""
+    most = rng.choice(analysis.SEEN_TABLES_HELD)
+    seen = rng.choice([s for s, limit in patterns if limit == most])
+    bounds = analysis._held_bounds(seen)
+    t = [0] * 9
+    for _ in range(rng.randrange(0, most + 1)):
+        r = rng.randrange(9)
+        if t[r] < bounds[r]:
+            t[r] += 1
+    return tuple(t), seen
+
+
+def test_the_shipped_seen_tables_hold_what_their_header_names() -> None:
+    """``seen_tables.bin``'s header: the patterns, their held limits and where each pattern's suits start, as the
+    builder lays them out; the suits of a pattern are indexed by their place in the builder's order."""
+    data = Path(analysis.__file__).with_name(analysis.SEEN_TABLES_FILE).read_bytes()
+    patterns = analysis.seen_patterns()
+    assert len(patterns) == int.from_bytes(data[0:2], "little") == 2074
+    first = 0
+    for k, (seen, most) in enumerate(patterns):
+        record = data[8 + 14 * k : 22 + 14 * k]
+        assert (tuple(record[:9]), record[9], int.from_bytes(record[10:14], "little")) == (seen, most, first)
+        first += analysis._held_ranker(seen, most)[9][most][0]
+    assert int.from_bytes(data[4:8], "little") == first
+    assert len(data) == 8 + 14 * len(patterns) + 12 * int.from_bytes(data[2:4], "little") + first
+    for seen, most in (patterns[0], patterns[20], patterns[-1]):
+        steps = analysis._held_ranker(seen, most)
+        for index, t in enumerate(analysis._held_suits(seen, most)):
+            k, at = most, 0
+            for r, x in enumerate(t):
+                at += steps[r][k][x]
+                k -= x
+            assert at == index, (seen, t)
+
+
+def test_shipped_seen_tables_against_the_builder_and_the_programme() -> None:
+    """Suits with copies seen looked up in ``seen_tables.bin`` (greedy's copies of its own melds) against the same
+    tables built from scratch, against the exact programme over the whole suit, and against the enumeration of
+    target groups on small suits."""
+    rng = random.Random(31)
+    patterns = analysis.seen_patterns()
+    capped = 0
+    for case in range(1500):
+        t, seen = random_seen_suit(rng, patterns)
+        shipped = analysis._shipped_seen_id(t, seen)
+        assert shipped is not None, (t, seen)
+        built = analysis._built_capped_suit_id(t, seen)
+        table = analysis._TABLE_AT[analysis._built_suit_id(t) if built is None else built]
+        caps = analysis._seen_caps(t, seen)
+        assert analysis._TABLE_AT[shipped] == table == analysis._exact_suit_table(t, caps), (t, seen)
+        if case < 60 and sum(t) <= 5:
+            assert table == brute_suit_table(t, caps), (t, seen)
+        capped += table != analysis._suit_table(t)
+    assert capped > 60  # the copies seen changed the table in many cases (92 of this sample)
+
+
+def test_suits_outside_the_shipped_seen_tables_are_built() -> None:
+    """A suit the file does not hold (four of a kind in hand, more held tiles than its limit, copies seen that are
+    not those of one, two or three melds) is built, and equals the exact programme."""
+    pung_of_4 = (0, 0, 0, 3, 0, 0, 0, 0, 0)
+    for t, seen in (((4, 1, 1, 1, 0, 0, 0, 0, 0), pung_of_4),  # four of a kind
+                    ((2, 2, 1, 1, 2, 1, 0, 0, 0), pung_of_4),  # 9 held beside one meld
+                    ((1, 1, 1, 1, 1, 1, 1, 0, 0), (0, 0, 0, 3, 3, 0, 0, 0, 0)),  # 7 held beside two melds
+                    ((1, 1, 1, 1, 0, 0, 0, 0, 0), (0, 0, 0, 3, 3, 3, 0, 0, 0)),  # 4 held beside three melds
+                    ((0, 1, 1, 0, 2, 0, 0, 0, 0), (0, 0, 0, 2, 0, 1, 0, 0, 0))):  # copies from rivers
+        assert analysis._shipped_seen_id(t, seen) is None, (t, seen)
+        analysis._CAPPED_SUITS.pop((t, seen), None)
+        assert analysis._TABLE_AT[analysis._capped_suit_id(t, seen)] == analysis._exact_suit_table(
+            t, analysis._seen_caps(t, seen)), (t, seen)
+
+
+def test_useful_tiles_with_copies_seen_are_the_draws_that_lower_shanten() -> None:
+    """``useful_tiles`` with the copies of a seat's own melds seen (greedy's every question once it has melded),
+    which decides the tiles far from the hand and from the seen copies with one look-up, against its definition:
+    the kinds not all gone whose draw lowers ``shanten`` with the same copies seen.  Hands of a few kinds, so that
+    many kinds are far from the hand; a kind near none of its tiles but with copies seen is not a lone tile (the
+    first case: 8-wan and 8-tiao, three of each seen, cannot make the pair the hand needs)."""
+    rng = random.Random(37)
+    melds_of = [(k, k, k) for k in range(34)] + [(k, k + 1, k + 2) for k in range(27) if k % 9 < 7]
+    melds_of += [(k, k, k, k) for k in range(34)]
+    cases = [(hand("2222p"), 4, hand("567m 888m 888s EEE"))]
+    while len(cases) < 400:
+        melds = rng.randrange(1, 5)
+        seen = [0] * 34
+        for group in rng.sample(melds_of, melds):
+            for k in group:
+                seen[k] += 1
+        kinds = rng.sample(range(34), rng.randrange(1, 7))
+        counts = [0] * 34
+        for k in rng.choices(kinds, k=40):
+            if sum(counts) < 16 - 3 * melds and counts[k] + seen[k] < 4:
+                counts[k] += 1
+        if max(seen) <= 4 and sum(counts) == 16 - 3 * melds:
+            cases.append((counts, melds, seen))
+    for counts, melds, seen in cases:
+        base = shanten(counts, melds, seen=seen)
+        expected = []
+        for j in range(34):
+            if counts[j] + seen[j] < 4:
+                counts[j] += 1
+                if shanten(counts, melds, seen=seen) < base:
+                    expected.append(KIND_AT[j])
+                counts[j] -= 1
+        assert useful_tiles(counts, melds, seen=seen) == expected, (counts, melds, seen)
+
+
+@pytest.mark.slow
+def test_the_shipped_seen_tables_are_what_the_builder_makes() -> None:
+    """``seen_tables.bin`` holds exactly what ``python -m referee.game.make_suit_tables`` writes (about a minute)."""
+    shipped = Path(analysis.__file__).with_name(analysis.SEEN_TABLES_FILE).read_bytes()
+    assert shipped == analysis.build_seen_tables()
+
+
+def test_greedy_plays_the_same_with_the_shipped_seen_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Greedy's decisions with the suits of its copies seen looked up in ``seen_tables.bin`` are those it made when
+    it built them: the play digests of two matches in which the copies seen change its play (they differ when
+    greedy passes no copies seen) are pinned, and equal those of the same matches with the tables built."""
+    from referee.game.rules import make_ruleset
+    from referee.match import play_match, resolve_bots
+
+    seats = ["greedy:chowness=0.9,hiddenness=0.1", "greedy", "greedy:chowness=0.9,hiddenness=0.1",
+             "greedy:hiddenness=0.1"]
+    pinned = {2: "6bd4a24d23144100913b925e09afc8af", 21: "24b9d837f2803cdc03789087e9c1e4bf"}
+
+    def digests() -> dict[int, str]:
+        monkeypatch.setattr(analysis, "_CAPPED_SUITS", {})
+        rules = make_ruleset({"hands": 4})
+        return {seed: play_match(resolve_bots(seats), seed=seed, rules=rules).play_digest for seed in pinned}
+
+    assert digests() == pinned
+    monkeypatch.setattr(analysis, "_shipped_seen_id", lambda t, seen: None)
+    assert digests() == pinned
+
+
 def test_full_size_hands_consistency() -> None:
     """16/17-tile random hands: shanten -1 iff complete, 0 iff waiting; draws of useful tiles lower shanten."""
     rng = random.Random(7)
