@@ -16,7 +16,10 @@ after Mah-Jong and the losers' ``ShowTiles``, the ``HandScore`` lines, the settl
 from __future__ import annotations
 
 import math
+import os
+import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,8 +30,11 @@ import trio
 from referee.game.classical.options import GameOptions
 from referee.game.types import Event, InitCard, InitGame, Question, Throw
 
+from .. import sandbox
 from ..codec import cut
+from ..process import BotProcess, Box, BoxError, end_box
 from ..seat import Fault, HandInfo, Reply, Seat
+from ..spec import BotSpec
 from . import messages as m
 from .codec import Framer, XmjProtocolError, parse_client, write
 from .messages import Message
@@ -350,4 +356,76 @@ class UnixClient:
             await self.process.wait()
 
 
-__all__ = ["XmjConnection", "XmjSeat", "UnixClient", "ClientGone", "code_of"]
+class BoxedClient:
+    """Start the client program (``spec``: mj-player, or xmj) in a box as every bot is started (``wrappers.sandbox``:
+    never root, no network, its limits), with one thing from outside: the folder of a fresh unix socket of its own,
+    bound read-only (a socket needs no write to be connected to), on which it logs in.  mj-player and xmj take
+    ``--server PATH --id N --name NAME``."""
+
+    def __init__(self, spec: BotSpec, position: int, name: str, nursery: trio.Nursery, *, mode: str | None = None,
+                 hands: int | None = None) -> None:
+        assert spec.cmd is not None
+        self.spec = spec
+        self.position = position
+        self.name = name
+        self._nursery = nursery
+        self._mode = mode
+        self._hands = hands
+        self._folder: Path | None = None
+        self._scratch: Path | None = None
+        self._box: Box | None = None
+        self._proc: BotProcess | None = None
+
+    async def open(self) -> XmjConnection:
+        self._folder = Path(tempfile.mkdtemp(prefix="mjref-xmj-"))
+        self._folder.chmod(0o755)  # as root the client runs as the seat's own uid, which must reach the socket
+        path = self._folder / "socket"
+        listener = trio.socket.socket(trio.socket.AF_UNIX, trio.socket.SOCK_STREAM)
+        try:
+            await listener.bind(str(path))
+            os.chmod(path, 0o777)
+            listener.listen(1)
+            assert self.spec.cmd is not None
+            cmd = (*self.spec.cmd, "--server", str(path), "--id", str(self.position), "--name", self.name)
+            spec = self.spec.model_copy(update={"cmd": cmd, "cwd": str(self._folder), "keep_alive": True})
+            self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
+            launch = sandbox.plan(spec, self._scratch, mode=self._mode, hands=self._hands)
+            sandbox.prepare_scratch(self._scratch, launch)
+            self._box = await Box.open(launch, self._nursery)
+            self._proc = proc = await self._box.spawn()
+            for stream in (proc.stdout, proc.stderr):  # read and dropped: a full pipe would stop the client
+                if stream is not None:
+                    self._nursery.start_soon(_drain, stream)
+            sock, _ = await listener.accept()
+        except (sandbox.BotError, BoxError) as exc:
+            raise ClientGone(f"cannot start {cut(self.spec.cmd[0])}: {exc}") from None
+        finally:
+            listener.close()
+        return XmjConnection(trio.SocketStream(sock))
+
+    async def stop(self) -> None:
+        box, self._box = self._box, None
+        if self._proc is not None:
+            self._proc.signal("kill")
+            self._proc = None
+        if box is not None:
+            await end_box(box, self._scratch)
+        elif self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+        self._scratch = None
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+
+async def _drain(stream: trio.lowlevel.FdStream) -> None:
+    try:
+        while await stream.receive_some(READ_SIZE):
+            pass
+    except (trio.ClosedResourceError, trio.BrokenResourceError, OSError):
+        pass
+    finally:
+        await stream.aclose()
+
+
+__all__ = ["BoxedClient", "XmjConnection", "XmjSeat", "UnixClient", "ClientGone", "code_of"]
