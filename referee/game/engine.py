@@ -187,6 +187,7 @@ class Hand:
         cont: int = 0,
         check: bool = True,
         family: Family | None = None,
+        hands_as_east: int = 0,
     ) -> None:
         if not isinstance(wall, Wall):
             wall = Wall(tuple(wall))
@@ -197,6 +198,9 @@ class Hand:
             raise ValueError(f"dealer must be a seat 1..4, not {dealer}")
         self.rules = rules
         self.family = fam
+        self.extra = fam.new_state()  # what the family keeps during the hand
+        self._tracks = fam.tracks_sets
+        self.hands_as_east = hands_as_east  # hands East has won in a row as East before this one (classical)
         self.wall = wall
         self.dealer = dealer
         self.round_wind = round_wind
@@ -632,6 +636,8 @@ class Hand:
                 s.melds.append(Meld("concealed_gong", a.tiles))
                 self._emit(Gong(p, GONG_CONCEALED, a.tiles, audience=_ONLY[p]))
                 self._emit(Gong(p, GONG_CONCEALED, (), audience=_OTHERS[p]))
+                if self._tracks:
+                    self.family.set_made(self, p, None, None)
             else:
                 t = a.tiles[0]
                 s.remove(t)
@@ -639,6 +645,8 @@ class Hand:
                 old = s.melds[i]
                 s.melds[i] = Meld("gong", tuple(sorted((*old.tiles, t))), old.claimed, old.source, promoted=True)
                 self._emit(Gong(p, GONG_PROMOTED, (t,)))
+                if self._tracks:
+                    self.family.set_made(self, p, None, None)
                 if self.family.rob_kong:
                     winners = yield from self._ask_hu_round([q for q in seats_after(p) if self._can_win_on(q, t)], t)
                     if winners:
@@ -690,6 +698,8 @@ class Hand:
                     tiles = tuple(sorted((*a.tiles, t)))
                     s.melds.append(Meld("gong", tiles, t, p))
                     self._emit(Gong(q, GONG_MELDED, tiles))
+                    if self._tracks:
+                        fam.set_made(self, q, None, None)
                     if not self._draw(q, replacement=True, after_gong=True):
                         return ("over", 0)
                     return ("gong", q)
@@ -702,6 +712,8 @@ class Hand:
                 tiles3 = tuple(sorted((*a.tiles, t)))
                 s.melds.append(Meld("pong", tiles3, t, p))
                 self._emit(Pong(q, tiles3))  # type: ignore[arg-type]
+                if self._tracks:
+                    fam.set_made(self, q, p, t)
                 return ("pong", q)
         s = self._seats[nxt]
         opts = eat_options(s.concealed, t) if eat else None
@@ -714,6 +726,8 @@ class Hand:
                     s.remove(x)
                 s.melds.append(Meld("eat", tuple(sorted((*a.tiles, t))), t, p))
                 self._emit(Eat(nxt, eat_broadcast(t, (a.tiles[0], a.tiles[1]))))
+                if self._tracks:
+                    fam.set_made(self, nxt, p, t)
                 return ("eat", nxt)
         return ("none", 0)
 

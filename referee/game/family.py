@@ -40,6 +40,14 @@ class Family:
     rob_kong: bool = True
     multiple_winners: bool = False
     seven_pairs_and_pung: bool = False  # Taiwan's 嚦咕嚦咕 (the engine's own fast path)
+    tracks_sets = False  # the engine calls ``set_made`` at every pung, chow and kong
+
+    def new_state(self) -> Any:
+        """What the family keeps during one hand (the engine's ``Hand.extra``)."""
+        return None
+
+    def set_made(self, hand: Hand, seat: int, thrower: int | None, tile: int | None) -> None:
+        """``seat`` made a set (with ``thrower``'s throw ``tile`` for a pung or chow); only if ``tracks_sets``."""
 
     def wall_tiles(self) -> tuple[int, ...]:
         raise NotImplementedError
