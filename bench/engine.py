@@ -17,6 +17,10 @@ include their random policy: ours picks ``legal[int(random() * len(legal))]``, R
 RLCard is not a dependency of mjref: the benchmark installs it with pip into a throwaway virtual environment
 (deleted afterwards), or uses ``--rlcard-python PATH``, an interpreter that already has it.  If it cannot be
 installed (no network, no wheel), the JSON says why under ``rlcard.error`` and the exit status is 1.
+``--classical`` also plays the same number of hands under Chinese Classical (``referee.game.classical``, mj-server
+1.11's default options: flowers, a 14-tile dead wall, every player scored at a win), alternating with Taiwan
+runs (``--repeats`` pairs), and reports ``classical.vs_taiwan_cpu``: classical's hands per CPU second over
+Taiwan's (the issue's target: at least 0.8).
 ``--anchor REV`` also times random play with the engine as it was at git revision ``REV`` (exported with ``git
 archive``), in fresh processes alternating with ours ``--repeats`` times, in CPU time (steady on a shared machine),
 and gives the ratio ours/anchor of each pair: ``python bench/engine.py --anchor main --repeats 3 --hands 400``.
@@ -45,7 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.anchor import exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
+from referee.game.classical.options import GameOptions  # noqa: E402
 from referee.game.engine import Hand  # noqa: E402
+from referee.game.family import family_of  # noqa: E402
 from referee.game.rules import Ruleset  # noqa: E402
 from referee.game.view import new_view  # noqa: E402
 from referee.game.wall import generate_wall  # noqa: E402
@@ -120,14 +126,15 @@ def compare_anchor(args: argparse.Namespace, result: dict[str, Any]) -> None:
     }
 
 
-def play(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
+def play(hands: int, seed: int, rules: Ruleset | GameOptions) -> tuple[Counter[str], int]:
     """Play ``hands`` hands: the outcome counts (``draw`` or the way the hand was won) and the questions."""
     rng = random.Random(seed)
     rand = rng.random
     outcomes: Counter[str] = Counter()
     questions = 0
+    family = family_of(rules)
     for h in range(hands):
-        hand = Hand(generate_wall(seed, h, rules), rules, dealer=h % 4 + 1, check=False)
+        hand = Hand(generate_wall(seed, h, family), rules, dealer=h % 4 + 1, check=False, family=family)
         hand.start()
         apply = hand.apply
         while hand.result is None:
@@ -223,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vs-rlcard", action="store_true", help="also time RLCard's Mahjong environment")
     parser.add_argument("--rlcard-hands", type=int, default=100, help="RLCard hands (default 100)")
     parser.add_argument("--rlcard-python", help="an interpreter that has rlcard (skips the throwaway install)")
+    parser.add_argument("--classical", action="store_true", help="also time Chinese Classical random play")
     parser.add_argument("--anchor", metavar="REV", help="also time random play at git revision REV, alternating")
     parser.add_argument("--repeats", type=int, default=3, help="pairs of fresh processes with --anchor (default 3)")
     args = parser.parse_args(argv)
@@ -268,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
             "questions_per_second": round(g_questions / g_seconds) if g_seconds > 0 else None,
             "outcomes": dict(sorted(g_outcomes.items())),
         }
+    if args.classical:
+        compare_classical(args, rules, result)
     if args.anchor:
         compare_anchor(args, result)
     status = 0
@@ -276,6 +286,30 @@ def main(argv: list[str] | None = None) -> int:
     result["loadavg"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result))
     return status
+
+
+def compare_classical(args: argparse.Namespace, rules: Ruleset, result: dict[str, Any]) -> None:
+    """Classical random play and Taiwan's, alternating ``--repeats`` times in this process, into ``result``."""
+    classical = GameOptions()
+    ours: list[float] = []
+    taiwan: list[float] = []
+    outcomes: Counter[str] = Counter()
+    for _ in range(args.repeats):
+        cpu = time.process_time()
+        outcomes, _questions = play(args.hands, args.seed, classical)
+        ours.append(args.hands / (time.process_time() - cpu))
+        cpu = time.process_time()
+        play(args.hands, args.seed, rules)
+        taiwan.append(args.hands / (time.process_time() - cpu))
+    ratios = [c / t for c, t in zip(ours, taiwan)]
+    result["classical"] = {
+        "hands": args.hands,
+        "repeats": args.repeats,
+        "hands_per_cpu_second": [round(min(ours), 1), round(max(ours), 1)],
+        "taiwan_hands_per_cpu_second": [round(min(taiwan), 1), round(max(taiwan), 1)],
+        "vs_taiwan_cpu": [round(min(ratios), 3), round(max(ratios), 3)],
+        "outcomes": dict(sorted(outcomes.items())),
+    }
 
 
 def compare_rlcard(args: argparse.Namespace, rules: Ruleset, result: dict[str, Any]) -> int:

@@ -67,8 +67,14 @@ def sets_danger(sets: Iterable[TileSet]) -> Danger:
     return f | Danger.END
 
 
+_NONE = Danger(0)
+_HANDS = int(Danger.END) - 1  # every flag but END
+
+
 def feeds(flags: Danger, t: str) -> Danger:
     """The dangerous hands of ``flags`` that tile ``t`` feeds."""
+    if not int(flags) & _HANDS:  # the usual case: no dangerous hand (asked for every claim)
+        return _NONE
     d = Danger(0)
     su = suit(t)
     for flag, ok in ((Danger.BAMBOO, su == "B"), (Danger.CHARACTER, su == "C"), (Danger.CIRCLE, su == "D"),

@@ -63,6 +63,8 @@ _MAJOR_SET = frozenset(_MAJOR)
 
 def thirteen_wonders_waits(counts: Sequence[int]) -> tuple[int, ...]:
     """The dense indices that make 13 concealed tiles the Thirteen Unique Wonders."""
+    if counts[27:34].count(0) > 1:  # asked at every change of a hand without melds: most fail here
+        return ()
     if any(counts[i] for i in range(34) if i not in _MAJOR_SET):
         return ()
     held = [counts[i] for i in _MAJOR]
@@ -145,16 +147,17 @@ class ClassicalFamily(Family):
         st.flags[c][c] = sets_danger(_sets(hand._seats[claimer].melds))
 
     def _mark(self, hand: Hand, st: ClassicalState, c: int, thrower: int, tile: int, won: bool = False) -> None:
-        discarded: Counter[str] = Counter()
-        for s in hand._seats.values():
-            for t in s.river:
-                discarded[CODE[t]] += 1
-            for m in s.melds:
-                if m.claimed is not None:
-                    discarded[CODE[m.claimed]] += 1
-        if won:
-            discarded[CODE[tile]] += 1
         live_left = hand._live_end - hand._front
+        discarded: Counter[str] = Counter()
+        if live_left <= 4:  # the tiles discarded so far matter only near the end of the wall
+            for s in hand._seats.values():
+                for t in s.river:
+                    discarded[CODE[t]] += 1
+                for m in s.melds:
+                    if m.claimed is not None:
+                        discarded[CODE[m.claimed]] += 1
+            if won:
+                discarded[CODE[tile]] += 1
 
         def end_danger(t: str) -> bool:
             return live_left <= 4 and discarded[t] <= 1
