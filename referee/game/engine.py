@@ -65,7 +65,7 @@ from .types import (
     next_seat,
     seats_after,
 )
-from .wall import Wall, check_wall
+from .wall import Wall, check_wall, deal_blocks
 
 if TYPE_CHECKING:
     from .kinds import AskKind
@@ -735,11 +735,6 @@ class Hand:
 def all_tiles(rules: Ruleset | object) -> tuple[int, ...]:
     return family_of(rules).wall_tiles()
 
-
-def deal_blocks(size: int) -> list[int]:
-    """How a deal of ``size`` tiles a seat goes round the table: blocks of four, then single tiles (16: 4 4 4 4;
-    13: 4 4 4 1); the dealer then takes one more."""
-    return [4] * (size // 4) + [1] * (size % 4)
 
 
 __all__ = ["EngineError", "Hand", "HandResult", "IllegalAnswer", "WinRecord", "all_tiles", "seat_wind"]
