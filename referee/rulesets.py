@@ -28,7 +28,8 @@ from referee.validation import validation_reason
 Family = Literal["taiwan16", "classical"]
 FAMILIES: dict[str, str] = {
     "taiwan16": "Taiwan 16-tile Mahjong as the ICGA framework plays it (docs/rules.md); played, scored, replayed",
-    "classical": "Chinese Classical as mj-server 1.11 scores it (docs/classical.md); scored and verified",
+    "classical": "Chinese Classical as mj-server 1.11 scores it (docs/classical.md); scored, verified, and its hands "
+                 "played by the engine",
 }
 
 
@@ -122,8 +123,8 @@ def playable_rules(spec: str | None, assignments: list[str]) -> Ruleset:
     is refused with the reason."""
     rules = load_rules(spec) if spec is not None else Rules("taiwan16", DEFAULT_RULES, "taiwan16")
     if not isinstance(rules.options, Ruleset):
-        raise InputError(f"--rules {spec}: the {rules.family} family is scored (mjref score --rules) and verified "
-                         f"(mjref replay of mj-server histories), but mjref's engine does not play it yet")
+        raise InputError(f"--rules {spec}: mjref's engine plays {rules.family} hands, but matches, tournaments, "
+                         f"play and serve do not run the {rules.family} family yet (docs/classical.md)")
     result = with_assignments(rules.options, assignments)
     assert isinstance(result, Ruleset)
     return result

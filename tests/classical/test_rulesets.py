@@ -135,4 +135,4 @@ def test_a_match_takes_a_taiwan16_ruleset_file_and_refuses_a_family_it_cannot_pl
         r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "--rules", name, "--log", "none"],
                            capture_output=True, text=True, stdin=subprocess.DEVNULL)
         assert r.returncode == 2 and r.stderr.count("\n") == 1
-        assert "does not play it yet" in r.stderr
+        assert "do not run the classical family yet" in r.stderr
