@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from referee.game.classical.arrange import best_arrangement
 from referee.game.classical.danger import mark_discard, sets_danger
@@ -91,9 +91,9 @@ class ClassicalFamily(Family):
     multiple_winners = False
     tracks_sets = True
 
-    def __init__(self, rules: GameOptions | ClassicalRuleset) -> None:
+    def __init__(self, rules: GameOptions | _ClassicalBase) -> None:
         self.rules = rules
-        o = rules.options if isinstance(rules, ClassicalRuleset) else rules
+        o = rules.options if isinstance(rules, _ClassicalBase) else rules
         self.options = o
         self.flowers = o.Flowers
         self.flower_loose = o.FlowersLoose
@@ -312,18 +312,74 @@ def _sets(melds: Sequence[Meld]) -> list[TileSet]:
             for m in melds]
 
 
-class ClassicalRuleset(BaseModel):
-    """A classical ruleset as a match plays it: the family, mj-server's GameOptions, and mjref's match options
-    (hands, timeouts, faults) with the same names and meanings as in a Taiwan ruleset (``referee.game.rules``)."""
+MATCH_FIELDS = ("hands", "move_timeout", "start_grace", "network_grace", "pace", "human_timeout", "fault_penalty",
+                "max_faults", "default_dummy")
+"""The options of a Taiwan ruleset (``referee.game.rules.Ruleset``) that are the match's, not the rules': a classical
+ruleset has them too, defined there once (their defaults, bounds and descriptions)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+
+class _ClassicalBase(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
     family: Literal["classical"] = "classical"
-    options: GameOptions = Field(default_factory=GameOptions)
+    options: GameOptions = Field(default_factory=GameOptions, description="mj-server's GameOptions "
+                                 "(docs/classical.md), and mjref's few more")
 
     @property
     def flowers(self) -> bool:
         return self.options.Flowers
+
+    @property
+    def dead_wall(self) -> int:
+        """The dead wall at the start of a hand (14, kept at 13 or 14; 16; or none)."""
+        o = self.options
+        return (16 if o.DeadWall16 else 14) if o.DeadWall else 0
+
+    # What a seat's view and the match read of a Taiwan ruleset, as the classical family plays
+    gong_from_previous_player: ClassVar[bool] = True
+    seven_pairs_and_pung: ClassVar[bool] = False
+    dealer_continues: ClassVar[bool] = True  # East keeps the deal when it wins (and after a washout)
+
+    def __hash__(self) -> int:
+        return hash(self.model_dump_json())
+
+    def value(self, key: str) -> int:  # (a Taiwan ruleset's tai table; a classical ruleset has none)
+        raise KeyError(key)
+
+
+def _match_fields() -> dict[str, Any]:
+    from typing import Annotated
+
+    from pydantic import Strict
+
+    from referee.game.rules import Ruleset
+
+    out: dict[str, Any] = {}
+    for name in MATCH_FIELDS:
+        info = Ruleset.model_fields[name]
+        ann = info.annotation if name == "fault_penalty" else Annotated[info.annotation, Strict()]
+        out[name] = (ann, info)
+    return out
+
+
+def _validators() -> dict[str, Any]:
+    from pydantic import field_validator
+
+    from referee.game.rules import Ruleset
+
+    check = Ruleset.__pydantic_decorators__.field_validators["_check_penalty"].func  # Taiwan's, the one owner
+
+    def penalty(cls: type, value: Any) -> Any:
+        return check(value)
+
+    return {"_check_penalty": field_validator("fault_penalty", mode="before")(classmethod(penalty))}
+
+
+ClassicalRuleset = create_model(  # type: ignore[call-overload]
+    "ClassicalRuleset", __base__=_ClassicalBase, __module__=__name__, __validators__=_validators(), **_match_fields())
+ClassicalRuleset.__doc__ = """A classical ruleset as a match plays it: the family, mj-server's GameOptions
+(``options``), and the match's own options (``MATCH_FIELDS``: hands, timeouts, faults) with the names, defaults and
+meanings they have in a Taiwan ruleset."""
 
 
 __all__ = ["CODE", "ClassicalDetail", "ClassicalFamily", "ClassicalRuleset", "ClassicalScore", "ClassicalState",
