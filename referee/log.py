@@ -302,9 +302,9 @@ class ResultRecord(_Record):
     """A classical hand's every player's score with its explanation and the settlement (written only then)."""
 
     @model_serializer(mode="wrap")
-    def _without_none(self, handler: Any) -> dict[str, Any]:
+    def _without_none(self, handler: Any, info: Any) -> dict[str, Any]:
         out: dict[str, Any] = handler(self)
-        if out.get("classical", 0) is None:  # a Taiwan result's line stays as it was
+        if info.mode_is_json() and out.get("classical", 0) is None:  # a Taiwan result's line stays as it was
             del out["classical"]
         return out
 
