@@ -39,6 +39,7 @@ from pydantic import (
 from referee import __version__
 from referee.errors import InputError, printable
 from referee.game.engine import HandResult, WinRecord
+from referee.game.family import rules_from_dump
 from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.scoring import SetStatus, SetType
 from referee.game.series import HandSetup
@@ -682,10 +683,8 @@ class LogFile:
 
 def _classical_rules(options: dict[str, Any]) -> Any:
     """A classical match's ruleset from its log's header; :class:`RulesError` naming the option."""
-    from referee.game.classical.family import ClassicalRuleset
-
     try:
-        return ClassicalRuleset.model_validate(options)
+        return rules_from_dump(options)
     except ValidationError as exc:
         _, loc, msg = validation_reason(exc)
         raise RulesError(f"classical rule option {loc!r}: {msg}") from None

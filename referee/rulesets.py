@@ -134,21 +134,7 @@ def classical_ruleset(options: GameOptions, match: dict[str, Any] | None = None,
                       assignments: list[str] = ()) -> Any:  # type: ignore[assignment]
     """A classical ruleset for a match: ``options`` and the match's own options (``match``), with ``--set``
     changes to either (a GameOption by its name, a match option by its own)."""
-    values = _values(list(assignments))
-    known = set(GameOptions.model_fields) | set(MATCH_FIELDS)
-    unknown = sorted(set(values) - known)
-    if unknown:
-        raise InputError(f"unknown classical option {unknown[0]!r} (known: {', '.join(GameOptions.model_fields)}, "
-                         f"{', '.join(MATCH_FIELDS)})")
-    game = {k: v for k, v in values.items() if k not in MATCH_FIELDS}
-    own = {**(match or {}), **{k: v for k, v in values.items() if k in MATCH_FIELDS}}
-    try:
-        if game:
-            options = GameOptions.model_validate({**options.model_dump(), **game})
-        return ClassicalRuleset(options=options, **own)
-    except ValidationError as e:
-        _, field, reason = validation_reason(e)
-        raise InputError(f"classical option {field!r}: {reason}") from None
+    return ruleset_from_table({**options.model_dump(), **(match or {}), **_values(list(assignments))})
 
 
 PLAYED: dict[str, tuple[str, ...]] = {"match": ("taiwan16", "classical")}
@@ -179,6 +165,37 @@ def with_match_options(rules: Any, **values: Any) -> Any:
     except ValidationError as e:
         _, field, reason = validation_reason(e)
         raise InputError(f"option {field!r}: {reason}") from None
+
+
+def named_rules_table(name: str) -> dict[str, Any]:
+    """A tournament file's ``rules = "NAME"``: the family or preset as the ``[rules]`` table of the options it
+    sets (``family`` included); ValueError naming the choices for another name (files are given as tables)."""
+    if name == "taiwan16":
+        return {}
+    if name == "classical":
+        return {"family": "classical"}
+    if name in preset_names():
+        doc = tomllib.loads((_preset_dir() / f"{name}.toml").read_text(encoding="utf-8"))
+        return {"family": doc.get("family", "taiwan16"), **doc.get("options", {})}
+    raise ValueError(f"rules = {name!r} is not a family ({', '.join(FAMILIES)}) or a preset "
+                     f"({', '.join(preset_names())}); give other rules as a [rules] table")
+
+
+def ruleset_from_table(table: dict[str, Any]) -> Any:
+    """A classical ruleset from one flat table of options (a tournament's ``[rules]`` with ``family =
+    "classical"``): mj-server's GameOptions and the match options side by side; InputError naming the option."""
+    rest = {k: v for k, v in table.items() if k != "family"}
+    match = {k: v for k, v in rest.items() if k in MATCH_FIELDS}
+    game = {k: v for k, v in rest.items() if k not in MATCH_FIELDS}
+    unknown = sorted(set(game) - set(GameOptions.model_fields))
+    if unknown:
+        raise InputError(f"unknown classical option {unknown[0]!r} (known: {', '.join(GameOptions.model_fields)}, "
+                         f"{', '.join(MATCH_FIELDS)})")
+    try:
+        return ClassicalRuleset(options=GameOptions(**game), **match)
+    except ValidationError as e:
+        _, field, reason = validation_reason(e)
+        raise InputError(f"classical option {field!r}: {reason}") from None
 
 
 def families_schema() -> dict[str, Any]:

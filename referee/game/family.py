@@ -105,3 +105,15 @@ def family_of(rules: Any) -> Family:
 
 
 _FAMILIES: dict[int, tuple[Any, Family]] = {}
+
+
+def rules_from_dump(data: dict[str, Any]) -> Any:
+    """A match's ruleset from its ``model_dump`` (a log's header, a tournament's match job): a classical one when
+    it names that family, else Taiwan's.  Raises pydantic's ``ValidationError`` for bad options."""
+    if data.get("family") == "classical":
+        from referee.game.classical.family import ClassicalRuleset
+
+        return ClassicalRuleset.model_validate(data)
+    from referee.game.rules import Ruleset
+
+    return Ruleset.model_validate(data)

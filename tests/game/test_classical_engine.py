@@ -21,6 +21,7 @@ from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.family import family_of
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS
 from referee.game.types import ALL_SEATS, HU, PASS, Answer, Exit, Flower, Gong, Hu, InitCard, Mo
+from referee.game.view import new_view
 from referee.game.wall import arrange_wall, generate_wall
 from tests.game.test_engine_properties import POLICIES, check_audience, unlisted
 
@@ -53,6 +54,8 @@ def play(options: GameOptions, seed: int, index: int, dealer: int, policy: str, 
     rng = random.Random(choice)
     events = hand.start()
     answers: list[Answer] = []
+    # each seat's view, fed only what it is sent (as a built-in bot's, and a process bot's through the codec)
+    views = {p: new_view(p, flowers=options.Flowers, gong_from_previous_player=True) for p in ALL_SEATS}
     dealt = [e for e in events if isinstance(e, InitCard)]
     assert sorted(len(e.tiles) for e in dealt) == [13, 13, 13, 14]
     assert next(e for e in dealt if e.seat == dealer).tiles.__len__() == 14
@@ -62,7 +65,15 @@ def play(options: GameOptions, seed: int, index: int, dealer: int, policy: str, 
         assert q is not None
         for e in events:
             check_audience(e)  # type: ignore[arg-type]
+            for p in e.audience:  # type: ignore[attr-defined]
+                views[p].apply(e)  # type: ignore[arg-type]
         if check:
+            v = views[q.seat]
+            assert v.legal(q.ask) == q.legal, (q, v.legal(q.ask))
+            assert sorted(v.hand) == hand.concealed(q.seat) and v.sets_needed == 4
+            assert v.wall_remaining == hand.remaining
+            for p in ALL_SEATS:
+                assert views[p].rivers == {s: hand.river(s) for s in ALL_SEATS}
             check_tiles(hand, options)
             concealed = hand.concealed(q.seat)
             for p in ALL_SEATS:

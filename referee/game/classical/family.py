@@ -141,10 +141,12 @@ class ClassicalFamily(Family):
         """A set was made by ``claimer`` (with ``thrower``'s discard ``tile``, for a pung or chow): its danger
         flags, and a dangerous discard marked (``danger.mark_discard``)."""
         st: ClassicalState = hand.extra
-        c = _east_index(claimer, hand.dealer)
+        c = (claimer - hand.dealer) % 4
         if thrower is not None and tile is not None:
             self._mark(hand, st, c, thrower, tile)
-        st.flags[c][c] = sets_danger(_sets(hand._seats[claimer].melds))
+        melds = hand._seats[claimer].melds
+        # one set threatens no dangerous hand (they need two dragon sets, three of winds or of one suit)
+        st.flags[c][c] = sets_danger(_sets(melds)) if len(melds) > 1 else Danger.END
 
     def _mark(self, hand: Hand, st: ClassicalState, c: int, thrower: int, tile: int, won: bool = False) -> None:
         live_left = hand._live_end - hand._front
@@ -162,8 +164,9 @@ class ClassicalFamily(Family):
         def end_danger(t: str) -> bool:
             return live_left <= 4 and discarded[t] <= 1
 
-        sup = _east_index(thrower, hand.dealer)
-        mark_discard(st.flags, c, sup, CODE[tile], [CODE[t] for t in hand._seats[thrower].concealed], end_danger)
+        sup = (thrower - hand.dealer) % 4
+        # (the supplier's tiles are looked at only when the discard was dangerous)
+        mark_discard(st.flags, c, sup, CODE[tile], (CODE[t] for t in hand._seats[thrower].concealed), end_danger)
 
     # ------------------------------------------------------------------------------------------------ the end
     def score(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]) -> HandResult:
