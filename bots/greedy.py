@@ -4,9 +4,10 @@ The core (all four personality weights at their default 0.5):
 
 * ``/ask hu``: always ``/hu``.
 * ``/ask throw``: throw the kind that leaves the lowest shanten (``analysis.shanten`` with ``melds`` = the
-  number of its own melds, concealed gongs included; plus one in a 13-tile game, four sets and a pair).  Ties are broken by the **useful tiles still unseen**
-  after the throw (the sum of ``view.unseen(kind)`` over ``analysis.useful_tiles``; computed only for the
-  throws tied at the best shanten), then by a stable rule: honours first, then terminals, then the rank
+  number of its own melds, concealed gongs included; one more when 13 tiles were dealt, as four sets and a pair
+  make the hand).  Ties are broken by the **useful tiles still unseen** after the throw (the sum of
+  ``view.unseen(kind)`` over ``analysis.useful_tiles``; computed only for the throws tied at the best shanten),
+  then by a stable rule: honours first, then terminals, then the rank
   farthest from 5, then the lowest kind.  Of several copies of the kind it throws the lowest TID.
 * ``/ask pong``, ``/ask eat``: claim only when the claim lowers shanten, that is when the shanten after the
   claim and its best throw (the shanten of the claimed hand, which has its draw-size) is below the shanten

@@ -382,7 +382,8 @@ def build_match(log_path: Path | str) -> dict[str, Any]:
                   for s in sorted(header.seats, key=lambda s: s.position)],
         "rules": {k: header.rules.get(k) for k in ("flowers", "dead_wall", "hands", "scoring", "base", "per_tai",
                                                     "fault_penalty", "multiple_winners", "rob_kong")}
-        | ({"family": "classical", "flowers": header.rules.get("options", {}).get("Flowers", True)} if classical else {}),
+        | ({"family": "classical", "flowers": header.rules.get("options", {}).get("Flowers", True)}
+           if classical else {}),
         "dead_wall": _dead_wall(header.rules),
         "complete": bool(final and final.complete),
         "totals": list(final.totals) if final else totals,

@@ -239,8 +239,8 @@ function settleHtml(r, seatName) {
     "</table>";
 }
 
-return {init, esc, kindOf, tileName, tileEn, tile, signed, cls, winHtml, classicalHtml, settleHtml, WINDS, HOW, SET_WORDS,
-        MELD_WORDS};
+return {init, esc, kindOf, tileName, tileEn, tile, signed, cls, winHtml, classicalHtml, settleHtml, WINDS, HOW,
+        SET_WORDS, MELD_WORDS};
 })();
 """
 

@@ -311,8 +311,8 @@ _SET_TYPE = {"pong": "Pung", "eat": "Chow", "gong": "Kong", "concealed_gong": "C
 
 
 def _sets(melds: Sequence[Meld]) -> list[TileSet]:
-    return [TileSet(_SET_TYPE[m.type], CODE[m.tiles[0]], annexed=m.type == "gong" and m.promoted)  # type: ignore[arg-type]
-            for m in melds]
+    return [TileSet(_SET_TYPE[m.type], CODE[m.tiles[0]],  # type: ignore[arg-type]
+                    annexed=m.type == "gong" and m.promoted) for m in melds]
 
 
 MATCH_FIELDS = ("hands", "move_timeout", "start_grace", "network_grace", "pace", "human_timeout", "fault_penalty",
