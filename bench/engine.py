@@ -20,7 +20,8 @@ installed (no network, no wheel), the JSON says why under ``rlcard.error`` and t
 ``--classical`` also plays the same number of hands under Chinese Classical (``referee.game.classical``, mj-server
 1.11's default options: flowers, a 14-tile dead wall, every player scored at a win), alternating with Taiwan
 runs (``--repeats`` pairs), and reports ``classical.vs_taiwan_cpu``: classical's hands per CPU second over
-Taiwan's (the issue's target: at least 0.8).
+Taiwan's (the issue's target: at least 0.8); with ``--greedy`` also greedy-vs-greedy classical hands
+(``classical.greedy``), where most hands are won and every player is scored.
 ``--anchor REV`` also times random play with the engine as it was at git revision ``REV`` (exported with ``git
 archive``), in fresh processes alternating with ours ``--repeats`` times, in CPU time (steady on a shared machine),
 and gives the ratio ours/anchor of each pair: ``python bench/engine.py --anchor main --repeats 3 --hands 400``.
@@ -148,15 +149,17 @@ def play(hands: int, seed: int, rules: Ruleset | GameOptions) -> tuple[Counter[s
     return outcomes, questions
 
 
-def play_greedy(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
+def play_greedy(hands: int, seed: int, rules: Ruleset | GameOptions) -> tuple[Counter[str], int]:
     """Play ``hands`` hands among four greedy policies, each deciding from its own seat's view."""
     from bots.greedy import Greedy
 
     outcomes: Counter[str] = Counter()
     questions = 0
+    family = family_of(rules)
     for h in range(hands):
-        hand = Hand(generate_wall(seed, h, rules), rules, dealer=h % 4 + 1, check=False)
-        views = {p: new_view(p, flowers=rules.flowers, dead_wall=rules.dead_wall) for p in (1, 2, 3, 4)}
+        hand = Hand(generate_wall(seed, h, family), rules, dealer=h % 4 + 1, check=False, family=family)
+        views = {p: new_view(p, flowers=family.flowers, dead_wall=family.dead_wall_start(),
+                             gong_from_previous_player=family.gong_from_previous_player) for p in (1, 2, 3, 4)}
         policies = {p: Greedy() for p in (1, 2, 3, 4)}
         events = hand.start()
         while True:
@@ -310,6 +313,12 @@ def compare_classical(args: argparse.Namespace, rules: Ruleset, result: dict[str
         "vs_taiwan_cpu": [round(min(ratios), 3), round(max(ratios), 3)],
         "outcomes": dict(sorted(outcomes.items())),
     }
+    if args.greedy:
+        cpu = time.process_time()
+        g_outcomes, _ = play_greedy(args.greedy_hands, args.seed, classical)
+        result["classical"]["greedy"] = {"hands": args.greedy_hands,
+                                         "hands_per_cpu_second": rate(args.greedy_hands, time.process_time() - cpu),
+                                         "outcomes": dict(sorted(g_outcomes.items()))}
 
 
 def compare_rlcard(args: argparse.Namespace, rules: Ruleset, result: dict[str, Any]) -> int:

@@ -40,7 +40,7 @@ from .options import (
 )
 from .rules import Ruleset
 from .scoring import ScoreResult
-from .tiles import ALL_TIDS, INDEX, WINDS_IN_ORDER
+from .tiles import ALL_TIDS, FLOWER_TIDS, INDEX, WINDS_IN_ORDER
 from .types import (
     ALL_SEATS,
     GONG_CONCEALED,
@@ -119,6 +119,7 @@ _THROWN = {p * 1000 + t: Throw(p, t) for p in ALL_SEATS for t in ALL_TIDS}
 _DRAWN = {
     (p * 1000 + t) * 2 + r: Mo(p, t, bool(r), audience=_ONLY[p]) for p in ALL_SEATS for t in ALL_TIDS for r in (0, 1)
 }
+_FLOWERED = {p * 1000 + t: Flower(p, t) for p in ALL_SEATS for t in FLOWER_TIDS}  # (shared as _THROWN is)
 # The dense kind index (tiles.INDEX) of every suit and honour TID, by TID: one list look-up where the hot paths
 # would otherwise divide and look up a dict.  None for flowers and non-tiles (they never reach a count vector).
 _KI: list[int | None] = [INDEX.get(t // 10) if t >= 100 else None for t in range(max(ALL_TIDS) + 1)]
@@ -355,7 +356,7 @@ class Hand:
         else:
             w = standard_waits_of_keys(s.keys)
             if self._special is not None and not s.melds:
-                extra = self._special(s.counts)
+                extra = self._special(s.counts, s.keys)
                 if extra:
                     w = tuple(sorted(set(w) | set(extra)))
         s.wins = w
@@ -392,7 +393,7 @@ class Hand:
                     for t in [t for t in s.concealed if t < 100]:
                         s.concealed.remove(t)
                         s.flowers.append(t)
-                        self._emit(Flower(p, t))
+                        self._emit(_FLOWERED[p * 1000 + t])
                         if loose:
                             r = self._take_loose()
                         else:
@@ -428,7 +429,7 @@ class Hand:
                 self._front += 1
             if t < 100:  # a flower: set aside, then a replacement (from the back, unless the family says not)
                 s.flowers.append(t)
-                self._emit(Flower(p, t))
+                self._emit(_FLOWERED[p * 1000 + t])
                 if fam.flower_wins:
                     if len(s.flowers) == 8:
                         self._win_flowers(p)

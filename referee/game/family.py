@@ -64,8 +64,9 @@ class Family:
         """Whether a loose tile (a kong's replacement) can be drawn now."""
         raise NotImplementedError
 
-    def special_waits(self, counts: Sequence[int]) -> tuple[int, ...]:
-        """Dense kind indices that complete a hand without melds in a shape other than sets and a pair."""
+    def special_waits(self, counts: Sequence[int], keys: Sequence[int] | None = None) -> tuple[int, ...]:
+        """Dense kind indices that complete a hand without melds in a shape other than sets and a pair; ``keys``
+        (``analysis.group_keys`` of ``counts``, when the caller keeps them) may serve to answer faster."""
         return ()
 
     def is_special(self, counts: Sequence[int]) -> bool:

@@ -364,3 +364,26 @@ def test_codes() -> None:
     assert CODE[110] == "1C" and CODE[210] == "1B" and CODE[310] == "1D"
     assert [CODE[k * 10] for k in (41, 42, 43, 44, 45, 46, 47)] == ["EW", "WW", "SW", "NW", "RD", "GD", "WD"]
     assert [CODE[k * 10] for k in range(1, 9)] == ["1S", "2S", "3S", "4S", "1F", "2F", "3F", "4F"]
+
+
+WONDERS = [11, 19, 21, 29, 31, 39, 41, 42, 43, 44, 45, 46, 47]
+
+
+def test_thirteen_unique_wonders_wins_on_a_discard_and_as_dealt() -> None:
+    """South holds one of each of the thirteen: East's 9-wan completes it; East dealt them with a pair wins at once."""
+    east = [tid(19, 1)] + [tid(k) for k in (12, 13, 14, 15, 16, 17, 22, 23, 24, 25, 26, 27, 28)]
+    south = [tid(k, 2) for k in WONDERS]
+    hand = arranged({1: east, 2: south})
+    hand.start()
+    hand.apply(Answer.throw(tid(19, 1)))
+    q = hand.question
+    assert q is not None and (q.seat, q.ask) == (2, "hu")
+    hand.apply(HU)
+    r = hand.result
+    assert r is not None and r.wins[0].seat == 2 and isinstance(r.detail, ClassicalDetail)
+    assert any("Thirteen Unique Wonders" in line for line in r.detail.players[1].explanation)
+    dealt = [tid(k) for k in WONDERS] + [tid(45, 1)]
+    hand = arranged({1: dealt})
+    hand.start()
+    q = hand.question
+    assert q is not None and (q.seat, q.ask) == (1, "hu")  # Heaven's Blessing

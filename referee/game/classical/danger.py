@@ -68,12 +68,12 @@ def sets_danger(sets: Iterable[TileSet]) -> Danger:
 
 
 _NONE = Danger(0)
-_HANDS = int(Danger.END) - 1  # every flag but END
+HANDS = int(Danger.END) - 1  # every flag but END: the dangerous hands themselves
 
 
 def feeds(flags: Danger, t: str) -> Danger:
     """The dangerous hands of ``flags`` that tile ``t`` feeds."""
-    if not int(flags) & _HANDS:  # the usual case: no dangerous hand (asked for every claim)
+    if not int(flags) & HANDS:  # the usual case: no dangerous hand (asked for every claim)
         return _NONE
     d = Danger(0)
     su = suit(t)

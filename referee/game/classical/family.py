@@ -24,17 +24,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import product
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from referee.game.classical.arrange import best_arrangement
-from referee.game.classical.danger import mark_discard, sets_danger
+from referee.game.classical.danger import HANDS, mark_discard, sets_danger
 from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.hand import TileSet
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
+from referee.game.analysis import group_keys
 from referee.game.family import Family
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS
 from referee.game.types import Meld
@@ -75,11 +77,32 @@ def thirteen_wonders_waits(counts: Sequence[int]) -> tuple[int, ...]:
     return ()
 
 
+def _wonder_keys() -> frozenset[int]:
+    """The honour group keys (``analysis.group_keys``) of 13 tiles that can wait on the Thirteen Unique Wonders: every
+    honour held once or twice, with at most one missing and at most one held twice."""
+    out = set()
+    for counts in product((0, 1, 2), repeat=7):
+        if counts.count(0) <= 1 and counts.count(2) <= 1:
+            out.add(group_keys([0] * 27 + list(counts))[3])
+    return frozenset(out)
+
+
+WONDER_KEYS = _wonder_keys()
+
+
 def seven_pairs_waits(counts: Sequence[int]) -> tuple[int, ...]:
     """The dense index that makes 13 concealed tiles seven pairs (four of a kind is two pairs, as mj-server
     counts)."""
     odd = [i for i in range(34) if counts[i] % 2]
     return (odd[0],) if len(odd) == 1 and sum(counts) == 13 else ()
+
+
+def _wonders_by_keys(counts: Sequence[int], keys: Sequence[int] | None = None) -> tuple[int, ...]:
+    """``thirteen_wonders_waits``, with the honours' group key looked at first: the engine's common case, asked at
+    every change of a hand without melds, is one set look-up."""
+    if keys is not None and keys[3] not in WONDER_KEYS:
+        return ()
+    return thirteen_wonders_waits(counts)
 
 
 class ClassicalFamily(Family):
@@ -98,6 +121,8 @@ class ClassicalFamily(Family):
         self.flowers = o.Flowers
         self.flower_loose = o.FlowersLoose
         self._dead = (16 if o.DeadWall16 else 14) if o.DeadWall else 0
+        if not o.SevenPairs:  # asked at every change of a hand without melds: the one shape left, called directly
+            self.special_waits = _wonders_by_keys  # type: ignore[method-assign]
 
     def wall_tiles(self) -> tuple[int, ...]:
         return ALL_TIDS_WITH_FLOWERS if self.flowers else ALL_TIDS
@@ -116,8 +141,8 @@ class ClassicalFamily(Family):
     def can_loose(self, front: int, live_end: int, back: int) -> bool:
         return back > live_end if self.options.DeadWall else back > front
 
-    def special_waits(self, counts: Sequence[int]) -> tuple[int, ...]:
-        w = thirteen_wonders_waits(counts)
+    def special_waits(self, counts: Sequence[int], keys: Sequence[int] | None = None) -> tuple[int, ...]:
+        w = thirteen_wonders_waits(counts) if keys is None or keys[3] in WONDER_KEYS else ()
         if self.options.SevenPairs:
             w = tuple(sorted(set(w) | set(seven_pairs_waits(counts))))
         return w
@@ -142,7 +167,9 @@ class ClassicalFamily(Family):
         flags, and a dangerous discard marked (``danger.mark_discard``)."""
         st: ClassicalState = hand.extra
         c = (claimer - hand.dealer) % 4
-        if thrower is not None and tile is not None:
+        # a discard is dangerous only when it feeds a dangerous hand of the claimer's, or near the wall's end
+        if thrower is not None and tile is not None and (
+                int(st.flags[c][c]) & HANDS or hand._live_end - hand._front <= 4):
             self._mark(hand, st, c, thrower, tile)
         melds = hand._seats[claimer].melds
         # one set threatens no dangerous hand (they need two dragon sets, three of winds or of one suit)
