@@ -311,6 +311,7 @@ def compare_classical(args: argparse.Namespace, rules: Ruleset, result: dict[str
         "hands_per_cpu_second": [round(min(ours), 1), round(max(ours), 1)],
         "taiwan_hands_per_cpu_second": [round(min(taiwan), 1), round(max(taiwan), 1)],
         "vs_taiwan_cpu": [round(min(ratios), 3), round(max(ratios), 3)],
+        "vs_taiwan_cpu_median": round(sorted(ratios)[len(ratios) // 2], 3),  # (pairs alternate: load hits both)
         "outcomes": dict(sorted(outcomes.items())),
     }
     if args.greedy:

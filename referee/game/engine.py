@@ -521,7 +521,7 @@ class Hand:
                     wins = self._take_draw_wins(p)
                 # _may_gong inlined: ``may_self_gong`` needs four of a kind in hand or a meld to promote
                 c = s.counts
-                if wins or ((4 in c or s.melds) and self._can_replace() and may_self_gong(c, s.melds)):
+                if wins or ((4 in c or s.melds) and may_self_gong(c, s.melds) and self._can_replace()):
                     ended = yield from self._own_turn(p, wins)
                     if ended:
                         return

@@ -10,61 +10,53 @@ from collections.abc import Callable, Iterable, Sequence
 
 from referee.game.classical.hand import TileSet
 from referee.game.classical.scoring import Danger
-from referee.game.classical.tiles import GREEN, is_dragon, is_honour, is_terminal, is_wind, step, suit
+from referee.game.classical.tiles import DRAGONS, GREEN, WINDS, is_honour, is_terminal, suit
 
 
 def sets_danger(sets: Iterable[TileSet]) -> Danger:
     """The dangerous hands ``sets`` threaten (three sets of one suit, of winds, two of dragons, all honours, all
-    green, all terminals), with ``END`` (a discard near the end of the wall is always checked)."""
-    chows = pungs = kongs = 0
-    dragonsets = windsets = 0
+    green, all terminals), with ``END`` (a discard near the end of the wall is always checked).  Worked out in plain
+    integers (an ``IntFlag`` operation costs a call): asked at every set made in a classical hand."""
+    n = dragonsets = windsets = 0
     allh = allt = allg = True
-    pure = {"B": True, "C": True, "D": True}
+    pure = {"B", "C", "D"}
     for ts in sets:
-        if ts.type == "Chow":
-            chows += 1
+        kind, tile = ts.type, ts.tile
+        if kind == "Chow":
             allt = allh = False
-        if ts.type == "Pung":
-            pungs += 1
-        if ts.type == "Kong":
-            kongs += 1
-        dragonsets += is_dragon(ts.tile)
-        windsets += is_wind(ts.tile)
-        su = suit(ts.tile)
-        for k in pure:
-            if k != su:
-                pure[k] = False
+        if kind in ("Chow", "Pung", "Kong"):
+            n += 1
+        if tile in DRAGONS:
+            dragonsets += 1
+        elif tile in WINDS:
+            windsets += 1
+        su = suit(tile)
+        pure &= {su}
         if su == "B":
-            if ts.type == "Chow":
-                run = [ts.tile, step(ts.tile, 1), step(ts.tile, 2)]
-                allg = allg and all(x in GREEN for x in run)
-            elif ts.tile not in GREEN:
+            if kind == "Chow":
+                allg = allg and tile[0] == "2"  # 2-3-4 is the only green chow
+            elif tile not in GREEN:
                 allg = False
-        elif su in ("C", "D", "W"):
+        elif su != "Dr" or tile != "GD":
             allg = False
-        elif ts.tile != "GD":
-            allg = False
-        allh = allh and is_honour(ts.tile)
-        allt = allt and is_terminal(ts.tile)
-    n = pungs + kongs + chows
-    f = Danger(0)
-    if n >= 3 and pure["B"]:
-        f |= Danger.BAMBOO
-    if n >= 3 and pure["C"]:
-        f |= Danger.CHARACTER
-    if n >= 3 and pure["D"]:
-        f |= Danger.CIRCLE
+        allh = allh and is_honour(tile)
+        allt = allt and is_terminal(tile)
+    f = int(Danger.END)
+    if n >= 3:
+        f |= int(Danger.BAMBOO) if "B" in pure else 0
+        f |= int(Danger.CHARACTER) if "C" in pure else 0
+        f |= int(Danger.CIRCLE) if "D" in pure else 0
+        if allh:
+            f |= int(Danger.HONOUR)
+        if allg:
+            f |= int(Danger.GREEN)
+        if allt:
+            f |= int(Danger.TERMINAL)
     if windsets >= 3:
-        f |= Danger.WIND
+        f |= int(Danger.WIND)
     if dragonsets >= 2:
-        f |= Danger.DRAGON
-    if n >= 3 and allh:
-        f |= Danger.HONOUR
-    if n >= 3 and allg:
-        f |= Danger.GREEN
-    if n >= 3 and allt:
-        f |= Danger.TERMINAL
-    return f | Danger.END
+        f |= int(Danger.DRAGON)
+    return Danger(f)
 
 
 _NONE = Danger(0)

@@ -148,15 +148,13 @@ class ClassicalFamily(Family):
         return w
 
     def is_special(self, counts: Sequence[int]) -> bool:
-        for i in range(34):
-            if counts[i]:
-                counts[i] -= 1  # type: ignore[index]
-                try:
-                    if i in self.special_waits(counts):
-                        return True
-                finally:
-                    counts[i] += 1  # type: ignore[index]
-        return False
+        """14 concealed tiles that are the Thirteen Unique Wonders, or seven pairs (``SevenPairs``; four of a kind
+        is two pairs)."""
+        if sum(counts) != 14:
+            return False
+        if all(counts[i] for i in _MAJOR) and not any(counts[i] for i in range(34) if i not in _MAJOR_SET):
+            return True
+        return self.options.SevenPairs and all(c % 2 == 0 for c in counts)
 
     # ------------------------------------------------------------------------------------------------ danger
     def new_state(self) -> ClassicalState:
