@@ -124,6 +124,7 @@ def compare_anchor(args: argparse.Namespace, result: dict[str, Any]) -> None:
         "ours_hands_per_cpu_second": [min(ours), max(ours)],
         "anchor_hands_per_cpu_second": [min(theirs), max(theirs)],
         "ratio": [round(min(ratios), 3), round(max(ratios), 3)],
+        "ratio_median": round(sorted(ratios)[len(ratios) // 2], 3),
     }
 
 
