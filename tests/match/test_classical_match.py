@@ -12,6 +12,7 @@ from referee.game.classical.family import ClassicalRuleset
 from referee.game.classical.options import GameOptions
 from referee.log import open_log
 from referee.match import play_match, resolve_bots
+from referee.refeed import run_refeed
 from referee.replay import replay_log
 from referee.rulesets import playable_rules
 from wrappers.spec import BotSpec
@@ -68,6 +69,9 @@ def test_process_bots_play_classical_as_the_builtins_do(tmp_path: Path) -> None:
         return [(r["seat"], r["answer"]) for r in map(json.loads, p.read_text().splitlines()) if r["type"] == "answer"]
 
     assert answers(tmp_path / "p.jsonl") == answers(tmp_path / "b.jsonl")
+    # refeed: the process bot put back in its seat of the built-ins' log answers every question as logged
+    report = run_refeed(tmp_path / "b.jsonl", 1, procs[0])
+    assert report.ok and report.questions == report.matched > 0, report.mismatch
     init = [json.loads(x) for x in (tmp_path / "p.jsonl").read_text().splitlines()]
     dealt = [e for e in init if e.get("kind") == "init_card" and e["hand"] == 0]
     assert sorted(len(e["tiles"]) for e in dealt) == [13, 13, 13, 14]
