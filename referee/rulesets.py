@@ -210,7 +210,8 @@ def families_schema() -> dict[str, Any]:
         "families": {
             "taiwan16": {"description": FAMILIES["taiwan16"], "default": True, "options": rules_schema()},
             "classical": {"description": FAMILIES["classical"], "default": False,
-                          "options": GameOptions.model_json_schema()},
+                          "options": GameOptions.model_json_schema(),
+                          "match_options": list(MATCH_FIELDS)},  # as taiwan16 defines them, beside the options
         },
         "presets": presets,
     }
