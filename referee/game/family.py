@@ -81,31 +81,27 @@ class Family:
         """Whether the dealer deals the next hand too."""
         raise NotImplementedError
 
-    def describe(self) -> dict[str, Any]:
-        return {"family": self.name}
-
 
 def family_of(rules: Any) -> Family:
     """The family of a ruleset object: Taiwan's ``Ruleset`` or a classical ruleset (``GameOptions`` or
     ``ClassicalRuleset``)."""
-    hit = _FAMILIES.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
+    for known, fam in _RECENT:  # a match asks with the same rules object at every hand
+        if known is rules:
+            return fam
     if getattr(rules, "family", "taiwan16") == "classical" or type(rules).__name__ == "GameOptions":
         from referee.game.classical.family import ClassicalFamily
 
-        fam: Family = ClassicalFamily(rules)
+        fam = ClassicalFamily(rules)
     else:
         from referee.game.taiwan16 import TaiwanFamily
 
         fam = TaiwanFamily(rules)
-    if len(_FAMILIES) > 256:
-        _FAMILIES.clear()
-    _FAMILIES[id(rules)] = (rules, fam)  # the rules object kept alive with it: its id stays its own
+    _RECENT.insert(0, (rules, fam))
+    del _RECENT[4:]  # a few, by identity: nothing is kept per match (a tournament runner plays thousands)
     return fam
 
 
-_FAMILIES: dict[int, tuple[Any, Family]] = {}
+_RECENT: list[tuple[Any, Family]] = []
 
 
 def rules_from_dump(data: dict[str, Any]) -> Any:
