@@ -2,8 +2,10 @@
 
 Property tests over random hands under random GameOptions (tiles conserved after every step, every unlisted answer
 refused and every seat's concealed size right, no seat sent another's tiles, the same wall and answers giving the
-same events, scores summing to zero and equal to mj-server's settlement of every player's best score), and
-hand-made walls for the deal, claims priority, robbing a kong, washout, the dead wall and East's deal.
+same events, scores summing to zero and equal to mj-server's settlement of every player's best score, each seat's
+view deriving the engine's legal answers and wall count from what it is sent), and hand-made walls for the deal,
+claims priority, robbing a kong, kongs and their loose tiles, washout, the dead wall, East's deal, the Thirteen
+Unique Wonders and letting off a cannon.
 """
 
 from __future__ import annotations
@@ -387,3 +389,32 @@ def test_thirteen_unique_wonders_wins_on_a_discard_and_as_dealt() -> None:
     hand.start()
     q = hand.question
     assert q is not None and (q.seat, q.ask) == (1, "hu")  # Heaven's Blessing
+
+
+def test_letting_off_a_cannon() -> None:
+    """North pungs East's Red and Green dragons (two dragon sets: a dangerous hand); East, holding safe tiles, then
+    discards the White dragon and North goes out on it: East let off a cannon and pays everybody's debt."""
+    safe = [tid(k) for k in (21, 23, 25, 27, 32, 34, 36, 38)] + [tid(14, 1), tid(16, 1), tid(18, 1)]
+    east = [tid(45), tid(46), tid(47)] + safe
+    north = [tid(45, 1), tid(45, 2), tid(46, 1), tid(46, 2), tid(47, 1), tid(47, 2), tid(29), tid(29, 1),
+             tid(11), tid(12), tid(13), tid(31), tid(35)]
+    hand = arranged({1: east, 4: north}, draws=[tid(22), tid(24)])
+    throws = {1: [tid(45), tid(46), tid(47)], 4: [tid(31), tid(35)]}
+    hand.start()
+    while not hand.is_over:
+        q = hand.question
+        assert q is not None
+        if q.ask == "throw":
+            if q.seat == 1 and not throws[1]:
+                raise AssertionError("East ran out of scripted throws")
+            hand.apply(Answer.throw(throws[q.seat].pop(0)) if throws.get(q.seat) else q.legal[0])
+        elif q.seat == 4 and q.ask in ("pong", "hu") and q.tile is not None and q.tile // 10 in (45, 46, 47):
+            hand.apply(HU if q.ask == "hu" else q.legal[0])
+        else:
+            hand.apply(PASS)
+    r = hand.result
+    assert r is not None and r.wins[0].seat == 4 and r.wins[0].thrower == 1
+    assert isinstance(r.detail, ClassicalDetail) and r.detail.cannon == 1
+    assert r.detail.settlement[0].startswith("East  let off a cannon")
+    assert r.scores[1] == 0 and r.scores[2] == 0  # South and West pay nothing: East pays for them
+    assert r.scores[0] == -r.scores[3] and sum(r.scores) == 0
