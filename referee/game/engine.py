@@ -229,6 +229,7 @@ class Hand:
         self._seven_pairs = fam.seven_pairs_and_pung  # read at every change of a hand: a plain attribute
         # Other shapes than sets and a pair (classical: seven pairs, Thirteen Unique Wonders); None when none
         self._special = fam.special_waits if type(fam).special_waits is not Family.special_waits else None
+        self._special_keys = fam.special_keys
         self._gongs_at = -1  # ``_throws`` when the last gong was made (a gong upon a gong: two in one turn)
         self._kong_upon_kong = False
 
@@ -355,7 +356,8 @@ class Hand:
             w = tuple(INDEX[k] for k in waits(s.counts, seven_pairs_and_pung=True))
         else:
             w = standard_waits_of_keys(s.keys)
-            if self._special is not None and not s.melds:
+            if self._special is not None and not s.melds and (self._special_keys is None
+                                                                or s.keys[3] in self._special_keys):
                 extra = self._special(s.counts, s.keys)
                 if extra:
                     w = tuple(sorted(set(w) | set(extra)))
@@ -390,6 +392,8 @@ class Hand:
                 changed = False
                 for p in order:
                     s = seats[p]
+                    if min(s.concealed) >= 100:  # (no flower: one C-level pass, the usual case)
+                        continue
                     for t in [t for t in s.concealed if t < 100]:
                         s.concealed.remove(t)
                         s.flowers.append(t)

@@ -41,6 +41,9 @@ class Family:
     multiple_winners: bool = False
     seven_pairs_and_pung: bool = False  # Taiwan's 嚦咕嚦咕 (the engine's own fast path)
     tracks_sets = False  # the engine calls ``set_made`` at every pung, chow and kong
+    # When set: only a hand whose honours' group key (``analysis.group_keys(counts)[3]``) is in it can wait on a
+    # special shape, and the engine asks ``special_waits`` of no other (it is asked at every change of a hand)
+    special_keys: frozenset[int] | None = None
 
     def new_state(self) -> Any:
         """What the family keeps during one hand (the engine's ``Hand.extra``)."""

@@ -8,20 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from referee.game.classical.hand import TileSet
 from referee.game.classical.scoring import Danger
 from referee.game.classical.tiles import DRAGONS, GREEN, WINDS, is_honour, is_terminal, suit
 
 
-def sets_danger(sets: Iterable[TileSet]) -> Danger:
-    """The dangerous hands ``sets`` threaten (three sets of one suit, of winds, two of dragons, all honours, all
-    green, all terminals), with ``END`` (a discard near the end of the wall is always checked).  Worked out in plain
-    integers (an ``IntFlag`` operation costs a call): asked at every set made in a classical hand."""
+def sets_danger(sets: Iterable[tuple[str, str]]) -> Danger:
+    """The dangerous hands that sets threaten (three sets of one suit, of winds, two of dragons, all honours, all
+    green, all terminals), with ``END`` (a discard near the end of the wall is always checked).  ``sets`` are each
+    set's type and tile (``TileSet.type``, ``TileSet.tile``).  Worked out in plain integers (an ``IntFlag``
+    operation costs a call): asked at every set made in a classical hand."""
     n = dragonsets = windsets = 0
     allh = allt = allg = True
     pure = {"B", "C", "D"}
-    for ts in sets:
-        kind, tile = ts.type, ts.tile
+    for kind, tile in sets:
         if kind == "Chow":
             allt = allh = False
         if kind in ("Chow", "Pung", "Kong"):

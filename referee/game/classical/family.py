@@ -121,7 +121,8 @@ class ClassicalFamily(Family):
         self.flowers = o.Flowers
         self.flower_loose = o.FlowersLoose
         self._dead = (16 if o.DeadWall16 else 14) if o.DeadWall else 0
-        if not o.SevenPairs:  # asked at every change of a hand without melds: the one shape left, called directly
+        if not o.SevenPairs:  # the Thirteen Unique Wonders alone: the honours tell at once (WONDER_KEYS)
+            self.special_keys = WONDER_KEYS
             self.special_waits = _wonders_by_keys  # type: ignore[method-assign]
 
     def wall_tiles(self) -> tuple[int, ...]:
@@ -171,20 +172,18 @@ class ClassicalFamily(Family):
             self._mark(hand, st, c, thrower, tile)
         melds = hand._seats[claimer].melds
         # one set threatens no dangerous hand (they need two dragon sets, three of winds or of one suit)
-        st.flags[c][c] = sets_danger(_sets(melds)) if len(melds) > 1 else Danger.END
+        st.flags[c][c] = (sets_danger([(_SET_TYPE[m.type], CODE[m.tiles[0]]) for m in melds]) if len(melds) > 1
+                          else Danger.END)
 
     def _mark(self, hand: Hand, st: ClassicalState, c: int, thrower: int, tile: int, won: bool = False) -> None:
         live_left = hand._live_end - hand._front
         discarded: Counter[str] = Counter()
         if live_left <= 4:  # the tiles discarded so far matter only near the end of the wall
-            for s in hand._seats.values():
-                for t in s.river:
-                    discarded[CODE[t]] += 1
-                for m in s.melds:
-                    if m.claimed is not None:
-                        discarded[CODE[m.claimed]] += 1
+            kinds = Counter(t // 10 for s in hand._seats.values() for t in s.river)  # (by kind: ints are cheap)
+            kinds.update(m.claimed // 10 for s in hand._seats.values() for m in s.melds if m.claimed is not None)
             if won:
-                discarded[CODE[tile]] += 1
+                kinds[tile // 10] += 1
+            discarded = Counter({CODE[k * 10]: n for k, n in kinds.items()})
 
         def end_danger(t: str) -> bool:
             return live_left <= 4 and discarded[t] <= 1

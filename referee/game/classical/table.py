@@ -151,7 +151,7 @@ class _Table:
     # ------------------------------------------------------------------------------------------------ danger
     def set_danger_flags(self, s: int) -> None:
         p = self.players[s]
-        p.dflags[s] = sets_danger(p.hand.sets)
+        p.dflags[s] = sets_danger((ts.type, ts.tile) for ts in p.hand.sets)
 
     def _end_danger(self, t: str) -> bool:
         return self.live_end - self.live_used <= 4 and self.discarded[t] <= 1
