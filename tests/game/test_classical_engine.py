@@ -418,3 +418,43 @@ def test_letting_off_a_cannon() -> None:
     assert r.detail.settlement[0].startswith("East  let off a cannon")
     assert r.scores[1] == 0 and r.scores[2] == 0  # South and West pay nothing: East pays for them
     assert r.scores[0] == -r.scores[3] and sum(r.scores) == 0
+
+
+def test_the_series_keeps_easts_deal_and_counts_its_wins() -> None:
+    """East keeps the deal by winning or by a washout (the run of wins goes on through a washout); another's win
+    passes the deal and ends the run.  ``hands_as_east`` is what the 13th-win limit counts."""
+    from referee.game.classical.family import ClassicalRuleset
+    from referee.game.engine import WinRecord
+    from referee.game.series import Series
+
+    series = Series(ClassicalRuleset(hands=8))
+
+    def win(seat: int) -> HandResult:
+        return HandResult("win", (WinRecord(seat, 110, "self_draw", None, None, (0, 0, 0, 0)),),  # type: ignore[arg-type]
+                          (0, 0, 0, 0))
+
+    washout = HandResult("draw", (), (0, 0, 0, 0))
+    seen = []
+    for result in (win(1), win(1), washout, win(1), win(3), win(2)):
+        setup = series.next_setup()
+        assert setup is not None
+        seen.append((setup.dealer, setup.cont, setup.hands_as_east))
+        series.record(result)
+    assert seen == [(1, 0, 0), (1, 1, 1), (1, 2, 2), (1, 3, 2), (1, 4, 3), (2, 0, 0)]
+
+
+def test_easts_thirteenth_consecutive_win_is_a_limit_hand() -> None:
+    """The engine passes the series' count of East's wins to the scoring: with twelve before, East's win is its
+    13th consecutive (a limit hand); with eleven it is not."""
+    dealt = [tid(21), tid(22), tid(23), tid(24), tid(25), tid(26), tid(27), tid(28), tid(29), tid(31), tid(31, 1),
+             tid(31, 2), tid(35), tid(35, 1)]  # 1-9 tiao, three 1-tong, a pair of 5-tong: complete as dealt
+    for before, limit in ((12, True), (11, False)):
+        options = NO_FLOWERS
+        wall = arrange_wall({1: dealt}, family_of(options), deal_size=13)
+        hand = Hand(wall, options, dealer=1, hands_as_east=before)
+        hand.start()
+        hand.apply(HU)
+        r = hand.result
+        assert r is not None and isinstance(r.detail, ClassicalDetail)
+        text = "\n".join(r.detail.players[0].explanation)
+        assert ("East's 13th consecutive win" in text) == limit, text
