@@ -489,6 +489,8 @@ class Hand:
         mode = "turn"  # the dealer's first turn: its dealt tiles and one more, no draw
         seats = self._seats
         tiles = self._tiles
+        fam = self.family
+        flowers_live = fam.flowers and not fam.flower_loose and not fam.flower_wins
         # The common turn (a live draw that is no flower, no win, no gong, nobody able to claim the throw) runs
         # here, without a nested generator or a call per step; anything else goes through _draw, _own_turn and
         # _claims, which follow docs/protocol.md step by step.
@@ -517,6 +519,14 @@ class Hand:
                     self._after_gong = False
                     self._last_live_drawn = front + 1 == self._live_end
                     self._out.append(_DRAWN[(p * 1000 + t) * 2])
+                elif flowers_live and front < self._live_end:
+                    # a flower from the live wall, replaced from it (classical, FlowersLoose off): set aside, and
+                    # the seat draws again (_draw's work for it, without its calls)
+                    t = tiles[front]
+                    s.flowers.append(t)
+                    self._out.append(_FLOWERED[p * 1000 + t])
+                    self._front = front + 1
+                    continue
                 elif not self._draw(p, replacement=False):
                     return
                 mode = "turn"
