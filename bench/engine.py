@@ -17,6 +17,11 @@ include their random policy: ours picks ``legal[int(random() * len(legal))]``, R
 RLCard is not a dependency of mjref: the benchmark installs it with pip into a throwaway virtual environment
 (deleted afterwards), or uses ``--rlcard-python PATH``, an interpreter that already has it.  If it cannot be
 installed (no network, no wheel), the JSON says why under ``rlcard.error`` and the exit status is 1.
+``--classical`` also plays the same number of hands under Chinese Classical (``referee.game.classical``, mj-server
+1.11's default options: flowers, a 14-tile dead wall, every player scored at a win), alternating with Taiwan
+runs (``--repeats`` pairs), and reports ``classical.vs_taiwan_cpu``: classical's hands per CPU second over
+Taiwan's (the issue's target: at least 0.8); with ``--greedy`` also greedy-vs-greedy classical hands
+(``classical.greedy``), where most hands are won and every player is scored.
 ``--anchor REV`` also times random play with the engine as it was at git revision ``REV`` (exported with ``git
 archive``), in fresh processes alternating with ours ``--repeats`` times, in CPU time (steady on a shared machine),
 and gives the ratio ours/anchor of each pair: ``python bench/engine.py --anchor main --repeats 3 --hands 400``.
@@ -45,7 +50,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.anchor import exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
+from referee.game.classical.options import GameOptions  # noqa: E402
 from referee.game.engine import Hand  # noqa: E402
+from referee.game.family import family_of  # noqa: E402
 from referee.game.rules import Ruleset  # noqa: E402
 from referee.game.view import new_view  # noqa: E402
 from referee.game.wall import generate_wall  # noqa: E402
@@ -117,17 +124,19 @@ def compare_anchor(args: argparse.Namespace, result: dict[str, Any]) -> None:
         "ours_hands_per_cpu_second": [min(ours), max(ours)],
         "anchor_hands_per_cpu_second": [min(theirs), max(theirs)],
         "ratio": [round(min(ratios), 3), round(max(ratios), 3)],
+        "ratio_median": round(sorted(ratios)[len(ratios) // 2], 3),
     }
 
 
-def play(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
+def play(hands: int, seed: int, rules: Ruleset | GameOptions) -> tuple[Counter[str], int]:
     """Play ``hands`` hands: the outcome counts (``draw`` or the way the hand was won) and the questions."""
     rng = random.Random(seed)
     rand = rng.random
     outcomes: Counter[str] = Counter()
     questions = 0
+    family = family_of(rules)
     for h in range(hands):
-        hand = Hand(generate_wall(seed, h, rules), rules, dealer=h % 4 + 1, check=False)
+        hand = Hand(generate_wall(seed, h, family), rules, dealer=h % 4 + 1, check=False, family=family)
         hand.start()
         apply = hand.apply
         while hand.result is None:
@@ -141,15 +150,17 @@ def play(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
     return outcomes, questions
 
 
-def play_greedy(hands: int, seed: int, rules: Ruleset) -> tuple[Counter[str], int]:
+def play_greedy(hands: int, seed: int, rules: Ruleset | GameOptions) -> tuple[Counter[str], int]:
     """Play ``hands`` hands among four greedy policies, each deciding from its own seat's view."""
     from bots.greedy import Greedy
 
     outcomes: Counter[str] = Counter()
     questions = 0
+    family = family_of(rules)
     for h in range(hands):
-        hand = Hand(generate_wall(seed, h, rules), rules, dealer=h % 4 + 1, check=False)
-        views = {p: new_view(p, flowers=rules.flowers, dead_wall=rules.dead_wall) for p in (1, 2, 3, 4)}
+        hand = Hand(generate_wall(seed, h, family), rules, dealer=h % 4 + 1, check=False, family=family)
+        views = {p: new_view(p, flowers=family.flowers, dead_wall=family.dead_wall_start(),
+                             gong_from_previous_player=family.gong_from_previous_player) for p in (1, 2, 3, 4)}
         policies = {p: Greedy() for p in (1, 2, 3, 4)}
         events = hand.start()
         while True:
@@ -223,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vs-rlcard", action="store_true", help="also time RLCard's Mahjong environment")
     parser.add_argument("--rlcard-hands", type=int, default=100, help="RLCard hands (default 100)")
     parser.add_argument("--rlcard-python", help="an interpreter that has rlcard (skips the throwaway install)")
+    parser.add_argument("--classical", action="store_true", help="also time Chinese Classical random play")
     parser.add_argument("--anchor", metavar="REV", help="also time random play at git revision REV, alternating")
     parser.add_argument("--repeats", type=int, default=3, help="pairs of fresh processes with --anchor (default 3)")
     args = parser.parse_args(argv)
@@ -268,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
             "questions_per_second": round(g_questions / g_seconds) if g_seconds > 0 else None,
             "outcomes": dict(sorted(g_outcomes.items())),
         }
+    if args.classical:
+        compare_classical(args, rules, result)
     if args.anchor:
         compare_anchor(args, result)
     status = 0
@@ -276,6 +290,37 @@ def main(argv: list[str] | None = None) -> int:
     result["loadavg"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(result))
     return status
+
+
+def compare_classical(args: argparse.Namespace, rules: Ruleset, result: dict[str, Any]) -> None:
+    """Classical random play and Taiwan's, alternating ``--repeats`` times in this process, into ``result``."""
+    classical = GameOptions()
+    ours: list[float] = []
+    taiwan: list[float] = []
+    outcomes: Counter[str] = Counter()
+    for _ in range(args.repeats):
+        cpu = time.process_time()
+        outcomes, _questions = play(args.hands, args.seed, classical)
+        ours.append(args.hands / (time.process_time() - cpu))
+        cpu = time.process_time()
+        play(args.hands, args.seed, rules)
+        taiwan.append(args.hands / (time.process_time() - cpu))
+    ratios = [c / t for c, t in zip(ours, taiwan)]
+    result["classical"] = {
+        "hands": args.hands,
+        "repeats": args.repeats,
+        "hands_per_cpu_second": [round(min(ours), 1), round(max(ours), 1)],
+        "taiwan_hands_per_cpu_second": [round(min(taiwan), 1), round(max(taiwan), 1)],
+        "vs_taiwan_cpu": [round(min(ratios), 3), round(max(ratios), 3)],
+        "vs_taiwan_cpu_median": round(sorted(ratios)[len(ratios) // 2], 3),  # (pairs alternate: load hits both)
+        "outcomes": dict(sorted(outcomes.items())),
+    }
+    if args.greedy:
+        cpu = time.process_time()
+        g_outcomes, _ = play_greedy(args.greedy_hands, args.seed, classical)
+        result["classical"]["greedy"] = {"hands": args.greedy_hands,
+                                         "hands_per_cpu_second": rate(args.greedy_hands, time.process_time() - cpu),
+                                         "outcomes": dict(sorted(g_outcomes.items()))}
 
 
 def compare_rlcard(args: argparse.Namespace, rules: Ruleset, result: dict[str, Any]) -> int:

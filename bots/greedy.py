@@ -4,9 +4,10 @@ The core (all four personality weights at their default 0.5):
 
 * ``/ask hu``: always ``/hu``.
 * ``/ask throw``: throw the kind that leaves the lowest shanten (``analysis.shanten`` with ``melds`` = the
-  number of its own melds, concealed gongs included).  Ties are broken by the **useful tiles still unseen**
-  after the throw (the sum of ``view.unseen(kind)`` over ``analysis.useful_tiles``; computed only for the
-  throws tied at the best shanten), then by a stable rule: honours first, then terminals, then the rank
+  number of its own melds, concealed gongs included; one more when 13 tiles were dealt, as four sets and a pair
+  make the hand).  Ties are broken by the **useful tiles still unseen** after the throw (the sum of
+  ``view.unseen(kind)`` over ``analysis.useful_tiles``; computed only for the throws tied at the best shanten),
+  then by a stable rule: honours first, then terminals, then the rank
   farthest from 5, then the lowest kind.  Of several copies of the kind it throws the lowest TID.
 * ``/ask pong``, ``/ask eat``: claim only when the claim lowers shanten, that is when the shanten after the
   claim and its best throw (the shanten of the claimed hand, which has its draw-size) is below the shanten
@@ -67,6 +68,12 @@ BIAS_SCALE = 8.0  # useful tiles that a personality weight at 0 or 1 is worth, a
 
 def _clip(x: float) -> float:
     return min(max(x, 0.0), 1.0)
+
+
+def _made(view: SeatView, own: Sequence[object]) -> int:
+    """The sets already made, counted against Taiwan's five (``analysis.shanten`` counts sets to five): a hand
+    dealt 13 tiles (Chinese Classical, four sets and a pair) is one set further on than its melds."""
+    return len(own) + 5 - view.sets_needed
 
 
 def _is_major(i: int) -> bool:
@@ -211,7 +218,7 @@ class Greedy(BasePolicy):
         """The dense kind index to throw."""
         counts = list(view.counts)
         own = view.melds[view.position]
-        return self.ranked_throws(view, counts, len(own), meld_counts(own))[0][2]
+        return self.ranked_throws(view, counts, _made(view, own), meld_counts(own))[0][2]
 
     def _best_after_claim(
         self, view: SeatView, counts: list[int], melds: int, unseen: Sequence[int], seen: Sequence[int]
@@ -232,7 +239,7 @@ class Greedy(BasePolicy):
             return None
         counts = list(view.counts)
         own = view.melds[view.position]
-        melds = len(own)
+        melds = _made(view, own)
         if melds >= 5:
             return None
         seen = meld_counts(own)
@@ -293,7 +300,7 @@ class Greedy(BasePolicy):
         a = options[0]
         counts = list(view.counts)
         own = view.melds[view.position]
-        melds = len(own)
+        melds = _made(view, own)
         if melds >= 5:
             return None
         seen = meld_counts(own)
@@ -307,7 +314,7 @@ class Greedy(BasePolicy):
     def _self_gong(self, view: SeatView, legal: Sequence[Answer]) -> Answer | None:
         counts = list(view.counts)
         own = view.melds[view.position]
-        melds = len(own)
+        melds = _made(view, own)
         seen = meld_counts(own)
         s_now = self._shanten(view, counts, melds, _copies(seen))
         best: tuple[int, int] | None = None

@@ -25,11 +25,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from referee import __version__
 from referee.errors import InputError, printable
 from referee.game.engine import HandResult, WinRecord
+from referee.game.family import rules_from_dump
 from referee.game.rules import RulesError, Ruleset, make_ruleset
 from referee.game.scoring import SetStatus, SetType
 from referee.game.series import HandSetup
@@ -253,6 +263,32 @@ class WinJson(_Record):
         return v
 
 
+class PlayerScoreJson(_Record):
+    """One player's score at the end of a classical hand (``classical.family.PlayerScore``)."""
+
+    seat: int
+    sets: list[str]
+    concealed: list[str]
+    flowers: list[str]
+    score: int
+    explanation: list[str]
+
+
+class ClassicalJson(_Record):
+    """A classical hand's result beyond the payments (``classical.family.ClassicalDetail``)."""
+
+    players: list[PlayerScoreJson]
+    settlement: list[str]
+    cannon: int | None = None
+
+    @field_validator("players")
+    @classmethod
+    def _four(cls, v: list[PlayerScoreJson]) -> list[PlayerScoreJson]:
+        if [p.seat for p in v] != [1, 2, 3, 4]:
+            raise ValueError("a classical result scores the four seats 1, 2, 3, 4 in order")
+        return v
+
+
 class ResultRecord(_Record):
     type: Literal["result"] = "result"
     hand: int
@@ -263,6 +299,15 @@ class ResultRecord(_Record):
     totals: list[int]
     faults: int = 0
     rtt_ms: list[float | None] | None = None  # with remote seats: each seat's last measured round trip (None: local)
+    classical: ClassicalJson | None = None
+    """A classical hand's every player's score with its explanation and the settlement (written only then)."""
+
+    @model_serializer(mode="wrap")
+    def _without_none(self, handler: Any, info: Any) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if info.mode_is_json() and out.get("classical", 0) is None:  # a Taiwan result's line stays as it was
+            del out["classical"]
+        return out
 
 
 class FinalRecord(_Record):
@@ -346,9 +391,11 @@ def win_record(w: WinRecord) -> WinJson:
 
 def result_record(hand: int, result: HandResult, penalties: Sequence[int], totals: Sequence[int],
                   faults: int, *, rtt_ms: Sequence[float | None] | None = None) -> ResultRecord:
+    detail = result.detail
+    classical = None if detail is None else ClassicalJson.model_validate(detail.to_json())  # type: ignore[attr-defined]
     return ResultRecord(hand=hand, outcome=result.outcome, wins=[win_record(w) for w in result.wins],
                         scores=list(result.scores), penalties=list(penalties), totals=list(totals), faults=faults,
-                        rtt_ms=None if rtt_ms is None else list(rtt_ms))
+                        rtt_ms=None if rtt_ms is None else list(rtt_ms), classical=classical)
 
 
 def final_record(hands: int, totals: Sequence[int], faults: Sequence[int], *, finished: str | None = None,
@@ -634,6 +681,15 @@ class LogFile:
             raise LogError(f"{self.where(self.cut)}: truncated record (the match was cut off here)")
 
 
+def _classical_rules(options: dict[str, Any]) -> Any:
+    """A classical match's ruleset from its log's header; :class:`RulesError` naming the option."""
+    try:
+        return rules_from_dump(options)
+    except ValidationError as exc:
+        _, loc, msg = validation_reason(exc)
+        raise RulesError(f"classical rule option {loc!r}: {msg}") from None
+
+
 def open_log(path: Path | str) -> LogFile:
     """Read a log and check its header: the one way into a log.
 
@@ -664,7 +720,7 @@ def open_log(path: Path | str) -> LogFile:
     options = dict(header.rules)
     options.setdefault("max_faults", 0)  # a log from before forfeits existed: its bots never forfeited
     try:
-        rules = make_ruleset(options)
+        rules = _classical_rules(options) if options.get("family") == "classical" else make_ruleset(options)
     except RulesError as exc:
         raise LogError(f"{p}: the log's rules cannot be used by mjref {__version__} ({exc}); it was written "
                        f"by mjref {header.mjref}") from None

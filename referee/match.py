@@ -380,7 +380,7 @@ async def _play_hand(
     """One hand.  ``forfeited``: the seats whose bots have forfeited the match (added to here when one does)."""
     h = setup.index
     hand = Hand(wall, rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
-                cont=setup.cont, check=False)
+                cont=setup.cont, check=False, hands_as_east=setup.hands_as_east)
     writer.write(hand_record(setup, wall))
     infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)

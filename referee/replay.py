@@ -529,7 +529,7 @@ class LogWalker:
             if rec[key] != want or isinstance(rec[key], bool) != isinstance(want, bool):
                 raise Divergence(h, number, f"{key} {_short(rec[key])}", f"{key} {_short(want)}")
         hand = Hand(wall, self.rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
-                    cont=setup.cont, check=False)
+                    cont=setup.cont, check=False, hands_as_east=setup.hands_as_east)
         events = hand.start()
         return hand, events, wall
 

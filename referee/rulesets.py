@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from referee.errors import InputError
+from referee.game.classical.family import MATCH_FIELDS, ClassicalRuleset
 from referee.game.classical.options import GameOptions, parse_option_file
 from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset, parse_assignments, rules_schema
 from referee.userfiles import read_text
@@ -28,17 +29,20 @@ from referee.validation import validation_reason
 Family = Literal["taiwan16", "classical"]
 FAMILIES: dict[str, str] = {
     "taiwan16": "Taiwan 16-tile Mahjong as the ICGA framework plays it (docs/rules.md); played, scored, replayed",
-    "classical": "Chinese Classical as mj-server 1.11 scores it (docs/classical.md); scored and verified",
+    "classical": "Chinese Classical as mj-server 1.11 plays and scores it (docs/classical.md); scored, verified, and "
+                 "played in matches",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A chosen ruleset: its family, that family's options, and the name it was chosen by."""
+    """A chosen ruleset: its family, that family's options, and the name it was chosen by; for a classical ruleset
+    the match's own options its file set (``MATCH_FIELDS``: hands, timeouts, faults)."""
 
     family: Family
     options: Ruleset | GameOptions
     name: str
+    match: tuple[tuple[str, Any], ...] = ()
 
 
 def preset_names() -> list[str]:
@@ -86,18 +90,18 @@ def _from_toml(text: str, where: str, name: str) -> Rules:
         raise InputError(f"{where}: options must be a table ([options])")
     if family == "taiwan16":
         return Rules("taiwan16", make_ruleset(options), name)
+    match = {k: v for k, v in options.items() if k in MATCH_FIELDS}
+    game = {k: v for k, v in options.items() if k not in MATCH_FIELDS}
     try:
-        return Rules("classical", GameOptions(**options), name)
+        rules = Rules("classical", GameOptions(**game), name, tuple(match.items()))
+        ClassicalRuleset(options=rules.options, **match)  # the match's options checked here, with the file named
+        return rules
     except ValidationError as e:
         _, field, reason = validation_reason(e)
         raise InputError(f"{where}: option {field}: {reason}") from None
 
 
-def with_assignments(options: Ruleset | GameOptions, assignments: list[str]) -> Ruleset | GameOptions:
-    """``options`` with ``--set OPTION=VALUE`` changes (values read as JSON where they parse), the option named in
-    any error."""
-    if isinstance(options, Ruleset):
-        return parse_assignments(assignments, options) if assignments else options
+def _values(assignments: list[str]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for item in assignments:
         if "=" not in item:
@@ -107,6 +111,15 @@ def with_assignments(options: Ruleset | GameOptions, assignments: list[str]) -> 
             values[key] = json.loads(raw)
         except json.JSONDecodeError:
             values[key] = raw
+    return values
+
+
+def with_assignments(options: Ruleset | GameOptions, assignments: list[str]) -> Ruleset | GameOptions:
+    """``options`` with ``--set OPTION=VALUE`` changes (values read as JSON where they parse), the option named in
+    any error."""
+    if isinstance(options, Ruleset):
+        return parse_assignments(assignments, options) if assignments else options
+    values = _values(assignments)
     unknown = sorted(set(values) - set(GameOptions.model_fields))
     if unknown:
         raise InputError(f"unknown classical option {unknown[0]!r} (known: {', '.join(GameOptions.model_fields)})")
@@ -117,16 +130,72 @@ def with_assignments(options: Ruleset | GameOptions, assignments: list[str]) -> 
         raise InputError(f"classical option {field!r}: {reason}") from None
 
 
-def playable_rules(spec: str | None, assignments: list[str]) -> Ruleset:
-    """The ruleset of a match (``--rules``, ``--set``): the engine plays the taiwan16 family only, so another family
-    is refused with the reason."""
+def classical_ruleset(options: GameOptions, match: dict[str, Any] | None = None,
+                      assignments: list[str] = ()) -> Any:  # type: ignore[assignment]
+    """A classical ruleset for a match: ``options`` and the match's own options (``match``), with ``--set``
+    changes to either (a GameOption by its name, a match option by its own)."""
+    return ruleset_from_table({**options.model_dump(), **(match or {}), **_values(list(assignments))})
+
+
+PLAYED: dict[str, tuple[str, ...]] = {"match": ("taiwan16", "classical")}
+"""The families each command that plays runs (a command not named here runs taiwan16 only)."""
+
+
+def playable_rules(spec: str | None, assignments: list[str], command: str = "match") -> Any:
+    """The ruleset of a match (``--rules``, ``--set``): a Taiwan ``Ruleset`` or a ``ClassicalRuleset``.  A family
+    that ``command`` does not run yet (``PLAYED``) is refused with one line saying so."""
     rules = load_rules(spec) if spec is not None else Rules("taiwan16", DEFAULT_RULES, "taiwan16")
-    if not isinstance(rules.options, Ruleset):
-        raise InputError(f"--rules {spec}: the {rules.family} family is scored (mjref score --rules) and verified "
-                         f"(mjref replay of mj-server histories), but mjref's engine does not play it yet")
+    if rules.family not in PLAYED.get(command, ("taiwan16",)):
+        runs = [c for c, families in PLAYED.items() if rules.family in families]
+        raise InputError(f"--rules {spec}: mjref {command} does not run the {rules.family} family yet"
+                         + (f" (mjref {' and '.join(runs)} does)" if runs else ""))
+    if isinstance(rules.options, GameOptions):
+        return classical_ruleset(rules.options, dict(rules.match), assignments)
     result = with_assignments(rules.options, assignments)
     assert isinstance(result, Ruleset)
     return result
+
+
+def with_match_options(rules: Any, **values: Any) -> Any:
+    """A match's ruleset (Taiwan or classical) with some of the match's own options changed (``--hands``)."""
+    if isinstance(rules, Ruleset):
+        return make_ruleset(values, rules)
+    try:
+        return ClassicalRuleset.model_validate({**rules.model_dump(), **values})
+    except ValidationError as e:
+        _, field, reason = validation_reason(e)
+        raise InputError(f"option {field!r}: {reason}") from None
+
+
+def named_rules_table(name: str) -> dict[str, Any]:
+    """A tournament file's ``rules = "NAME"``: the family or preset as the ``[rules]`` table of the options it
+    sets (``family`` included); ValueError naming the choices for another name (files are given as tables)."""
+    if name == "taiwan16":
+        return {}
+    if name == "classical":
+        return {"family": "classical"}
+    if name in preset_names():
+        doc = tomllib.loads((_preset_dir() / f"{name}.toml").read_text(encoding="utf-8"))
+        return {"family": doc.get("family", "taiwan16"), **doc.get("options", {})}
+    raise ValueError(f"rules = {name!r} is not a family ({', '.join(FAMILIES)}) or a preset "
+                     f"({', '.join(preset_names())}); give other rules as a [rules] table")
+
+
+def ruleset_from_table(table: dict[str, Any]) -> Any:
+    """A classical ruleset from one flat table of options (a tournament's ``[rules]`` with ``family =
+    "classical"``): mj-server's GameOptions and the match options side by side; InputError naming the option."""
+    rest = {k: v for k, v in table.items() if k != "family"}
+    match = {k: v for k, v in rest.items() if k in MATCH_FIELDS}
+    game = {k: v for k, v in rest.items() if k not in MATCH_FIELDS}
+    unknown = sorted(set(game) - set(GameOptions.model_fields))
+    if unknown:
+        raise InputError(f"unknown classical option {unknown[0]!r} (known: {', '.join(GameOptions.model_fields)}, "
+                         f"{', '.join(MATCH_FIELDS)})")
+    try:
+        return ClassicalRuleset(options=GameOptions(**game), **match)
+    except ValidationError as e:
+        _, field, reason = validation_reason(e)
+        raise InputError(f"classical option {field!r}: {reason}") from None
 
 
 def families_schema() -> dict[str, Any]:
@@ -141,7 +210,8 @@ def families_schema() -> dict[str, Any]:
         "families": {
             "taiwan16": {"description": FAMILIES["taiwan16"], "default": True, "options": rules_schema()},
             "classical": {"description": FAMILIES["classical"], "default": False,
-                          "options": GameOptions.model_json_schema()},
+                          "options": GameOptions.model_json_schema(),
+                          "match_options": list(MATCH_FIELDS)},  # as taiwan16 defines them, beside the options
         },
         "presets": presets,
     }

@@ -31,6 +31,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from referee.errors import InputError
+from referee.game.family import rules_from_dump
 from referee.game.scoring import ITEM_TITLES
 from referee.game.tiles import name
 from referee.html import viewer_page
@@ -48,7 +49,6 @@ from referee.log import (
 
 __all__ = ["ViewerError", "build_match", "encode_steps", "expand_steps", "render_viewer", "write_viewer"]
 
-DEALT = 16 * 4 + 1
 SEATWISE = ("c", "m", "r", "f")  # per-seat lists, delta-encoded seat by seat
 STATE_KEYS = ("h", "t", "w", "c", "d", "m", "r", "f", "z")  # carried from step to step
 STEP_DEFAULTS: dict[str, Any] = {"s": 0, "x": 0, "e": 0}  # per-step values, left out when default
@@ -71,7 +71,8 @@ def _records(path: Path) -> list[BaseModel]:
 class _Fold:
     """Folds one hand's records into spectator states, appending one step per visible action."""
 
-    def __init__(self, hand: HandRecord, names: Sequence[str], totals: list[int], steps: list[dict[str, Any]]):
+    def __init__(self, hand: HandRecord, names: Sequence[str], totals: list[int], steps: list[dict[str, Any]],
+                 deal: int = 16):
         self.hand = hand
         self.names = names
         self.steps = steps
@@ -81,7 +82,8 @@ class _Fold:
         self.m: list[list[dict[str, Any]]] = [[], [], [], []]
         self.r: list[list[int]] = [[], [], [], []]
         self.f: list[list[int]] = [[], [], [], []]
-        self.w = len(hand.wall) - DEALT
+        self.deal = deal  # tiles dealt to a seat: 16 (Taiwan), 13 (classical); the dealer one more
+        self.w = len(hand.wall) - (4 * deal + 1)
         self.turn = hand.dealer
         self.dealt = 0
         self.last_throw: tuple[int, int] | None = None  # (seat, tile) of the throw that may still be claimed
@@ -145,7 +147,7 @@ class _Fold:
             if self.dealt == 4:
                 h = self.hand
                 self.step("deal", f"Hand {h.hand + 1}: {h.round_wind.title()} round, {h.hand_wind.title()} hand; "
-                          f"{self.who(h.dealer)} deals (17 tiles)", seat=h.dealer)
+                          f"{self.who(h.dealer)} deals ({self.deal + 1} tiles)", seat=h.dealer)
             return
         if kind == "flower":
             self.f[seat - 1].append(data["tile"])
@@ -280,7 +282,8 @@ class _Fold:
             for w in res.wins:
                 frm = f" from {self.who(w.thrower)}" if w.thrower else ""
                 tile_text = f" with {name(w.tile)}" if w.tile else ""
-                parts.append(f"{self.who(w.seat)} wins {HOW[w.how]}{frm}{tile_text}: {w.tai} tai")
+                score = f"{w.tai} points" if res.classical is not None else f"{w.tai} tai"
+                parts.append(f"{self.who(w.seat)} wins {HOW[w.how]}{frm}{tile_text}: {score}")
             text = "; ".join(parts)
             seat, tile = res.wins[0].seat, res.wins[0].tile or 0
         if self.faults:
@@ -289,6 +292,7 @@ class _Fold:
         return {
             "outcome": res.outcome,
             "wins": [w.model_dump() for w in res.wins],
+            **({"classical": res.classical.model_dump()} if res.classical is not None else {}),
             "scores": res.scores,
             "penalties": res.penalties,
             "totals": res.totals,
@@ -300,6 +304,16 @@ class _Fold:
         self.step("end", "The log ends here: the match was cut off in this hand", end=True)
 
 
+def _dead_wall(rules: dict[str, Any]) -> int:
+    """The dead wall at a hand's start: Taiwan's option, or a classical ruleset's (14, 16 or none)."""
+    if rules.get("family") == "classical":
+        try:
+            return int(rules_from_dump(rules).dead_wall)
+        except ValueError:
+            return 14
+    return int(rules.get("dead_wall", 16))
+
+
 def build_match(log_path: Path | str) -> dict[str, Any]:
     """The viewer's data for a log: ``meta``, ``hands`` and the full (not delta-encoded) ``steps``."""
     path = Path(log_path)
@@ -307,6 +321,8 @@ def build_match(log_path: Path | str) -> dict[str, Any]:
     header = records[0]
     assert isinstance(header, HeaderRecord)
     names = [s.name for s in sorted(header.seats, key=lambda s: s.position)]
+    classical = header.rules.get("family") == "classical"
+    deal = 13 if classical else 16
     steps: list[dict[str, Any]] = []
     hands: list[dict[str, Any]] = []
     totals = [0, 0, 0, 0]
@@ -332,7 +348,7 @@ def build_match(log_path: Path | str) -> dict[str, Any]:
                     fold.cut_off()
                     close(None)
                 hand_start, before = len(steps), list(totals)
-                fold = _Fold(rec, names, totals, steps)
+                fold = _Fold(rec, names, totals, steps, deal)
             elif isinstance(rec, FinalRecord):
                 final = rec
             elif fold is None:
@@ -365,8 +381,10 @@ def build_match(log_path: Path | str) -> dict[str, Any]:
         "seats": [{"position": s.position, "name": s.name, "kind": s.kind, "spec": s.spec}
                   for s in sorted(header.seats, key=lambda s: s.position)],
         "rules": {k: header.rules.get(k) for k in ("flowers", "dead_wall", "hands", "scoring", "base", "per_tai",
-                                                    "fault_penalty", "multiple_winners", "rob_kong")},
-        "dead_wall": int(header.rules.get("dead_wall", 16)),
+                                                    "fault_penalty", "multiple_winners", "rob_kong")}
+        | ({"family": "classical", "flowers": header.rules.get("options", {}).get("Flowers", True)}
+           if classical else {}),
+        "dead_wall": _dead_wall(header.rules),
         "complete": bool(final and final.complete),
         "totals": list(final.totals) if final else totals,
         "faults": list(final.faults) if final else [sum(1 for h in hands for f in h["faults"] if f["seat"] == p)

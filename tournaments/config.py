@@ -10,7 +10,7 @@ hands = 16               # hands per match
 concurrency = 2          # matches at once (default: the cores; with process bots (cores - 1) // threads)
 store = "demo.sqlite"    # relative to the tournament file
 trust_memory = false     # true lets bots that can remember (writable, network, remote) see a deal again
-[rules]                  # ruleset options by name (docs/rules.md)
+[rules]                  # ruleset options by name (docs/rules.md); or rules = "classical" (a family or a preset)
 [[bots]]
 name = "greedy"
 builtin = "greedy"
@@ -96,7 +96,21 @@ class TournamentConfig(BaseModel):
     concurrency: int | None = Field(None, ge=1, le=1024, description="Matches at once (default: the cores).")
     store: str = Field("", description="The SQLite results store, relative to the file (default: <name>.sqlite).")
     logs: str = Field("", description="Folder for match logs, relative to the file (default: <store>-logs).")
-    rules: dict[str, Any] = Field(default_factory=dict)
+    rules: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The ruleset: a [rules] table of options (Taiwan's, docs/rules.md; with family = \"classical\" "
+        "mj-server's GameOptions and the match options, docs/classical.md), or the name of a family or a preset "
+        "(\"taiwan16\", \"classical\", \"xmj\", \"dmjl\").")
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _named_rules(cls, v: Any) -> Any:
+        """``rules = "NAME"``: a family or a preset, as the table of the options it sets."""
+        if not isinstance(v, str):
+            return v
+        from referee.rulesets import named_rules_table
+
+        return named_rules_table(v)
     bots: list[BotEntry] = Field(..., min_length=1)
     dask: str | None = Field(None, description="A Dask scheduler address, or 'local' (see docs).")
     trust_memory: bool = Field(
@@ -335,11 +349,18 @@ def load_config(path: Path) -> TournamentConfig:
     return parse_config(read_toml(path, ConfigError), str(path))
 
 
-def ruleset_of(config: TournamentConfig, where: str = "tournament") -> Ruleset:
+def ruleset_of(config: TournamentConfig, where: str = "tournament") -> Any:
+    """The tournament's ruleset: Taiwan's ``Ruleset``, or a ``ClassicalRuleset`` when ``[rules]`` names that
+    family."""
     try:
-        rules = make_ruleset({**config.rules, "hands": config.hands})
+        if config.rules.get("family", "taiwan16") == "classical":
+            from referee.rulesets import ruleset_from_table
+
+            rules = ruleset_from_table({**config.rules, "hands": config.hands})
+        else:
+            rules = make_ruleset({k: v for k, v in config.rules.items() if k != "family"} | {"hands": config.hands})
         parse_spec(rules.default_dummy)
-    except RulesError as exc:
+    except (RulesError, InputError) as exc:
         raise ConfigError(f"{where}: [rules] {exc}") from None
     except BotError as exc:
         raise ConfigError(f"{where}: [rules] default_dummy: {exc}") from None

@@ -370,6 +370,8 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
     """Check everything before a match is played, and open (or start) the league's store, under its lock."""
     t = config.tournament
     rules = ruleset_of(t, where)
+    if getattr(rules, "family", "taiwan16") != "taiwan16":  # its entrants' conformance check plays Taiwan hands
+        raise LeagueError(f"{where}: [rules]: a league runs the taiwan16 family only (not {rules.family} yet)")
     specs = bot_specs(t, base_dir, where)
     submissions = base_dir / config.submissions
     check_output_dir(submissions, f"{where}: submissions", LeagueError, private=True)

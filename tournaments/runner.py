@@ -32,6 +32,7 @@ import trio
 
 from bots.base import seat_filler
 from referee.errors import BotError, InputError
+from referee.game.family import rules_from_dump
 from referee.game.rules import Ruleset, make_ruleset
 from referee.game.wall import Wall, salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
@@ -151,7 +152,7 @@ def _stderr_part(job: MatchJob) -> Path | None:
 def _job_kwargs(job: MatchJob) -> dict[str, Any]:
     return {
         "seed": job.wall_seed,
-        "rules": Ruleset.model_validate(job.rules),
+        "rules": rules_from_dump(job.rules),
         "log_path": part_path(job),
         "stderr_dir": _stderr_part(job),
         "walls": [Wall(tiles) for tiles in job.walls] if job.walls is not None else None,

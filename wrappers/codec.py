@@ -511,8 +511,8 @@ def _parse_init_game(display: str | bytes, args: list[str], seat: int) -> Server
 
 
 def _parse_init_card(display: str | bytes, args: list[str], seat: int) -> ServerMessage:
-    if len(args) not in (16, 17):
-        raise _fail(display, f"/initCard takes 16 or 17 tiles, got {len(args)}")
+    if len(args) not in (13, 14, 16, 17):  # Chinese Classical deals 13 (East 14), Taiwan 16 (the dealer 17)
+        raise _fail(display, f"/initCard takes 13, 14, 16 or 17 tiles, got {len(args)}")
     return InitCard(seat, tuple(_hand_tiles(display, args)))
 
 

@@ -21,13 +21,13 @@ from rich.text import Text
 
 from bots.base import seat_filler
 from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, make_console
+from referee.commands.replay import score_words
 from referee.errors import BotError, InputError
-from referee.game.rules import make_ruleset
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
 from referee.numbers import count, int_arg
-from referee.rulesets import playable_rules
+from referee.rulesets import playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
@@ -59,8 +59,9 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     add_timeout_option(p)
     p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
     p.add_argument("--rules", default=None, metavar="NAME|FILE",
-                   help="the ruleset: taiwan16 (the default) or a TOML ruleset file; --set changes single options "
-                   "over it (Chinese Classical is scored and verified, not yet played: docs/classical.md)")
+                   help="the ruleset: taiwan16 (the default), classical or a preset of it (xmj, dmjl), an mj-server "
+                   "option file or a TOML ruleset file; --set changes single options over it (mjref match plays "
+                   "classical; play and serve run taiwan16 only)")
     p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
                    help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
     p.add_argument("--log", type=Path, default=None,
@@ -93,9 +94,9 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     """Play the match the arguments describe with ``play`` (``play_match`` handling the stop signals; ``mjref serve``
     seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
     False).  A match stopped by a signal (``MatchResult.aborted``) exits 128 + the signal's number."""
-    rules = playable_rules(args.rules, args.options)
+    rules = playable_rules(args.rules, args.options, command)
     if args.hands is not None:
-        rules = make_ruleset({"hands": args.hands}, rules)
+        rules = with_match_options(rules, hands=args.hands)
     walls = _read_walls(args.wallfile, rules) if args.wallfile else None
     try:
         filler = seat_filler(rules.default_dummy)
@@ -205,11 +206,10 @@ def _describe(summary: HandSummary, names: list[str]) -> str:
         return "exhaustive draw"
     parts = []
     for w in r.wins:
-        items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items)
         who = f"{w.seat} {names[w.seat - 1]}"
         how = HOW[w.how] + (f" from {w.thrower}" if w.thrower else "")
         tile = f" {glyph(w.tile)}" if w.tile else ""
-        parts.append(f"{who} wins {how}{tile}: {w.score.tai} tai" + (f" ({items})" if items else ""))
+        parts.append(f"{who} wins {how}{tile}: {score_words(w, none=None)}")
     return "; ".join(parts)
 
 

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from referee.commands import fail, make_console, shown
 from referee.errors import printable
+from referee.game.classical.family import ClassicalDetail, ClassicalRuleset, ClassicalScore
 from referee.game.engine import WinRecord
 from referee.game.rules import DEFAULT_RULES
 from referee.game.scoring import ITEM_TITLES
@@ -109,17 +110,29 @@ def _title(report: ReplayReport) -> str:
 
 
 def rules_changed(report: ReplayReport) -> dict[str, Any]:
-    """The ruleset options that differ from the defaults (``tai.KEY`` for changed tai values)."""
-    now, base = report.rules.model_dump(), DEFAULT_RULES.model_dump()
-    out: dict[str, Any] = {}
+    """The ruleset options that differ from the defaults (``tai.KEY`` for changed tai values); a classical
+    ruleset's ``family`` and each GameOption that differs from mj-server's default."""
+    now = report.rules.model_dump()
+    classical = now.get("family") == "classical"
+    base = ClassicalRuleset().model_dump() if classical else DEFAULT_RULES.model_dump()
+    out: dict[str, Any] = {"family": "classical"} if classical else {}
     for k, v in now.items():
-        if k == "tai":
-            for key, tai in v.items():
-                if base["tai"].get(key) != tai:
-                    out[f"tai.{key}"] = tai
+        if k in ("tai", "options"):
+            for key, x in v.items():
+                if base[k].get(key) != x:
+                    out[f"{k}.{key}" if k == "tai" else key] = x
         elif base.get(k) != v:
             out[k] = v
     return out
+
+
+def score_words(w: WinRecord, *, none: str | None = "no items") -> str:
+    """A win's score in words: Taiwan's tai with its items (``none`` when there are none: None leaves the
+    brackets out), or a classical winner's points (its explanation is its own table)."""
+    if isinstance(w.score, ClassicalScore):
+        return f"{w.score.tai} points"
+    items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items) or none
+    return f"{w.score.tai} tai" + (f" ({items})" if items else "")
 
 
 def describe_win(w: WinRecord, names: list[str]) -> str:
@@ -127,8 +140,7 @@ def describe_win(w: WinRecord, names: list[str]) -> str:
     who = f"{w.seat} {names[w.seat - 1]}"
     how = HOW[w.how] + (f" from {w.thrower}" if w.thrower else "")
     tile = f" {glyph(w.tile)}" if w.tile else ""
-    items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items) or "no items"
-    return f"{who} wins {how}{tile}: {w.score.tai} tai ({items})"
+    return f"{who} wins {how}{tile}: {score_words(w)}"
 
 
 def score_table(hands: list[HandReport], names: list[str]) -> Table:
@@ -231,6 +243,9 @@ def print_explanation(out: Console, h: HandReport, names: list[str]) -> None:
         how = HOW[w.how] + (f" from seat {w.thrower} ({shown(names[w.thrower - 1])})" if w.thrower else "")
         tile = f" with {glyph(w.tile)} ({w.tile})" if w.tile is not None else ""
         out.print(f"\n[bold]Hand {e.index + 1}[/bold]: seat {w.seat} ({shown(names[w.seat - 1])}) wins {how}{tile}")
+        if isinstance(r.detail, ClassicalDetail):
+            print_classical(out, r.detail, names)
+            continue
         sets = Table(title="Arrangement", title_justify="left")
         for col in ("set", "TIDs", "status", "glyphs"):
             sets.add_column(col)
@@ -254,6 +269,19 @@ def print_explanation(out: Console, h: HandReport, names: list[str]) -> None:
         out.print(f"payments: {pays}")
 
 
+def print_classical(out: Console, d: ClassicalDetail, names: list[str]) -> None:
+    """A classical hand's end: every player's sets as scored, score and mj-server's explanation, the settlement."""
+    t = Table(title="Every player's score", title_justify="left", show_lines=True)
+    for col in ("seat", "sets (declared for it where it did not)", "left over", "flowers", "explanation", "score"):
+        t.add_column(col, justify="right" if col == "score" else "left")
+    for p in d.players:
+        t.add_row(f"{p.seat} {shown(names[p.seat - 1])}", shown(" ".join(p.sets)), shown(" ".join(p.concealed)),
+                  shown(" ".join(p.flowers)), "\n".join(shown(x) for x in p.explanation), str(p.score))
+    out.print(t)
+    cannon = f" (seat {d.cannon} let off a cannon)" if d.cannon is not None else ""
+    out.print("settlement" + cannon + ":\n" + "\n".join(shown(x) for x in d.settlement if x))
+
+
 def _faults_table(report: ReplayReport, names: list[str]) -> Table:
     t = Table(title="Faults in the log")
     for col in ("hand", "line", "seat", "kind", "question", "bot's line", "detail"):
@@ -266,6 +294,9 @@ def _faults_table(report: ReplayReport, names: list[str]) -> Table:
 
 # ---------------------------------------------------------------------------------------------------- JSON
 def win_json(w: WinRecord) -> dict[str, Any]:
+    if isinstance(w.score, ClassicalScore):
+        return {"seat": w.seat, "how": w.how, "tile": w.tile, "thrower": w.thrower, "score": w.score.tai,
+                "explanation": list(w.score.explanation), "payments": list(w.payments)}
     return {"seat": w.seat, "how": w.how, "tile": w.tile, "thrower": w.thrower, "tai": w.score.tai,
             "items": [i.to_json() for i in w.score.items],
             "arrangement": [a.to_json() for a in w.score.arrangement], "payments": list(w.payments)}
@@ -278,6 +309,7 @@ def hand_json(h: HandReport) -> dict[str, Any]:
         "hand": e.index + 1, "round_wind": e.setup.round_wind, "hand_wind": e.setup.hand_wind,
         "dealer": e.setup.dealer, "lines": [e.first_line, e.line], "outcome": r.outcome,
         "wins": [win_json(w) for w in r.wins], "scores": list(r.scores), "penalties": list(e.penalties),
+        **({"classical": r.detail.to_json()} if isinstance(r.detail, ClassicalDetail) else {}),
         "totals": list(e.totals),
         "faults": [{"seat": f.seat, "kind": f.kind, "line": f.line, "question": f.question, "detail": f.detail}
                    for f in e.faults],

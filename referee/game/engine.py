@@ -1,4 +1,9 @@
-"""The engine: one hand of Taiwan 16-tile Mahjong as a pure, synchronous, deterministic state machine.
+"""The engine: one hand of Mahjong as a pure, synchronous, deterministic state machine, for every rule family.
+
+The loop (deal, draws, throws, claims, gongs, the end) is written once, here; what a rule family decides (the
+wall and its dead end, the deal size, flowers, which claims exist, winning shapes, scoring and settlement) is
+asked of its ``referee.game.family.Family``: Taiwan 16-tile (``referee.game.taiwan16``) and Chinese Classical
+(``referee.game.classical.family``).
 
 Surface (in the spirit of OpenSpiel's game API)::
 
@@ -22,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .analysis import GROUP_OF, KEY_START, KEY_STEP, is_complete, standard_waits_of_keys, waits
+from .family import Family, family_of
 from .options import (
     eat_broadcast,
     eat_options,
@@ -33,8 +39,8 @@ from .options import (
     with_pass,
 )
 from .rules import Ruleset
-from .scoring import ScoreResult, WinContext, score_flower_win, score_win, settle
-from .tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, INDEX, WINDS_IN_ORDER
+from .scoring import ScoreResult
+from .tiles import ALL_TIDS, FLOWER_TIDS, INDEX, WINDS_IN_ORDER
 from .types import (
     ALL_SEATS,
     GONG_CONCEALED,
@@ -59,7 +65,7 @@ from .types import (
     next_seat,
     seats_after,
 )
-from .wall import Wall, check_wall
+from .wall import Wall, check_wall, deal_blocks
 
 if TYPE_CHECKING:
     from .kinds import AskKind
@@ -82,7 +88,7 @@ class WinRecord:
     tile: int | None  # None for a flowers win
     how: WinHow
     thrower: int | None
-    score: ScoreResult
+    score: ScoreResult  # (a classical win: referee.game.classical.family.ClassicalScore, with the same ``tai``)
     payments: tuple[int, int, int, int]
 
 
@@ -91,6 +97,8 @@ class HandResult:
     outcome: Literal["win", "draw"]
     wins: tuple[WinRecord, ...]
     scores: tuple[int, int, int, int]
+    # What a family tells beyond the wins (classical: every player's score with its explanation, the settlement)
+    detail: object = None
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -111,6 +119,7 @@ _THROWN = {p * 1000 + t: Throw(p, t) for p in ALL_SEATS for t in ALL_TIDS}
 _DRAWN = {
     (p * 1000 + t) * 2 + r: Mo(p, t, bool(r), audience=_ONLY[p]) for p in ALL_SEATS for t in ALL_TIDS for r in (0, 1)
 }
+_FLOWERED = {p * 1000 + t: Flower(p, t) for p in ALL_SEATS for t in FLOWER_TIDS}  # (shared as _THROWN is)
 # The dense kind index (tiles.INDEX) of every suit and honour TID, by TID: one list look-up where the hot paths
 # would otherwise divide and look up a dict.  None for flowers and non-tiles (they never reach a count vector).
 _KI: list[int | None] = [INDEX.get(t // 10) if t >= 100 else None for t in range(max(ALL_TIDS) + 1)]
@@ -171,21 +180,28 @@ class Hand:
     def __init__(
         self,
         wall: Wall | Sequence[int],
-        rules: Ruleset,
+        rules: Ruleset | object,
         *,
         dealer: int = 1,
         round_wind: str = "EAST",
         hand_wind: str | None = None,
         cont: int = 0,
         check: bool = True,
+        family: Family | None = None,
+        hands_as_east: int = 0,
     ) -> None:
         if not isinstance(wall, Wall):
             wall = Wall(tuple(wall))
+        fam = family if family is not None else family_of(rules)
         if check:
-            check_wall(wall.tiles, rules)
+            check_wall(wall.tiles, fam)
         if dealer not in ALL_SEATS:
             raise ValueError(f"dealer must be a seat 1..4, not {dealer}")
         self.rules = rules
+        self.family = fam
+        self.extra = fam.new_state()  # what the family keeps during the hand
+        self._tracks = fam.tracks_sets
+        self.hands_as_east = hands_as_east  # hands East has won in a row as East before this one (classical)
         self.wall = wall
         self.dealer = dealer
         self.round_wind = round_wind
@@ -194,6 +210,10 @@ class Hand:
         self._tiles = list(wall.tiles)
         self._front = 0
         self._back = len(self._tiles)
+        # Live draws are made while ``_front < _live_end``; loose tiles (gong and flower replacements) come from
+        # ``_back`` down, and the family says where the live wall ends after each (a dead wall of fixed size
+        # behind the back, a dead wall kept at a size, or none).
+        self._live_end = self._back - fam.dead_wall_start()
         self._seats = {p: _Seat() for p in ALL_SEATS}
         self._out: list[Event] = []
         self.question: Question | None = None
@@ -206,7 +226,14 @@ class Hand:
         self._after_gong = False
         self._last_drawn: dict[int, int] = {}  # per seat: its last draw (the dealer's 17th tile before any)
         self._draw_wins: bool | None = None  # whether the last draw completed the drawer's hand
-        self._seven_pairs = rules.seven_pairs_and_pung  # read at every change of a hand: a plain attribute
+        self._seven_pairs = fam.seven_pairs_and_pung  # read at every change of a hand: a plain attribute
+        # Other shapes than sets and a pair (classical: seven pairs, Thirteen Unique Wonders); None when none
+        self._special = fam.special_waits if type(fam).special_waits is not Family.special_waits else None
+        self._special_keys = fam.special_keys
+        if self._special is not None:
+            self._wins = self._wins_with_special  # type: ignore[method-assign]
+        self._gongs_at = -1  # ``_throws`` when the last gong was made (a gong upon a gong: two in one turn)
+        self._kong_upon_kong = False
 
     # ------------------------------------------------------------------------------------------------ surface
     @property
@@ -309,7 +336,13 @@ class Hand:
 
     def _can_replace(self) -> bool:
         """A gong is offered only while its replacement draw can still be made."""
-        return self._back - self._front > self.rules.dead_wall
+        return self.family.can_loose(self._front, self._live_end, self._back)
+
+    def _take_loose(self) -> int:
+        """The next loose tile, from the back; the live wall's end moved as the family says."""
+        self._back -= 1
+        self._live_end = self.family.live_end_after_loose(self._front, self._live_end, self._back)
+        return self._tiles[self._back]
 
     def _can_win_on(self, seat: int, tile: int) -> bool:
         """Whether ``tile`` completes ``seat``'s hand (3k+1 concealed tiles: the seat is not in its own turn)."""
@@ -320,11 +353,22 @@ class Hand:
         return INDEX[tile // 10] in w
 
     def _wins(self, s: _Seat) -> tuple[int, ...]:
-        """``s.wins``, worked out and kept."""
+        """``s.wins``, worked out and kept (sets and a pair, or Taiwan's seven pairs and a pung)."""
         if self._seven_pairs:
             w = tuple(INDEX[k] for k in waits(s.counts, seven_pairs_and_pung=True))
         else:
             w = standard_waits_of_keys(s.keys)
+        s.wins = w
+        return w
+
+    def _wins_with_special(self, s: _Seat) -> tuple[int, ...]:
+        """``_wins`` for a family with other shapes (``Family.special_waits``): a hand without melds may also wait
+        on them.  (The engine takes this one as its ``_wins`` for such a family.)"""
+        w = standard_waits_of_keys(s.keys)
+        if not s.melds and (self._special_keys is None or s.keys[3] in self._special_keys):
+            extra = self._special(s.counts, s.keys)  # type: ignore[misc]
+            if extra:
+                w = tuple(sorted(set(w) | set(extra)))
         s.wins = w
         return w
 
@@ -337,31 +381,39 @@ class Hand:
         tiles, seats = self._tiles, self._seats
         order = [next_seat(self.dealer, i) for i in range(4)]
         front = self._front
-        for _ in range(4):
+        for size in deal_blocks(self.family.deal_size):
             for p in order:
-                seats[p].concealed.extend(tiles[front : front + 4])
-                front += 4
+                seats[p].concealed.extend(tiles[front : front + size])
+                front += size
         seats[self.dealer].concealed.append(tiles[front])
         self._last_drawn[self.dealer] = tiles[front]
         self._front = front + 1
         self._emit(
             InitGame(self.round_wind, self.hand_wind, self.wall.open_seat(self.dealer), self.dealer, self.cont)
         )
-        # Flowers are set aside and replaced from the back, seat by seat from the dealer, until none is left.
-        if self.rules.flowers:
+        # Flowers are set aside and replaced (from the back, or from the live wall where the family says so),
+        # seat by seat from the dealer, until none is left.
+        if self.family.flowers:
+            loose = self.family.flower_loose
             changed = True
             while changed:
                 changed = False
                 for p in order:
                     s = seats[p]
+                    if min(s.concealed) >= 100:  # (no flower: one C-level pass, the usual case)
+                        continue
                     for t in [t for t in s.concealed if t < 100]:
                         s.concealed.remove(t)
                         s.flowers.append(t)
-                        self._emit(Flower(p, t))
-                        self._back -= 1
-                        s.concealed.append(tiles[self._back])
-                        if self._last_drawn.get(p) == t:  # the dealer's 17th tile was a flower
-                            self._last_drawn[p] = tiles[self._back]
+                        self._emit(_FLOWERED[p * 1000 + t])
+                        if loose:
+                            r = self._take_loose()
+                        else:
+                            r = tiles[self._front]
+                            self._front += 1
+                        s.concealed.append(r)
+                        if self._last_drawn.get(p) == t:  # the dealer's last dealt tile was a flower
+                            self._last_drawn[p] = r
                         changed = True
         for p in order:
             s = seats[p]
@@ -376,110 +428,77 @@ class Hand:
     def _draw(self, p: int, *, replacement: bool, after_gong: bool = False) -> bool:
         """Draw for ``p``: live from the front, replacements from the back.  False when the hand ended."""
         s = self._seats[p]
+        fam = self.family
         while True:
-            if self._back - self._front <= self.rules.dead_wall:
+            if not (fam.can_loose(self._front, self._live_end, self._back) if replacement
+                    else self._front < self._live_end):
                 self._end_in_draw()
                 return False
             if replacement:
-                self._back -= 1
-                t = self._tiles[self._back]
+                t = self._take_loose()
             else:
                 t = self._tiles[self._front]
                 self._front += 1
-            if t < 100:  # a flower: set aside, then a replacement from the back
+            if t < 100:  # a flower: set aside, then a replacement (from the back, unless the family says not)
                 s.flowers.append(t)
-                self._emit(Flower(p, t))
-                if len(s.flowers) == 8:
-                    self._win_flowers(p)
-                    return False
-                for q in seats_after(p):
-                    if len(self._seats[q].flowers) == 7:  # 七搶一: seven flowers rob the eighth as it is drawn
-                        self._seats[q].flowers.append(s.flowers.pop())
-                        self._win_flowers(q)
+                self._emit(_FLOWERED[p * 1000 + t])
+                if fam.flower_wins:
+                    if len(s.flowers) == 8:
+                        self._win_flowers(p)
                         return False
-                replacement = True
+                    for q in seats_after(p):
+                        if len(self._seats[q].flowers) == 7:  # 七搶一: seven flowers rob the eighth as it is drawn
+                            self._seats[q].flowers.append(s.flowers.pop())
+                            self._win_flowers(q)
+                            return False
+                replacement = fam.flower_loose
                 continue
             self._draw_wins = self._can_win_on(p, t)  # usually known already: the seat's hand has not changed
             s.add(t)
             s.draws += 1
             self._last_drawn[p] = t
             self._after_gong = after_gong
-            self._last_live_drawn = self._back - self._front == self.rules.dead_wall
+            self._last_live_drawn = self._front >= self._live_end
             self._emit(_DRAWN[(p * 1000 + t) * 2 + replacement])
             return True
 
     # ------------------------------------------------------------------------------------------------ endings
-    def _context(self, p: int, tile: int, *, self_drawn: bool, robbed: bool, thrower: int | None) -> WinContext:
-        s = self._seats[p]
-        concealed = tuple(s.concealed) if self_drawn else (*s.concealed, tile)
-        if self_drawn:
-            first = not self._claimed and (s.draws == 0 if p == self.dealer else s.draws == 1)
-        else:
-            first = not self._claimed and self._throws == 1 and thrower == self.dealer and not robbed
-        return WinContext(
-            concealed=concealed,
-            melds=tuple(s.melds),
-            winning_tile=tile,
-            self_drawn=self_drawn,
-            seat_wind=seat_wind(p, self.dealer),
-            round_wind=self.round_wind,
-            dealer=p == self.dealer,
-            flowers=tuple(s.flowers),
-            last_tile=self._last_live_drawn and not robbed,
-            kong_replacement=self_drawn and self._after_gong,
-            robbing_kong=robbed,
-            first_turn=first,
-        )
-
-    def _finish(self, wins: list[WinRecord]) -> None:
-        totals = [0, 0, 0, 0]
-        for w in wins:
-            for i in range(4):
-                totals[i] += w.payments[i]
-        scores = (totals[0], totals[1], totals[2], totals[3])
-        self.result = HandResult("win", tuple(wins), scores)
-        self._emit(Exit(scores))
+    def _finish(self, wins: list[tuple[int, int | None, WinHow, int | None]]) -> None:
+        """The hand is won: the family scores it and settles; ``/exit`` carries the settlement."""
+        result = self.family.score(self, wins)
+        self.result = result
+        self._emit(Exit(result.scores))
 
     def _win_self(self, p: int, tile: int) -> None:
-        ctx = self._context(p, tile, self_drawn=True, robbed=False, thrower=None)
-        score = score_win(ctx, self.rules)
-        pay = settle(p, self.dealer, score.tai, self_drawn=True, thrower=None, rules=self.rules)
         rest = list(self._seats[p].concealed)
         rest.remove(tile)
         self._emit(Hu(p, tile, tuple(sorted(rest))))
-        self._finish([WinRecord(p, tile, "self_draw", None, score, pay)])
+        self._finish([(p, tile, "self_draw", None)])
 
     def _win_on_tile(self, winners: list[int], thrower: int, tile: int, *, robbed: bool) -> None:
-        wins = []
         for q in winners:
-            ctx = self._context(q, tile, self_drawn=False, robbed=robbed, thrower=thrower)
-            score = score_win(ctx, self.rules)
-            pay = settle(q, self.dealer, score.tai, self_drawn=False, thrower=thrower, rules=self.rules)
             self._emit(Hu(q, tile, tuple(sorted(self._seats[q].concealed))))
-            wins.append(WinRecord(q, tile, "robbed_gong" if robbed else "throw", thrower, score, pay))
-        self._finish(wins)
+        self._finish([(q, tile, "robbed_gong" if robbed else "throw", thrower) for q in winners])
 
     def _win_flowers(self, p: int) -> None:
         s = self._seats[p]
-        score = score_flower_win(tuple(s.flowers), seat_wind(p, self.dealer), p == self.dealer, self.rules)
-        pay = settle(p, self.dealer, score.tai, self_drawn=True, thrower=None, rules=self.rules)
-        tile = s.flowers[-1]
-        self._emit(Hu(p, tile, tuple(sorted(s.concealed))))
-        self._finish([WinRecord(p, None, "flowers", None, score, pay)])
+        self._emit(Hu(p, s.flowers[-1], tuple(sorted(s.concealed))))
+        self._finish([(p, None, "flowers", None)])
 
     # ------------------------------------------------------------------------------------------------ the flow
     def _flow(self) -> Generator[Question, Answer, None]:
         self._deal()
-        if self.rules.flowers:
+        if self.family.flower_wins:
             for p in ALL_SEATS:
                 if len(self._seats[p].flowers) == 8:
                     self._win_flowers(p)
                     return
         p = self.dealer
-        mode = "turn"  # the dealer's first turn: 17 tiles, no draw
+        mode = "turn"  # the dealer's first turn: its dealt tiles and one more, no draw
         seats = self._seats
         tiles = self._tiles
-        dead_wall = self.rules.dead_wall
+        fam = self.family
+        flowers_live = fam.flowers and not fam.flower_loose and not fam.flower_wins
         # The common turn (a live draw that is no flower, no win, no gong, nobody able to claim the throw) runs
         # here, without a nested generator or a call per step; anything else goes through _draw, _own_turn and
         # _claims, which follow docs/protocol.md step by step.
@@ -488,7 +507,7 @@ class Hand:
             s = seats[p]
             if mode == "draw":
                 front = self._front
-                if self._back - front > dead_wall and tiles[front] >= 100:
+                if front < self._live_end and tiles[front] >= 100:
                     # _draw's usual case inlined: a live tile, not a flower
                     t = tiles[front]
                     self._front = front + 1
@@ -506,8 +525,16 @@ class Hand:
                     s.draws += 1
                     self._last_drawn[p] = t
                     self._after_gong = False
-                    self._last_live_drawn = self._back - front - 1 == dead_wall
+                    self._last_live_drawn = front + 1 == self._live_end
                     self._out.append(_DRAWN[(p * 1000 + t) * 2])
+                elif flowers_live and front < self._live_end:
+                    # a flower from the live wall, replaced from it (classical, FlowersLoose off): set aside, and
+                    # the seat draws again (_draw's work for it, without its calls)
+                    t = tiles[front]
+                    s.flowers.append(t)
+                    self._out.append(_FLOWERED[p * 1000 + t])
+                    self._front = front + 1
+                    continue
                 elif not self._draw(p, replacement=False):
                     return
                 mode = "turn"
@@ -516,9 +543,7 @@ class Hand:
                     wins = self._take_draw_wins(p)
                 # _may_gong inlined: ``may_self_gong`` needs four of a kind in hand or a meld to promote
                 c = s.counts
-                if wins or (
-                    (4 in c or s.melds) and self._back - self._front > dead_wall and may_self_gong(c, s.melds)
-                ):
+                if wins or ((4 in c or s.melds) and may_self_gong(c, s.melds) and self._can_replace()):
                     ended = yield from self._own_turn(p, wins)
                     if ended:
                         return
@@ -592,8 +617,16 @@ class Hand:
         wins = self._draw_wins
         self._draw_wins = None
         if wins is None:
-            return is_complete(self._seats[p].counts, seven_pairs_and_pung=self.rules.seven_pairs_and_pung)
+            s = self._seats[p]
+            if is_complete(s.counts, seven_pairs_and_pung=self._seven_pairs):
+                return True
+            return self._special is not None and not s.melds and self.family.is_special(s.counts)
         return wins
+
+    def _gong_made(self) -> None:
+        """A gong: a second one before any throw is a gong upon a gong (classical's Kong upon Kong)."""
+        self._kong_upon_kong = self._gongs_at == self._throws
+        self._gongs_at = self._throws
 
     def _may_gong(self, p: int) -> bool:
         """A cheap test: could ``p`` have a concealed gong or a promotion to declare now?"""
@@ -604,7 +637,6 @@ class Hand:
         """Self-draw win (``wins``: the hand is complete), then concealed gongs and promotions, each followed by a
         replacement draw."""
         s = self._seats[p]
-        rules = self.rules
         while True:
             if wins:
                 a = yield self._ask(p, "hu", HU_OR_PASS)
@@ -620,12 +652,15 @@ class Hand:
             if a.kind != "gong":
                 return False
             self._claimed = True
+            self._gong_made()
             if a.mode == GONG_CONCEALED:
                 for t in a.tiles:
                     s.remove(t)
                 s.melds.append(Meld("concealed_gong", a.tiles))
                 self._emit(Gong(p, GONG_CONCEALED, a.tiles, audience=_ONLY[p]))
                 self._emit(Gong(p, GONG_CONCEALED, (), audience=_OTHERS[p]))
+                if self._tracks:
+                    self.family.set_made(self, p, None, None)
             else:
                 t = a.tiles[0]
                 s.remove(t)
@@ -633,7 +668,9 @@ class Hand:
                 old = s.melds[i]
                 s.melds[i] = Meld("gong", tuple(sorted((*old.tiles, t))), old.claimed, old.source, promoted=True)
                 self._emit(Gong(p, GONG_PROMOTED, (t,)))
-                if rules.rob_kong:
+                if self._tracks:
+                    self.family.set_made(self, p, None, None)
+                if self.family.rob_kong:
                     winners = yield from self._ask_hu_round([q for q in seats_after(p) if self._can_win_on(q, t)], t)
                     if winners:
                         s.melds[i] = old  # the robbed tile goes to the winner: the promoter keeps its pong
@@ -651,7 +688,7 @@ class Hand:
             a = yield self._ask(q, "hu", HU_OR_PASS, tile)
             if a.kind == "hu":
                 winners.append(q)
-                if not self.rules.multiple_winners:
+                if not self.family.multiple_winners:
                     break
         return winners
 
@@ -660,7 +697,7 @@ class Hand:
     ) -> Generator[Question, Answer, tuple[str, int]]:
         """docs/protocol.md, flow 4: hu in turn order, then the one pong/gong seat, then the next seat's eat; who may
         be asked is ``_claimants``' answer."""
-        rules = self.rules
+        fam = self.family
         if can_win:  # (a guard: most claims are pongs and eats, and a generator is made per round)
             winners = yield from self._ask_hu_round(can_win, t)
             if winners:
@@ -671,18 +708,21 @@ class Hand:
         if holder is not None:
             q = holder
             s = self._seats[q]
-            if s.counts[INDEX[t // 10]] == 3 and (rules.gong_from_previous_player or q != nxt) and self._can_replace():
+            if s.counts[INDEX[t // 10]] == 3 and (fam.gong_from_previous_player or q != nxt) and self._can_replace():
                 option = meld_gong_option(s.concealed, t)
                 assert option is not None
                 a = yield self._ask(q, "gong", (option, PASS), t)
                 if a.kind == "gong":
                     self._claimed = True
+                    self._gong_made()
                     self._seats[p].river.pop()
                     for x in a.tiles:
                         s.remove(x)
                     tiles = tuple(sorted((*a.tiles, t)))
                     s.melds.append(Meld("gong", tiles, t, p))
                     self._emit(Gong(q, GONG_MELDED, tiles))
+                    if self._tracks:
+                        fam.set_made(self, q, None, None)
                     if not self._draw(q, replacement=True, after_gong=True):
                         return ("over", 0)
                     return ("gong", q)
@@ -695,6 +735,8 @@ class Hand:
                 tiles3 = tuple(sorted((*a.tiles, t)))
                 s.melds.append(Meld("pong", tiles3, t, p))
                 self._emit(Pong(q, tiles3))  # type: ignore[arg-type]
+                if self._tracks:
+                    fam.set_made(self, q, p, t)
                 return ("pong", q)
         s = self._seats[nxt]
         opts = eat_options(s.concealed, t) if eat else None
@@ -707,12 +749,15 @@ class Hand:
                     s.remove(x)
                 s.melds.append(Meld("eat", tuple(sorted((*a.tiles, t))), t, p))
                 self._emit(Eat(nxt, eat_broadcast(t, (a.tiles[0], a.tiles[1]))))
+                if self._tracks:
+                    fam.set_made(self, nxt, p, t)
                 return ("eat", nxt)
         return ("none", 0)
 
 
-def all_tiles(rules: Ruleset) -> tuple[int, ...]:
-    return ALL_TIDS_WITH_FLOWERS if rules.flowers else ALL_TIDS
+def all_tiles(rules: Ruleset | object) -> tuple[int, ...]:
+    return family_of(rules).wall_tiles()
+
 
 
 __all__ = ["EngineError", "Hand", "HandResult", "IllegalAnswer", "WinRecord", "all_tiles", "seat_wind"]

@@ -602,9 +602,13 @@ FAULT_PENALTY_TAI = 8  # fault_penalty "auto": the size of win a fault costs (do
 def fault_penalty_points(rules: Ruleset) -> int:
     """What a seat pays for one faulted (or forfeited) hand: ``rules.fault_penalty``, or with ``"auto"`` what the
     winner of a self-drawn win of ``FAULT_PENALTY_TAI`` tai collects under these rules (``settle``: 3 × (base +
-    8 × per_tai) = 780 by default; 3 with scoring ``wins``)."""
+    8 × per_tai) = 780 by default; 3 with scoring ``wins``); under a classical ruleset, the limit (``ScoreLimit``,
+    1000 by default)."""
     if rules.fault_penalty != "auto":
         return rules.fault_penalty
+    options = getattr(rules, "options", None)
+    if options is not None:  # a classical ruleset: the hand's limit (docs/classical.md)
+        return int(options.ScoreLimit)
     return settle(1, 1, FAULT_PENALTY_TAI, self_drawn=True, thrower=None, rules=rules)[0]
 
 

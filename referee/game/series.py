@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .engine import HandResult
+from .family import family_of
 from .rules import Ruleset
 from .tiles import WINDS_IN_ORDER
 
@@ -22,14 +23,16 @@ class HandSetup:
     hand_wind: str
     dealer: int
     cont: int = 0
+    hands_as_east: int = 0  # hands the dealer has won in a row as dealer (a drawn hand does not end the run)
 
 
 @dataclass(slots=True)
 class Series:
     """Hands of a match in order: rounds EAST, SOUTH, WEST, NORTH; within a round the dealer is seat 1, 2, 3, 4.
 
-    With ``dealer_continues`` the dealer keeps the deal after winning or a drawn hand (``<continue>`` counts the
-    repeats); ``hands`` still counts every hand played.
+    Whether the dealer keeps the deal is the rule family's decision (``Family.keeps_deal``: Taiwan's
+    ``dealer_continues``, after winning or a drawn hand; classical East after winning or a washout); ``<continue>``
+    counts the repeats; ``hands`` still counts every hand played.
     """
 
     rules: Ruleset
@@ -38,6 +41,7 @@ class Series:
     results: list[HandResult] = field(default_factory=list)
     _rot: int = 0
     _cont: int = 0
+    _east_wins: int = 0
 
     @property
     def planned(self) -> int:
@@ -57,6 +61,7 @@ class Series:
             hand_wind=WINDS_IN_ORDER[rot % 4],
             dealer=rot % 4 + 1,
             cont=self._cont,
+            hands_as_east=self._east_wins,
         )
 
     def record(self, result: HandResult, penalties: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
@@ -65,9 +70,12 @@ class Series:
         self.results.append(result)
         for i in range(4):
             self.totals[i] += result.scores[i] - penalties[i]
-        keeps = self.rules.dealer_continues and (result.outcome == "draw" or setup.dealer in result.winners)
+        keeps = family_of(self.rules).keeps_deal(result, setup.dealer)
         if keeps:
             self._cont += 1
+            if setup.dealer in result.winners:
+                self._east_wins += 1
         else:
             self._rot += 1
             self._cont = 0
+            self._east_wins = 0

@@ -47,7 +47,7 @@ class SeatView:
     __slots__ = (
         "position", "total_tiles", "dead_wall", "gong_from_previous_player", "seven_pairs_and_pung", "round_wind",
         "hand_wind", "dealer", "open", "hand", "counts", "melds", "flowers", "throws", "rivers", "last_draw",
-        "claim_tile", "claim_from", "wall_remaining", "scores", "winners", "_pending_draw",
+        "claim_tile", "claim_from", "wall_remaining", "scores", "winners", "_pending_draw", "sets_needed",
     )
 
     def __init__(
@@ -80,6 +80,9 @@ class SeatView:
         self.scores: tuple[int, int, int, int] | None = None
         self.winners: list[int] = []
         self._pending_draw: int | None = None  # the seat that draws next unless the last throw is claimed
+        # Sets and a pair make a hand: five (16 tiles dealt, Taiwan) or four (13, Chinese Classical), known from
+        # the seat's own /initCard
+        self.sets_needed = 5
 
     def __repr__(self) -> str:
         return f"SeatView(position={self.position}, hand={self.hand}, melds={self.melds}, rivers={self.rivers})"
@@ -171,6 +174,9 @@ class SeatView:
         elif isinstance(e, InitCard):
             for t in e.tiles:
                 self._add(t)
+            size = len(e.tiles) - (1 if len(e.tiles) % 3 == 2 else 0)  # the dealer's one more
+            self.sets_needed = size // 3
+            self.wall_remaining += DEALT - (4 * size + 1)  # (InitGame took Taiwan's deal of 16)
         elif isinstance(e, Mo):
             self._pending_draw = None
             self.wall_remaining -= 1

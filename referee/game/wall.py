@@ -196,15 +196,22 @@ def parse_wallfile(text: str, rules: Ruleset, source: str = "wallfile") -> list[
     return walls
 
 
-def deal_positions(dealer: int) -> dict[int, list[int]]:
-    """Wall positions dealt to each seat: 4 at a time in turn order from the dealer, four times, then one more."""
+def deal_blocks(size: int) -> list[int]:
+    """How a deal of ``size`` tiles a seat goes round the table: blocks of four, then single tiles (16: 4 4 4 4;
+    13: 4 4 4 1); the dealer then takes one more."""
+    return [4] * (size // 4) + [1] * (size % 4)
+
+
+def deal_positions(dealer: int, deal_size: int = 16) -> dict[int, list[int]]:
+    """Wall positions dealt to each seat: in turn order from the dealer, by ``deal_blocks``, then one more to the
+    dealer."""
     order = [(dealer - 1 + i) % 4 + 1 for i in range(4)]
     positions: dict[int, list[int]] = {p: [] for p in order}
     pos = 0
-    for _ in range(4):
+    for size in deal_blocks(deal_size):
         for p in order:
-            positions[p].extend(range(pos, pos + 4))
-            pos += 4
+            positions[p].extend(range(pos, pos + size))
+            pos += size
     positions[dealer].append(pos)
     return positions
 
@@ -217,6 +224,7 @@ def arrange_wall(
     draws: Sequence[int] = (),
     replacements: Sequence[int] = (),
     filler_seed: int = 0,
+    deal_size: int = 16,
 ) -> Wall:
     """A crafted wall: seat ``p`` is dealt ``hands[p]`` (padded), live draws come in ``draws`` order, gong and
     flower replacements in ``replacements`` order; every other tile fills the gaps in a seeded shuffle.
@@ -227,7 +235,7 @@ def arrange_wall(
     bad_seats = sorted(set(hands) - {1, 2, 3, 4})
     if bad_seats:
         raise WallError(f"arranged wall: {bad_seats[0]} is not a seat 1..4")
-    undealt = len(universe) - (16 * 4 + 1)
+    undealt = len(universe) - (deal_size * 4 + 1)
     if len(draws) + len(replacements) > undealt:
         raise WallError(
             f"arranged wall: {len(draws)} draws and {len(replacements)} replacements do not fit in the "
@@ -248,13 +256,13 @@ def arrange_wall(
         filler[i], filler[j] = filler[j], filler[i]
     n = len(universe)
     slots: list[int | None] = [None] * n
-    for p, positions in deal_positions(dealer).items():
+    for p, positions in deal_positions(dealer, deal_size).items():
         given = list(hands.get(p, ()))
         if len(given) > len(positions):
             raise WallError(f"arranged wall: seat {p} is dealt {len(positions)} tiles, {len(given)} given")
         for pos, t in zip(positions, given):
             slots[pos] = t
-    first_draw = 16 * 4 + 1
+    first_draw = deal_size * 4 + 1
     for k, t in enumerate(draws):
         slots[first_draw + k] = t
     for k, t in enumerate(replacements):

@@ -190,7 +190,7 @@ const signed = (v) => (v > 0 ? "+" + v : String(v));
 const cls = (v) => (v > 0 ? "pos" : v < 0 ? "neg" : "");
 
 // One win of a result record (the log's ``wins[]``): heading, arrangement, tai items, payments.
-function winHtml(w, seatName) {
+function winHtml(w, seatName, classical) {
   const from = w.thrower ? " from " + esc(seatName(w.thrower)) : "";
   const with_ = w.tile ? " with " + esc(tileEn(w.tile)) : "";
   let h = '<div class="win" data-seat="' + w.seat + '"><h3>' + esc(seatName(w.seat)) + " wins " +
@@ -202,7 +202,8 @@ function winHtml(w, seatName) {
       '</span><span class="what">' + esc(SET_WORDS[g.type] || g.type) + (g.status !== "concealed" ? " · " +
       esc(g.status) : "") + "</span></span>").join("") + "</div>";
   }
-  h += '<ul class="tai">' + w.items.map((it) => {
+  if (classical) h += '<p class="points">' + w.tai + " points (every player's score below)</p>";
+  else h += '<ul class="tai">' + w.items.map((it) => {
     const t = ITEMS[it.key] || [it.key.replace(/_/g, " "), ""];
     return '<li class="tai-item" data-key="' + esc(it.key) + '" data-tai="' + it.tai + '" title="' + esc(t[1]) +
       '"><span>' + esc(t[0]) + "</span><b>" + it.tai + "</b></li>";
@@ -211,6 +212,22 @@ function winHtml(w, seatName) {
     '<tr class="payment" data-seat="' + (j + 1) + '" data-amount="' + v + '"><td>' + esc(seatName(j + 1)) +
     '</td><td class="' + cls(v) + '">' + signed(v) + "</td></tr>").join("") + "</table></div>";
   return h;
+}
+
+// A classical result (the log's ``classical``): every player's sets as scored, score and explanation, and the
+// settlement's lines, as mj-server writes them.
+function classicalHtml(c, seatName) {
+  let h = '<table class="classical"><tr><th>seat</th><th>sets</th><th>left over</th><th>explanation</th>' +
+    "<th>score</th></tr>";
+  for (const p of c.players) {
+    h += '<tr class="player-score" data-seat="' + p.seat + '"><td>' + esc(seatName(p.seat)) + "</td><td>" +
+      esc(p.sets.join(" ")) + (p.flowers.length ? " · " + esc(p.flowers.join(" ")) : "") + "</td><td>" +
+      esc(p.concealed.join(" ")) + "</td><td><pre>" + esc(p.explanation.join("\n")) + "</pre></td><td><b>" +
+      p.score + "</b></td></tr>";
+  }
+  h += "</table>";
+  if (c.cannon) h += "<p>" + esc(seatName(c.cannon)) + " let off a cannon</p>";
+  return h + '<pre class="settlement">' + esc(c.settlement.filter((x) => x).join("\n")) + "</pre>";
 }
 
 // A result record's settlement per seat: the hand's score, the fault penalty, the running total.
@@ -222,8 +239,8 @@ function settleHtml(r, seatName) {
     "</table>";
 }
 
-return {init, esc, kindOf, tileName, tileEn, tile, signed, cls, winHtml, settleHtml, WINDS, HOW, SET_WORDS,
-        MELD_WORDS};
+return {init, esc, kindOf, tileName, tileEn, tile, signed, cls, winHtml, classicalHtml, settleHtml, WINDS, HOW,
+        SET_WORDS, MELD_WORDS};
 })();
 """
 
@@ -341,7 +358,8 @@ function renderWinner(s, hand) {
   } else {
     panel.dataset.outcome = "win";
     h = "<h2>Hand " + (s.h + 1) + ": " + (r.wins.length > 1 ? r.wins.length + " winners" : "win") + "</h2>";
-    for (const w of r.wins) h += MJ.winHtml(w, seatName);
+    for (const w of r.wins) h += MJ.winHtml(w, seatName, !!r.classical);
+    if (r.classical) h += MJ.classicalHtml(r.classical, seatName);
   }
   if (r) h += MJ.settleHtml(r, seatName);
   if (hand.faults.length) {  // grouped by seat and kind: a count per group, the faults themselves folded away

@@ -123,16 +123,24 @@ def test_a_classical_request_that_is_no_complete_hand_is_refused() -> None:
         score_classical({"seat_wind": "EAST", "concealed": ["1B", "1B"]}, GameOptions())
 
 
-def test_a_match_takes_a_taiwan16_ruleset_file_and_refuses_a_family_it_cannot_play(tmp_path: Path) -> None:
+def test_a_match_takes_a_ruleset_file_of_either_family_and_play_refuses_classical(tmp_path: Path) -> None:
     t = tmp_path / "short.toml"
     t.write_text('family = "taiwan16"\n[options]\nhands = 1\n')
-    r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "random", "random", "--rules", str(t),
-                        "--seed", "3", "--log", "none", "--json"], capture_output=True, text=True,
-                       stdin=subprocess.DEVNULL)
-    assert r.returncode == 0, r.stderr
-    assert len(json.loads(r.stdout)["hands"]) == 1
+    c = tmp_path / "classical.toml"
+    c.write_text('family = "classical"\n[options]\nhands = 2\nLosersSettle = false\n')
+    for path, hands in ((t, 1), (c, 2)):
+        r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "random", "random", "--rules", str(path),
+                            "--seed", "3", "--log", "none", "--json"], capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r.stderr
+        assert len(json.loads(r.stdout)["hands"]) == hands
+    bad = tmp_path / "bad.toml"
+    bad.write_text('family = "classical"\n[options]\nhands = 0\n')
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "--rules", str(bad), "--log", "none"],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "hands" in r.stderr
     for name in ("classical", "dmjl"):
-        r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "--rules", name, "--log", "none"],
+        r = subprocess.run([sys.executable, "-m", "referee.cli", "play", "--rules", name],
                            capture_output=True, text=True, stdin=subprocess.DEVNULL)
         assert r.returncode == 2 and r.stderr.count("\n") == 1
-        assert "does not play it yet" in r.stderr
+        assert "does not run the classical family yet" in r.stderr

@@ -135,7 +135,7 @@ SERVER_ERRORS = [
     ),
     ("/initGame EAST EAST 0 2 0", "`/initGame EAST EAST 0 2 0`: open must be 1, 2, 3 or 4, not 0"),
     ("/initGame EAST EAST 3 2 -1", "`/initGame EAST EAST 3 2 -1`: continue must be a whole number, not -1"),
-    ("/initCard 110 111", "`/initCard 110 111`: /initCard takes 16 or 17 tiles, got 2"),
+    ("/initCard 110 111", "`/initCard 110 111`: /initCard takes 13, 14, 16 or 17 tiles, got 2"),
     ("/mo 10", "`/mo 10`: 10 is a flower, and flowers are never in a hand"),
     ("/mo 0410", "`/mo 0410`: 0410 is not a tile ID (write 410: a TID has no sign, leading zeros or decimal point)"),
     ("/throw 3", "`/throw 3`: /throw takes 2 fields, got 1"),

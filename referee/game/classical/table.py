@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from referee.game.classical.danger import mark_discard, sets_danger
 from referee.game.classical.hand import Hand, TileSet, can_mah_jong
 from referee.game.classical.history import (
     ChowsMsg,
@@ -27,17 +28,7 @@ from referee.game.classical.history import (
     TileMsg,
 )
 from referee.game.classical.scoring import Danger, HandScore, Situation, Whence, score_hand, settle
-from referee.game.classical.tiles import (
-    GREEN,
-    HIDDEN,
-    is_dragon,
-    is_honour,
-    is_special,
-    is_terminal,
-    is_wind,
-    step,
-    suit,
-)
+from referee.game.classical.tiles import HIDDEN, is_special, step
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,97 +151,17 @@ class _Table:
     # ------------------------------------------------------------------------------------------------ danger
     def set_danger_flags(self, s: int) -> None:
         p = self.players[s]
-        chows = pungs = kongs = 0
-        dragonsets = windsets = 0
-        allh = allt = allg = True
-        pure = {"B": True, "C": True, "D": True}
-        for ts in p.hand.sets:
-            if ts.type == "Chow":
-                chows += 1
-                allt = allh = False
-            if ts.type == "Pung":
-                pungs += 1
-            if ts.type == "Kong":
-                kongs += 1
-            dragonsets += is_dragon(ts.tile)
-            windsets += is_wind(ts.tile)
-            su = suit(ts.tile)
-            for k in pure:
-                if k != su:
-                    pure[k] = False
-            if su == "B":
-                if ts.type == "Chow":
-                    run = [ts.tile, step(ts.tile, 1), step(ts.tile, 2)]
-                    allg = allg and all(x in GREEN for x in run)
-                elif ts.tile not in GREEN:
-                    allg = False
-            elif su in ("C", "D", "W"):
-                allg = False
-            elif ts.tile != "GD":
-                allg = False
-            allh = allh and is_honour(ts.tile)
-            allt = allt and is_terminal(ts.tile)
-        n = pungs + kongs + chows
-        f = Danger(0)
-        if n >= 3 and pure["B"]:
-            f |= Danger.BAMBOO
-        if n >= 3 and pure["C"]:
-            f |= Danger.CHARACTER
-        if n >= 3 and pure["D"]:
-            f |= Danger.CIRCLE
-        if windsets >= 3:
-            f |= Danger.WIND
-        if dragonsets >= 2:
-            f |= Danger.DRAGON
-        if n >= 3 and allh:
-            f |= Danger.HONOUR
-        if n >= 3 and allg:
-            f |= Danger.GREEN
-        if n >= 3 and allt:
-            f |= Danger.TERMINAL
-        p.dflags[s] = f | Danger.END
-
-    def _feeds(self, flags: Danger, t: str) -> Danger:
-        d = Danger(0)
-        su = suit(t)
-        for flag, ok in ((Danger.BAMBOO, su == "B"), (Danger.CHARACTER, su == "C"), (Danger.CIRCLE, su == "D"),
-                         (Danger.WIND, su == "W"), (Danger.DRAGON, su == "Dr"), (Danger.HONOUR, is_honour(t)),
-                         (Danger.TERMINAL, is_terminal(t)), (Danger.GREEN, t in GREEN)):
-            if flags & flag and ok:
-                d |= flag
-        return d
+        p.dflags[s] = sets_danger((ts.type, ts.tile) for ts in p.hand.sets)
 
     def _end_danger(self, t: str) -> bool:
         return self.live_end - self.live_used <= 4 and self.discarded[t] <= 1
 
     def mark_dangerous_discards(self) -> None:
-        s = self.player
-        p = self.players[s]
-        sup = self.supplier
-        t = self.tile
+        sup, t = self.supplier, self.tile
         if sup is None or t is None:
             return
-        danger = self._feeds(p.dflags[s], t)
-        if self._end_danger(t):
-            danger |= Danger.END
-        nochoice = False
-        if danger:
-            nochoice = True
-            for ct in self.players[sup].hand.concealed:
-                dangerous = False
-                for i in range(4):
-                    if i == sup:
-                        continue
-                    if self._feeds(self.players[i].dflags[i], ct) or self._end_danger(ct):
-                        dangerous = True
-                if not dangerous:
-                    nochoice = False
-                    break
-        if danger and not nochoice:
-            p.dflags[sup] |= danger
-            for i in range(4):
-                if i not in (s, sup):
-                    p.dflags[i] = Danger(0)
+        mark_discard([q.dflags for q in self.players], self.player, sup, t, self.players[sup].hand.concealed,
+                     self._end_danger)
 
     # ------------------------------------------------------------------------------------------------ moves
     def apply(self, m: Msg) -> Difference | None:
