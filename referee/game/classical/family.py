@@ -24,19 +24,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import product
 from dataclasses import dataclass
+from itertools import product
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from referee.game.analysis import group_keys
 from referee.game.classical.arrange import best_arrangement
 from referee.game.classical.danger import HANDS, mark_discard, sets_danger
 from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.hand import TileSet
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
-from referee.game.analysis import group_keys
 from referee.game.family import Family
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS
 from referee.game.types import Meld
