@@ -134,7 +134,7 @@ def test_a_closed_pipe_ends_any_command_with_141(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------------------ Ctrl-C
 @pytest.mark.parametrize("argv", [
     ["tournament", "sig.toml"],
-    ["match", "greedy", "PYBOT", "--log", "none"],
+    ["match", "greedy", "PYBOT", "--log", "none", "--hands", "200"],  # longer than the latest SIGINT below
     ["regress", "--candidate", "greedy", "--baseline", "random", "--store", "r.sqlite"],
     ["serve", "remote:x", "greedy", "--listen", "127.0.0.1:0", "--log", "none"],
     ["play", "--no-browser", "--port", "0", "--log", "none", "random"],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -119,8 +120,12 @@ def test_two_runners_on_one_store(tmp_path: Path) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (lock_path(store).exists() and lock_path(store).read_text().strip()):
         time.sleep(0.05)
-    second = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert first.poll() is None, "the first runner was still running when the second gave up"
+    first.send_signal(signal.SIGSTOP)  # still running, however fast its matches are, until the second has tried
+    try:
+        second = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert first.poll() is None, "the first runner was still running when the second gave up"
+    finally:
+        first.send_signal(signal.SIGCONT)
     assert second.returncode == 2
     assert second.stderr.count("\n") == 1 and f"in use by another runner (pid {first.pid} on " in second.stderr
     _, err = first.communicate(timeout=300)
