@@ -49,6 +49,10 @@ def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH,
     return console
 
 
+# How a hand was won (``WinRecord.how``), in the words the commands print.
+HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
+
+
 def shown(text: object) -> str:
     """Text from a log, a store, a bot or a server, ready to sit in a string of our rich markup: its control
     characters escaped by ``printable`` (the one escaping for a terminal), then every ``[`` that could open a tag

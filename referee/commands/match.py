@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.base import seat_filler
-from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, make_console
+from referee.commands import HOW, add_force_option, add_play_options, add_timeout_option, fail, make_console
 from referee.commands.replay import score_words
 from referee.errors import BotError, InputError
 from referee.game.tiles import glyph
@@ -32,8 +32,6 @@ from referee.shutdown import Interrupted, Shutdown
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 128 + n stopped by signal n)
-
-HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
 
 
 def register(sub: Any, name: str, summary: str) -> None:

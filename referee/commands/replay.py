@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import fail, make_console, shown
+from referee.commands import HOW, fail, make_console, shown
 from referee.errors import printable
 from referee.game.classical.family import ClassicalDetail, ClassicalRuleset, ClassicalScore
 from referee.game.engine import WinRecord
@@ -28,8 +28,6 @@ from referee.game.types import Meld
 from referee.mjserver import is_history_path
 from referee.numbers import int_arg
 from referee.replay import HandReport, ReplayReport, Step, event_text, replay_log
-
-HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
 
 
 def register(sub: Any, name: str, summary: str) -> None:

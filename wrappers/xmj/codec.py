@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.errors import InputError
-from referee.game.classical.history import _trailing_backslashes, _unescape
+from referee.game.classical.history import trailing_backslashes, unescape
 from referee.game.classical.tiles import ALL, HIDDEN
 from wrappers.codec import cut
 
@@ -94,13 +94,13 @@ class Framer:
                 raise _fail(raw.decode("latin-1"), f"byte 0x{raw[exc.start]:02x} at column {exc.start + 1} is not "
                             "UTF-8") from None
             self._parts.append(line)
-            if _trailing_backslashes(line) % 2:
+            if trailing_backslashes(line) % 2:
                 if len(self._parts) >= MAX_CONTINUATIONS or sum(map(len, self._parts)) > MAX_MESSAGE:
                     raise _fail(self._parts[0], f"a message longer than {MAX_CONTINUATIONS} lines or "
                                 f"{MAX_MESSAGE} bytes")
                 continue
             parts, self._parts = self._parts, []
-            yield _unescape("\n".join(parts))
+            yield unescape("\n".join(parts))
 
 
 def frame(data: bytes) -> list[str]:

@@ -227,11 +227,12 @@ class _Line:
             raise self._fail(f"unexpected {self.rest.strip()[:40]!r} at the end")
 
 
-def _trailing_backslashes(line: str) -> int:
+def trailing_backslashes(line: str) -> int:
+    """How many backslashes end ``line`` (an odd count: the line goes on, mj-server's continuation)."""
     return len(line) - len(line.rstrip("\\"))
 
 
-def _unescape(raw: str) -> str:
+def unescape(raw: str) -> str:
     """A message as mj-server reads it back: a backslash escapes the next character (a line end: a newline)."""
     if "\\" not in raw:
         return raw
@@ -260,12 +261,12 @@ def _records(text: str, name: str) -> list[tuple[int, str]]:
     i = 0
     while i < len(lines):
         start, parts = i + 1, [lines[i]]
-        while _trailing_backslashes(parts[-1]) % 2:
+        while trailing_backslashes(parts[-1]) % 2:
             i += 1
             if i == len(lines):
                 raise InputError(f"{name}:{start}: the message continues past the end of the file")
             parts.append(lines[i])
-        out.append((start, _unescape("\n".join(parts))))
+        out.append((start, unescape("\n".join(parts))))
         i += 1
     return out
 
