@@ -77,7 +77,6 @@ def main() -> int:
         for mode in modes:
             scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
             launch = sandbox.plan(BotSpec(name="bench", cmd=tuple(cmd)), scratch, mode=mode)
-            sandbox.prepare_scratch(scratch, launch)
             walls, per_start_cpu, open_s = trio.run(_starts, launch, args.runs)
             sandbox.release(launch)
             os.rmdir(scratch)

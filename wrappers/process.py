@@ -712,7 +712,6 @@ class ProcessSeat(Seat):
                 self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
             if self.launch is None:  # planned once per match (the paths it checks do not change mid-match)
                 self.launch = sandbox.plan(self.spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
-                sandbox.prepare_scratch(self._scratch, self.launch)
             nursery = self._boxes.nursery if self._boxes is not None else self._nursery
             box = self._box = await Box.open(self.launch, nursery)
             if self._boxes is not None:

@@ -390,7 +390,8 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     seat's private host folder (in mode ``none`` its working folder when the bot names no ``cwd``, and its HOME;
     in a box, the box's own capped ``/tmp`` is); ``hands`` is the match length, which a ``keep_alive`` bot's CPU
     limit covers (one hand for a bot started per hand).  As root, the bot always runs as an unprivileged uid of
-    its own, with no capability: a folder that uid cannot read, and a ``writable`` one, are copied for it."""
+    its own, with no capability, and owns ``scratch`` (if it exists): a folder that uid cannot read, and a
+    ``writable`` one, are copied for it."""
     assert spec.cmd is not None
     actual = resolve_mode(spec, mode)
     limits = Limits(spec.memory_mb or MEMORY_MB, spec.max_procs or MAX_PROCS, spec.cpu_seconds or CPU_SECONDS,
@@ -399,7 +400,10 @@ def plan(spec: BotSpec, scratch: Path, *, mode: str | None = None, hands: int | 
     exe = _bot_executable(spec)
     uid = seat_uid(scratch) if _is_root() else None
     try:
-        return _plan(spec, scratch, actual, limits, cpu_hands, exe, uid)
+        launch = _plan(spec, scratch, actual, limits, cpu_hands, exe, uid)
+        if uid is not None and scratch.is_dir():  # the bot's uid owns its scratch folder (mode none: its HOME)
+            os.chown(scratch, uid, uid)
+        return launch
     except BaseException:
         if uid is not None:
             _release_uid(uid)
@@ -1110,13 +1114,7 @@ def _check_reachable(spec: BotSpec, exe: str, cwd: str | None) -> None:
                                f"(bwrap), or make it reachable (chmod o+x on each folder above it)")
 
 
-def prepare_scratch(scratch: Path, launch: Launch) -> None:
-    """Give the bot its scratch folder (as root, it runs as another uid that must own it)."""
-    if launch.uid is not None:
-        os.chown(scratch, launch.uid, launch.uid)
-
-
 __all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODE_ENV", "MODES", "SHM_MB",
            "TMP_MB", "bwrap_problem", "check_available", "covers_as_planned", "hidden_paths", "hide_from_bots",
-           "keeper_config", "Launch", "Limits", "Mode", "plan", "prepare_scratch", "release", "requested_mode",
+           "keeper_config", "Launch", "Limits", "Mode", "plan", "release", "requested_mode",
            "resolve_mode", "seat_uid", "unhide", "warn_once"]

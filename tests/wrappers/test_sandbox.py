@@ -149,7 +149,6 @@ def test_the_oom_killer_takes_a_bot_and_its_children_first(mode: str, scratch: P
         _require_bwrap()
     script = "cat /proc/self/oom_score_adj; sh -c 'cat /proc/self/oom_score_adj'"
     launch = sandbox.plan(BotSpec(name="b", cmd=("/bin/sh", "-c", script)), scratch, mode=mode)
-    sandbox.prepare_scratch(scratch, launch)
     code, out, err = _run(launch)
     assert code == 0 and out.split() == [str(sandbox.OOM_SCORE_ADJ)] * 2, (launch.unprotected, err)
     assert open("/proc/self/oom_score_adj").read().strip() != str(sandbox.OOM_SCORE_ADJ), "the referee keeps its own"
@@ -409,7 +408,6 @@ def test_a_bots_own_env_never_reaches_the_launchers(mode: str, monkeypatch: pyte
 # ---------------------------------------------------------------------------------------------------- round two
 def _box_run(spec: BotSpec, scratch: Path, data: bytes = b"", mode: str = "bwrap") -> tuple[int, str, str]:
     launch = sandbox.plan(spec, scratch, mode=mode)
-    sandbox.prepare_scratch(scratch, launch)
     try:
         return _run(launch, data)
     finally:
@@ -568,7 +566,6 @@ def test_a_lock_on_a_shared_file_is_no_channel_between_boxes(boxed: None, scratc
             "print('locked', flush=True); sys.stdin.readline()\n"
             "libc = ctypes.CDLL(None, use_errno=True); print('inotify', libc.inotify_init(), ctypes.get_errno())\n")
     launch = sandbox.plan(BotSpec(name="b", cmd=(sys.executable, "-c", code)), scratch, mode="bwrap")
-    sandbox.prepare_scratch(scratch, launch)
 
     async def held_while_the_box_holds_it() -> tuple[bool, str]:
         async with trio.open_nursery() as nursery:
@@ -722,7 +719,6 @@ def test_a_bot_that_stops_or_kills_its_keeper_cannot_hang_the_referee(boxed: Non
 def _hands_in_one_box(spec: BotSpec, scratch: Path, hands: int) -> list[str]:
     """The stdout of ``hands`` processes started one after the other in one box, as a match's hands are."""
     launch = sandbox.plan(spec, scratch, mode="bwrap")
-    sandbox.prepare_scratch(scratch, launch)
 
     async def run() -> list[str]:
         outs = []

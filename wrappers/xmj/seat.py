@@ -390,7 +390,6 @@ class BoxedClient:
             spec = self.spec.model_copy(update={"cmd": cmd, "cwd": str(self._folder), "keep_alive": True})
             self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
             launch = sandbox.plan(spec, self._scratch, mode=self._mode, hands=self._hands)
-            sandbox.prepare_scratch(self._scratch, launch)
             self._box = await Box.open(launch, self._nursery)
             self._proc = proc = await self._box.spawn()
             for stream in (proc.stdout, proc.stderr):  # read and dropped: a full pipe would stop the client
