@@ -27,6 +27,7 @@ import trio
 from bots.base import BUILTIN_NAMES, DEFAULT_DUMMY, make_policy, parse_spec
 from referee.errors import BotError, InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer
+from referee.game.family import family_of
 from referee.game.rules import DEFAULT_RULES, Ruleset
 from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
@@ -51,7 +52,8 @@ from referee.shutdown import Shutdown, watching_signals
 from wrappers.process import BLOCK_MS, BoxPool, ProcessSeat
 from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.seat import BuiltinSeat, Deliveries, Fault, HandInfo, Seat, builtin_takeover
-from wrappers.spec import BotSpec, SpecError, parse_bot
+from wrappers.spec import BotSpec, SpecError, check_protocol_family, parse_bot
+from wrappers.xmj.seat import BoxedClient, XmjSeat
 
 
 class MatchError(InputError):
@@ -260,11 +262,13 @@ async def run_match(
         make_policy(rules.default_dummy)
     except BotError as exc:
         raise MatchError(f"rule option 'default_dummy': {exc}") from None
+    family = family_of(rules)
     for spec in specs:
         if remote is None:
             refuse_remote(spec)
         try:
             spec.check_runnable()
+            check_protocol_family(spec, family.name)
         except SpecError as exc:
             raise MatchError(str(exc)) from None
     hands_planned = min(rules.hands, len(walls)) if walls is not None else rules.hands
@@ -288,6 +292,11 @@ async def run_match(
                     seats[p] = remote(spec, p)
                 elif spec.builtin is not None:
                     seats[p] = BuiltinSeat(names[p - 1], p, make_policy(spec.builtin))
+                elif spec.protocol == "xmj":
+                    client = BoxedClient(spec, p, names[p - 1], nursery, hands=hands_planned)
+                    seats[p] = XmjSeat(names[p - 1], p, names={q: names[q - 1] for q in (1, 2, 3, 4)},
+                                       options=family.options,  # type: ignore[attr-defined]
+                                       client=client, timeout=timeout)
                 else:
                     stderr_path = stderr_file(stderr_dir, p, names[p - 1]) if stderr_dir else None
                     seats[p] = ProcessSeat(spec, p, nursery, stderr_path=stderr_path, timeout=timeout,
@@ -379,8 +388,10 @@ async def _play_hand(
 ) -> HandSummary:
     """One hand.  ``forfeited``: the seats whose bots have forfeited the match (added to here when one does)."""
     h = setup.index
+    # Seats that declare their own sets when the hand is won: the clients of mj-server's protocol still playing
+    declarers = frozenset(p for p, seat in seats.items() if seat.kind == "xmj" and p not in forfeited)
     hand = Hand(wall, rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
-                cont=setup.cont, check=False, hands_as_east=setup.hands_as_east)
+                cont=setup.cont, check=False, hands_as_east=setup.hands_as_east, declarers=declarers)
     writer.write(hand_record(setup, wall))
     infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
@@ -456,6 +467,10 @@ async def _play_hand(
         log_journal()
         _count_answers(journal, result.seats)
     result.play_digest = _play_digest(result.play_digest, h, journal, faults)
+    assert hand.result is not None
+    for p in (1, 2, 3, 4):
+        if p not in forfeited:
+            seats[p].hand_over(hand.result)
 
     # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
     ending: list[Seat] = []

@@ -42,6 +42,7 @@ from referee.game.types import (
     PASS,
     TYPE_CHECKING,
     Answer,
+    Declare,
     Eat,
     Event,
     Exit,
@@ -54,6 +55,8 @@ from referee.game.types import (
     Pong,
     Question,
     Record,
+    Scored,
+    Show,
     Throw,
 )
 
@@ -275,6 +278,8 @@ def _format(event: Event, extensions: frozenset[str] = frozenset()) -> str | Non
             return f"/exit {_join(scores)}"
         case Flower(seat=seat, tile=tile):
             return f"/flower {seat} {tile}" if FLOWER_EXTENSION in extensions else None
+        case Declare() | Show() | Scored():
+            return None  # the end of a hand with a seat that declares its sets: no ICGA line (docs/protocol.md)
     raise TypeError(f"no protocol line for {type(event).__name__}")
 
 
@@ -447,6 +452,12 @@ def parse_answer(line: str | bytes) -> Answer:
         n = {GONG_CONCEALED: 4, GONG_PROMOTED: 1, GONG_MELDED: 3}[mode]
         _check_arity(display, f"/gong {mode}", tile_tokens, n)
         return Answer.gong(mode, _hand_tiles(display, tile_tokens))
+    if command == "/declare":  # a log's record of a set a declaring seat declared (no ICGA bot sends it)
+        claimed = bool(args) and args[0] == "1"
+        tiles = _hand_tiles(display, args[1:] if claimed else args)
+        if not 2 <= len(tiles) <= 14:
+            raise _fail(display, f"/declare names 2 to 14 tiles, got {len(tiles)}")
+        return Answer("declare", tuple(sorted(tiles)), 1 if claimed else None)
     if command in _SERVER_PARSERS:
         what = f"{command} is a referee line, not an answer (a bot answers with {_ANSWER_COMMANDS})"
         raise _fail(display, what)

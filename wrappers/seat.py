@@ -24,6 +24,7 @@ from referee.game.wall import bot_seed
 from .codec import format_event, throw_or_draw_line
 
 if TYPE_CHECKING:  # the ruleset is a pydantic model: a bot process (``python -m bots.greedy``) must not import it
+    from referee.game.engine import HandResult
     from referee.game.rules import Ruleset
 
 FaultKind = Literal[
@@ -149,6 +150,10 @@ class Seat(ABC):
         a policy in this process, which has no deadline."""
         return None
 
+    def hand_over(self, result: HandResult) -> None:
+        """The hand's result, as soon as the engine has it (before ``end_hand``): for a seat whose protocol tells
+        its client the scores with their explanation (an xmj seat)."""
+
     async def hand_result(self, record: dict[str, Any]) -> None:
         """The hand's result as the log records it (public once the hand is over), after the hand ended; only
         seats that show it to someone (a person's page) use it."""
@@ -189,7 +194,11 @@ class BuiltinSeat(Seat):
         self.view.apply(event)
 
     def decide(self, question: Question) -> Answer:
-        """The policy's answer (exceptions propagate: see ``reply``)."""
+        """The policy's answer (exceptions propagate: see ``reply``).  A ``declare`` question (asked only of a seat
+        that declares its sets, which a stand-in may take over) is answered with its first legal answer: a loser
+        shows its tiles, a winner declares the first set of an arrangement that completes its hand."""
+        if question.ask == "declare":
+            return question.legal[0]
         return self.policy.decide(self.view, question.ask, question.legal)
 
     def reply(self, question: Question) -> Reply:
@@ -197,7 +206,7 @@ class BuiltinSeat(Seat):
         fault of this bot, as a process that dies would be."""
         started = time.perf_counter()
         try:
-            answer = self.policy.decide(self.view, question.ask, question.legal)
+            answer = self.decide(question)
         except Exception as exc:  # noqa: BLE001 - a bug in a bot is the bot's fault, not the referee's
             fault = Fault("crash", f"the policy raised {type(exc).__name__}: {exc}")
             return Reply(None, time.perf_counter() - started, fault=fault)

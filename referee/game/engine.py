@@ -49,6 +49,7 @@ from .types import (
     HU,
     PASS,
     Answer,
+    Declare,
     Eat,
     Event,
     Exit,
@@ -61,6 +62,8 @@ from .types import (
     Mo,
     Pong,
     Question,
+    Scored,
+    Show,
     Throw,
     next_seat,
     seats_after,
@@ -189,6 +192,7 @@ class Hand:
         check: bool = True,
         family: Family | None = None,
         hands_as_east: int = 0,
+        declarers: frozenset[int] | set[int] = frozenset(),
     ) -> None:
         if not isinstance(wall, Wall):
             wall = Wall(tuple(wall))
@@ -234,6 +238,13 @@ class Hand:
             self._wins = self._wins_with_special  # type: ignore[method-assign]
         self._gongs_at = -1  # ``_throws`` when the last gong was made (a gong upon a gong: two in one turn)
         self._kong_upon_kong = False
+        # Seats that declare their own sets when the hand is won (a client of mj-server's protocol); every other
+        # seat's sets are declared for it, as the family scores best.  Only a family with declarations has them.
+        if declarers and not fam.declarations:
+            raise ValueError(f"{fam.name} has no declarations at the end of a hand")
+        self._declarers = frozenset(declarers)
+        self._won: list[tuple[int, int | None, WinHow, int | None]] | None = None  # the win, while sets are declared
+        self.declared: dict[int, list[tuple[tuple[int, ...], bool]]] = {}  # per declarer: (tiles, claimed) in order
 
     # ------------------------------------------------------------------------------------------------ surface
     @property
@@ -263,7 +274,7 @@ class Hand:
     def start(self) -> list[Event]:
         if self._flow_gen is not None:
             raise EngineError("the hand has already started")
-        self._flow_gen = self._flow()
+        self._flow_gen = self._flow_declaring() if self._declarers else self._flow()
         return self._advance(None)
 
     def apply(self, answer: Answer) -> list[Event]:
@@ -464,7 +475,14 @@ class Hand:
 
     # ------------------------------------------------------------------------------------------------ endings
     def _finish(self, wins: list[tuple[int, int | None, WinHow, int | None]]) -> None:
-        """The hand is won: the family scores it and settles; ``/exit`` carries the settlement."""
+        """The hand is won: the family scores it and settles; ``/exit`` carries the settlement.  With declarers,
+        their declarations come first (``_flow_declaring``)."""
+        if self._declarers:
+            self._won = wins
+            return
+        self._score(wins)
+
+    def _score(self, wins: list[tuple[int, int | None, WinHow, int | None]]) -> None:
         result = self.family.score(self, wins)
         self.result = result
         self._emit(Exit(result.scores))
@@ -486,6 +504,51 @@ class Hand:
         self._finish([(p, None, "flowers", None)])
 
     # ------------------------------------------------------------------------------------------------ the flow
+    def _flow_declaring(self) -> Generator[Question, Answer, None]:
+        """The hand, then, once it is won, the declarations: the winner first, then the other declarers in turn
+        order, each asked ``declare`` set by set (``Family.declare_options``) until it has no set left to declare
+        (a winner) or answers ``pass`` (a loser, whose other tiles are then shown); then the scoring."""
+        yield from self._flow()
+        wins = self._won
+        if wins is None:
+            return
+        self._won = None
+        p, tile, how, _thrower = wins[0]
+        fam = self.family
+        for q in (p, *seats_after(p)):
+            if q not in self._declarers:
+                if q == p:  # a winner that declares nothing: its sets are the best, announced at once
+                    self._announce_winner(wins)
+                continue
+            s = self._seats[q]
+            rest = sorted(s.concealed)
+            claim = None
+            if q == p and tile is not None and how in ("throw", "robbed_gong"):
+                rest = sorted((*rest, tile))
+                claim = tile
+            made = self.declared.setdefault(q, [])
+            while True:
+                legal = fam.declare_options(rest, s.melds, made, winner=q == p, claim=claim)
+                if not legal:
+                    break
+                a = yield Question(q, "declare", legal, claim)  # (the tile: the discard the first set must take)
+                if a.kind == "pass":
+                    self._emit(Show(q, tuple(rest)))
+                    break
+                for t in a.tiles:
+                    rest.remove(t)
+                made.append((a.tiles, a.mode == 1))
+                self._emit(Declare(q, a.tiles, a.mode == 1))
+                claim = None
+            if q == p:
+                self._announce_winner(wins)
+        self._score(wins)
+
+    def _announce_winner(self, wins: list[tuple[int, int | None, WinHow, int | None]]) -> None:
+        """The winner's score, once its sets are known and before the losers declare theirs (mj-server's order)."""
+        player = self.family.winner_score(self, wins)
+        self._emit(Scored(player.seat, player.score, "\n".join(player.explanation)))
+
     def _flow(self) -> Generator[Question, Answer, None]:
         self._deal()
         if self.family.flower_wins:
@@ -657,8 +720,11 @@ class Hand:
                 for t in a.tiles:
                     s.remove(t)
                 s.melds.append(Meld("concealed_gong", a.tiles))
-                self._emit(Gong(p, GONG_CONCEALED, a.tiles, audience=_ONLY[p]))
-                self._emit(Gong(p, GONG_CONCEALED, (), audience=_OTHERS[p]))
+                if self.family.concealed_gong_shown:  # classical: declared face up, to all (mj-server)
+                    self._emit(Gong(p, GONG_CONCEALED, a.tiles))
+                else:
+                    self._emit(Gong(p, GONG_CONCEALED, a.tiles, audience=_ONLY[p]))
+                    self._emit(Gong(p, GONG_CONCEALED, (), audience=_OTHERS[p]))
                 if self._tracks:
                     self.family.set_made(self, p, None, None)
             else:

@@ -16,7 +16,9 @@ What the loop asks (all pure and synchronous):
   in turn order after the thrower, then the one seat that can pung or kong, then the next seat's chow);
 * winning shapes: ``special_waits`` (shapes beyond sets and a pair, for a hand without melds) and ``is_complete``;
 * the end: ``score`` (every winner's score with its explanation, the settlement) and ``keeps_deal`` (who deals
-  next).
+  next); where players declare their sets (``declarations``: classical, for a client of mj-server's protocol),
+  ``declare_options`` says what a seat may declare next, and ``score`` scores what it declared
+  (``Hand.declared``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ class Family:
     # When set: only a hand whose honours' group key (``analysis.group_keys(counts)[3]``) is in it can wait on a
     # special shape, and the engine asks ``special_waits`` of no other (it is asked at every change of a hand)
     special_keys: frozenset[int] | None = None
+    concealed_gong_shown = False  # a concealed gong's tiles are shown to every seat (else to its owner only)
+    declarations = False  # seats may declare their own sets when the hand is won (``declare_options``)
 
     def new_state(self) -> Any:
         """What the family keeps during one hand (the engine's ``Hand.extra``)."""
@@ -75,6 +79,19 @@ class Family:
     def is_special(self, counts: Sequence[int]) -> bool:
         """Whether a complete hand without melds is of a shape other than sets and a pair."""
         return False
+
+    def declare_options(self, rest: Sequence[int], melds: Sequence[Any], made: Sequence[tuple[tuple[int, ...], bool]],
+                        *, winner: bool, claim: int | None) -> tuple[Any, ...]:
+        """A declaring seat's legal next declarations (``Answer``s of kind ``declare``, and ``pass`` where it may
+        stop), given its undeclared concealed tiles ``rest`` (a winner's with the winning tile), its melds and the
+        sets it ``made`` so far; ``claim``: the winning discard, which the winner's first set must take.  Empty when
+        the seat has nothing more to declare."""
+        raise NotImplementedError
+
+    def winner_score(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]) -> Any:
+        """Where seats declare: the winner's score alone, before the losers declare (a record with ``seat``,
+        ``score`` and ``explanation``, the lines of its explanation)."""
+        raise NotImplementedError
 
     def score(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]) -> HandResult:
         """The result of a won hand: ``wins`` are (seat, winning tile, how, thrower)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-AskKind = Literal["throw", "hu", "gong", "pong", "eat"]
-AnswerKind = Literal["throw", "hu", "gong", "pong", "eat", "pass"]
+AskKind = Literal["throw", "hu", "gong", "pong", "eat", "declare"]
+AnswerKind = Literal["throw", "hu", "gong", "pong", "eat", "pass", "declare"]
 MeldType = Literal["eat", "pong", "gong", "concealed_gong"]
 GroupType = Literal["chow", "pung", "pair"]  # a group of an arrangement (``analysis.Group``)

@@ -408,6 +408,62 @@ class Exit(Event):
         _set(self, "audience", audience)
 
 
+class Declare(Event):
+    """A set declared at the end of a hand by a seat that declares its own (``Hand``'s ``declarers``: a client of
+    mj-server's protocol): ``tiles`` ascending, a pung, chow or pair of its concealed tiles, or all of them for a
+    special hand (the Thirteen Unique Wonders); ``claimed``: the set takes the winning discard (it is exposed)."""
+
+    __slots__ = ("seat", "tiles", "claimed")
+    kind: ClassVar[str] = "declare"
+    __match_args__ = ("seat", "tiles", "claimed")
+    FIELDS = (*__match_args__, "audience")
+    seat: int
+    tiles: tuple[int, ...]
+    claimed: bool
+
+    def __init__(self, seat: int, tiles: tuple[int, ...], claimed: bool = False, *,
+                 audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tiles", tiles)
+        _set(self, "claimed", claimed)
+        _set(self, "audience", audience)
+
+
+class Show(Event):
+    """A declaring loser is done: ``tiles``, its concealed tiles left out of any set, ascending, shown to all."""
+
+    __slots__ = ("seat", "tiles")
+    kind: ClassVar[str] = "show"
+    __match_args__ = ("seat", "tiles")
+    FIELDS = (*__match_args__, "audience")
+    seat: int
+    tiles: tuple[int, ...]
+
+    def __init__(self, seat: int, tiles: tuple[int, ...], *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tiles", tiles)
+        _set(self, "audience", audience)
+
+
+class Scored(Event):
+    """A player's score once it is known, before the hand's ``Exit`` (where seats declare their sets: the winner's
+    as soon as it has declared, as mj-server announces it): ``explanation``'s lines joined by newlines."""
+
+    __slots__ = ("seat", "score", "explanation")
+    kind: ClassVar[str] = "scored"
+    __match_args__ = ("seat", "score", "explanation")
+    FIELDS = (*__match_args__, "audience")
+    seat: int
+    score: int
+    explanation: str
+
+    def __init__(self, seat: int, score: int, explanation: str, *, audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "score", score)
+        _set(self, "explanation", explanation)
+        _set(self, "audience", audience)
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (InitGame, InitCard, Mo, Flower, Throw, Eat, Pong, Gong, Hu, Exit)
+    cls.kind: cls for cls in (InitGame, InitCard, Mo, Flower, Throw, Eat, Pong, Gong, Hu, Declare, Show, Scored, Exit)
 }

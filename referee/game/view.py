@@ -236,7 +236,7 @@ class SeatView:
             if e.seat != me:
                 self._resolve_pending()
                 self.wall_remaining -= 1  # the gong's replacement draw, made at once and unseen
-                self.melds[e.seat].append(Meld("concealed_gong", ()))
+                self.melds[e.seat].append(Meld("concealed_gong", tuple(e.tiles)))  # shown under classical
             else:
                 tiles = tuple(e.tiles) or self._held_quad()
                 for t in tiles:

@@ -66,7 +66,7 @@ def play(options: GameOptions, seed: int, index: int, dealer: int, policy: str, 
         q = hand.question
         assert q is not None
         for e in events:
-            check_audience(e)  # type: ignore[arg-type]
+            check_audience(e, gong_shown=True)  # type: ignore[arg-type]  (mj-server shows a concealed kong)
             for p in e.audience:  # type: ignore[attr-defined]
                 views[p].apply(e)  # type: ignore[arg-type]
         if check:

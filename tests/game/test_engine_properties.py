@@ -144,10 +144,13 @@ def check_tiles(hand: Hand, rules: Ruleset) -> None:
 _TIDS = {False: frozenset(ALL_TIDS), True: frozenset(ALL_TIDS_WITH_FLOWERS)}
 
 
-def check_audience(e: Event) -> None:
-    """Own tiles and draws to their owner only, concealed gong tiles to the owner only, the rest to all."""
+def check_audience(e: Event, *, gong_shown: bool = False) -> None:
+    """Own tiles and draws to their owner only, concealed gong tiles to the owner only (to all where the family
+    shows them: ``gong_shown``), the rest to all."""
     if isinstance(e, (InitCard, Mo)):
         assert e.audience == {e.seat}
+    elif isinstance(e, Gong) and e.mode == GONG_CONCEALED and gong_shown:
+        assert e.audience == ALL_SEATS and len(e.tiles) == 4
     elif isinstance(e, Gong) and e.mode == GONG_CONCEALED:
         if e.tiles:
             assert e.audience == {e.seat} and len(e.tiles) == 4

@@ -23,7 +23,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 
@@ -39,12 +39,16 @@ from . import messages as m
 from .codec import Framer, XmjProtocolError, parse_client, write
 from .messages import Message
 from .table import NEXT_HAND, START_PLAY, View, game_messages, login_messages, option_messages
-from .translate import ClientFault, Decisions, Translator, code_of, wind_letter
+from .translate import DECLARATIONS, ClientFault, Decisions, Translator, code_of, wind_letter
+
+if TYPE_CHECKING:
+    from referee.game.engine import HandResult
 
 LOGIN_TIMEOUT = 30.0  # seconds for a client to connect and send Connect once started (a start grace, not a move)
 READ_SIZE = 65536
 _DECISIONS = (m.PMsgDiscard, m.PMsgNoClaim, m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong,
-              m.PMsgDeclareClosedKong, m.PMsgAddToPung)
+              m.PMsgDeclareClosedKong, m.PMsgAddToPung, *DECLARATIONS)
+WASHOUT = "wall exhausted"  # the reason a washout is given (a hand with no winner)
 
 
 class ClientGone(Exception):
@@ -99,7 +103,7 @@ class XmjSeat(Seat):
         self.client = client
         self.timeout = timeout
         self.conn: XmjConnection | None = None
-        self.translator = Translator()
+        self.translator = Translator(flowers_loose=bool(options.FlowersLoose))
         self.decisions = Decisions()
         self.view = View(position)
         self.outbox: list[Message | _Await] = []
@@ -142,21 +146,34 @@ class XmjSeat(Seat):
             return
         if isinstance(event, InitCard):
             if event.seat == self.position:
-                counts = {p: 14 if p == self.translator.dealer else 13 for p in (1, 2, 3, 4)}
-                counts[self.position] = len(event.tiles)
-                self._out(self.translator.deal(self.position, event.tiles, counts))
+                dealt, self.specials = self.translator.deal(self.position, event.tiles)
+                self._out(dealt)
                 self.dealing = True
             return
         msgs = self.translator.events(event)
-        if self.dealing and msgs and isinstance(msgs[0], m.CMsgPlayerDeclaresSpecial | m.CMsgPlayerDraws
-                                                | m.CMsgPlayerDrawsLoose):
-            self.specials += msgs  # a flower and its replacement in the deal: shown in mj-server's specials phase
-            return
         if self.dealing and isinstance(event, Throw):
             self._end_of_deal()
-        if msgs and isinstance(msgs[-1], m.CMsgSettlement):
-            self._settle(msgs[-1])
         self._out(msgs)
+
+    def hand_over(self, result: HandResult) -> None:
+        """The hand's end as mj-server tells it: a washout, or every player's ``HandScore`` (its score and the
+        explanation) and the ``Settlement`` (the changes by wind from East, and the explanation)."""
+        if result.outcome != "win":
+            self._out([m.CMsgWashOut(WASHOUT)])
+            return
+        detail = result.detail
+        players = getattr(detail, "players", ())
+        winner = result.wins[0].seat
+        order = [winner, *(q for q in (1, 2, 3, 4) if q != winner)]
+        by_seat = {ps.seat: ps for ps in players}
+        out: list[Message] = [m.CMsgHandScore(q, by_seat[q].score, "\n".join(by_seat[q].explanation))
+                              for q in order if q in by_seat and q not in self.translator.scored]
+        dealer = self.translator.dealer
+        ch = [result.scores[(dealer - 1 + i) % 4] for i in range(4)]
+        out.append(m.CMsgSettlement(ch[0], ch[1], ch[2], ch[3], "\n".join(getattr(detail, "settlement", ()))))
+        for q in (1, 2, 3, 4):
+            self.scores[q - 1] += result.scores[q - 1]
+        self._out(out)
 
     def _init_game(self, e: InitGame) -> None:
         self.translator.new_hand(e.dealer)
@@ -187,12 +204,6 @@ class XmjSeat(Seat):
         if self.position != dealer:
             self.outbox.append(_Await("Ready"))
         self.outbox += [m.CMsgPlayerReady(p) for p in (1, 2, 3, 4) if p != dealer]
-
-    def _settle(self, s: Message) -> None:
-        assert isinstance(s, m.CMsgSettlement)
-        dealer = self.translator.dealer
-        for i, change in enumerate((s.east, s.south, s.west, s.north)):
-            self.scores[(dealer - 1 + i) % 4] += change
 
     def _out(self, msgs: Sequence[Message]) -> None:
         self.outbox += self.view.see_all(msgs)
@@ -303,7 +314,11 @@ class XmjSeat(Seat):
 
 
 def _stale(msg: Message, question: Question, serial: int) -> bool:
-    """A claim of a discard that is no longer in play: an earlier one, or any when it is the client's turn."""
+    """A claim of a discard that is no longer in play: an earlier one, or any when it is the client's turn (at
+    the end of a hand, a claim of any discard: the sets are declared with serial 0)."""
+    if question.ask == "declare":
+        return isinstance(msg, m.PMsgNoClaim | m.PMsgPung | m.PMsgKong | m.PMsgChow | m.PMsgMahJong) \
+            and msg.discard != 0
     own_turn = question.ask == "throw" or question.tile is None
     if isinstance(msg, m.PMsgNoClaim | m.PMsgPung | m.PMsgKong | m.PMsgChow):
         return own_turn or msg.discard < serial

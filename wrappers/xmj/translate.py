@@ -18,7 +18,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.game.tiles import FLOWER_KINDS
-from referee.game.types import HU, PASS, Answer, Eat, Event, Exit, Flower, Gong, Hu, InitGame, Mo, Pong, Question, Throw
+from referee.game.types import (
+    HU,
+    PASS,
+    Answer,
+    Declare,
+    Eat,
+    Event,
+    Flower,
+    Gong,
+    Hu,
+    InitGame,
+    Mo,
+    Pong,
+    Question,
+    Scored,
+    Show,
+    Throw,
+)
 
 from . import messages as m
 from .messages import Message
@@ -60,25 +77,35 @@ class Translator:
     a serial number (``PlayerDiscards``), a claim is announced then implemented (``PlayerClaimsPung`` then
     ``PlayerPungs``), a concealed kong or an added tile gets a serial too (it can be robbed)."""
 
-    def __init__(self) -> None:
-        self.serial = 0
-        self.discard: tuple[int, int, int] | None = None  # (serial, seat, TID) of the discard in play
-        self.dealer = 1
-        self.last_draw: dict[int, int] = {}
+    def __init__(self, flowers_loose: bool = False) -> None:
+        self.flowers_loose = flowers_loose  # a flower is replaced from the loose tiles (else from the live wall)
+        self.new_hand(1)
 
     def new_hand(self, dealer: int) -> None:
         self.serial = 0
-        self.discard = None
+        self.discard: tuple[int, int, int] | None = None  # (serial, seat, TID) of the discard in play
         self.dealer = dealer
-        self.last_draw = {}
+        self.claimed: int | None = None  # the winning discard (or robbed kong tile), once a hand is won on one
+        self.scored: set[int] = set()  # the players whose HandScore was sent (the others' come with the result)
+        self.dealing = True  # until this client's own InitCard
+        self.deal_flowers: dict[int, list[int]] = {p: [] for p in (1, 2, 3, 4)}
+        # The draw a player makes next and has not been shown yet ("live" or "loose"): mjref tells a seat of its
+        # own draws only, and mj-server shows every draw (another's as ``--``).  A draw is shown when its player
+        # next acts: a discard, a kong, a flower, Mah-Jong from the wall.
+        self.owed: dict[int, str] = {}
 
-    def deal(self, seat: int, tiles: Sequence[int], counts: dict[int, int]) -> list[Message]:
-        """The deal as mj-server draws it: three rounds of four tiles each from East on, one each, and East's
-        fourteenth; ``seat``'s own tiles in ``tiles``' order (mj-player's play depends on that order), the others'
-        hidden (``counts``: how many each seat was dealt)."""
+    def deal(self, seat: int, tiles: Sequence[int]) -> tuple[list[Message], list[Message]]:
+        """The deal as mj-server draws it (three rounds of four tiles each from East on, one each, and East's
+        fourteenth; the others' tiles hidden), and the specials phase's messages (each flower declared, and its
+        replacement drawn).  mjref deals flowers already replaced (``tiles``, the client's ``InitCard``): the
+        client is dealt its flowers and all but as many of its tiles, and draws those as the replacements."""
         order = [(self.dealer - 1 + i) % 4 + 1 for i in range(4)]
+        counts = {p: 14 if p == self.dealer else 13 for p in order}
+        mine = list(self.deal_flowers[seat])
+        held = list(tiles)
+        replacements = held[len(held) - len(mine):] if mine else []
+        own = held[: len(held) - len(mine)] + mine
         given = {p: 0 for p in order}
-        own = list(tiles)
         out: list[Message] = []
 
         def give(p: int, n: int) -> None:
@@ -93,43 +120,103 @@ class Translator:
         for p in order:
             give(p, 1)
         give(self.dealer, counts[self.dealer])
-        return out
+        specials: list[Message] = []
+        draw = m.CMsgPlayerDrawsLoose if self.flowers_loose else m.CMsgPlayerDraws
+        for p in order:
+            for k, f in enumerate(self.deal_flowers[p]):
+                specials.append(m.CMsgPlayerDeclaresSpecial(p, code_of(f)))
+                specials.append(draw(p, code_of(replacements[k]) if p == seat else "--"))
+        self.dealing = False
+        return out, specials
+
+    def _shown_draw(self, p: int, tile: int = 0) -> list[Message]:
+        """The draw ``p`` owes, shown now (``tile``: what it drew, when this client may see it)."""
+        kind = self.owed.pop(p, None)
+        if kind is None:
+            return []
+        return [(m.CMsgPlayerDrawsLoose if kind == "loose" else m.CMsgPlayerDraws)(p, code_of(tile))]
 
     def events(self, e: Event) -> list[Message]:
         if isinstance(e, Mo):
             self.discard = None
-            self.last_draw[e.seat] = e.tile
+            self.owed.pop(e.seat, None)
             cls = m.CMsgPlayerDrawsLoose if e.replacement else m.CMsgPlayerDraws
             return [cls(e.seat, code_of(e.tile))]
         if isinstance(e, Flower):
-            return [m.CMsgPlayerDeclaresSpecial(e.seat, code_of(e.tile))]
+            if self.dealing:
+                self.deal_flowers[e.seat].append(e.tile)
+                return []
+            out = [*self._shown_draw(e.seat, e.tile), m.CMsgPlayerDeclaresSpecial(e.seat, code_of(e.tile))]
+            self.owed[e.seat] = "loose" if self.flowers_loose else "live"  # its replacement (own: the next Mo)
+            return out
         if isinstance(e, Throw):
+            out = self._shown_draw(e.seat)
             self.serial += 1
             self.discard = (self.serial, e.seat, e.tile)
-            return [m.CMsgPlayerDiscards(e.seat, code_of(e.tile), self.serial, False)]
+            self.owed = {e.seat % 4 + 1: "live"}  # the next player draws, unless the discard is claimed
+            return [*out, m.CMsgPlayerDiscards(e.seat, code_of(e.tile), self.serial, False)]
         if isinstance(e, Pong):
+            self.owed = {}
             serial = self.discard[0] if self.discard else 0
             return [m.CMsgPlayerClaimsPung(e.seat, serial), m.CMsgPlayerPungs(e.seat, code_of(e.tiles[0]))]
         if isinstance(e, Eat):
+            self.owed = {}
             serial, _, claimed = self.discard if self.discard else (0, 0, e.tiles[1])
             ranks = sorted(t // 10 for t in e.tiles)
             cpos = ("Lower", "Middle", "Upper")[ranks.index(claimed // 10)]
             return [m.CMsgPlayerClaimsChow(e.seat, serial, cpos), m.CMsgPlayerChows(e.seat, code_of(claimed), cpos)]
         if isinstance(e, Gong):
-            return self._gong(e)
+            if e.mode == 4:
+                self.owed = {}
+            out = self._shown_draw(e.seat)
+            out += self._gong(e)
+            self.owed[e.seat] = "loose"  # its replacement, unless the kong is robbed
+            return out
         if isinstance(e, Hu):
             if self.discard is not None and self.discard[1] != e.seat:
+                self.claimed = self.discard[2]
+                self.owed = {}
                 return [m.CMsgPlayerClaimsMahJong(e.seat, self.discard[0]), m.CMsgPlayerMahJongs(e.seat, "--")]
-            return [m.CMsgPlayerMahJongs(e.seat, code_of(e.tile))]
+            self.claimed = None
+            out = self._shown_draw(e.seat)
+            self.owed = {}
+            return [*out, m.CMsgPlayerMahJongs(e.seat, code_of(e.tile))]
+        if isinstance(e, Declare):
+            return [self._declared(e)]
+        if isinstance(e, Show):
+            return [m.CMsgPlayerShowsTiles(e.seat, tuple(code_of(t) for t in e.tiles))]
+        if isinstance(e, Scored):
+            self.scored.add(e.seat)
+            return [m.CMsgHandScore(e.seat, e.score, e.explanation)]
         if isinstance(e, InitGame):
             self.new_hand(e.dealer)
             return []
-        if isinstance(e, Exit):
-            s = e.scores
-            east = self.dealer
-            by_wind = [s[(east - 1 + i) % 4] for i in range(4)]
-            return [m.CMsgSettlement(by_wind[0], by_wind[1], by_wind[2], by_wind[3], "")]
-        return []
+        return []  # Exit: the scores and the settlement come from the hand's result (the seat's ``hand_over``)
+
+    def _declared(self, e: Declare) -> Message:
+        """A set declared at the end of the hand, as mj-server announces it: the set the winning discard went to
+        (``PlayerPungs``, ``PlayerChows``, ``PlayerPairs``, ``PlayerSpecialSet``), or a closed one
+        (``PlayerFormsClosed*``)."""
+        codes = [code_of(t) for t in e.tiles]
+        if e.claimed and self.claimed is not None:
+            tile = code_of(self.claimed)
+            if len(codes) > 4:
+                rest = list(codes)
+                rest.remove(tile)
+                return m.CMsgPlayerSpecialSet(e.seat, tile, tuple(rest))
+            if len(codes) == 2:
+                return m.CMsgPlayerPairs(e.seat, tile)
+            if codes[0] == codes[1]:
+                return m.CMsgPlayerPungs(e.seat, tile)
+            ranks = sorted(t // 10 for t in e.tiles)
+            return m.CMsgPlayerChows(e.seat, tile, ("Lower", "Middle", "Upper")[ranks.index(self.claimed // 10)])
+        if len(codes) > 4:
+            return m.CMsgPlayerFormsClosedSpecialSet(e.seat, tuple(codes))
+        if len(codes) == 2:
+            return m.CMsgPlayerFormsClosedPair(e.seat, codes[0])
+        if codes[0] == codes[1]:
+            return m.CMsgPlayerFormsClosedPung(e.seat, codes[0])
+        return m.CMsgPlayerFormsClosedChow(e.seat, min(codes))
 
     def _gong(self, e: Gong) -> list[Message]:
         if e.mode == 4:  # melded, on the discard in play
@@ -165,6 +252,9 @@ class Decisions:
         d = self.pending
         if d is None:
             return None
+        if q.ask == "declare":
+            self.pending = None
+            return _declaration(q, d)
         own_turn = q.ask == "throw" or q.tile is None
         match d:
             case m.PMsgNoClaim(discard=s) | m.PMsgPung(discard=s) | m.PMsgKong(discard=s) | m.PMsgChow(discard=s):
@@ -202,6 +292,72 @@ class Decisions:
             self.pending = None
             return _eat(q, d.cpos)
         return PASS
+
+
+# The client messages that declare a set at the end of a hand: (claimed, shape) of the set each names.
+DECLARATIONS = (m.PMsgFormClosedPung, m.PMsgFormClosedChow, m.PMsgFormClosedPair, m.PMsgFormClosedSpecialSet,
+                m.PMsgPair, m.PMsgSpecialSet, m.PMsgShowTiles)
+
+
+def _declaration(q: Question, d: Message) -> Answer:
+    """The ``declare`` answer a client's declaration gives: ``ShowTiles`` is ``pass`` (a loser is done), a closed
+    set (``FormClosedPung 5C``) or the set the winning discard goes to (``Pung 0``, ``Chow 0 Lower``, ``Pair``,
+    ``SpecialSet``) is the legal answer of that shape; anything else does not answer the question."""
+    match d:
+        case m.PMsgShowTiles():
+            if PASS in q.legal:
+                return PASS
+            raise ClientFault("illegal", "ShowTiles by the winner: a winner declares all its tiles")
+        case m.PMsgFormClosedPung(tile=t):
+            want, claimed = [t, t, t], False
+        case m.PMsgFormClosedPair(tile=t):
+            want, claimed = [t, t], False
+        case m.PMsgFormClosedChow(tile=t):
+            want, claimed = _chow_codes(t), False
+        case m.PMsgFormClosedSpecialSet():
+            want, claimed = [], False
+        case m.PMsgPung(discard=0):
+            want, claimed = ["pung"], True
+        case m.PMsgPair():
+            want, claimed = ["pair"], True
+        case m.PMsgChow(discard=0, cpos=cpos):
+            want, claimed = ["chow", cpos], True
+        case m.PMsgSpecialSet():
+            want, claimed = [], True
+        case _:
+            raise ClientFault("wrong_answer", f"{d.NAME} when the client must declare its sets")
+    for a in q.legal:
+        if a.kind != "declare" or (a.mode == 1) != claimed:
+            continue
+        codes = sorted(code_of(t) for t in a.tiles)
+        if not want:  # a special set: all the tiles
+            if len(codes) > 4:
+                return a
+        elif not claimed:
+            if codes == sorted(want):
+                return a
+        elif _claimed_shape(a, q.tile) == tuple(want):
+            return a
+    raise ClientFault("illegal", f"{str(d)[:60]}: not a set the client can declare now")
+
+
+def _chow_codes(t: str) -> list[str]:
+    if len(t) == 2 and t[0] in "1234567" and t[1] in "CBD":
+        return [t, f"{int(t[0]) + 1}{t[1]}", f"{int(t[0]) + 2}{t[1]}"]
+    return [t, "?", "?"]
+
+
+def _claimed_shape(a: Answer, claim: int | None) -> tuple[str, ...]:
+    """The shape of a declare answer that takes the winning discard ``claim`` (one of ``a.tiles``), as a client
+    names it: ``pung``, ``pair``, ``chow`` and the discard's place in it, or ``special``."""
+    ranks = sorted(t // 10 for t in a.tiles)
+    if len(ranks) == 2:
+        return ("pair",)
+    if len(ranks) == 3 and ranks[0] == ranks[1]:
+        return ("pung",)
+    if len(ranks) == 3 and claim is not None and claim // 10 in ranks:
+        return ("chow", ("Lower", "Middle", "Upper")[ranks.index(claim // 10)])
+    return ("special",)
 
 
 def _code_of_question(q: Question) -> str:

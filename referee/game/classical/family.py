@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from referee.game.analysis import group_keys
-from referee.game.classical.arrange import best_arrangement
+from referee.game.classical.arrange import best_arrangement, next_declarations, score_declared
 from referee.game.classical.danger import HANDS, mark_discard, sets_danger
 from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.hand import TileSet
@@ -39,7 +39,7 @@ from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
 from referee.game.family import Family
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS
-from referee.game.types import Meld
+from referee.game.types import PASS, Answer, Meld
 
 if TYPE_CHECKING:
     from referee.game.engine import Hand, HandResult, WinHow
@@ -113,6 +113,8 @@ class ClassicalFamily(Family):
     rob_kong = True
     multiple_winners = False
     tracks_sets = True
+    concealed_gong_shown = True  # mj-server shows a declared concealed kong's tile to every player
+    declarations = True
 
     def __init__(self, rules: GameOptions | _ClassicalBase) -> None:
         self.rules = rules
@@ -202,13 +204,47 @@ class ClassicalFamily(Family):
         st: ClassicalState = hand.extra
         dealer = hand.dealer
         w = _east_index(p, dealer)
+        if how == "throw" and thrower is not None:
+            self._mark(hand, st, w, thrower, tile, won=True)
+        whence, base = self._table(hand, p, tile, how, thrower)
+        players: list[PlayerScore] = []
+        values = [0, 0, 0, 0]
+        winner_danger = Danger(0)
+        for q in (1, 2, 3, 4):
+            player, danger = self._player(hand, q, p, tile, how, base)
+            values[player.index] = player.score
+            if q == p:
+                winner_danger = danger
+            players.append(player)
+        flags = st.flags[w]
+        flags[w] = winner_danger
+        cannoner = next((i for i in range(4) if i != w and flags[i] & flags[w]), None)
+        supplier = _east_index(thrower, dealer) if thrower is not None else None
+        settlement = settle(values, w, o, whence=whence, supplier=supplier, cannoner=cannoner)
+        by_seat = tuple(settlement.changes[_east_index(q, dealer)] for q in (1, 2, 3, 4))
+        scores = (by_seat[0], by_seat[1], by_seat[2], by_seat[3])
+        win = players[p - 1]
+        record = WinRecord(p, tile, how, thrower, ClassicalScore(win.score, win.explanation), scores)
+        detail = ClassicalDetail(tuple(players), settlement.explanation,
+                                 None if cannoner is None else (cannoner + dealer - 1) % 4 + 1)
+        return HandResult("win", (record,), scores, detail)
+
+    def winner_score(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]) -> Any:
+        """The winner's score alone, as ``score`` will give it (``PlayerScore``): what mj-server announces once the
+        winner has declared, before the losers declare."""
+        (p, tile, how, thrower), = wins
+        assert tile is not None
+        _whence, base = self._table(hand, p, tile, how, thrower)
+        return self._player(hand, p, p, tile, how, base)[0]
+
+    def _table(self, hand: Hand, p: int, tile: int, how: WinHow, thrower: int | None) -> tuple[Whence, dict[str, Any]]:
+        """How the hand was won, and what every player's scoring reads of the table (``Situation``'s fields)."""
+        dealer = hand.dealer
         if how == "self_draw":
             loose = hand._tiles.index(tile) >= hand._back  # drawn from the loose end
             whence: Whence = "loose" if loose else "wall"
         else:
             whence = "discard" if how == "throw" else "robbed"
-        if how == "throw" and thrower is not None:
-            self._mark(hand, st, w, thrower, tile, won=True)
         exposed: Counter[str] = Counter()
         discarded = [False, False, False, False]
         for q, s in hand._seats.items():
@@ -228,40 +264,59 @@ class ClassicalFamily(Family):
             if how == "throw" and thrower is not None:
                 discarded[_east_index(thrower, dealer)] = True
         no_discard = (not discarded[0], not discarded[1], not discarded[2], not discarded[3])
-        base = dict(
+        return whence, dict(
             round_wind=WIND_CODE[hand.round_wind], whence=whence, tile=CODE[tile], exposed=exposed,
             last_tile=hand._front >= hand._live_end, exactly_last=hand._front == hand._live_end,
             no_discard=no_discard, kong_upon_kong=hand._kong_upon_kong and hand._gongs_at == hand._throws,
             hands_as_east=hand.hands_as_east)
-        players: list[PlayerScore] = []
-        values = [0, 0, 0, 0]
-        winner_danger = Danger(0)
-        for q in (1, 2, 3, 4):
-            s = hand._seats[q]
-            i = _east_index(q, dealer)
-            concealed = [CODE[t] for t in s.concealed]
-            if q == p and how != "self_draw":
-                concealed.append(CODE[tile])
-            mine = ClassicalHand(concealed, _sets(s.melds), [CODE[t] for t in s.flowers])
-            at = Situation(seat=i, winner=q == p, **base)  # type: ignore[arg-type]
-            arranged, score = best_arrangement(mine, at, o)
-            values[i] = score.value
-            if q == p:
-                winner_danger = score.danger
-            players.append(PlayerScore(q, i, tuple(ts.text() for ts in arranged.sets), tuple(arranged.concealed),
-                                       tuple(arranged.specials), score.value, score.explanation))
-        flags = st.flags[w]
-        flags[w] = winner_danger
-        cannoner = next((i for i in range(4) if i != w and flags[i] & flags[w]), None)
-        supplier = _east_index(thrower, dealer) if thrower is not None else None
-        settlement = settle(values, w, o, whence=whence, supplier=supplier, cannoner=cannoner)
-        by_seat = tuple(settlement.changes[_east_index(q, dealer)] for q in (1, 2, 3, 4))
-        scores = (by_seat[0], by_seat[1], by_seat[2], by_seat[3])
-        win = players[p - 1]
-        record = WinRecord(p, tile, how, thrower, ClassicalScore(win.score, win.explanation), scores)
-        detail = ClassicalDetail(tuple(players), settlement.explanation,
-                                 None if cannoner is None else (cannoner + dealer - 1) % 4 + 1)
-        return HandResult("win", (record,), scores, detail)
+
+    def _player(self, hand: Hand, q: int, p: int, tile: int, how: WinHow,
+                base: dict[str, Any]) -> tuple[PlayerScore, Danger]:
+        """Player ``q``'s score (``p`` won): the sets it declared itself, as declared, or for a player that declares
+        nothing the arrangement that scores highest; and the dangerous hands its score found."""
+        s = hand._seats[q]
+        i = _east_index(q, hand.dealer)
+        concealed = [CODE[t] for t in s.concealed]
+        if q == p and how != "self_draw":
+            concealed.append(CODE[tile])
+        mine = ClassicalHand(concealed, _sets(s.melds), [CODE[t] for t in s.flowers])
+        at = Situation(seat=i, winner=q == p, **base)
+        made = hand.declared.get(q)
+        if made is None:
+            arranged, score = best_arrangement(mine, at, self.options)
+        else:  # mj-server scores what a player declared
+            sets = [ts for ts in (_declared_set(tiles) for tiles, _ in made) if ts is not None]
+            claimed = next((k for k, (tiles, c) in enumerate(made) if c and _declared_set(tiles)), None)
+            arranged, score = score_declared(mine, sets, claimed, at, self.options)
+        player = PlayerScore(q, i, tuple(ts.text() for ts in arranged.sets), tuple(arranged.concealed),
+                             tuple(arranged.specials), score.value, score.explanation)
+        return player, score.danger
+
+    def declare_options(self, rest: Sequence[int], melds: Sequence[Meld],
+                        made: Sequence[tuple[tuple[int, ...], bool]], *, winner: bool,
+                        claim: int | None) -> tuple[Answer, ...]:
+        sets = [*_sets(melds), *(ts for ts in (_declared_set(tiles) for tiles, _ in made) if ts is not None)]
+        if made and _declared_set(made[-1][0]) is None:
+            return ()  # a special hand declared: nothing is left
+        at = Situation(seat=0, round_wind="EW", winner=winner, tile=CODE[claim] if claim is not None else None)
+        mine = ClassicalHand([CODE[t] for t in rest], sets, [])
+        out: list[Answer] = []
+        for ts in next_declarations(mine, at, self.options, claim is not None):
+            codes = list(CODE[t] for t in rest) if ts is None else ts.tiles()
+            pool = list(rest)
+            tiles: list[int] = []
+            if claim is not None:  # the winning discard itself goes to the set it completes
+                pool.remove(claim)
+                codes.remove(CODE[claim])
+                tiles.append(claim)
+            for code in codes:
+                t = next(x for x in pool if CODE[x] == code)  # the lowest copy: copies are alike
+                pool.remove(t)
+                tiles.append(t)
+            out.append(Answer("declare", tuple(sorted(tiles)), 1 if claim is not None else None))
+        if not winner:
+            out.insert(0, PASS)
+        return tuple(out)
 
     def keeps_deal(self, result: HandResult, dealer: int) -> bool:
         return result.outcome == "draw" or dealer in result.winners
@@ -324,6 +379,16 @@ class ClassicalDetail:
     def to_json(self) -> dict[str, Any]:
         return {"players": [p.to_json() for p in self.players], "settlement": list(self.settlement),
                 "cannon": self.cannon}
+
+
+def _declared_set(tiles: Sequence[int]) -> TileSet | None:
+    """The closed set a declaration's tiles make (a pair, a pung, a chow), or None for a special hand."""
+    codes = [CODE[t] for t in tiles]
+    if len(codes) == 2:
+        return TileSet("ClosedPair", codes[0])
+    if len(codes) == 3:
+        return TileSet("ClosedPung", codes[0]) if codes[0] == codes[1] else TileSet("ClosedChow", min(codes))
+    return None
 
 
 def _east_index(seat: int, dealer: int) -> int:
