@@ -137,7 +137,8 @@ def classical_ruleset(options: GameOptions, match: dict[str, Any] | None = None,
     return ruleset_from_table({**options.model_dump(), **(match or {}), **_values(list(assignments))})
 
 
-PLAYED: dict[str, tuple[str, ...]] = {"match": ("taiwan16", "classical")}
+PLAYED: dict[str, tuple[str, ...]] = {command: ("taiwan16", "classical")
+                                      for command in ("match", "play", "serve", "check", "regress")}
 """The families each command that plays runs (a command not named here runs taiwan16 only)."""
 
 
