@@ -368,3 +368,62 @@ def test_what_a_person_sees_on_a_phone_and_a_desktop(tmp_path: Path, width: int,
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+# ----------------------------------------------------------------------------------- Chinese Classical (issue 32)
+@pytest.mark.slow
+def test_a_person_plays_a_classical_hand_of_13_tiles_and_sees_every_players_score(tmp_path: Path) -> None:
+    """``mjref play --rules xmj``: the person (East) is dealt 14 tiles and sees 13 face down at each other seat; a
+    throw, then a self-drawn win on East; the result shows every player's score line with mj-server's explanation
+    and the settlement, as the viewer does; the log is a classical one and replays."""
+    from referee.conformance import crafted_wall
+    from referee.rulesets import playable_rules
+
+    rules = playable_rules("xmj", [])
+    # 123m 456m 789m 123s, East and White: throw White, the others throw North, South, Red; draw East: Mah-Jong
+    hand = [110, 120, 130, 140, 150, 160, 170, 180, 190, 210, 220, 230, 410, 470]
+    wall = crafted_wall({1: hand}, rules, dealer=1, draws=[440, 430, 450, 411], filler_seed=4)
+    wallfile = tmp_path / "walls.txt"
+    wallfile.write_text(" ".join(map(str, wall.tiles)) + "\n")
+    log = tmp_path / "classical.jsonl"
+    with chromium() as browser:
+        proc, found = _start_play(tmp_path, "--rules", "xmj", "--hands", "1", "--wallfile", str(wallfile),
+                                  "--seed", "5", "--log", str(log))
+        try:
+            context = browser.new_context(viewport={"width": 1400, "height": 960})
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(found.group(0))
+            page.wait_for_selector('body[data-state=asked] #hand-1 .tile.playable[data-tid="470"]')
+            assert page.locator("#hand-1 .tile").count() == 14
+            assert [page.locator(f"#hand-{p} .tile.back").count() for p in (2, 3, 4)] == [13, 13, 13]
+            assert page.evaluate("window.MJPLAY.state().table.deal") == 13
+            screenshot(page, "play-classical-first-throw.png")
+            page.click('#hand-1 .tile[data-tid="470"]')
+            page.wait_for_selector('button.answer[data-kind="hu"]')
+            assert page.locator("#hand-1 .tile").count() == 14  # 13 and the East just drawn
+            page.keyboard.press("h")
+            page.wait_for_selector("#winner-panel[data-outcome=win] table.classical")
+            panel = page.locator("#winner-panel")
+            assert page.locator("#winner-panel tr.player-score").count() == 4
+            text = panel.inner_text()
+            assert "1 you wins by self-draw" in text and "points" in text and "SCORE:" in text, text
+            assert "tai" not in text.lower().split(), text  # points, not Taiwan's tai
+            assert "points" in page.locator("#notes").inner_text()
+            screenshot(page, "play-classical-won.png")
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+            assert not errors, errors
+            context.close()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    assert records[0]["rules"]["family"] == "classical"
+    assert [r["answer"] for r in records if r["type"] == "answer" and r["seat"] == 1] == ["/throw 470", "/hu"]
+    result = next(r for r in records if r["type"] == "result")
+    assert [w["seat"] for w in result["wins"]] == [1] and len(result["classical"]["players"]) == 4
+    assert mjref(["replay", str(log)]) == 0
