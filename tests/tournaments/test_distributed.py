@@ -302,3 +302,39 @@ def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, cluster: Any,
     for key in ("verdict", "groups", "hands", "llr", "mean_diff", "ci95"):
         assert remote[key] == local[key], key
     assert local["verdict"] == "pass"
+
+
+# ----------------------------------------------------------------------------------- Chinese Classical (issue 32)
+@pytest.mark.slow
+def test_a_classical_duplicate_tournament_on_dask_gives_the_local_runners_results(tmp_path: Path,
+                                                                                  cluster: Any) -> None:
+    """``rules = "xmj"``: the workers play the match jobs' classical ruleset (13-tile deals, 144 tiles), with the
+    same results and logs as the local runner, and the logs replay."""
+    cfg = config(rules="xmj", duplicate=True, bots=[{"name": n, "builtin": b} for n, b in BUILTINS[:4]])
+    local = run_tournament(cfg, tmp_path / "local", concurrency=1)
+    p = plan(cfg, tmp_path / "dask")
+    assert run_on_dask(p, cluster.scheduler_address) == len(p.schedule) == 4
+    for sql in ("SELECT id, hands, total1, total2, total3, total4 FROM matches",
+                "SELECT match_id, hand, dealer, outcome, winner, how, thrower, tai, s1, s2, s3, s4 FROM hands"):
+        assert rows(p.store_path, sql) == rows(local.store_path, sql)
+    logs = [Path(log) for _, log in rows(p.store_path, "SELECT id, log FROM matches")]
+    for log in logs:
+        body = log_body(log)
+        assert body == log_body(local.logs_dir / log.name)
+        assert body[0]["rules"]["family"] == "classical"
+        assert all(len(r["wall"]) == 144 for r in body if r["type"] == "hand")
+    assert main(["replay", str(logs[0])]) == 0
+
+
+@pytest.mark.slow
+def test_a_classical_regress_on_dask_reaches_the_local_verdict(tmp_path: Path, cluster: Any,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    common = ["regress", "--candidate", "random", "--baseline", "greedy", "--rules", "classical", "--hands", "2",
+              "--max-hands", "400", "--wall-salt", "same-walls", "--concurrency", "2", "--json"]
+    assert main([*common, "--store", str(tmp_path / "local.sqlite")]) == 1
+    local = json.loads(capsys.readouterr().out)
+    assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--dask", cluster.scheduler_address]) == 1
+    remote = json.loads(capsys.readouterr().out)
+    for key in ("verdict", "groups", "hands", "llr", "mean_diff", "ci95"):
+        assert remote[key] == local[key], key
+    assert local["verdict"] == "regression"
