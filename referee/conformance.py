@@ -36,6 +36,7 @@ from referee.errors import InputError, printable
 from referee.game.engine import Hand
 from referee.game.family import family_of
 from referee.game.rules import DEFAULT_RULES
+from referee.game.tiles import ALL_TIDS
 from referee.game.types import (
     GONG_CONCEALED,
     GONG_PROMOTED,
@@ -50,7 +51,6 @@ from referee.game.types import (
     Question,
     Throw,
 )
-from referee.game.tiles import ALL_TIDS
 from referee.game.wall import SplitMix64, Wall, arrange_wall, deal_positions
 from wrappers.codec import cut, format_event, format_question, misplaced_output_hint
 from wrappers.process import EXIT_GRACE, ProcessSeat
