@@ -20,6 +20,7 @@ bot exits by itself after ``/exit``.  An in-process bot passes them by construct
 from __future__ import annotations
 
 import os
+import random
 import stat
 import tempfile
 import time
@@ -51,7 +52,7 @@ from referee.game.types import (
     Question,
     Throw,
 )
-from referee.game.wall import SplitMix64, Wall, arrange_wall, deal_positions
+from referee.game.wall import Wall, arrange_wall, deal_positions
 from wrappers.codec import cut, format_event, format_question, misplaced_output_hint
 from wrappers.process import EXIT_GRACE, ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat
@@ -145,10 +146,7 @@ def crafted_wall(hands: dict[int, Sequence[int]], rules: Any, *, dealer: int, dr
     if rules.flowers:
         named = {t for h in hands.values() for t in h} | set(draws)
         spare = [t for t in ALL_TIDS if t not in named]
-        rng = SplitMix64(filler_seed)
-        for i in range(len(spare) - 1, 0, -1):
-            j = rng.next() % (i + 1)
-            spare[i], spare[j] = spare[j], spare[i]
+        random.Random(filler_seed).shuffle(spare)  # the scenario's own filler: a fixed order, nothing to derive
         full: dict[int, Sequence[int]] = {}
         for p, positions in deal_positions(dealer, deal).items():
             given = list(hands.get(p, ()))
