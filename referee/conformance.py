@@ -20,7 +20,6 @@ bot exits by itself after ``/exit``.  An in-process bot passes them by construct
 from __future__ import annotations
 
 import os
-import random
 import stat
 import tempfile
 import time
@@ -37,7 +36,6 @@ from referee.errors import InputError, printable
 from referee.game.engine import Hand
 from referee.game.family import family_of
 from referee.game.rules import DEFAULT_RULES
-from referee.game.tiles import ALL_TIDS
 from referee.game.types import (
     GONG_CONCEALED,
     GONG_PROMOTED,
@@ -139,21 +137,14 @@ class Run:
 def crafted_wall(hands: dict[int, Sequence[int]], rules: Any, *, dealer: int, draws: Sequence[int] = (),
                  filler_seed: int) -> Wall:
     """A scenario's wall under ``rules`` (either family: the deal's size is the family's).  With flowers in the
-    set, every seat's deal is filled up with suit and honour tiles first: a flower dealt would be replaced from
-    the live wall (classical's ``FlowersLoose`` off) and move the scenario's draws to another seat.  The draws
-    after the scenario's own may still be flowers, as in play."""
+    set, every seat is dealt what it is dealt without them (the scenarios are made for those deals: a flower dealt
+    would be replaced and move the scripted draws, other filler could let a scripted seat claim first); the draws
+    after the scenario's own may be flowers, as in play."""
     deal = family_of(rules).deal_size
     if rules.flowers:
-        named = {t for h in hands.values() for t in h} | set(draws)
-        spare = [t for t in ALL_TIDS if t not in named]
-        random.Random(filler_seed).shuffle(spare)  # the scenario's own filler: a fixed order, nothing to derive
-        full: dict[int, Sequence[int]] = {}
-        for p, positions in deal_positions(dealer, deal).items():
-            given = list(hands.get(p, ()))
-            while len(given) < len(positions):
-                given.append(spare.pop())
-            full[p] = given
-        hands = full
+        plain = arrange_wall(hands, DEFAULT_RULES, dealer=dealer, draws=draws, filler_seed=filler_seed,
+                             deal_size=deal)  # DEFAULT_RULES: a wall without flowers (only its tile set is read)
+        hands = {p: [plain.tiles[i] for i in positions] for p, positions in deal_positions(dealer, deal).items()}
     return arrange_wall(hands, rules, dealer=dealer, draws=draws, filler_seed=filler_seed, deal_size=deal)
 
 

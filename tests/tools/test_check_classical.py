@@ -24,9 +24,15 @@ def _stderr_files_in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
-def test_greedy_reaches_every_situation_in_13_tile_hands() -> None:
-    report = run_check(resolve_bots(["greedy"])[0], rules=playable_rules("classical", []))
-    assert report.ok and report.family == "classical", [(r.name, r.note) for r in report.results if not r.passed]
+@pytest.mark.parametrize(("rules", "options", "family"), [
+    ("classical", [], "classical"),  # mj-server's flowers and seasons, replaced from the live wall
+    ("dmjl", ["FlowersLoose=true", "DeadWall16=true"], "classical"),
+    ("classical", ["Flowers=false"], "classical"),
+    ("taiwan16", ["flowers=true"], "taiwan16"),  # a flowered wall: the deals are those the scenarios were made for
+])
+def test_greedy_reaches_every_situation_under_each_family(rules: str, options: list[str], family: str) -> None:
+    report = run_check(resolve_bots(["greedy"])[0], rules=playable_rules(rules, options))
+    assert report.ok and report.family == family, [(r.name, r.note) for r in report.results if not r.passed]
     assert [r.name for r in report.results] == list(ORDER)
     for r in report.results:
         if r.name not in ("start_silent", "exit_after_exit", "pass"):
