@@ -34,7 +34,8 @@ from bots.base import make_policy
 from referee.aio import unwrap_single
 from referee.errors import InputError, printable
 from referee.game.engine import Hand
-from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset
+from referee.game.family import family_of
+from referee.game.rules import DEFAULT_RULES
 from referee.game.types import (
     GONG_CONCEALED,
     GONG_PROMOTED,
@@ -49,7 +50,7 @@ from referee.game.types import (
     Question,
     Throw,
 )
-from referee.game.wall import Wall, arrange_wall
+from referee.game.wall import Wall, arrange_wall, deal_positions
 from wrappers.codec import cut, format_event, format_question, misplaced_output_hint
 from wrappers.process import EXIT_GRACE, ProcessSeat
 from wrappers.seat import BuiltinSeat, Fault, HandInfo, Seat
@@ -126,11 +127,25 @@ class Run:
     dealer: int = 1
     scripts: dict[int, Script] = field(default_factory=dict)
 
-    def wall(self, rules: Ruleset) -> Wall:
+    def wall(self, rules: Any) -> Wall:
         pool = _Pool()
         hands: dict[int, Sequence[int]] = {p: pool.take(spec) for p, spec in self.hands.items()}
         draws = pool.take(self.draws)
-        return arrange_wall(hands, rules, dealer=self.dealer, draws=draws, filler_seed=len(self.name))
+        return crafted_wall(hands, rules, dealer=self.dealer, draws=draws, filler_seed=len(self.name))
+
+
+def crafted_wall(hands: dict[int, Sequence[int]], rules: Any, *, dealer: int, draws: Sequence[int] = (),
+                 filler_seed: int) -> Wall:
+    """A scenario's wall under ``rules`` (either family: the deal's size is the family's).  With flowers in the
+    set, every seat is dealt what it is dealt without them (the scenarios are made for those deals: a flower dealt
+    would be replaced and move the scripted draws, other filler could let a scripted seat claim first); the draws
+    after the scenario's own may be flowers, as in play."""
+    deal = family_of(rules).deal_size
+    if rules.flowers:
+        plain = arrange_wall(hands, DEFAULT_RULES, dealer=dealer, draws=draws, filler_seed=filler_seed,
+                             deal_size=deal)  # DEFAULT_RULES: a wall without flowers (only its tile set is read)
+        hands = {p: [plain.tiles[i] for i in positions] for p, positions in deal_positions(dealer, deal).items()}
+    return arrange_wall(hands, rules, dealer=dealer, draws=draws, filler_seed=filler_seed, deal_size=deal)
 
 
 TARGETS: dict[str, Target] = {t.name: t for t in (
@@ -176,6 +191,37 @@ RUNS: tuple[Run, ...] = (
         draws="G S R 9p",
         scripts={1: Script(throws=("9p",)), 3: Script(throws=("N",), claim=frozenset({"pong", "gong"}))}),
 )
+# The same situations with 13-tile deals (Chinese Classical): the bot's hands one set (three tiles) shorter.
+_LOOSE13 = "147m 258s 369p E S W N"
+_SETS13 = "123m 456m 123s"
+RUNS_13: tuple[Run, ...] = (
+    Run("mo", 2, {2: _LOOSE13}, ("throw_after_mo",)),
+    Run("eat2", 2, {1: "3m", 2: "124m 7m 258s 369p E S"}, ("eat_two", "throw_after_eat"),
+        scripts={1: Script(throws=("3m",))}),
+    Run("eat3", 2, {1: "3m", 2: "1245m 8m 258s 369p E"}, ("eat_three",), scripts={1: Script(throws=("3m",))}),
+    Run("pong", 2, {1: "R", 2: "R R 147m 258s 369p E S"}, ("pong", "throw_after_pong"),
+        scripts={1: Script(throws=("R",))}),
+    Run("gong_melded", 3, {1: "R", 3: "R R R 147m 258s 369p E"}, ("gong_melded",),
+        scripts={1: Script(throws=("R",))}),
+    Run("gong_concealed", 2, {2: "R R R R 147m 258s 369p"}, ("gong_concealed",)),
+    Run("gong_promoted", 2, {1: "R", 2: _SETS13 + " R R E W"}, ("gong_promoted",), draws="N G Wh R",
+        scripts={1: Script(throws=("R",))}),
+    Run("hu_self_draw", 2, {1: "Wh", 2: _SETS13 + " E E 78p"}, ("hu_self_draw",), draws="9p",
+        scripts={1: Script(throws=("Wh",))}),
+    Run("hu_throw", 2, {1: "9p", 2: _SETS13 + " E E 78p"}, ("hu_throw",), scripts={1: Script(throws=("9p",))}),
+    Run("hu_robbed_gong", 2, {1: "9p", 2: _SETS13 + " 78p R Wh", 3: "9p 9p N"}, ("hu_robbed_gong",),
+        draws="G S R 9p",
+        scripts={1: Script(throws=("9p",)), 3: Script(throws=("N",), claim=frozenset({"pong", "gong"}))}),
+)
+# The bare process's first hand (``start_silent``): the dealer's loose tiles, one more than the deal.
+_PROBE_HAND = {16: _LOOSE + " E S W N R G Wh 1m", 13: _LOOSE13 + " 1m"}
+
+
+def runs_for(rules: Any) -> tuple[Run, ...]:
+    """The crafted hands for the ruleset's family (by its deal: 16 tiles, or 13)."""
+    return RUNS_13 if family_of(rules).deal_size == 13 else RUNS
+
+
 ORDER: tuple[str, ...] = (
     "start_silent", "throw_after_mo", "throw_after_eat", "throw_after_pong", "eat_two", "eat_three", "pong",
     "gong_melded", "gong_concealed", "gong_promoted", "hu_self_draw", "hu_throw", "hu_robbed_gong", "pass",
@@ -215,6 +261,7 @@ class CheckReport:
     stderr_path: str | None = None  # where the bot's stderr was kept (None: it wrote nothing there)
     stderr_tail: list[str] = field(default_factory=list)  # its last lines, escaped for a terminal
     timeout: float | None = None  # the seconds per question the bot had (None: a built-in bot, no deadline)
+    family: str = "taiwan16"  # the rule family its hands were dealt under (13 tiles for classical)
 
     @property
     def timed_out(self) -> list[str]:
@@ -229,7 +276,7 @@ class CheckReport:
         return [r.name for r in self.results if not r.passed]
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot": self.bot, "kind": self.kind, "ok": self.ok,
+        return {"bot": self.bot, "kind": self.kind, "family": self.family, "ok": self.ok,
                 "passed": sum(r.passed for r in self.results), "failed": self.failed,
                 "seconds": round(self.seconds, 3), "timeout": self.timeout, "stderr_path": self.stderr_path,
                 "stderr_tail": self.stderr_tail, "scenarios": [r.to_json() for r in self.results]}
@@ -358,7 +405,7 @@ class _Scripter:
         return PASS
 
 
-async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[_Asked], _RunFault | None]:
+async def _play(run: Run, index: int, seat: Seat, rules: Any) -> tuple[list[_Asked], _RunFault | None]:
     wall = run.wall(rules)
     hand = Hand(wall, rules, dealer=run.dealer)
     info = HandInfo.for_seat(rules, 0, index, run.bot)
@@ -403,11 +450,11 @@ async def _play(run: Run, index: int, seat: Seat, rules: Ruleset) -> tuple[list[
 
 
 # ---------------------------------------------------------------------------------------------------- process probe
-async def _probe(spec: BotSpec, rules: Ruleset, timeout: float, stderr_path: Path | None) -> list[ScenarioResult]:
+async def _probe(spec: BotSpec, rules: Any, timeout: float, stderr_path: Path | None) -> list[ScenarioResult]:
     """Start the bot bare: watch for output after /start, /initGame and /initCard; ask one throw; send /exit."""
     silent, exits = TARGETS["start_silent"], TARGETS["exit_after_exit"]
     pool = _Pool()
-    wall = arrange_wall({1: pool.take(_LOOSE + " E S W N R G Wh 1m")}, rules, dealer=1, filler_seed=1)
+    wall = crafted_wall({1: pool.take(_PROBE_HAND[family_of(rules).deal_size])}, rules, dealer=1, filler_seed=1)
     hand = Hand(wall, rules, dealer=1)
     events = hand.start()
     with unwrap_single():
@@ -513,11 +560,12 @@ def _pass_summary(all_asked: list[_Asked], any_fault: bool) -> ScenarioResult:
     return ScenarioResult("pass", t.title, True, t.expected, "/pass" if passes else None, None, note)
 
 
-async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, timeout: float | None = None,
+async def check(spec: BotSpec, *, rules: Any = DEFAULT_RULES, timeout: float | None = None,
                 only: Sequence[str] | None = None, on_result: Callable[[ScenarioResult], None] | None = None,
                 stderr_path: Path | None = None) -> CheckReport:
     """Run the suite (or the scenarios named in ``only``) against one bot; ``timeout``: the command line's seconds
-    per question (resolved as in a match, ``seat_timeout``, and reported).  A process bot's stderr is appended to
+    per question (resolved as in a match, ``seat_timeout``, and reported); ``rules``: a Taiwan ``Ruleset`` or a
+    classical ruleset (its scenarios are dealt 13 tiles, ``RUNS_13``).  A process bot's stderr is appended to
     ``stderr_path`` (default: a new file in the temporary folder, removed again if the bot wrote nothing); when a
     scenario fails, the report carries its last lines and the file's place."""
     wanted = list(only) if only else list(ORDER)
@@ -525,7 +573,8 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, timeout: float
     if unknown:
         raise InputError(f"unknown scenario {unknown[0]!r} (known: {', '.join(ORDER)})")
     seconds = None if spec.builtin is not None else seat_timeout(timeout, spec, rules.move_timeout)
-    report = CheckReport(spec.describe(), "builtin" if spec.builtin else "process", timeout=seconds)
+    report = CheckReport(spec.describe(), "builtin" if spec.builtin else "process", timeout=seconds,
+                         family=family_of(rules).name)
     own_file = False
     if spec.builtin is None and stderr_path is None:
         fd, name = tempfile.mkstemp(prefix="mjref-check-", suffix=".stderr")
@@ -558,7 +607,7 @@ async def check(spec: BotSpec, *, rules: Ruleset = DEFAULT_RULES, timeout: float
                 seat: Seat = (BuiltinSeat(spec.name, 1, policy) if spec.builtin is not None
                               else ProcessSeat(spec, 1, nursery, timeout=seconds, stderr_path=stderr_path))
                 try:
-                    for i, run in enumerate(RUNS):
+                    for i, run in enumerate(runs_for(rules)):
                         if not any(t in wanted for t in run.targets) and "pass" not in wanted:
                             continue
                         seat.position = run.bot
@@ -604,11 +653,16 @@ def _keep_stderr(report: CheckReport, path: Path, *, remove_if_empty: bool) -> N
         report.stderr_tail = [printable(line.rstrip("\r"))[:300] for line in lines]
 
 
-def run_check(spec: BotSpec, *, timeout: float | None = None, start_grace: float | None = None,
-              only: Sequence[str] | None = None, on_result: Callable[[ScenarioResult], None] | None = None,
+def run_check(spec: BotSpec, *, rules: Any = DEFAULT_RULES, timeout: float | None = None,
+              start_grace: float | None = None, only: Sequence[str] | None = None,
+              on_result: Callable[[ScenarioResult], None] | None = None,
               stderr_path: Path | None = None) -> CheckReport:
-    """Synchronous wrapper.  ``timeout``: seconds per question; ``start_grace``: extra seconds for a hand's first
-    question (defaults: the ruleset's 10 s and 10 s, as in a match)."""
-    rules = make_ruleset({"start_grace": start_grace}) if start_grace is not None else DEFAULT_RULES
+    """Synchronous wrapper.  ``rules``: either family's ruleset (``referee.rulesets.playable_rules``);
+    ``timeout``: seconds per question; ``start_grace``: extra seconds for a hand's first question (defaults: the
+    ruleset's, 10 s and 10 s, as in a match)."""
+    if start_grace is not None:
+        from referee.rulesets import with_match_options
+
+        rules = with_match_options(rules, start_grace=start_grace)
     return trio.run(lambda: check(spec, rules=rules, timeout=timeout, only=only, on_result=on_result,
                                   stderr_path=stderr_path))

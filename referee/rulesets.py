@@ -22,7 +22,14 @@ from pydantic import ValidationError
 from referee.errors import InputError
 from referee.game.classical.family import MATCH_FIELDS, ClassicalRuleset
 from referee.game.classical.options import GameOptions, parse_option_file
-from referee.game.rules import DEFAULT_RULES, Ruleset, make_ruleset, parse_assignments, rules_schema
+from referee.game.rules import (
+    DEFAULT_RULES,
+    Ruleset,
+    assignment_options,
+    make_ruleset,
+    parse_assignments,
+    rules_schema,
+)
 from referee.userfiles import read_text
 from referee.validation import validation_reason
 
@@ -137,7 +144,8 @@ def classical_ruleset(options: GameOptions, match: dict[str, Any] | None = None,
     return ruleset_from_table({**options.model_dump(), **(match or {}), **_values(list(assignments))})
 
 
-PLAYED: dict[str, tuple[str, ...]] = {"match": ("taiwan16", "classical")}
+PLAYED: dict[str, tuple[str, ...]] = {command: ("taiwan16", "classical")
+                                      for command in ("match", "play", "serve", "check", "regress")}
 """The families each command that plays runs (a command not named here runs taiwan16 only)."""
 
 
@@ -179,6 +187,35 @@ def named_rules_table(name: str) -> dict[str, Any]:
         return {"family": doc.get("family", "taiwan16"), **doc.get("options", {})}
     raise ValueError(f"rules = {name!r} is not a family ({', '.join(FAMILIES)}) or a preset "
                      f"({', '.join(preset_names())}); give other rules as a [rules] table")
+
+
+def rules_table(spec: str | None, assignments: list[str]) -> dict[str, Any]:
+    """A command-line tournament's ``[rules]`` table for ``--rules NAME|FILE`` and ``--set``: the options the
+    chosen ruleset sets away from its family's defaults (``family`` included for classical), then the ``--set``
+    changes (not yet checked: the tournament's ``ruleset_of`` does that, naming the option)."""
+    if spec is None:
+        return assignment_options(assignments)
+    rules = load_rules(spec)
+    if isinstance(rules.options, GameOptions):
+        defaults = GameOptions().model_dump()
+        table: dict[str, Any] = {"family": "classical"}
+        table.update({k: v for k, v in rules.options.model_dump().items() if v != defaults[k]})
+        table.update(dict(rules.match))
+        table.update(_values(assignments))
+        return table
+    base = DEFAULT_RULES.model_dump(mode="json")
+    table = {k: v for k, v in rules.options.model_dump(mode="json").items() if k != "tai" and v != base[k]}
+    tai = {k: v for k, v in rules.options.model_dump(mode="json")["tai"].items() if v != base["tai"].get(k)}
+    changes = assignment_options(assignments)
+    extra = changes.pop("tai", None)
+    table.update(changes)
+    if isinstance(extra, dict):
+        tai.update(extra)
+    elif extra is not None:  # --set tai=2: kept as given, for the check to refuse
+        table["tai"] = extra
+    if tai and "tai" not in table:
+        table["tai"] = tai
+    return table
 
 
 def ruleset_from_table(table: dict[str, Any]) -> Any:

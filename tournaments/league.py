@@ -369,9 +369,7 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
                 store_override: Path | None = None) -> LeaguePlan:
     """Check everything before a match is played, and open (or start) the league's store, under its lock."""
     t = config.tournament
-    rules = ruleset_of(t, where)
-    if getattr(rules, "family", "taiwan16") != "taiwan16":  # its entrants' conformance check plays Taiwan hands
-        raise LeagueError(f"{where}: [rules]: a league runs the taiwan16 family only (not {rules.family} yet)")
+    rules = ruleset_of(t, where)  # either family: its entrants' conformance check is dealt under these rules too
     specs = bot_specs(t, base_dir, where)
     submissions = base_dir / config.submissions
     check_output_dir(submissions, f"{where}: submissions", LeagueError, private=True)
@@ -531,9 +529,9 @@ class LeagueDesk:
 
     async def _check(self, spec: BotSpec) -> None:
         from referee.conformance import check
-        from referee.game.rules import Ruleset
+        from referee.game.family import rules_from_dump
 
-        rules = Ruleset.model_validate(self.plan.rules_json)
+        rules = rules_from_dump(self.plan.rules_json)  # the league's family: a classical league checks 13-tile hands
         report = (await check(spec, rules=rules)).to_json()
         report.pop("stderr_path", None)  # a path on the league's machine
         if report["ok"] and self.control.vet is not None:

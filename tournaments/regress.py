@@ -49,7 +49,7 @@ import trio
 from bots.base import make_policy
 from referee.errors import BotError, InputError
 from referee.errors import StoreError as BaseStoreError
-from referee.game.rules import Ruleset, make_ruleset
+from referee.game.rules import make_ruleset
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import loads_json, read_bytes
 from wrappers.process import box_pool
@@ -135,7 +135,9 @@ class RegressSettings:
     baseline: BotSpec
     field: BotSpec | None = None
     design: Design = "1v3"
-    rules: Ruleset = dc_field(default_factory=lambda: make_ruleset({"hands": DEFAULT_HANDS}))
+    rules: Any = dc_field(default_factory=lambda: make_ruleset({"hands": DEFAULT_HANDS}))
+    """Either family's ruleset (a Taiwan ``Ruleset``, a ``ClassicalRuleset``): its dump, family included, is part of
+    the identity."""
     sprt: SprtSettings = dc_field(default_factory=SprtSettings)
     max_hands: int = DEFAULT_MAX_HANDS
     seeds_from: int = 1
@@ -798,6 +800,9 @@ def plan_table(settings: RegressSettings, sd: float | None = None, *, runs: int 
         raise RegressError(f"simulated runs must be from 1 to 100,000, not {runs}")
     if differences is not None:
         sd = statistics.stdev(differences)
+    if sd is None and getattr(settings.rules, "family", "taiwan16") != "taiwan16":
+        raise RegressError("--plan under classical rules needs --sd or --resample: the default spread was measured "
+                           "on Taiwan hands, whose points are another scale")
     sd = planning_sd(settings.rules.hands) if sd is None else sd
     m = settings.sprt.margin
     rows: list[dict[str, Any]] = []

@@ -11,6 +11,10 @@ next hand.  Two things differ:
   of them as a protocol line, and the server judges that line like any bot's (anything else is a fault).
 
 A person's deadline is the ruleset's ``human_timeout`` (plus ``network_grace``), not a bot's ``move_timeout``.
+
+Either family is played: the table says how many tiles a seat is dealt (``deal``: 16, or 13 for Chinese Classical,
+from the seat's own deal), and a classical hand's result record carries every player's score with its explanation,
+which the page shows as the viewer does.
 """
 
 from __future__ import annotations
@@ -79,7 +83,8 @@ class HumanSeat(RemoteSeat):
                             river=self._river(p), flowers=list(v.flowers[p])) for p in (1, 2, 3, 4)]
         return m.Table(hand=self._hand, position=self.position, round_wind=v.round_wind, hand_wind=v.hand_wind,
                        dealer=v.dealer, wall=max(0, v.wall_remaining), live=max(0, v.wall_remaining - v.dead_wall),
-                       concealed=sorted(v.hand), drawn=v.last_draw, seats=seats, totals=list(self.totals),
+                       concealed=sorted(v.hand), drawn=v.last_draw, deal=3 * v.sets_needed + 1, seats=seats,
+                       totals=list(self.totals),
                        winners=list(v.winners), ask=ask)
 
     def _ask_message(self, q: int, question: Question) -> m.Table:

@@ -198,6 +198,7 @@ class Table(_Message):
     live: int  # tiles left to draw before the hand is drawn out
     concealed: list[int]
     drawn: int | None = None  # the tile just drawn (also in ``concealed``)
+    deal: int = Field(16, ge=1, le=16)  # tiles a seat is dealt: 16 (taiwan16) or 13 (classical)
     seats: list[PageSeat]
     totals: list[int]
     winners: list[int] = []

@@ -168,6 +168,18 @@ def add_timeout_option(p: argparse.ArgumentParser, default: str = "the bot file'
                    help=f"seconds per question for every bot, over a bot file's timeout (default: {default})")
 
 
+def add_rules_options(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """The one ``--rules NAME|FILE`` and ``--set OPTION=VALUE`` of every command that plays (match, play, serve,
+    check, regress, a command-line tournament); ``referee.rulesets.playable_rules(args.rules, args.options,
+    command)`` reads them (``rules_table`` for a tournament's ``[rules]``)."""
+    p.add_argument("--rules", default=None, metavar="NAME|FILE",
+                   help="the ruleset: taiwan16 (the default), classical or a preset of it (xmj, dmjl), an mj-server "
+                   "option file or a TOML ruleset file; --set changes single options over it")
+    p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
+                   help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2 (taiwan16), "
+                   "--set SevenPairs=true (classical)")
+
+
 def add_play_options(p: argparse.ArgumentParser) -> None:
     """The options of every command that starts bot processes: ``--sandbox`` and ``-v``."""
     add_sandbox_option(p)

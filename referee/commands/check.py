@@ -9,12 +9,13 @@ from typing import Any
 
 from rich.table import Table
 
-from referee.commands import add_play_options, add_timeout_option, fail, shown
+from referee.commands import add_play_options, add_rules_options, add_timeout_option, fail, shown
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
 from referee.game.rules import MAX_SECONDS
 from referee.match import resolve_local_bot
 from referee.numbers import count, float_arg
+from referee.rulesets import playable_rules
 from referee.userfiles import check_output_file
 
 
@@ -25,12 +26,14 @@ def register(sub: Any, name: str, summary: str) -> None:
         description="Play crafted hands with BOT in one seat and scripted seats steering play into each protocol "
         "situation (silent start, /ask throw after /mo, eat, pong, /ask eat with two or three chows, /ask pong, "
         "/ask gong melded, concealed and promoted, /ask hu on a self-draw, a throw and a robbed gong, /pass, exit "
-        "after /exit). Every answer must be legal and on time; declining a claim passes. Exit 0 only if all pass.",
+        "after /exit). Every answer must be legal and on time; declining a claim passes. Exit 0 only if all pass. "
+        "--rules classical (or a preset or file) deals the same situations in 13-tile hands.",
     )
     p.add_argument("bot", metavar="BOT", nargs="?", default=None,
                    help="a built-in name, a command line in one quoted string, or a TOML file (not needed with --list)")
     p.add_argument("--only", action="append", default=None, metavar="SCENARIO",
                    help=f"run only this scenario (repeatable): {', '.join(ORDER)}")
+    add_rules_options(p)
     add_timeout_option(p)
     p.add_argument("--start-grace", type=float_arg, default=None, metavar="SECONDS",
                    help="extra seconds for a hand's first question, for the process to start (default 10)")
@@ -52,11 +55,12 @@ def run(args: argparse.Namespace) -> int:
         return fail("check", "give the BOT to check (see mjref check --help; --list shows the scenarios)")
     if args.start_grace is not None and not 0 <= args.start_grace <= MAX_SECONDS:
         return fail("check", f"--start-grace {args.start_grace:g}: must be 0 to {MAX_SECONDS:g} seconds")
+    rules = playable_rules(args.rules, args.options, "check")  # a bad ruleset: one line, before any bot starts
     spec = resolve_local_bot(args.bot, "check")
     spec.check_runnable()
     if args.stderr is not None:
         check_output_file(args.stderr, "--stderr", private=True)
-    report = run_check(spec, timeout=args.timeout, start_grace=args.start_grace, only=args.only,
+    report = run_check(spec, rules=rules, timeout=args.timeout, start_grace=args.start_grace, only=args.only,
                        stderr_path=args.stderr)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
@@ -67,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 def print_report(report: CheckReport) -> None:
     out = console()
-    t = Table(title=f"mjref check {shown(report.bot)} ({report.kind})", show_lines=False)
+    t = Table(title=f"mjref check {shown(report.bot)} ({report.kind}; {report.family} rules)", show_lines=False)
     t.add_column("")
     t.add_column("scenario")
     t.add_column("expected", overflow="fold", max_width=34)

@@ -196,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, config: Any, p: Any, listen: tuple[str, int] | None, wrappers: tuple[str, int],
          ssl_context: Any, tokens: dict[str, str], executor: Any) -> int:
-    from referee.game.rules import Ruleset
+    from referee.game.family import rules_from_dump
     from referee.server import Server
     from tournaments import league as lg
 
@@ -221,7 +221,7 @@ def _run(args: argparse.Namespace, config: Any, p: Any, listen: tuple[str, int] 
     desk = lg.LeagueDesk(p, control) if listen is not None else None
     remote = list(tokens)
     server = Server(tokens, say=say(args.quiet)) if remote else None
-    grace = Ruleset.model_validate(p.rules_json).network_grace
+    grace = rules_from_dump(p.rules_json).network_grace  # either family's
 
     def online() -> dict[str, bool]:
         return {n: server.slots[n].connected for n in remote} if server is not None else {}

@@ -20,7 +20,15 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.base import seat_filler
-from referee.commands import HOW, add_force_option, add_play_options, add_timeout_option, fail, make_console
+from referee.commands import (
+    HOW,
+    add_force_option,
+    add_play_options,
+    add_rules_options,
+    add_timeout_option,
+    fail,
+    make_console,
+)
 from referee.commands.replay import score_words
 from referee.errors import BotError, InputError
 from referee.game.tiles import glyph
@@ -56,12 +64,7 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=int_arg, default=None, help="hands in the match (default 16)")
     add_timeout_option(p)
     p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
-    p.add_argument("--rules", default=None, metavar="NAME|FILE",
-                   help="the ruleset: taiwan16 (the default), classical or a preset of it (xmj, dmjl), an mj-server "
-                   "option file or a TOML ruleset file; --set changes single options over it (mjref match plays "
-                   "classical; play and serve run taiwan16 only)")
-    p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
-                   help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
+    add_rules_options(p)
     p.add_argument("--log", type=Path, default=None,
                    help="the JSON-lines log (default: mjref-logs/<time>-<random>.jsonl; 'none' for no log)")
     p.add_argument("--stderr-dir", type=Path, default=None,

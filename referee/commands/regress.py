@@ -19,12 +19,12 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_play_options, add_timeout_option, fail, make_console
+from referee.commands import add_play_options, add_rules_options, add_timeout_option, fail, make_console
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
-from referee.game.rules import make_ruleset, parse_assignments
 from referee.markdown import md_code
 from referee.match import MatchError, resolve_bots
 from referee.numbers import count, float_arg, int_arg
+from referee.rulesets import playable_rules, with_match_options
 from referee.userfiles import check_output_dir, check_output_file
 from tournaments.config import check_concurrency
 from tournaments.regress import (
@@ -110,8 +110,7 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--logs", type=Path, default=None, metavar="DIR",
                    help="where the JSON-lines log (and the bots' stderr) of every match is kept, for replay after a "
                    "failed run (default: STORE-logs beside the store, e.g. mjref-regress-logs/; 'none' for no logs)")
-    p.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
-                   help="a ruleset option (repeatable), e.g. --set flowers=true")
+    add_rules_options(p)
     add_timeout_option(p)
     p.add_argument("--markdown", type=Path, default=None, metavar="FILE",
                    help="append a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)")
@@ -123,8 +122,7 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 def settings_from_args(args: argparse.Namespace) -> RegressSettings:
     """The run's settings from the command line; raises the library's errors (all ``ValueError``)."""
-    rules = parse_assignments(args.options)
-    rules = make_ruleset({"hands": args.hands}, rules)
+    rules = with_match_options(playable_rules(args.rules, args.options, "regress"), hands=args.hands)
     specs = {}
     for role in ("candidate", "baseline", "field"):
         text = getattr(args, role)

@@ -196,9 +196,6 @@ def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], s
 
     try:
         config = load_config(path).with_timeout(args.timeout)  # the remote bots' too: their specs carry it
-        if config.rules.get("family", "taiwan16") != "taiwan16":  # as for a served match (rulesets.PLAYED)
-            raise ServeError(f"{path}: rules: mjref serve does not run the {config.rules['family']} family yet "
-                             "(mjref tournament does)")
         p = plan(config, path.resolve().parent, where=str(path))
         names = [b.name for b in config.bots if b.remote]
         tokens = tokens_for(args, names, out)

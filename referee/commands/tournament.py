@@ -17,11 +17,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import add_force_option, add_play_options, add_timeout_option, fail, make_console
+from referee.commands import (
+    add_force_option,
+    add_play_options,
+    add_rules_options,
+    add_timeout_option,
+    fail,
+    make_console,
+)
 from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
 from referee.errors import InputError, printable
-from referee.game.rules import assignment_options
 from referee.numbers import count, int_arg
+from referee.rulesets import rules_table
 from referee.userfiles import check_output_file
 from tournaments.commandline import (
     DEFAULT_FOLDER,
@@ -98,8 +105,7 @@ def register(sub: Any, name: str, summary: str) -> None:
     g.add_argument("--wallfile", type=Path, default=None, metavar="FILE|FOLDER",
                    help="openings: the walls of the matches from a wall file (H walls per seed, in order) or a "
                    "folder of them (one file per seed, by name); without --seeds, one seed per opening")
-    g.add_argument("--set", dest="options", action="append", default=[], metavar="OPTION=VALUE",
-                   help="a ruleset option (repeatable), e.g. --set flowers=true --set tai.dealer=2")
+    add_rules_options(g)
     g.add_argument("--each", action="append", default=[], metavar="KEY=VALUE",
                    help="a field for every bot that is not built in (repeatable), e.g. --each timeout=5 "
                    "--each keep_alive=true --each env.LEVEL=3")
@@ -118,8 +124,8 @@ def _seeds_arg(text: str) -> int | list[int]:
         raise argparse.ArgumentTypeError(str(exc).removeprefix("--seeds: ")) from None
 
 
-COMMAND_LINE_ONLY = ("format", "seeds", "hands", "duplicate", "seatings", "wallfile", "options", "each", "name", "bots",
-                     "save")
+COMMAND_LINE_ONLY = ("format", "seeds", "hands", "duplicate", "seatings", "wallfile", "rules", "options", "each",
+                     "name", "bots", "save")
 
 
 def _given(args: argparse.Namespace) -> list[str]:
@@ -147,7 +153,7 @@ def command_line_config(args: argparse.Namespace) -> tuple[TournamentConfig, Pat
     from (for messages); with ``--save``, written as a file too."""
     cwd = Path.cwd()
     settings = {"name": args.name, "format": args.format, "seeds": args.seeds, "hands": args.hands,
-                "duplicate": args.duplicate, "seatings": args.seatings, "rules": assignment_options(args.options),
+                "duplicate": args.duplicate, "seatings": args.seatings, "rules": rules_table(args.rules, args.options),
                 "wallfile": str(args.wallfile) if args.wallfile is not None else None}
     registry = find_registry(args.bots, cwd)
     data = config_from_command_line(args.items, settings, args.each, registry, cwd)

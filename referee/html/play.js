@@ -138,8 +138,9 @@ function render() {
     $("melds-" + p).innerHTML = s.melds.map(meldHtml).join("");
     $("river-" + p).innerHTML = s.river.map((x) => tile(x, "")).join("");
     $("flowers-" + p).innerHTML = s.flowers.map((x) => tile(x, "")).join("");
-    if (p !== position) {  // another seat's concealed tiles, face down: at every question each holds 16 - 3 per meld
-      const n = winners.has(p) ? 0 : Math.max(0, 16 - 3 * s.melds.length);
+    if (p !== position) {  // another seat's concealed tiles, face down: at every question each holds the deal's
+      // 16 (taiwan16) or 13 (classical) tiles, less 3 per meld
+      const n = winners.has(p) ? 0 : Math.max(0, (t.deal || 16) - 3 * s.melds.length);
       $("hand-" + p).innerHTML = BACK.repeat(n);
     }
   }
@@ -274,15 +275,18 @@ function showResult(r) {
   } else {
     panel.dataset.outcome = "win";
     h = "<h2>Hand " + (r.hand + 1) + ": " + (r.wins.length > 1 ? r.wins.length + " winners" : "win") + "</h2>";
-    for (const w of r.wins) h += MJ.winHtml(w, seatName);
+    for (const w of r.wins) h += MJ.winHtml(w, seatName, !!r.classical);
   }
+  // classical: every player's score line with mj-server's explanation and the settlement, as in the viewer
+  if (r.classical) h += MJ.classicalHtml(r.classical, seatName);
   h += MJ.settleHtml(r, seatName);
   panel.innerHTML = h;
   renderScores(r.totals);
   for (const p of [1, 2, 3, 4]) $("score-" + p).textContent = r.totals[p - 1];
   setState("hand-over", "hand " + (r.hand + 1) + " is over: the next one starts at once");
+  const unit = r.classical ? " points" : " tai";
   note("hand " + (r.hand + 1) + ": " + (r.wins.length ? r.wins.map((w) => seatName(w.seat) + " wins " + w.tai +
-    " tai").join("; ") : "draw") + "; you " + signed(r.scores[position - 1] - r.penalties[position - 1]));
+    unit).join("; ") : "draw") + "; you " + signed(r.scores[position - 1] - r.penalties[position - 1]));
 }
 
 // ------------------------------------------------------------------------------------------------ keys

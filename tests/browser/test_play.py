@@ -12,6 +12,8 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -256,56 +258,57 @@ def _answer_until_over(page: Any, limit: int = 400, last_q: int = -1) -> int:
     raise AssertionError(f"the match was not over after {limit} questions")
 
 
-def _start_play(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[str], re.Match[str]]:
-    """``mjref play OPTIONS`` against three dead_hand bots, and the address it printed for the person (``you``)."""
+@contextmanager
+def _playing(tmp_path: Path, *options: str) -> Iterator[tuple[subprocess.Popen[str], re.Match[str]]]:
+    """``mjref play OPTIONS`` against three dead_hand bots, and the address it printed for the person (``you``);
+    the process is killed at the end if it still runs."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "referee.cli", "play", "--no-browser", *options, "dead_hand", "dead_hand", "dead_hand"],
         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
-    assert proc.stdout is not None
-    found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
-    if found is None:
-        proc.kill()
-        raise AssertionError(proc.stderr.read() if proc.stderr else "mjref play printed no address")
-    return proc, found
+    try:
+        assert proc.stdout is not None
+        found = re.search(r"http://127\.0\.0\.1:\d+/#name=you&token=\S+", proc.stdout.readline())
+        if found is None:
+            proc.kill()
+            raise AssertionError(proc.stderr.read() if proc.stderr else "mjref play printed no address")
+        yield proc, found
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.mark.slow
 def test_closing_the_tab_mid_hand_the_stand_in_plays_on_and_reopening_rejoins(tmp_path: Path) -> None:
     log = tmp_path / "rejoin.jsonl"
-    with chromium() as browser:
-        proc, found = _start_play(tmp_path, "--hands", "3", "--seed", "12", "--set", "start_grace=30", "--log",
-                                  str(log))
-        try:
-            first = browser.new_context()
-            page = first.new_page()
-            page.goto(found.group(0))
-            last_q = -1
-            for _ in range(3):  # three answers, then the tab is closed with the hand under way
-                ask = _next_question(page, last_q)
-                assert ask is not None
-                last_q = ask["q"]
-                _answer(page, ask)
-            _next_question(page, last_q)  # the fourth question is asked: close the tab now
-            first.close()
+    with chromium() as browser, _playing(tmp_path, "--hands", "3", "--seed", "12", "--set", "start_grace=30", "--log",
+                                         str(log)) as (proc, found):
+        first = browser.new_context()
+        page = first.new_page()
+        page.goto(found.group(0))
+        last_q = -1
+        for _ in range(3):  # three answers, then the tab is closed with the hand under way
+            ask = _next_question(page, last_q)
+            assert ask is not None
+            last_q = ask["q"]
+            _answer(page, ask)
+        _next_question(page, last_q)  # the fourth question is asked: close the tab now
+        first.close()
 
-            again = browser.new_context(viewport={"width": 1400, "height": 960})
-            page = again.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(found.group(0))
-            page.wait_for_selector("body[data-state=asked]")
-            assert page.evaluate("window.MJPLAY.state().table.hand") == 1  # back from the next hand, not mid-hand
-            screenshot(page, "play-rejoined.png")
-            assert _answer_until_over(page) > 10
-            out, err = proc.communicate(timeout=60)
-            assert proc.returncode == 0, err
-            assert not errors, errors
-            again.close()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        again = browser.new_context(viewport={"width": 1400, "height": 960})
+        page = again.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(found.group(0))
+        page.wait_for_selector("body[data-state=asked]")
+        assert page.evaluate("window.MJPLAY.state().table.hand") == 1  # back from the next hand, not mid-hand
+        screenshot(page, "play-rejoined.png")
+        assert _answer_until_over(page) > 10
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert not errors, errors
+        again.close()
     records = [json.loads(x) for x in log.read_text().splitlines()]
     faults = [r for r in records if r["type"] == "fault"]
     assert [(f["hand"], f["seat"], f["kind"]) for f in faults] == [(0, 1, "disconnected")]
@@ -334,37 +337,84 @@ def test_what_a_person_sees_on_a_phone_and_a_desktop(tmp_path: Path, width: int,
     after the match no empty "Your move" card is left."""
     wallfile = tmp_path / "walls.txt"
     wallfile.write_text(" ".join(map(str, walls()[0].tiles)) + "\n")
-    with chromium() as browser:
-        proc, found = _start_play(tmp_path, "--hands", "1", "--wallfile", str(wallfile), "--set", "flowers=false",
-                                  "--seed", "9", "--log", "none")
-        try:
-            context = browser.new_context(viewport={"width": width, "height": height})
-            page = context.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(found.group(0))
-            ask = _next_question(page, -1)
-            assert ask is not None and ask["ask"] == "throw"
-            assert page.evaluate("window.MJPLAY.state().table.drawn") is None  # the dealer's first throw
-            page.keyboard.press("d")
-            hint = page.locator("#key-hint")
-            assert hint.is_visible() and "no drawn tile" in hint.inner_text()
-            assert page.evaluate("window.MJPLAY.state().ask.q") == ask["q"]  # nothing was sent
-            assert _covered(page, "#prompt") is None, "the prompt is under something"
-            assert page.locator("#prompt").inner_text().strip() != ""
-            keep = page.locator("#keep-open")
-            assert keep.is_visible() and "fault penalty" in keep.inner_text() and "wrapper" not in keep.inner_text()
-            screenshot(page, f"play-first-throw-{width}.png", full_page=False)
-            _answer(page, ask)
-            assert _answer_until_over(page, last_q=ask["q"]) > 3
-            assert not page.locator("#answer-card").is_visible(), "an empty 'Your move' card after the match"
-            assert not page.locator("#keep-open").is_visible()
-            screenshot(page, f"play-over-{width}.png")
-            proc.communicate(timeout=60)
-            assert proc.returncode == 0
-            assert not errors, errors
-            context.close()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+    with chromium() as browser, _playing(tmp_path, "--hands", "1", "--wallfile", str(wallfile), "--set",
+                                         "flowers=false", "--seed", "9", "--log", "none") as (proc, found):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(found.group(0))
+        ask = _next_question(page, -1)
+        assert ask is not None and ask["ask"] == "throw"
+        assert page.evaluate("window.MJPLAY.state().table.drawn") is None  # the dealer's first throw
+        page.keyboard.press("d")
+        hint = page.locator("#key-hint")
+        assert hint.is_visible() and "no drawn tile" in hint.inner_text()
+        assert page.evaluate("window.MJPLAY.state().ask.q") == ask["q"]  # nothing was sent
+        assert _covered(page, "#prompt") is None, "the prompt is under something"
+        assert page.locator("#prompt").inner_text().strip() != ""
+        keep = page.locator("#keep-open")
+        assert keep.is_visible() and "fault penalty" in keep.inner_text() and "wrapper" not in keep.inner_text()
+        screenshot(page, f"play-first-throw-{width}.png", full_page=False)
+        _answer(page, ask)
+        assert _answer_until_over(page, last_q=ask["q"]) > 3
+        assert not page.locator("#answer-card").is_visible(), "an empty 'Your move' card after the match"
+        assert not page.locator("#keep-open").is_visible()
+        screenshot(page, f"play-over-{width}.png")
+        proc.communicate(timeout=60)
+        assert proc.returncode == 0
+        assert not errors, errors
+        context.close()
+
+
+# ----------------------------------------------------------------------------------- Chinese Classical (issue 32)
+@pytest.mark.slow
+def test_a_person_plays_a_classical_hand_of_13_tiles_and_sees_every_players_score(tmp_path: Path) -> None:
+    """``mjref play --rules xmj``: the person (East) is dealt 14 tiles and sees 13 face down at each other seat; a
+    throw, then a self-drawn win on East; the result shows every player's score line with mj-server's explanation
+    and the settlement, as the viewer does; the log is a classical one and replays."""
+    from referee.conformance import crafted_wall
+    from referee.rulesets import playable_rules
+
+    rules = playable_rules("xmj", [])
+    # 123m 456m 789m 123s, East and White: throw White, the others throw North, South, Red; draw East: Mah-Jong
+    hand = [110, 120, 130, 140, 150, 160, 170, 180, 190, 210, 220, 230, 410, 470]
+    wall = crafted_wall({1: hand}, rules, dealer=1, draws=[440, 430, 450, 411], filler_seed=4)
+    wallfile = tmp_path / "walls.txt"
+    wallfile.write_text(" ".join(map(str, wall.tiles)) + "\n")
+    log = tmp_path / "classical.jsonl"
+    with chromium() as browser, _playing(tmp_path, "--rules", "xmj", "--hands", "1", "--wallfile", str(wallfile),
+                                         "--seed", "5", "--log", str(log)) as (proc, found):
+        context = browser.new_context(viewport={"width": 1400, "height": 960})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(found.group(0))
+        page.wait_for_selector('body[data-state=asked] #hand-1 .tile.playable[data-tid="470"]')
+        assert page.locator("#hand-1 .tile").count() == 14
+        assert [page.locator(f"#hand-{p} .tile.back").count() for p in (2, 3, 4)] == [13, 13, 13]
+        assert page.evaluate("window.MJPLAY.state().table.deal") == 13
+        screenshot(page, "play-classical-first-throw.png")
+        page.click('#hand-1 .tile[data-tid="470"]')
+        page.wait_for_selector('button.answer[data-kind="hu"]')
+        assert page.locator("#hand-1 .tile").count() == 14  # 13 and the East just drawn
+        page.keyboard.press("h")
+        page.wait_for_selector("#winner-panel[data-outcome=win] table.classical")
+        panel = page.locator("#winner-panel")
+        assert page.locator("#winner-panel tr.player-score").count() == 4
+        text = panel.inner_text()
+        assert "1 you wins by self-draw" in text and "points" in text and "SCORE:" in text, text
+        assert "tai" not in text.lower().split(), text  # points, not Taiwan's tai
+        assert "points" in page.locator("#notes").inner_text()
+        screenshot(page, "play-classical-won.png")
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        assert not errors, errors
+        context.close()
+    records = [json.loads(x) for x in log.read_text().splitlines()]
+    assert records[0]["rules"]["family"] == "classical"
+    assert [r["answer"] for r in records if r["type"] == "answer" and r["seat"] == 1] == ["/throw 470", "/hu"]
+    result = next(r for r in records if r["type"] == "result")
+    assert [w["seat"] for w in result["wins"]] == [1] and len(result["classical"]["players"]) == 4
+    assert mjref(["replay", str(log)]) == 0

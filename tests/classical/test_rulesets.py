@@ -123,7 +123,7 @@ def test_a_classical_request_that_is_no_complete_hand_is_refused() -> None:
         score_classical({"seat_wind": "EAST", "concealed": ["1B", "1B"]}, GameOptions())
 
 
-def test_a_match_takes_a_ruleset_file_of_either_family_and_play_refuses_classical(tmp_path: Path) -> None:
+def test_a_match_takes_a_ruleset_file_of_either_family_and_every_command_refuses_a_bad_one(tmp_path: Path) -> None:
     t = tmp_path / "short.toml"
     t.write_text('family = "taiwan16"\n[options]\nhands = 1\n')
     c = tmp_path / "classical.toml"
@@ -139,8 +139,12 @@ def test_a_match_takes_a_ruleset_file_of_either_family_and_play_refuses_classica
     r = subprocess.run([sys.executable, "-m", "referee.cli", "match", "--rules", str(bad), "--log", "none"],
                        capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "hands" in r.stderr
-    for name in ("classical", "dmjl"):
-        r = subprocess.run([sys.executable, "-m", "referee.cli", "play", "--rules", name],
-                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        assert r.returncode == 2 and r.stderr.count("\n") == 1
-        assert "does not run the classical family yet" in r.stderr
+    for command in ("play", "check", "regress"):  # every command that plays reads --rules alike, before anything
+        r = subprocess.run([sys.executable, "-m", "referee.cli", command, "--rules", str(bad), "--log", "none"]
+                           if command == "play" else
+                           [sys.executable, "-m", "referee.cli", command, "--rules", str(bad),
+                            *(["greedy"] if command == "check" else ["--candidate", "greedy", "--baseline", "greedy"])],
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL, cwd=tmp_path)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1, (command, r.stderr)
+        assert str(bad) in r.stderr and "hands" in r.stderr, (command, r.stderr)
+    assert not list(tmp_path.glob("mjref-*")), "nothing is started or written for a bad ruleset"

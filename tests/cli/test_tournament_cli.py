@@ -85,6 +85,25 @@ def test_save_writes_the_same_tournament_which_resumes_the_store(folder: Path) -
         "--save club.toml: the file exists; give --force to replace it, or another name")
 
 
+def test_rules_on_the_command_line_play_classical_and_save_as_a_rules_table(folder: Path) -> None:
+    """``--rules dmjl --set …``: the tournament plays Chinese Classical (its logs say so), and ``--save`` writes the
+    preset's options away from mj-server's defaults, with the change, as the file's ``[rules]``."""
+    argv = ["greedy", "random", "--rules", "dmjl", "--set", "LosersSettle=false", "--seeds", "1", "--hands", "1"]
+    first = mjref("tournament", *argv, "--json", cwd=folder)
+    assert standings_bots(first) == {"greedy", "random"}
+    logs = sorted((folder / "mjref-tournaments").rglob("*.jsonl"))
+    assert logs and all(json.loads(log.read_text().splitlines()[0])["rules"]["family"] == "classical"
+                        for log in logs)
+    header = json.loads(logs[0].read_text().splitlines()[0])["rules"]
+    assert header["options"]["ScoreLimit"] == 500 and header["options"]["LosersSettle"] is False
+    saved = mjref("tournament", *argv, "--save", "club.toml", cwd=folder)
+    assert saved.returncode == 0, saved.stderr
+    rules = tomllib.loads((folder / "club.toml").read_text())["rules"]
+    assert rules["family"] == "classical" and rules["ScoreLimit"] == 500 and rules["LosersSettle"] is False
+    again = mjref("tournament", "club.toml", cwd=folder)  # the same tournament: the store resumes, nothing played
+    assert again.returncode == 0 and "0 matches played" in again.stdout, again.stderr
+
+
 def test_the_file_and_the_demo_keep_working_and_refuse_command_line_settings(folder: Path) -> None:
     (folder / "t.toml").write_text('name = "t"\nseeds = 1\nhands = 1\nduplicate = false\n'
                                    '[[bots]]\nname = "g"\nbuiltin = "greedy"\n')
@@ -104,6 +123,8 @@ def test_the_file_and_the_demo_keep_working_and_refuse_command_line_settings(fol
     (["greedy", "./nothere"], "the command line: bot 'nothere': cannot run './nothere': no such file"),
     (["greedy", "random", "--bots", "missing.toml"], "missing.toml: cannot read"),
     (["greedy", "random", "--set", "flowers=maybe"], "rule option 'flowers'"),
+    (["greedy", "random", "--rules", "nosuch"], "--rules 'nosuch': not a rule family"),
+    (["greedy", "random", "--rules", "dmjl", "--set", "NoSuch=1"], "unknown classical option 'NoSuch'"),
 ])
 def test_bad_command_lines_are_one_line(folder: Path, argv: list[str], said: str) -> None:
     assert said in one_line(mjref("tournament", *argv, cwd=folder))

@@ -88,12 +88,12 @@ def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=300)
 
 
-def test_mjref_match_plays_classical_and_play_refuses_it_in_one_line(tmp_path: Path) -> None:
+def test_mjref_match_plays_classical_and_play_refuses_a_bad_option_in_one_line(tmp_path: Path) -> None:
     r = run_cli("match", "greedy", "--rules", "xmj", "--hands", "2", "--seed", "3", "--json", "--log",
                 str(tmp_path / "m.jsonl"), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert len(out["hands"]) == 2
-    r = run_cli("play", "--rules", "classical", cwd=tmp_path)
+    r = run_cli("play", "--rules", "classical", "--set", "NoSuchOption=1", cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.count("\n") == 1
-    assert "does not run the classical family yet" in r.stderr and "mjref match does" in r.stderr
+    assert "unknown classical option 'NoSuchOption'" in r.stderr

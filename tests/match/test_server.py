@@ -425,6 +425,37 @@ def test_served_tournament_resumes_after_sigkill(tmp_path: Path, procs: list[Pro
         assert "reconnecting" in w.stderr
 
 
+@pytest.mark.slow
+def test_a_served_classical_match_and_tournament_play_13_tile_hands(tmp_path: Path, procs: list[Proc]) -> None:
+    """``mjref serve --rules xmj``: a wrapper's bot plays classical over the network, and the log is the one the same
+    match played here writes; a tournament file with classical rules is served too."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--rules", "xmj", "--hands", "2", "--seed", "5", "--json",
+                        "--log", "c.jsonl")
+    a = connect(procs, tmp_path, url, "a")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert a.finish()[0] == 0, a.stderr
+    served = records(tmp_path / "c.jsonl")
+    assert served[0]["rules"]["family"] == "classical"
+    assert all(len(r["wall"]) == 144 for r in served if r["type"] == "hand")
+    assert mjref(["match", GREEDY, "greedy", "greedy", "greedy", "--rules", "xmj", "--hands", "2", "--seed", "5",
+                  "--json", "--log", str(tmp_path / "local.jsonl")]) == 0
+    assert comparable(served) == comparable(records(tmp_path / "local.jsonl"))
+    assert mjref(["replay", str(tmp_path / "c.jsonl")]) == 0
+
+    (tmp_path / "t.toml").write_text(TOURNAMENT.replace("hands = 1\n", 'hands = 1\nrules = "classical"\n', 1))
+    server, url = serve(procs, tmp_path, "t.toml", "--tokens", str(write_tokens(tmp_path)), "--json")
+    wrappers = [connect(procs, tmp_path, url, n) for n in ("a", "b")]
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["matches"] == 4
+    for w in wrappers:
+        assert w.finish()[0] == 0, w.stderr
+    logs = sorted(tmp_path.glob("*-logs/*.jsonl"))
+    assert logs and all(records(log)[0]["rules"]["family"] == "classical" for log in logs)
+
+
 def test_tournament_command_refuses_remote_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "t.toml").write_text(TOURNAMENT)
     assert mjref(["tournament", str(tmp_path / "t.toml"), "--quiet"]) == 2

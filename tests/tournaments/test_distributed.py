@@ -287,18 +287,46 @@ def test_without_dask_the_import_says_how_to_install_it() -> None:
 
 
 @pytest.mark.slow
-def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, cluster: Any,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("run", "status", "verdict"), [
+    (["--candidate", "greedy", "--baseline", "random", "--hands", "1", "--max-hands", "256", "--tail-loss", "0"], 0,
+     "pass"),
+    (["--candidate", "random", "--baseline", "greedy", "--rules", "classical", "--hands", "2", "--max-hands", "400"],
+     1, "regression"),  # Chinese Classical: the workers play the ruleset the jobs carry
+])
+def test_regress_on_dask_reaches_the_same_verdict(tmp_path: Path, cluster: Any, capsys: pytest.CaptureFixture[str],
+                                                 run: list[str], status: int, verdict: str) -> None:
     """`mjref regress --dask ADDRESS` plays the same walls (a shared --wall-salt) and decides exactly as locally
     (on the module's cluster: `--dask local` starts one the same way, and test_kill.py runs it).
-    The tail guard is off: it holds a pass for more groups than this small budget has, and what is compared here
-    is where the matches run, not the test's guard; 1-hand matches, so that a verdict takes some 50 hands."""
-    common = ["regress", "--candidate", "greedy", "--baseline", "random", "--hands", "1", "--max-hands", "256",
-              "--wall-salt", "same-walls", "--concurrency", "2", "--tail-loss", "0", "--json"]
-    assert main([*common, "--store", str(tmp_path / "local.sqlite")]) == 0
+    Under taiwan16 the tail guard is off: it holds a pass for more groups than this small budget has, and what is
+    compared here is where the matches run, not the test's guard; 1-hand matches, so that a verdict takes some 50
+    hands."""
+    common = ["regress", *run, "--wall-salt", "same-walls", "--concurrency", "2", "--json"]
+    assert main([*common, "--store", str(tmp_path / "local.sqlite")]) == status
     local = json.loads(capsys.readouterr().out)
-    assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--dask", cluster.scheduler_address]) == 0
+    assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--dask", cluster.scheduler_address]) == status
     remote = json.loads(capsys.readouterr().out)
     for key in ("verdict", "groups", "hands", "llr", "mean_diff", "ci95"):
         assert remote[key] == local[key], key
-    assert local["verdict"] == "pass"
+    assert local["verdict"] == verdict
+
+
+# ----------------------------------------------------------------------------------- Chinese Classical (issue 32)
+@pytest.mark.slow
+def test_a_classical_duplicate_tournament_on_dask_gives_the_local_runners_results(tmp_path: Path,
+                                                                                  cluster: Any) -> None:
+    """``rules = "xmj"``: the workers play the match jobs' classical ruleset (13-tile deals, 144 tiles), with the
+    same results and logs as the local runner, and the logs replay."""
+    cfg = config(rules="xmj", duplicate=True, bots=[{"name": n, "builtin": b} for n, b in BUILTINS[:4]])
+    local = run_tournament(cfg, tmp_path / "local", concurrency=1)
+    p = plan(cfg, tmp_path / "dask")
+    assert run_on_dask(p, cluster.scheduler_address) == len(p.schedule) == 4
+    for sql in ("SELECT id, hands, total1, total2, total3, total4 FROM matches",
+                "SELECT match_id, hand, dealer, outcome, winner, how, thrower, tai, s1, s2, s3, s4 FROM hands"):
+        assert rows(p.store_path, sql) == rows(local.store_path, sql)
+    logs = [Path(log) for _, log in rows(p.store_path, "SELECT id, log FROM matches")]
+    for log in logs:
+        body = log_body(log)
+        assert body == log_body(local.logs_dir / log.name)
+        assert body[0]["rules"]["family"] == "classical"
+        assert all(len(r["wall"]) == 144 for r in body if r["type"] == "hand")
+    assert main(["replay", str(logs[0])]) == 0
