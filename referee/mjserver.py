@@ -14,6 +14,7 @@ from pathlib import Path
 from referee.errors import InputError
 from referee.game.classical.history import HandHistory, parse_history
 from referee.game.classical.table import Difference, HandCheck, check_history
+from referee.game.classical.wallfile import HistoryDeal, history_deal
 from referee.userfiles import read_bytes, utf8_text
 
 MAX_BYTES = 8 * 1024 * 1024  # a history is some 20 KB; anything this large is not one
@@ -89,3 +90,9 @@ def verify_histories(paths: Iterable[Path], *, no_special_scores: bool = False) 
         if check.difference is not None:
             break
     return report
+
+
+def history_deals(paths: Iterable[Path]) -> list[HistoryDeal]:
+    """The deals of the histories named (files, or folders of ``*.mjs``), every one read and its wall checked
+    before any is used: what ``mjref match --wallfile`` deals."""
+    return [history_deal(read_history(p)) for p in history_files(paths)]

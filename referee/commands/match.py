@@ -23,11 +23,14 @@ from bots.base import seat_filler
 from referee.commands import HOW, add_force_option, add_play_options, add_timeout_option, fail, make_console
 from referee.commands.replay import score_words
 from referee.errors import BotError, InputError
+from referee.game.classical.options import GameOptions
+from referee.game.classical.wallfile import check_match_order, history_rules
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
+from referee.mjserver import history_deals, is_history_path
 from referee.numbers import count, int_arg
-from referee.rulesets import playable_rules, with_match_options
+from referee.rulesets import PLAYED, playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
@@ -55,7 +58,10 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int_arg, default=None, help="match seed (default: a random one, printed)")
     p.add_argument("--hands", type=int_arg, default=None, help="hands in the match (default 16)")
     add_timeout_option(p)
-    p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
+    p.add_argument("--wallfile", type=Path, action="append", default=None, metavar="FILE",
+                   help="explicit walls: a file of one line of TIDs per hand, or mj-server hand histories "
+                   "(hand-NN.mjs files or a folder of them; repeatable), whose walls, seats and options are dealt "
+                   "(docs/xmj.md, 'The same wall, the same game')")
     p.add_argument("--rules", default=None, metavar="NAME|FILE",
                    help="the ruleset: taiwan16 (the default), classical or a preset of it (xmj, dmjl), an mj-server "
                    "option file or a TOML ruleset file; --set changes single options over it (mjref match plays "
@@ -77,8 +83,33 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     add_play_options(p)
 
 
-def _read_walls(path: Path, rules: Any) -> list[Wall]:
-    return parse_wallfile(read_text(path, WallError), rules, str(path))
+def _read_walls(paths: list[Path], rules: Any, args: argparse.Namespace) -> tuple[list[Wall], Any]:
+    """The walls of ``--wallfile`` and the ruleset to play them under: a walls file under the match's ruleset, or
+    mj-server hand histories under their own options (a classical ruleset; the match's own options, such as
+    hands and timeouts, still from ``--rules`` and ``--set``)."""
+    if not any(is_history_path(p) for p in paths):
+        if len(paths) > 1:
+            raise InputError(f"--wallfile {paths[1]}: one walls file (several --wallfile are mj-server hand "
+                             "histories, *.mjs)")
+        return parse_wallfile(read_text(paths[0], WallError), rules, str(paths[0])), rules
+    if not all(is_history_path(p) for p in paths):
+        other = next(p for p in paths if not is_history_path(p))
+        raise InputError(f"--wallfile {other}: not an mj-server hand history (*.mjs, or a folder of them), and the "
+                         "other --wallfile are")
+    if getattr(rules, "family", "taiwan16") != "classical":
+        raise InputError(f"--wallfile {paths[0]}: an mj-server hand history deals Chinese Classical under its own "
+                         f"options, not --rules {args.rules}")
+    deals = history_deals(paths)
+    given = rules.options
+    theirs = deals[0].options
+    if given != GameOptions() and given != theirs:  # options given by --rules or --set that the history overrides
+        name = next(k for k in GameOptions.model_fields if getattr(given, k) != getattr(theirs, k))
+        raise InputError(f"--wallfile {deals[0].history.name}: the history's option {name} is "
+                         f"{getattr(theirs, name)}, the ruleset's {getattr(given, name)}: a history is played under "
+                         "its own options (drop the --rules or --set that changes them)")
+    rules = history_rules(deals, rules)
+    check_match_order(deals, rules)
+    return [d.wall for d in deals], rules
 
 
 Player = Callable[..., MatchResult]
@@ -92,10 +123,17 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     """Play the match the arguments describe with ``play`` (``play_match`` handling the stop signals; ``mjref serve``
     seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
     False).  A match stopped by a signal (``MatchResult.aborted``) exits 128 + the signal's number."""
-    rules = playable_rules(args.rules, args.options, command)
+    histories = bool(args.wallfile) and any(is_history_path(p) for p in args.wallfile)
+    if histories and "classical" not in PLAYED.get(command, ()):
+        return fail(command, f"--wallfile {args.wallfile[0]}: an mj-server hand history deals Chinese Classical, "
+                    f"which mjref {command} does not run yet (mjref match does)")
+    # (a history's ruleset is classical: --set names classical options even without --rules)
+    rules = playable_rules("classical" if histories and args.rules is None else args.rules, args.options, command)
+    walls = None
+    if args.wallfile:
+        walls, rules = _read_walls(args.wallfile, rules, args)
     if args.hands is not None:
         rules = with_match_options(rules, hands=args.hands)
-    walls = _read_walls(args.wallfile, rules) if args.wallfile else None
     try:
         filler = seat_filler(rules.default_dummy)
     except BotError as exc:

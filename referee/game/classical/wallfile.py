@@ -79,6 +79,14 @@ class HistoryDeal:
     def code(self, tid: int) -> str:
         return CODE[tid]
 
+    @property
+    def winner(self) -> int:
+        """The seat that went Mah-Jong (a history is written for a won hand only)."""
+        for m in self.history.moves:
+            if m.kind in ("PlayerMahJongs", "PlayerRobsKong"):
+                return self.positions[m.id]  # type: ignore[attr-defined]
+        raise InputError(f"{self.history.name}: nobody goes Mah-Jong in this history")
+
 
 def history_deal(h: HandHistory) -> HistoryDeal:
     """The deal of ``h``: its wall as TIDs (checked whole), seats, dealer, round and East's run."""
@@ -107,4 +115,35 @@ def history_rules(deals: list[HistoryDeal], base: object | None = None) -> objec
     return ClassicalRuleset(options=first.options, **match)
 
 
-__all__ = ["KIND_OF_CODE", "HistoryDeal", "history_deal", "history_rules", "wall_tids"]
+
+
+def check_match_order(deals: list[HistoryDeal], rules: object) -> None:
+    """``deals`` as the hands of one mjref match: the first must be a game's first (seat 1 East in the East round),
+    and each next one the hand mjref's match deals after the one before ends as its history did (the same East,
+    round and run).  mjref's match decides each hand's dealer and round itself (``referee.game.series``), so a
+    history it would deal otherwise (a later hand of a game, a game's hands out of order) is refused before the
+    match, naming the file.  A washout between two files changes nothing here: mj-server writes no history of it,
+    and East keeps the deal and its run after one, in mj-server and in mjref alike."""
+    from referee.game.engine import HandResult, WinRecord
+    from referee.game.series import Series
+
+    series = Series(rules, len(deals))  # type: ignore[arg-type]
+    before: HistoryDeal | None = None
+    for k, d in enumerate(deals):
+        want = series.next_setup()
+        assert want is not None
+        got = d.setup(k)
+        if (got.dealer, got.round_wind, got.hands_as_east) != (want.dealer, want.round_wind, want.hands_as_east):
+            which = f"the hand after {before.history.name}" if before is not None else "a match's first hand"
+            raise InputError(
+                f"{d.history.name}: East is seat {got.dealer} in the {got.round_wind.lower()} round (East's run "
+                f"{got.hands_as_east}), but mjref deals {which} with seat {want.dealer} East in the "
+                f"{want.round_wind.lower()} round (run {want.hands_as_east}): give a game's hands in order from its "
+                f"first")
+        winner = d.winner
+        series.record(HandResult("win", (WinRecord(winner, None, "throw", None, None, (0, 0, 0, 0)),),  # type: ignore[arg-type]
+                                 (0, 0, 0, 0)))
+        before = d
+
+
+__all__ = ["KIND_OF_CODE", "HistoryDeal", "check_match_order", "history_deal", "history_rules", "wall_tids"]
