@@ -96,3 +96,66 @@ def history_deals(paths: Iterable[Path]) -> list[HistoryDeal]:
     """The deals of the histories named (files, or folders of ``*.mjs``), every one read and its wall checked
     before any is used: what ``mjref match --wallfile`` deals."""
     return [history_deal(read_history(p)) for p in history_files(paths)]
+
+
+def write_history_log(deals: list[HistoryDeal], path: Path, *, overwrite: bool = False) -> int:
+    """Write the mjref log of mj-server's game: each history's hand dealt from its wall (``wallfile``) and played
+    by its own moves (``follow``), as ``mjref match --wallfile`` with mj-server's players would log it: a log that
+    ``mjref replay`` verifies and ``mjref replay --against`` compares with the histories.  The log holds the hands
+    up to the first the engine cannot follow (``follow``'s difference); returns how many."""
+    from referee.game.classical.follow import follow
+    from referee.game.classical.wallfile import check_match_order, history_rules
+    from referee.game.series import Series
+    from referee.log import (
+        LogWriter,
+        SeatInfo,
+        answer_line,
+        event_line,
+        final_record,
+        hand_record,
+        header_record,
+        result_record,
+    )
+    from referee.userfiles import check_output_file
+
+    rules = history_rules(deals)
+    check_match_order(deals, rules)
+    played = []
+    for deal in deals:  # every hand followed first: the log holds the ones the engine follows to their end
+        f = follow(deal, rules)
+        if f.difference is not None or f.hand.result is None:
+            break
+        played.append(f)
+    if not played:
+        f = follow(deals[0], rules)
+        d = f.difference or Difference(deals[0].history.moves[-1].line, "the end", "no end", "an end")
+        raise InputError(f"{deals[0].history.name}:{d.line}: mjref's engine cannot follow this hand: {d.what}: mjref "
+                         f"{d.mjref}; mj-server {d.mjserver}")
+    rules = rules.model_copy(update={"hands": len(played)})  # type: ignore[attr-defined]
+    check_output_file(path, "the log", overwrite=overwrite)
+    names = {p: deals[0].history.players[pid] for pid, p in deals[0].positions.items()}
+    seats = [SeatInfo(position=p, name=f"{names[p]}", kind="process", spec="mj-player (mj-server's hand history)")
+             for p in (1, 2, 3, 4)]
+    series = Series(rules, len(played))  # type: ignore[arg-type]
+    writer = LogWriter.open(path)
+    try:
+        writer.write(header_record(0, rules, seats, len(played), walls_from_file=True))  # type: ignore[arg-type]
+        log = writer.line_writer()
+        assert log is not None
+        for f in played:
+            setup = series.next_setup()
+            assert setup is not None and f.hand.result is not None
+            writer.write(hand_record(setup, f.deal.wall))
+            for q, a, events in f.steps:
+                if q is not None and a is not None:
+                    log(answer_line(setup.index, q.seat, q.ask, q.tile, str(a), "bot", 0.0))
+                for e in events:
+                    log(event_line(setup.index, e))
+            series.record(f.hand.result)
+            t = series.totals
+            writer.write(result_record(setup.index, f.hand.result, (0, 0, 0, 0), (t[0], t[1], t[2], t[3]), 0))
+        writer.write(final_record(len(played), series.totals, [0, 0, 0, 0]))
+    finally:
+        writer.flush()
+        writer.close()
+    return len(played)
