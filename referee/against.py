@@ -31,6 +31,7 @@ from referee.mjserver import history_deals
 from referee.replay import replay_log
 
 UNTRUE = "the log is not true to the rules"
+RAN_OUT = "nothing more"
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +304,9 @@ def compare(histories: Iterable[Path], log: Path) -> AgainstReport:
                                    d.log, d.rules)
     diff = _compare(deals, log, name, report, None if untrue is None else untrue.log_line)
     # the first in the log: a move of the game that differs before the log breaks the rules is the verdict
-    report.difference = untrue if untrue is not None and (diff is None or diff.log_line >= untrue.log_line) \
+    # (a log cut where it breaks the rules runs out of moves there: that is the rules' verdict, not a move's)
+    cut = diff is not None and (diff.mjref.startswith(RAN_OUT) or diff.topic == "the hands")
+    report.difference = untrue if untrue is not None and (diff is None or cut or diff.log_line >= untrue.log_line) \
         else diff
     return report
 
@@ -345,7 +348,7 @@ def _first(ours: list[Move], theirs: list[Move], hist: str, log: str,
         b_ = theirs[n] if n < len(theirs) else None
         return AgainstDifference(hist, b_.line if b_ else theirs[-1].line, log, a_.line if a_ else ours[-1].line,
                                  (b_ or a_).topic if (b_ or a_) else "the end",  # type: ignore[union-attr]
-                                 a_.text if a_ else "nothing more", b_.text if b_ else "nothing more")
+                                 a_.text if a_ else RAN_OUT, b_.text if b_ else RAN_OUT)
     return None
 
 
