@@ -152,10 +152,14 @@ def test_a_log_untrue_to_the_rules_is_a_difference(agreeing: tuple[list[Path], P
     (["--against", "{hist}", "{notlog}"], "not an mjref log"),
     (["--against", "{hist}", "{taiwan}"], "a taiwan16 log; mj-server's histories are Chinese Classical"),
     (["--against", "{nosuch}", "{log}"], "no such file or folder"),
+    (["--against", "{many}", "{log}"], "many.mjs:176: PlayerDraws: the wall has no tile left"),
 ])
 def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path, args: list[str], reason: str) -> None:
     bad = tmp_path / "bad.mjs"
     bad.write_text("hello\n")
+    text = (DATA / "default.mjs").read_text()
+    at = text.index("PlayerDraws 2 RD")
+    (tmp_path / "many.mjs").write_text(text[:at] + "PlayerDraws 2 RD\r\n" * 150 + text[at:])  # more than the wall
     notlog = tmp_path / "notlog.jsonl"
     notlog.write_text("{}\n")
     taiwan = tmp_path / "taiwan.jsonl"
@@ -163,7 +167,7 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path, args: list[str], rea
     log = tmp_path / "default.jsonl"
     write_history_log(history_deals([DATA / "default.mjs"]), log)
     names = {"hist": str(DATA / "default.mjs"), "log": str(log), "bad": str(bad), "notlog": str(notlog),
-             "taiwan": str(taiwan), "nosuch": str(tmp_path / "nosuch.mjs")}
+             "taiwan": str(taiwan), "nosuch": str(tmp_path / "nosuch.mjs"), "many": str(tmp_path / "many.mjs")}
     r = mjref("replay", *[a.format(**names) for a in args])
     assert r.returncode == 2, r.stdout + r.stderr
     assert r.stderr.count("\n") == 1 and reason in r.stderr, r.stderr

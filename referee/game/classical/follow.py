@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee.errors import InputError
 from referee.game.classical.family import CODE
 from referee.game.classical.history import ChowsMsg, DiscardMsg, Msg, SerialTileMsg, TileMsg
 from referee.game.classical.table import Difference
@@ -171,6 +172,8 @@ def history_draws(deal: HistoryDeal) -> tuple[dict[int, list[int]], list[Draw]]:
             continue
         if m.kind not in DRAWS or not isinstance(m, TileMsg):
             continue
+        if front >= back:
+            raise InputError(f"{deal.history.name}:{m.line}: {m.kind}: the wall has no tile left")
         if m.kind == "PlayerDraws":
             t, front = tiles[front], front + 1
         else:
