@@ -131,16 +131,14 @@ def test_mjref_draws_every_tile_mj_server_drew(corpus: dict[str, list[Path]]) ->
 def test_the_deals_that_differ_are_the_flower_chains_of_the_deal(corpus: dict[str, list[Path]]) -> None:
     """Where the engine's deal is not mj-server's, a seat's replacement was a flower while a later seat held one:
     mj-server settles seat by seat, the engine in rounds (referee/game/engine.py ``_deal``)."""
-    seen = 0
     for path in [p for ps in corpus.values() for p in ps] + history_files([DATA]):
         deal = history_deal(read_history(path))
         diff = draw_difference(follow(deal, history_rules([deal])))
         if diff is None or "after the deal and its flowers" not in diff.what:
             continue
-        seen += 1
         chain = _replacement_flower_before_a_later_seats_flower(deal)
         assert chain, f"{path}: the deal differs ({diff}) without a chain of flowers"
-    assert seen >= 1  # robbing.mjs is one
+    # (robbing.mjs is one while the engine deals in rounds: the strict xfail below says when that ends)
 
 
 def _replacement_flower_before_a_later_seats_flower(deal: HistoryDeal) -> bool:
