@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee.errors import InputError
 from referee.game.classical.history import HandHistory, parse_history
 from referee.game.classical.table import Difference, HandCheck, check_history
 from referee.game.classical.wallfile import HistoryDeal, history_deal
+from referee.game.wall import Wall
 from referee.userfiles import read_bytes, utf8_text
 
 MAX_BYTES = 8 * 1024 * 1024  # a history is some 20 KB; anything this large is not one
@@ -96,6 +98,29 @@ def history_deals(paths: Iterable[Path]) -> list[HistoryDeal]:
     """The deals of the histories named (files, or folders of ``*.mjs``), every one read and its wall checked
     before any is used: what ``mjref match --wallfile`` deals."""
     return [history_deal(read_history(p)) for p in history_files(paths)]
+
+
+def history_walls(paths: list[Path], rules: Any, rules_name: str | None) -> tuple[list[Wall], Any]:
+    """``mjref match --wallfile`` with histories: their walls, and the classical ruleset to play them under (their
+    options; the match's own options from ``rules``, the ruleset ``--rules`` named ``rules_name`` and ``--set``
+    made).  Refused: another family, options that differ from the histories', histories the match would deal
+    otherwise (``check_match_order``)."""
+    from referee.game.classical.options import GameOptions
+    from referee.game.classical.wallfile import check_match_order, history_rules
+
+    if getattr(rules, "family", "taiwan16") != "classical":
+        raise InputError(f"--wallfile {paths[0]}: an mj-server hand history deals Chinese Classical under its own "
+                         f"options, not --rules {rules_name}")
+    deals = history_deals(paths)
+    given, theirs = rules.options, deals[0].options
+    if given != GameOptions() and given != theirs:  # options given by --rules or --set that the history overrides
+        name = next(k for k in GameOptions.model_fields if getattr(given, k) != getattr(theirs, k))
+        raise InputError(f"--wallfile {deals[0].history.name}: the history's option {name} is "
+                         f"{getattr(theirs, name)}, the ruleset's {getattr(given, name)}: a history is played under "
+                         "its own options (drop the --rules or --set that changes them)")
+    rules = history_rules(deals, rules)
+    check_match_order(deals, rules)
+    return [d.wall for d in deals], rules
 
 
 def write_history_log(deals: list[HistoryDeal], path: Path, *, overwrite: bool = False) -> int:

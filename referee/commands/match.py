@@ -23,12 +23,10 @@ from bots.base import seat_filler
 from referee.commands import HOW, add_force_option, add_play_options, add_timeout_option, fail, make_console
 from referee.commands.replay import score_words
 from referee.errors import BotError, InputError
-from referee.game.classical.options import GameOptions
-from referee.game.classical.wallfile import check_match_order, history_rules
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
-from referee.mjserver import history_deals, is_history_path
+from referee.mjserver import history_walls, is_history_path
 from referee.numbers import count, int_arg
 from referee.rulesets import PLAYED, playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
@@ -96,20 +94,7 @@ def _read_walls(paths: list[Path], rules: Any, args: argparse.Namespace) -> tupl
         other = next(p for p in paths if not is_history_path(p))
         raise InputError(f"--wallfile {other}: not an mj-server hand history (*.mjs, or a folder of them), and the "
                          "other --wallfile are")
-    if getattr(rules, "family", "taiwan16") != "classical":
-        raise InputError(f"--wallfile {paths[0]}: an mj-server hand history deals Chinese Classical under its own "
-                         f"options, not --rules {args.rules}")
-    deals = history_deals(paths)
-    given = rules.options
-    theirs = deals[0].options
-    if given != GameOptions() and given != theirs:  # options given by --rules or --set that the history overrides
-        name = next(k for k in GameOptions.model_fields if getattr(given, k) != getattr(theirs, k))
-        raise InputError(f"--wallfile {deals[0].history.name}: the history's option {name} is "
-                         f"{getattr(theirs, name)}, the ruleset's {getattr(given, name)}: a history is played under "
-                         "its own options (drop the --rules or --set that changes them)")
-    rules = history_rules(deals, rules)
-    check_match_order(deals, rules)
-    return [d.wall for d in deals], rules
+    return history_walls(paths, rules, args.rules)
 
 
 Player = Callable[..., MatchResult]
