@@ -34,8 +34,9 @@ from referee.errors import BotError, InputError
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
+from referee.mjserver import history_walls, is_history_path
 from referee.numbers import count, int_arg
-from referee.rulesets import playable_rules, with_match_options
+from referee.rulesets import PLAYED, playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
 from referee.userfiles import check_output_dir, check_output_file, read_text
 
@@ -63,7 +64,10 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int_arg, default=None, help="match seed (default: a random one, printed)")
     p.add_argument("--hands", type=int_arg, default=None, help="hands in the match (default 16)")
     add_timeout_option(p)
-    p.add_argument("--wallfile", type=Path, default=None, help="explicit walls, one line of TIDs per hand")
+    p.add_argument("--wallfile", type=Path, action="append", default=None, metavar="FILE",
+                   help="explicit walls: a file of one line of TIDs per hand, or mj-server hand histories "
+                   "(hand-NN.mjs files or a folder of them; repeatable), whose walls, seats and options are dealt "
+                   "(docs/xmj.md, 'The same wall, the same game')")
     add_rules_options(p)
     p.add_argument("--log", type=Path, default=None,
                    help="the JSON-lines log (default: mjref-logs/<time>-<random>.jsonl; 'none' for no log)")
@@ -80,8 +84,20 @@ def add_match_options(p: argparse.ArgumentParser) -> None:
     add_play_options(p)
 
 
-def _read_walls(path: Path, rules: Any) -> list[Wall]:
-    return parse_wallfile(read_text(path, WallError), rules, str(path))
+def _read_walls(paths: list[Path], rules: Any, args: argparse.Namespace) -> tuple[list[Wall], Any]:
+    """The walls of ``--wallfile`` and the ruleset to play them under: a walls file under the match's ruleset, or
+    mj-server hand histories under their own options (a classical ruleset; the match's own options, such as
+    hands and timeouts, still from ``--rules`` and ``--set``)."""
+    if not any(is_history_path(p) for p in paths):
+        if len(paths) > 1:
+            raise InputError(f"--wallfile {paths[1]}: one walls file (several --wallfile are mj-server hand "
+                             "histories, *.mjs)")
+        return parse_wallfile(read_text(paths[0], WallError), rules, str(paths[0])), rules
+    if not all(is_history_path(p) for p in paths):
+        other = next(p for p in paths if not is_history_path(p))
+        raise InputError(f"--wallfile {other}: not an mj-server hand history (*.mjs, or a folder of them), and the "
+                         "other --wallfile are")
+    return history_walls(paths, rules, args.rules)
 
 
 Player = Callable[..., MatchResult]
@@ -95,10 +111,17 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     """Play the match the arguments describe with ``play`` (``play_match`` handling the stop signals; ``mjref serve``
     seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
     False).  A match stopped by a signal (``MatchResult.aborted``) exits 128 + the signal's number."""
-    rules = playable_rules(args.rules, args.options, command)
+    histories = bool(args.wallfile) and any(is_history_path(p) for p in args.wallfile)
+    if histories and "classical" not in PLAYED.get(command, ()):
+        return fail(command, f"--wallfile {args.wallfile[0]}: an mj-server hand history deals Chinese Classical, "
+                    f"which mjref {command} does not run yet (mjref match does)")
+    # (a history's ruleset is classical: --set names classical options even without --rules)
+    rules = playable_rules("classical" if histories and args.rules is None else args.rules, args.options, command)
+    walls = None
+    if args.wallfile:
+        walls, rules = _read_walls(args.wallfile, rules, args)
     if args.hands is not None:
         rules = with_match_options(rules, hands=args.hands)
-    walls = _read_walls(args.wallfile, rules) if args.wallfile else None
     try:
         filler = seat_filler(rules.default_dummy)
     except BotError as exc:

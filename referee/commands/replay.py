@@ -49,6 +49,12 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help="show each win's arrangement, tai items and payments (of hand N with --hand); for mj-server "
                    "histories, each player's declaration and the explanation of its score")
     p.add_argument("--json", action="store_true", help="print one JSON object, nothing else")
+    p.add_argument("--against", type=Path, action="append", default=None, metavar="HISTORY",
+                   help="compare LOG (one classical match log) with mj-server hand histories (hand-NN.mjs files or a "
+                   "folder of them; repeatable), hand by hand in order, move by move: the dealer and round, the wall, "
+                   "each deal, every draw, flower, discard, claim, kong and Mah-Jong, each player's sets, score and "
+                   "explanation, the settlement. Exit 0 when all are equal, 1 at the first difference (the history's "
+                   "file and line, the log's line, mjref's move and mj-server's), 2 for a file that cannot be read")
     p.add_argument("--no-special-scores", action="store_true",
                    help="mj-server histories only: the game was played with mj-server --no-special-scores "
                    "(flowers and seasons score nothing), which its histories do not record")
@@ -60,6 +66,8 @@ def console() -> Console:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.against:
+        return run_against(args)
     if any(is_history_path(p) for p in args.log):
         from referee.commands._histories import run_histories
 
@@ -94,6 +102,30 @@ def run(args: argparse.Namespace) -> int:
     if report.faults:
         out.print(_faults_table(report, names))
     out.print(verdict(report))
+    return 0 if report.ok else 1
+
+
+def run_against(args: argparse.Namespace) -> int:
+    """``--against HISTORY... LOG``: the log compared with mj-server's histories (``referee.against``)."""
+    from referee.against import compare
+
+    if len(args.log) != 1 or is_history_path(args.log[0]):
+        return fail("replay", "--against compares one mjref match log (JSON lines) with mj-server's histories: "
+                    "name the log once, and the histories with --against")
+    if args.hand is not None or args.explain or args.no_special_scores:
+        flag = "--hand" if args.hand is not None else "--explain" if args.explain else "--no-special-scores"
+        return fail("replay", f"{flag} does not go with --against")
+    report = compare(args.against, args.log[0])
+    d = report.difference
+    if args.json:
+        print(json.dumps({"ok": report.ok, "log": str(report.log), "histories": [str(p) for p in report.histories],
+                          "hands": report.hands, "moves": report.moves,
+                          "difference": None if d is None else d.to_json()}, ensure_ascii=False))
+    elif d is None:
+        print(f"equal: {report.hands} hand{'s' if report.hands != 1 else ''}, {report.moves} moves of "
+              f"{printable(str(report.log))} are mj-server's")
+    else:
+        print(f"differs: {printable(d.message)}")
     return 0 if report.ok else 1
 
 

@@ -156,6 +156,20 @@ class HandHistory:
     wall: WallMsg
     moves: tuple[Msg, ...]  # from NewHand to the Settlement
 
+    @property
+    def east_first(self) -> tuple[int, int, int, int]:
+        """The player ids in table order from this hand's East (``NewHand``; ``Game`` lists the previous East
+        first)."""
+        seats = self.game.seats
+        first = self.moves[0]
+        n = seats.index(first.east) if isinstance(first, NewHandMsg) and first.east in seats else 0
+        return (seats[n], seats[(n + 1) % 4], seats[(n + 2) % 4], seats[(n + 3) % 4])
+
+    @property
+    def hands_as_east(self) -> int:
+        """East's run before this hand: ``Game``'s count when East kept the deal, else 0 (a new East)."""
+        return self.game.hands_as_east if self.east_first[0] == self.game.seats[0] else 0
+
 
 TILE_MSGS = frozenset({"PlayerDraws", "PlayerDrawsLoose", "PlayerDeclaresSpecial", "PlayerPungs", "PlayerKongs",
                        "PlayerPairs", "PlayerRobsKong", "PlayerFormsClosedPung", "PlayerFormsClosedChow",

@@ -87,14 +87,12 @@ class _Table:
         self.live_used = 0
         self.dead_end = self.size
         self.live_end = self.size - ((16 if self.o.DeadWall16 else 14) if self.o.DeadWall else 0)
-        seats = list(h.game.seats)
         first = h.moves[0]
         assert isinstance(first, NewHandMsg)
-        if first.east not in seats:
+        if first.east not in h.game.seats:
             raise IllegalMove(f"NewHand names East {first.east}, not a player")
-        n = seats.index(first.east)
-        self.seats = [seats[(i + n) % 4] for i in range(4)]
-        self.hands_as_east = h.game.hands_as_east if first.east == h.game.seats[0] else 0
+        self.seats = list(h.east_first)
+        self.hands_as_east = h.hands_as_east
         self.players = [_Player(pid) for pid in self.seats]
         self.state = "Dealing"
         self.player = 0
