@@ -406,6 +406,7 @@ class Hand:
         # seat by seat from the dealer, until none is left.
         if self.family.flowers:
             loose = self.family.flower_loose
+            by_seat = self.family.deal_flowers_by_seat
             changed = True
             while changed:
                 changed = False
@@ -413,19 +414,13 @@ class Hand:
                     s = seats[p]
                     if min(s.concealed) >= 100:  # (no flower: one C-level pass, the usual case)
                         continue
-                    for t in [t for t in s.concealed if t < 100]:
-                        s.concealed.remove(t)
-                        s.flowers.append(t)
-                        self._emit(_FLOWERED[p * 1000 + t])
-                        if loose:
-                            r = self._take_loose()
-                        else:
-                            r = tiles[self._front]
-                            self._front += 1
-                        s.concealed.append(r)
-                        if self._last_drawn.get(p) == t:  # the dealer's last dealt tile was a flower
-                            self._last_drawn[p] = r
+                    # each flower held, and (where the family says: classical, as mj-server) the flowers among
+                    # their replacements too, before the next seat's
+                    while (held := [t for t in s.concealed if t < 100]):
+                        self._replace_flowers(p, s, held, loose)
                         changed = True
+                        if not by_seat:
+                            break
         for p in order:
             s = seats[p]
             s.concealed.sort()
@@ -435,6 +430,22 @@ class Hand:
                 counts[_KI[t]] += 1  # type: ignore[index]
                 keys[_KG[t]] += _KS[t]
             self._emit(InitCard(p, tuple(s.concealed), audience=_ONLY[p]))
+
+    def _replace_flowers(self, p: int, s: _Seat, held: list[int], loose: bool) -> None:
+        """The deal's flowers ``held`` by ``p`` set aside, each replaced from the loose end or the live wall."""
+        tiles = self._tiles
+        for t in held:
+            s.concealed.remove(t)
+            s.flowers.append(t)
+            self._emit(_FLOWERED[p * 1000 + t])
+            if loose:
+                r = self._take_loose()
+            else:
+                r = tiles[self._front]
+                self._front += 1
+            s.concealed.append(r)
+            if self._last_drawn.get(p) == t:  # the dealer's last dealt tile was a flower
+                self._last_drawn[p] = r
 
     def _draw(self, p: int, *, replacement: bool, after_gong: bool = False) -> bool:
         """Draw for ``p``: live from the front, replacements from the back.  False when the hand ended."""

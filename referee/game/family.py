@@ -46,6 +46,7 @@ class Family:
     # When set: only a hand whose honours' group key (``analysis.group_keys(counts)[3]``) is in it can wait on a
     # special shape, and the engine asks ``special_waits`` of no other (it is asked at every change of a hand)
     special_keys: frozenset[int] | None = None
+    deal_flowers_by_seat = False  # the deal's flowers: a seat replaces all (and theirs) before the next seat
     concealed_gong_shown = False  # a concealed gong's tiles are shown to every seat (else to its owner only)
     declarations = False  # seats may declare their own sets when the hand is won (``declare_options``)
 

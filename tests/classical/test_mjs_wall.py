@@ -22,7 +22,7 @@ from referee.game.classical.follow import draw_difference, follow, history_draws
 from referee.game.classical.history import TileMsg
 from referee.game.classical.wallfile import HistoryDeal, history_deal, history_rules, wall_tids
 from referee.game.wall import deal_positions
-from referee.mjserver import history_files, read_history
+from referee.mjserver import read_history
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mjserver"
 NO_DEAD_WALL = "GameOption 0 DeadWall bool 1020 1 0 there is a dead wall\n"
@@ -101,9 +101,9 @@ def test_a_wall_with_a_tile_five_times_is_refused_with_its_line() -> None:
 
 
 def test_mjref_draws_every_tile_mj_server_drew(corpus: dict[str, list[Path]]) -> None:
-    """Every hand of every game followed through the engine: the deal and every draw after it are mj-server's,
-    tile for tile, unless the deal's flowers are settled in another order (pinned by the next test)."""
-    followed = differing = 0
+    """Every hand of every game followed through the engine: the deal (its flowers replaced seat by seat, as
+    mj-server does) and every draw after it are mj-server's, tile for tile."""
+    followed = 0
     for game, files in corpus.items():
         assert files, f"game {game} wrote no hand history"
         for path in files:
@@ -114,9 +114,6 @@ def test_mjref_draws_every_tile_mj_server_drew(corpus: dict[str, list[Path]]) ->
                 {p: sorted(ts) for p, ts in theirs.items()}, f"{path}: mj-server's deal is not as modelled"
             f = follow(deal, history_rules([deal]))
             diff = draw_difference(f)
-            if diff is not None and "after the deal and its flowers" in diff.what:
-                differing += 1  # the flower order of the deal (next test)
-                continue
             assert diff is None, f"{path}: {diff}"
             assert f.difference is None, f"{path}: {f.difference}"
             assert f.hand.result is not None and f.hand.result.outcome == "win", path
@@ -125,45 +122,10 @@ def test_mjref_draws_every_tile_mj_server_drew(corpus: dict[str, list[Path]]) ->
             assert f.hand.result.wins[0].seat == deal.positions[winner.id], path
             followed += 1
     assert followed >= 100, followed
-    assert differing < followed / 5
 
 
-def test_the_deals_that_differ_are_the_flower_chains_of_the_deal(corpus: dict[str, list[Path]]) -> None:
-    """Where the engine's deal is not mj-server's, a seat's replacement was a flower while a later seat held one:
-    mj-server settles seat by seat, the engine in rounds (referee/game/engine.py ``_deal``)."""
-    for path in [p for ps in corpus.values() for p in ps] + history_files([DATA]):
-        deal = history_deal(read_history(path))
-        diff = draw_difference(follow(deal, history_rules([deal])))
-        if diff is None or "after the deal and its flowers" not in diff.what:
-            continue
-        chain = _replacement_flower_before_a_later_seats_flower(deal)
-        assert chain, f"{path}: the deal differs ({diff}) without a chain of flowers"
-    # (robbing.mjs is one while the engine deals in rounds: the strict xfail below says when that ends)
-
-
-def _replacement_flower_before_a_later_seats_flower(deal: HistoryDeal) -> bool:
-    specials = []
-    for m in deal.history.moves:
-        if m.kind == "PlayerDeclaresSpecial" and isinstance(m, TileMsg):
-            specials.append((deal.positions[m.id], m.tile))
-            if sum(1 for _, t in specials if t == "--") == 4:
-                break
-    order = [(deal.dealer - 1 + k) % 4 + 1 for k in range(4)]
-    dealt_flowers = {p: [t for t in _dealt(deal, p) if t < 100] for p in order}
-    for k, p in enumerate(order):
-        declared = [t for q, t in specials if q == p and t != "--"]
-        if len(declared) > len(dealt_flowers[p]) and any(dealt_flowers[q] for q in order[k + 1:]):
-            return True
-    return False
-
-
-def _dealt(deal: HistoryDeal, p: int) -> list[int]:
-    return [deal.wall.tiles[i] for i in deal_positions(deal.dealer, 13)[p]]
-
-
-@pytest.mark.xfail(strict=True, reason="the engine settles the deal's flowers in rounds, mj-server seat by seat "
-                   "(docs/xmj.md, 'The same wall, the same game'): passes, and must lose this mark, once "
-                   "engine._deal settles them seat by seat for the classical family")
 def test_robbing_mjs_is_dealt_as_mj_server_dealt_it() -> None:
-    deal = history_deal(read_history(DATA / "robbing.mjs"))  # seat 2's replacement 4S, then seat 3's 2S
+    """A replacement that is a flower is replaced before the next seat's flowers (the engine once settled them in
+    rounds): seat 2's replacement 4S, then seat 3's 2S."""
+    deal = history_deal(read_history(DATA / "robbing.mjs"))
     assert draw_difference(follow(deal, history_rules([deal]))) is None

@@ -319,6 +319,8 @@ def _stale(msg: Message, question: Question, serial: int) -> bool:
     if question.ask == "declare":
         return isinstance(msg, m.PMsgNoClaim | m.PMsgPung | m.PMsgKong | m.PMsgChow | m.PMsgMahJong) \
             and msg.discard != 0
+    if isinstance(msg, DECLARATIONS) or (isinstance(msg, m.PMsgPung | m.PMsgChow) and msg.discard == 0):
+        return True  # a declaration of a hand that is over (the seat asks no more once a loser has shown)
     own_turn = question.ask == "throw" or question.tile is None
     if isinstance(msg, m.PMsgNoClaim | m.PMsgPung | m.PMsgKong | m.PMsgChow):
         return own_turn or msg.discard < serial

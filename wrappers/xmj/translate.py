@@ -134,6 +134,7 @@ class Translator:
         kind = self.owed.pop(p, None)
         if kind is None:
             return []
+        self.discard = None  # a draw: the discard before it is out of play
         return [(m.CMsgPlayerDrawsLoose if kind == "loose" else m.CMsgPlayerDraws)(p, code_of(tile))]
 
     def events(self, e: Event) -> list[Message]:
@@ -173,14 +174,14 @@ class Translator:
             self.owed[e.seat] = "loose"  # its replacement, unless the kong is robbed
             return out
         if isinstance(e, Hu):
+            drawn = self._shown_draw(e.seat)  # (from the wall: the winner's draw, if not shown yet)
             if self.discard is not None and self.discard[1] != e.seat:
                 self.claimed = self.discard[2]
                 self.owed = {}
                 return [m.CMsgPlayerClaimsMahJong(e.seat, self.discard[0]), m.CMsgPlayerMahJongs(e.seat, "--")]
             self.claimed = None
-            out = self._shown_draw(e.seat)
             self.owed = {}
-            return [*out, m.CMsgPlayerMahJongs(e.seat, code_of(e.tile))]
+            return [*drawn, m.CMsgPlayerMahJongs(e.seat, code_of(e.tile))]
         if isinstance(e, Declare):
             return [self._declared(e)]
         if isinstance(e, Show):

@@ -113,6 +113,7 @@ class ClassicalFamily(Family):
     rob_kong = True
     multiple_winners = False
     tracks_sets = True
+    deal_flowers_by_seat = True  # mj-server replaces a seat's flowers, and theirs, before the next seat's
     concealed_gong_shown = True  # mj-server shows a declared concealed kong's tile to every player
     declarations = True
 
