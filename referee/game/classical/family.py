@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import chain, product
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -179,11 +179,12 @@ class ClassicalFamily(Family):
         live_left = hand._live_end - hand._front
         discarded: Counter[str] = Counter()
         if live_left <= 4:  # the tiles discarded so far matter only near the end of the wall
-            kinds = Counter(t // 10 for s in hand._seats.values() for t in s.river)  # (by kind: ints are cheap)
-            kinds.update(m.claimed // 10 for s in hand._seats.values() for m in s.melds if m.claimed is not None)
+            seats = hand._seats.values()
+            code = CODE.__getitem__  # (every copy of a kind has its kind's code; Counter counts a map in C)
+            discarded = Counter(map(code, chain.from_iterable(s.river for s in seats)))
+            discarded.update(map(code, [m.claimed for s in seats for m in s.melds if m.claimed is not None]))
             if won:
-                kinds[tile // 10] += 1
-            discarded = Counter({CODE[k * 10]: n for k, n in kinds.items()})
+                discarded[CODE[tile]] += 1
 
         def end_danger(t: str) -> bool:
             return live_left <= 4 and discarded[t] <= 1
@@ -267,6 +268,9 @@ class ClassicalFamily(Family):
         return result.outcome == "draw" or dealer in result.winners
 
 
+_NO_DANGER = Danger(0)
+
+
 @dataclass(slots=True)
 class ClassicalState:
     """What the classical family keeps during a hand: each player's danger flags about every seat (East first)."""
@@ -275,7 +279,7 @@ class ClassicalState:
 
     @classmethod
     def new(cls) -> ClassicalState:
-        return cls([[Danger(0)] * 4 for _ in range(4)])
+        return cls([[_NO_DANGER] * 4, [_NO_DANGER] * 4, [_NO_DANGER] * 4, [_NO_DANGER] * 4])  # (once per hand)
 
 
 @dataclass(frozen=True, slots=True)
