@@ -54,18 +54,17 @@ def danger_of(f: int) -> Danger:
     return d
 
 
-def sets_danger(sets: Iterable[tuple[str, str]]) -> Danger:
-    """The dangerous hands that sets threaten (three sets of one suit, of winds, two of dragons, all honours, all
-    green, all terminals), with ``END`` (a discard near the end of the wall is always checked).  ``sets`` are each
-    set's type and tile (``TileSet.type``, ``TileSet.tile``).  Each set's part is looked up (``_one_set``) and the
-    parts combined in plain integers: asked at every set made in a classical hand."""
+def set_part(kind: str, tile: str) -> tuple[int, int, int, int]:
+    """One set's part of ``sets_danger`` (``_one_set``), from a table for sets of playing tiles."""
+    one = _ONE_SET.get((kind, tile))
+    return one if one is not None else _one_set(kind, tile)
+
+
+def parts_danger(parts: Iterable[tuple[int, int, int, int]]) -> Danger:
+    """``sets_danger`` of the sets whose parts (``set_part``) are ``parts``: the tally in plain integers."""
     n = dragonsets = windsets = 0
     keep = _PURE
-    get = _ONE_SET.get
-    for st in sets:
-        one = get(st)  # type: ignore[arg-type]
-        if one is None:  # (not a set of playing tiles: worked out, not kept)
-            one = _one_set(*st)
+    for one in parts:
         n += one[0]
         dragonsets += one[1]
         windsets += one[2]
@@ -78,6 +77,14 @@ def sets_danger(sets: Iterable[tuple[str, str]]) -> Danger:
     if dragonsets >= 2:
         f |= int(Danger.DRAGON)
     return danger_of(f)
+
+
+def sets_danger(sets: Iterable[tuple[str, str]]) -> Danger:
+    """The dangerous hands that sets threaten (three sets of one suit, of winds, two of dragons, all honours, all
+    green, all terminals), with ``END`` (a discard near the end of the wall is always checked).  ``sets`` are each
+    set's type and tile (``TileSet.type``, ``TileSet.tile``).  Each set's part is looked up (``set_part``) and the
+    parts added up (``parts_danger``): asked at every set made in a classical hand."""
+    return parts_danger([set_part(kind, tile) for kind, tile in sets])
 
 
 _NONE = Danger(0)

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from referee.game.analysis import group_keys
 from referee.game.classical.arrange import best_arrangement
-from referee.game.classical.danger import HANDS, mark_discard, sets_danger
+from referee.game.classical.danger import HANDS, mark_discard, parts_danger, set_part
 from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.hand import TileSet
 from referee.game.classical.options import GameOptions
@@ -172,8 +172,10 @@ class ClassicalFamily(Family):
             self._mark(hand, st, c, thrower, tile)
         melds = hand._seats[claimer].melds
         # one set threatens no dangerous hand (they need two dragon sets, three of winds or of one suit)
-        st.flags[c][c] = (sets_danger([(_SET_TYPE[m.type], CODE[m.tiles[0]]) for m in melds]) if len(melds) > 1
-                          else Danger.END)
+        if len(melds) > 1:
+            st.flags[c][c] = parts_danger([_PART[m.type][m.tiles[0]] for m in melds])
+        else:
+            st.flags[c][c] = Danger.END
 
     def _mark(self, hand: Hand, st: ClassicalState, c: int, thrower: int, tile: int, won: bool = False) -> None:
         live_left = hand._live_end - hand._front
@@ -336,6 +338,10 @@ def _east_index(seat: int, dealer: int) -> int:
 
 
 _SET_TYPE = {"pong": "Pung", "eat": "Chow", "gong": "Kong", "concealed_gong": "ClosedKong"}
+
+
+# Each meld's part of its player's danger flags (``danger.set_part``), by the meld's type and first tile
+_PART = {m: {t: set_part(kind, CODE[t]) for t in ALL_TIDS} for m, kind in _SET_TYPE.items()}
 
 
 def _sets(melds: Sequence[Meld]) -> list[TileSet]:
