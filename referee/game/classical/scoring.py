@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import IntFlag
 from typing import Literal
 
-from referee.game.classical.hand import CLOSED, Hand, TileSet, can_mah_jong, thirteen_wonders
+from referee.game.classical.hand import CLOSED, Hand, TileSet, completions, thirteen_wonders
 from referee.game.classical.options import LIMIT, GameOptions
 from referee.game.classical.tiles import (
     GREEN,
@@ -264,10 +264,13 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
         sheet.add("extra", 4 if is_major(eyestile) else 2, "fishing the eyes")
     if numpairs == 1 and winner and at.caller is not None:
         places = 0
-        for t in PLAYING:
-            if options.OnlyPlaceCountsExposed and at.exposed[t] == 4 and at.tile != t:
-                continue
-            places += can_mah_jong(at.caller, t, seven)
+        exposed = at.exposed
+        candidates = ([t for t in PLAYING if exposed[t] != 4 or at.tile == t] if options.OnlyPlaceCountsExposed
+                      else PLAYING)
+        for _ in completions(at.caller, candidates, seven):
+            places += 1
+            if places > 1:  # (two places: not the only one)
+                break
         if places <= 1:
             sheet.add("extra", 2, "filling the only place")
 
