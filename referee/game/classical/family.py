@@ -153,7 +153,8 @@ class ClassicalFamily(Family):
         is two pairs)."""
         if sum(counts) != 14:
             return False
-        if all(counts[i] for i in _MAJOR) and not any(counts[i] for i in range(34) if i not in _MAJOR_SET):
+        if (0 not in counts[27:34] and all(counts[i] for i in _MAJOR)  # (every honour first: one C-level look)
+                and not any(counts[i] for i in range(34) if i not in _MAJOR_SET)):
             return True
         return self.options.SevenPairs and all(c % 2 == 0 for c in counts)
 
