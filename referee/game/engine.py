@@ -351,26 +351,20 @@ class Hand:
         return INDEX[tile // 10] in w
 
     def _wins(self, s: _Seat) -> tuple[int, ...]:
-        """``s.wins``, worked out and kept (sets and a pair, or Taiwan's seven pairs and a pung).  A family with
-        other shapes goes to ``_wins_with_special`` from here: a bound method kept on the instance instead would be
-        a plain attribute to the interpreter, and its every call slower (3% of classical random play)."""
+        """``s.wins``, worked out and kept: sets and a pair, or Taiwan's seven pairs and a pung; for a family with
+        other shapes (``Family.special_waits``: classical), a hand without melds may also wait on them.  One method
+        for every family, called through the class: a bound method kept on the hand would be a plain attribute to
+        the interpreter, and a second frame per call cost classical random play some 2%."""
         if self._special is not None:
-            return self._wins_with_special(s)
-        if self._seven_pairs:
+            w = standard_waits_of_keys(s.keys)
+            if not s.melds and (self._special_keys is None or s.keys[3] in self._special_keys):
+                extra = self._special(s.counts, s.keys)
+                if extra:
+                    w = tuple(sorted(set(w) | set(extra)))
+        elif self._seven_pairs:
             w = tuple(INDEX[k] for k in waits(s.counts, seven_pairs_and_pung=True))
         else:
             w = standard_waits_of_keys(s.keys)
-        s.wins = w
-        return w
-
-    def _wins_with_special(self, s: _Seat) -> tuple[int, ...]:
-        """``_wins`` for a family with other shapes (``Family.special_waits``): a hand without melds may also wait
-        on them (``_wins`` calls it for such a family)."""
-        w = standard_waits_of_keys(s.keys)
-        if not s.melds and (self._special_keys is None or s.keys[3] in self._special_keys):
-            extra = self._special(s.counts, s.keys)  # type: ignore[misc]
-            if extra:
-                w = tuple(sorted(set(w) | set(extra)))
         s.wins = w
         return w
 
