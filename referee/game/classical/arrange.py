@@ -38,29 +38,24 @@ def _partitions(counts: list[int], complete: bool, i: int, chosen: list[TileSet]
         yield list(chosen), list(kept)
         return
     n = counts[i]
-    if n >= 3:
-        counts[i] = n - 3
-        chosen.append(_PUNG[i])
-        yield from _partitions(counts, complete, i, chosen, kept)
-        chosen.pop()
-        counts[i] = n
     chow = _CHOW[i]
-    if chow is not None and counts[i + 1] and counts[i + 2]:
-        counts[i] = n - 1
-        counts[i + 1] -= 1
-        counts[i + 2] -= 1
-        chosen.append(chow)
+    # (the set, how many of the first tile it takes, whether it takes the two above it too), in a fixed order
+    for ts, take, run in ((_PUNG[i], 3, False) if n >= 3 else None,
+                          (chow, 1, True) if chow is not None and counts[i + 1] and counts[i + 2] else None,
+                          (_PAIR[i], 2, False) if n >= 2 else None):
+        if ts is None:
+            continue
+        counts[i] = n - take
+        if run:
+            counts[i + 1] -= 1
+            counts[i + 2] -= 1
+        chosen.append(ts)
         yield from _partitions(counts, complete, i, chosen, kept)
         chosen.pop()
         counts[i] = n
-        counts[i + 1] += 1
-        counts[i + 2] += 1
-    if n >= 2:
-        counts[i] = n - 2
-        chosen.append(_PAIR[i])
-        yield from _partitions(counts, complete, i, chosen, kept)
-        chosen.pop()
-        counts[i] = n
+        if run:
+            counts[i + 1] += 1
+            counts[i + 2] += 1
     if not complete:  # the first tile kept out of every set
         counts[i] = 0
         kept.extend([PLAYING[i]] * n)
