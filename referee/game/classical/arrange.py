@@ -39,12 +39,16 @@ def _partitions(counts: list[int], complete: bool, i: int, chosen: list[TileSet]
         return
     n = counts[i]
     chow = _CHOW[i]
-    # (the set, how many of the first tile it takes, whether it takes the two above it too), in a fixed order
-    for ts, take, run in ((_PUNG[i], 3, False) if n >= 3 else None,
-                          (chow, 1, True) if chow is not None and counts[i + 1] and counts[i + 2] else None,
-                          (_PAIR[i], 2, False) if n >= 2 else None):
-        if ts is None:
-            continue
+    # The sets it can make, in a fixed order: each with how many of the first tile it takes, and whether it takes
+    # the two tiles above it too
+    options: list[tuple[TileSet, int, bool]] = []
+    if n >= 3:
+        options.append((_PUNG[i], 3, False))
+    if chow is not None and counts[i + 1] and counts[i + 2]:
+        options.append((chow, 1, True))
+    if n >= 2:
+        options.append((_PAIR[i], 2, False))
+    for ts, take, run in options:
         counts[i] = n - take
         if run:
             counts[i + 1] -= 1
