@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from referee.game.classical.arrange import best_arrangement
+from referee.game.classical.arrange import _partitions, best_arrangement
 from referee.game.classical.danger import sets_danger
 from referee.game.classical.hand import Hand, TileSet, can_mah_jong, completions, thirteen_wonders
 from referee.game.classical.options import GameOptions
@@ -214,6 +214,19 @@ def test_best_arrangement_as_the_plain_enumeration() -> None:
         assert got == want, (hand, at)
         compared += 1
     assert compared > 1200 and winners > 500
+
+
+def test_partitions_in_the_plain_enumeration_s_order() -> None:
+    """Every partition, in the same order (the first best arrangement is kept), for hands of one suit (many ways)
+    and of any tiles, winners' (every tile in a set) and losers'."""
+    rng = random.Random(3)
+    for k in range(400):
+        pool = [t for t in PLAYING if t[1] == "BCD"[k % 3]] if k % 2 else list(PLAYING)
+        tiles = rng.choices(pool, k=rng.choice([8, 11, 14]))
+        tiles = [t for t in tiles if tiles.count(t) <= 4]
+        for complete in (False, True):
+            want = list(partitions_oracle(Counter(tiles), complete))
+            assert list(_partitions(Counter(tiles), complete)) == want, (tiles, complete)
 
 
 def test_completions_as_can_mah_jong_of_each_tile() -> None:

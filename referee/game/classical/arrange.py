@@ -26,8 +26,8 @@ _CHOW = [TileSet("ClosedChow", t) if step(t, 1) is not None and step(t, 2) is no
 _PAIR = [TileSet("ClosedPair", t) for t in PLAYING]
 
 
-def _partitions(counts: list[int], complete: bool, i: int, chosen: list[TileSet],
-                kept: list[str]) -> Iterator[tuple[list[TileSet], list[str]]]:
+def _sets_and_kept(counts: list[int], complete: bool, i: int, chosen: list[TileSet],
+                   kept: list[str]) -> Iterator[tuple[list[TileSet], list[str]]]:
     """Every way to make closed sets of ``counts`` (by index of PLAYING; all of them when ``complete``), each once:
     the sets, and the tiles kept out of any set.  Sets are made from the first tile held, from index ``i`` on (the
     tiles before it are used up): its pung, its chow, its pair, then (unless ``complete``) kept out of every set.
@@ -54,7 +54,7 @@ def _partitions(counts: list[int], complete: bool, i: int, chosen: list[TileSet]
             counts[i + 1] -= 1
             counts[i + 2] -= 1
         chosen.append(ts)
-        yield from _partitions(counts, complete, i, chosen, kept)
+        yield from _sets_and_kept(counts, complete, i, chosen, kept)
         chosen.pop()
         counts[i] = n
         if run:
@@ -63,9 +63,16 @@ def _partitions(counts: list[int], complete: bool, i: int, chosen: list[TileSet]
     if not complete:  # the first tile kept out of every set
         counts[i] = 0
         kept.extend([PLAYING[i]] * n)
-        yield from _partitions(counts, complete, i + 1, chosen, kept)
+        yield from _sets_and_kept(counts, complete, i + 1, chosen, kept)
         del kept[-n:]
         counts[i] = n
+
+
+def _partitions(counts: Counter[str], complete: bool) -> Iterator[list[TileSet]]:
+    """Every way to make closed sets of ``counts`` (all of them when ``complete``), each once, in the order of
+    ``_sets_and_kept``."""
+    for sets, _kept in _sets_and_kept([counts[t] for t in PLAYING], complete, 0, [], []):
+        yield sets
 
 
 def best_arrangement(hand: Hand, at: Situation, options: GameOptions) -> tuple[Hand, HandScore]:
@@ -91,7 +98,7 @@ def best_arrangement(hand: Hand, at: Situation, options: GameOptions) -> tuple[H
     declared_pairs = sum(1 for s in hand.sets if s.size == 2)
     wheres: dict[int | None, Situation] = {}  # the situation of each claimed set's index, made once
     seen = 0
-    for sets, kept in _partitions(counts, at.winner, 0, [], []):
+    for sets, kept in _sets_and_kept(counts, at.winner, 0, [], []):
         if at.winner:
             pairs = declared_pairs + sum(1 for s in sets if s.type == "ClosedPair")
             total = len(hand.sets) + len(sets)
