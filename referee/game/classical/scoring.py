@@ -207,6 +207,7 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
     claimedpair = False
     eyestile: str | None = None
 
+    parts = []  # each set's and concealed tile's part (``_tile_part``)
     for ts in hand.sets:
         pts, what = set_points(ts, own, prevailing, options)
         if pts:
@@ -249,15 +250,10 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
             dragonpairs += is_dragon(ts.tile)
             windpairs += is_wind(ts.tile)
         key = (ts.tile, kind in ("Chow", "ClosedChow"))
-        part = _PARTS.get(key) or _tile_part(*key)
-        pure &= part[0]
-        with_honours &= part[1]
-        allgreen = allgreen and part[2]
-        allhonours = allhonours and part[3]
-        allterminals = allterminals and part[4]
-        allmajors = allmajors and part[5]
+        parts.append(_PARTS.get(key) or _tile_part(*key))
     for ct in hand.concealed:
-        part = _PARTS.get((ct, False)) or _tile_part(ct, False)
+        parts.append(_PARTS.get((ct, False)) or _tile_part(ct, False))
+    for part in parts:
         pure &= part[0]
         with_honours &= part[1]
         allgreen = allgreen and part[2]
