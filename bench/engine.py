@@ -25,6 +25,8 @@ Taiwan's (the issue's target: at least 0.8); with ``--greedy`` also greedy-vs-gr
 ``--anchor REV`` also times random play with the engine as it was at git revision ``REV`` (exported with ``git
 archive``), in fresh processes alternating with ours ``--repeats`` times, in CPU time (steady on a shared machine),
 and gives the ratio ours/anchor of each pair: ``python bench/engine.py --anchor main --repeats 3 --hands 400``.
+With ``--classical`` as well, each round also times classical random play, ours and the anchor's
+(``anchor.classical``: the ratio ours/anchor, and classical over Taiwan for each side, in fresh processes).
 Run from the repository root:
 ``python bench/engine.py [--hands 2000] [--seed 1] [--flowers] [--profile] [--greedy] [--vs-rlcard] [--anchor REV]``.
 """
@@ -86,10 +88,16 @@ from referee.game.rules import Ruleset
 from referee.game.wall import generate_wall
 hands, seed, flowers = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
 rules = Ruleset(flowers=flowers)
+extra = {}
+if sys.argv[5:] == ["classical"]:  # mj-server's default options, as --classical plays them
+    from referee.game.classical.options import GameOptions
+    from referee.game.family import family_of
+    rules = GameOptions()
+    extra = {"family": family_of(rules)}
 rand = random.Random(seed).random
 start = time.process_time()
 for h in range(hands):
-    hand = Hand(generate_wall(seed, h, rules), rules, dealer=h % 4 + 1, check=False)
+    hand = Hand(generate_wall(seed, h, extra.get("family", rules)), rules, dealer=h % 4 + 1, check=False, **extra)
     hand.start()
     apply = hand.apply
     while hand.result is None:
@@ -100,32 +108,47 @@ print(json.dumps({"hands_per_cpu_second": round(hands / cpu, 1)}))
 """
 
 
-def child_rate(tree: Path, hands: int, seed: int, flowers: bool) -> float:
-    """Random play's hands per CPU second in a fresh process, the engine of ``tree``."""
-    cmd = [sys.executable, "-c", CHILD_SCRIPT, str(tree), str(hands), str(seed), "1" if flowers else "0"]
+def child_rate(tree: Path, hands: int, seed: int, flowers: bool, classical: bool = False) -> float:
+    """Random play's hands per CPU second in a fresh process, the engine of ``tree`` (Taiwan's, or with
+    ``classical`` Chinese Classical under mj-server's default options)."""
+    cmd = [sys.executable, "-c", CHILD_SCRIPT, str(tree), str(hands), str(seed), "1" if flowers else "0",
+           *(["classical"] if classical else [])]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=str(tree))
     rate: float = json.loads(out.stdout)["hands_per_cpu_second"]
     return rate
 
 
 def compare_anchor(args: argparse.Namespace, result: dict[str, Any]) -> None:
-    """Random play of ours and of revision ``args.anchor``, alternating in fresh processes, into ``result``."""
+    """Random play of ours and of revision ``args.anchor``, alternating in fresh processes, into ``result``; with
+    ``--classical`` Chinese Classical's too, in the same rounds (``result["anchor"]["classical"]``)."""
     repo = Path(__file__).resolve().parent.parent
+    families = [False, True] if args.classical else [False]
+    ours: dict[bool, list[float]] = {c: [] for c in families}
+    theirs: dict[bool, list[float]] = {c: [] for c in families}
     with exported_tree(args.anchor, "bench/engine.py") as tree:
-        ours: list[float] = []
-        theirs: list[float] = []
         for _ in range(args.repeats):
-            ours.append(child_rate(repo, args.hands, args.seed, args.flowers))
-            theirs.append(child_rate(tree, args.hands, args.seed, args.flowers))
-    ratios = [o / t for o, t in zip(ours, theirs)]
-    result["anchor"] = {
-        "rev": args.anchor,
-        "repeats": args.repeats,
-        "ours_hands_per_cpu_second": [min(ours), max(ours)],
-        "anchor_hands_per_cpu_second": [min(theirs), max(theirs)],
-        "ratio": [round(min(ratios), 3), round(max(ratios), 3)],
-        "ratio_median": round(sorted(ratios)[len(ratios) // 2], 3),
-    }
+            for c in families:
+                ours[c].append(child_rate(repo, args.hands, args.seed, args.flowers, c))
+                theirs[c].append(child_rate(tree, args.hands, args.seed, args.flowers, c))
+    for c in families:
+        ratios = [o / t for o, t in zip(ours[c], theirs[c])]
+        figures = {
+            "ours_hands_per_cpu_second": [min(ours[c]), max(ours[c])],
+            "anchor_hands_per_cpu_second": [min(theirs[c]), max(theirs[c])],
+            "ratio": [round(min(ratios), 3), round(max(ratios), 3)],
+            "ratio_median": round(sorted(ratios)[len(ratios) // 2], 3),
+        }
+        if not c:
+            result["anchor"] = {"rev": args.anchor, "repeats": args.repeats, **figures}
+        else:
+            # classical over Taiwan in each round, ours and the anchor's (the issue's ratio, in fresh processes)
+            vs = [x / t for x, t in zip(ours[True], ours[False])]
+            vs_anchor = [x / t for x, t in zip(theirs[True], theirs[False])]
+            result["anchor"]["classical"] = {
+                **figures,
+                "vs_taiwan_cpu_median": round(sorted(vs)[len(vs) // 2], 3),
+                "anchor_vs_taiwan_cpu_median": round(sorted(vs_anchor)[len(vs_anchor) // 2], 3),
+            }
 
 
 def play(hands: int, seed: int, rules: Ruleset | GameOptions) -> tuple[Counter[str], int]:

@@ -234,8 +234,6 @@ class Hand:
         # Other shapes than sets and a pair (classical: seven pairs, Thirteen Unique Wonders); None when none
         self._special = fam.special_waits if type(fam).special_waits is not Family.special_waits else None
         self._special_keys = fam.special_keys
-        if self._special is not None:
-            self._wins = self._wins_with_special  # type: ignore[method-assign]
         self._gongs_at = -1  # ``_throws`` when the last gong was made (a gong upon a gong: two in one turn)
         self._kong_upon_kong = False
         # Seats that declare their own sets when the hand is won (a client of mj-server's protocol); every other
@@ -364,22 +362,20 @@ class Hand:
         return INDEX[tile // 10] in w
 
     def _wins(self, s: _Seat) -> tuple[int, ...]:
-        """``s.wins``, worked out and kept (sets and a pair, or Taiwan's seven pairs and a pung)."""
-        if self._seven_pairs:
+        """``s.wins``, worked out and kept: sets and a pair, or Taiwan's seven pairs and a pung; for a family with
+        other shapes (``Family.special_waits``: classical), a hand without melds may also wait on them.  One method
+        for every family, called through the class: a bound method kept on the hand would be a plain attribute to
+        the interpreter, and a second frame per call cost classical random play some 2%."""
+        if self._special is not None:
+            w = standard_waits_of_keys(s.keys)
+            if not s.melds and (self._special_keys is None or s.keys[3] in self._special_keys):
+                extra = self._special(s.counts, s.keys)
+                if extra:
+                    w = tuple(sorted(set(w) | set(extra)))
+        elif self._seven_pairs:
             w = tuple(INDEX[k] for k in waits(s.counts, seven_pairs_and_pung=True))
         else:
             w = standard_waits_of_keys(s.keys)
-        s.wins = w
-        return w
-
-    def _wins_with_special(self, s: _Seat) -> tuple[int, ...]:
-        """``_wins`` for a family with other shapes (``Family.special_waits``): a hand without melds may also wait
-        on them.  (The engine takes this one as its ``_wins`` for such a family.)"""
-        w = standard_waits_of_keys(s.keys)
-        if not s.melds and (self._special_keys is None or s.keys[3] in self._special_keys):
-            extra = self._special(s.counts, s.keys)  # type: ignore[misc]
-            if extra:
-                w = tuple(sorted(set(w) | set(extra)))
         s.wins = w
         return w
 

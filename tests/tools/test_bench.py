@@ -36,6 +36,21 @@ def test_engine_bench_without_rlcard_says_why(tmp_path: Path) -> None:
     assert proc.stderr.startswith("bench/engine.py --vs-rlcard: no RLCard figure:")
 
 
+def test_engine_bench_anchor_with_classical_times_both_families_on_both_sides() -> None:
+    """``bench/engine.py --classical --anchor REV``: Taiwan's and classical random play, ours and the revision's, in
+    fresh processes, with the ratios ours/anchor and classical over Taiwan on each side."""
+    proc = run_bench("bench/engine.py", "--hands", "3", "--classical", "--anchor", "HEAD", "--repeats", "1")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    anchor = result["anchor"]
+    classical = anchor["classical"]
+    for figures in (anchor, classical):
+        assert min(figures["ours_hands_per_cpu_second"] + figures["anchor_hands_per_cpu_second"]) > 0
+        assert figures["ratio_median"] > 0
+    assert classical["vs_taiwan_cpu_median"] > 0 and classical["anchor_vs_taiwan_cpu_median"] > 0
+    assert result["classical"]["vs_taiwan_cpu_median"] > 0  # (the in-process comparison is still made)
+
+
 def test_engine_bench_greedy_plays_hands_to_their_end() -> None:
     proc = run_bench("bench/engine.py", "--hands", "2", "--greedy", "--greedy-hands", "2")
     assert proc.returncode == 0, proc.stderr

@@ -18,32 +18,61 @@ from referee.game.classical.tiles import PLAYING, step
 MAX_ARRANGEMENTS = 20_000  # far above any 14 tiles' count; a guard against a hostile request
 
 
-def _partitions(counts: Counter[str], complete: bool) -> Iterator[list[TileSet]]:
-    """Every way to make closed sets of ``counts`` (all of them when ``complete``), each once."""
-    first = next((t for t in PLAYING if counts[t] > 0), None)
-    if first is None:
-        yield []
+_INDEX = {t: i for i, t in enumerate(PLAYING)}
+_N = len(PLAYING)
+# Per index of PLAYING: its closed pung, chow (None where no chow starts) and pair, made once (a TileSet is frozen)
+_PUNG = [TileSet("ClosedPung", t) for t in PLAYING]
+_CHOW = [TileSet("ClosedChow", t) if step(t, 1) is not None and step(t, 2) is not None else None for t in PLAYING]
+_PAIR = [TileSet("ClosedPair", t) for t in PLAYING]
+
+
+def _sets_and_kept(counts: list[int], complete: bool, i: int, chosen: list[TileSet],
+                   kept: list[str]) -> Iterator[tuple[list[TileSet], list[str]]]:
+    """Every way to make closed sets of ``counts`` (by index of PLAYING; all of them when ``complete``), each once:
+    the sets, and the tiles kept out of any set.  Sets are made from the first tile held, from index ``i`` on (the
+    tiles before it are used up): its pung, its chow, its pair, then (unless ``complete``) kept out of every set.
+    ``chosen`` and ``kept`` are the way down so far; each answer is a copy."""
+    while i < _N and not counts[i]:
+        i += 1
+    if i == _N:
+        yield list(chosen), list(kept)
         return
-    options: list[tuple[TileSet, list[str]]] = []
-    if counts[first] >= 3:
-        options.append((TileSet("ClosedPung", first), [first] * 3))
-    b, c = step(first, 1), step(first, 2)
-    if b is not None and c is not None and counts[b] and counts[c]:
-        options.append((TileSet("ClosedChow", first), [first, b, c]))
-    if counts[first] >= 2:
-        options.append((TileSet("ClosedPair", first), [first] * 2))
-    for ts, used in options:
-        for t in used:
-            counts[t] -= 1
-        for rest in _partitions(counts, complete):
-            yield [ts, *rest]
-        for t in used:
-            counts[t] += 1
+    n = counts[i]
+    chow = _CHOW[i]
+    # The sets it can make, in a fixed order: each with how many of the first tile it takes, and whether it takes
+    # the two tiles above it too
+    options: list[tuple[TileSet, int, bool]] = []
+    if n >= 3:
+        options.append((_PUNG[i], 3, False))
+    if chow is not None and counts[i + 1] and counts[i + 2]:
+        options.append((chow, 1, True))
+    if n >= 2:
+        options.append((_PAIR[i], 2, False))
+    for ts, take, run in options:
+        counts[i] = n - take
+        if run:
+            counts[i + 1] -= 1
+            counts[i + 2] -= 1
+        chosen.append(ts)
+        yield from _sets_and_kept(counts, complete, i, chosen, kept)
+        chosen.pop()
+        counts[i] = n
+        if run:
+            counts[i + 1] += 1
+            counts[i + 2] += 1
     if not complete:  # the first tile kept out of every set
-        n = counts[first]
-        counts[first] = 0
-        yield from _partitions(counts, complete)
-        counts[first] = n
+        counts[i] = 0
+        kept.extend([PLAYING[i]] * n)
+        yield from _sets_and_kept(counts, complete, i + 1, chosen, kept)
+        del kept[-n:]
+        counts[i] = n
+
+
+def _partitions(counts: Counter[str], complete: bool) -> Iterator[list[TileSet]]:
+    """Every way to make closed sets of ``counts`` (all of them when ``complete``), each once, in the order of
+    ``_sets_and_kept``."""
+    for sets, _kept in _sets_and_kept([counts[t] for t in PLAYING], complete, 0, [], []):
+        yield sets
 
 
 def _complete(sets: list[TileSet], options: GameOptions) -> bool:
@@ -116,33 +145,46 @@ def score_declared(hand: Hand, declared: list[TileSet], claimed: int | None, at:
 def best_arrangement(hand: Hand, at: Situation, options: GameOptions) -> tuple[Hand, HandScore]:
     """The declaration of ``hand``'s concealed tiles that scores highest (the first such, in a fixed order), and
     its score.  For a winner, ``hand.concealed`` holds every undeclared tile including the completing one."""
-    counts = Counter(hand.concealed)
-    best: tuple[Hand, HandScore] | None = None
-    if at.winner and thirteen_wonders(counts) and not hand.sets:
+    if at.winner and not hand.sets and thirteen_wonders(Counter(hand.concealed)):
         return hand, score_hand(hand, at, options)
+    counts = [0] * _N
+    odd: list[str] = []  # (tiles that make no set: none in a real hand; kept out, as the enumeration leaves them)
+    for t in hand.concealed:
+        k = _INDEX.get(t)
+        if k is None:
+            odd.append(t)
+        else:
+            counts[k] += 1
+    best: tuple[Hand, HandScore] | None = None
     claimed = at.winner and at.whence in ("discard", "robbed") and at.tile is not None
     caller = None
     if at.winner and at.tile is not None and at.tile in hand.concealed:
         rest = list(hand.concealed)
         rest.remove(at.tile)
         caller = Hand(rest, list(hand.sets), list(hand.specials))
+    declared_pairs = sum(1 for s in hand.sets if s.size == 2)
+    wheres: dict[int | None, Situation] = {}  # the situation of each claimed set's index, made once
     seen = 0
-    for sets in _partitions(counts, complete=at.winner):
+    for sets, kept in _sets_and_kept(counts, at.winner, 0, [], []):
         if at.winner:
-            pairs = sum(1 for s in [*hand.sets, *sets] if s.size == 2)
+            pairs = declared_pairs + sum(1 for s in sets if s.type == "ClosedPair")
             total = len(hand.sets) + len(sets)
             if not ((total == 5 and pairs == 1) or (options.SevenPairs and total == 7 and pairs == 7)):
                 continue
-        targets: list[int | None] = [i for i, s in enumerate(sets) if claimed and at.tile in s.tiles()]
+        targets: list[int | None] = [i for i, s in enumerate(sets) if at.tile in s.tiles()] if claimed else []
         targets = targets or [None]
+        leftover = sorted(kept + odd) if odd else sorted(kept)
         for i in targets:
-            declared = list(sets)
+            declared = sets
             if i is not None:
+                declared = list(sets)
                 exposed = {"ClosedPung": "Pung", "ClosedChow": "Chow", "ClosedPair": "Pair"}[declared[i].type]
                 declared[i] = TileSet(exposed, declared[i].tile)  # type: ignore[arg-type]
-            leftover = Counter(hand.concealed) - Counter(t for s in sets for t in s.tiles())
-            candidate = Hand(sorted(leftover.elements()), [*hand.sets, *declared], list(hand.specials))
-            where = replace(at, caller=caller, claimed_set=(len(hand.sets) + i) if i is not None else None)
+            candidate = Hand(list(leftover), [*hand.sets, *declared], list(hand.specials))
+            where = wheres.get(i)
+            if where is None:
+                where = wheres[i] = replace(at, caller=caller,
+                                            claimed_set=(len(hand.sets) + i) if i is not None else None)
             scored = score_hand(candidate, where, options)
             if best is None or scored.value > best[1].value:
                 best = (candidate, scored)

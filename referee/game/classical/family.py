@@ -25,14 +25,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import chain, product
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from referee.game.analysis import group_keys
 from referee.game.classical.arrange import best_arrangement, next_declarations, score_declared
-from referee.game.classical.danger import HANDS, mark_discard, sets_danger
+from referee.game.classical.danger import HANDS, mark_discard, parts_danger, set_part
 from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.hand import TileSet
 from referee.game.classical.options import GameOptions
@@ -156,7 +156,8 @@ class ClassicalFamily(Family):
         is two pairs)."""
         if sum(counts) != 14:
             return False
-        if all(counts[i] for i in _MAJOR) and not any(counts[i] for i in range(34) if i not in _MAJOR_SET):
+        if (0 not in counts[27:34] and all(counts[i] for i in _MAJOR)  # (every honour first: one C-level look)
+                and not any(counts[i] for i in range(34) if i not in _MAJOR_SET)):
             return True
         return self.options.SevenPairs and all(c % 2 == 0 for c in counts)
 
@@ -175,18 +176,21 @@ class ClassicalFamily(Family):
             self._mark(hand, st, c, thrower, tile)
         melds = hand._seats[claimer].melds
         # one set threatens no dangerous hand (they need two dragon sets, three of winds or of one suit)
-        st.flags[c][c] = (sets_danger([(_SET_TYPE[m.type], CODE[m.tiles[0]]) for m in melds]) if len(melds) > 1
-                          else Danger.END)
+        if len(melds) > 1:
+            st.flags[c][c] = parts_danger([_PART[m.type][m.tiles[0]] for m in melds])
+        else:
+            st.flags[c][c] = Danger.END
 
     def _mark(self, hand: Hand, st: ClassicalState, c: int, thrower: int, tile: int, won: bool = False) -> None:
         live_left = hand._live_end - hand._front
         discarded: Counter[str] = Counter()
         if live_left <= 4:  # the tiles discarded so far matter only near the end of the wall
-            kinds = Counter(t // 10 for s in hand._seats.values() for t in s.river)  # (by kind: ints are cheap)
-            kinds.update(m.claimed // 10 for s in hand._seats.values() for m in s.melds if m.claimed is not None)
+            seats = hand._seats.values()
+            code = CODE.__getitem__  # (every copy of a kind has its kind's code; Counter counts a map in C)
+            discarded = Counter(map(code, chain.from_iterable(s.river for s in seats)))
+            discarded.update(map(code, [m.claimed for s in seats for m in s.melds if m.claimed is not None]))
             if won:
-                kinds[tile // 10] += 1
-            discarded = Counter({CODE[k * 10]: n for k, n in kinds.items()})
+                discarded[CODE[tile]] += 1
 
         def end_danger(t: str) -> bool:
             return live_left <= 4 and discarded[t] <= 1
@@ -323,6 +327,9 @@ class ClassicalFamily(Family):
         return result.outcome == "draw" or dealer in result.winners
 
 
+_NO_DANGER = Danger(0)
+
+
 @dataclass(slots=True)
 class ClassicalState:
     """What the classical family keeps during a hand: each player's danger flags about every seat (East first)."""
@@ -331,7 +338,7 @@ class ClassicalState:
 
     @classmethod
     def new(cls) -> ClassicalState:
-        return cls([[Danger(0)] * 4 for _ in range(4)])
+        return cls([[_NO_DANGER] * 4, [_NO_DANGER] * 4, [_NO_DANGER] * 4, [_NO_DANGER] * 4])  # (once per hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,6 +405,10 @@ def _east_index(seat: int, dealer: int) -> int:
 
 
 _SET_TYPE = {"pong": "Pung", "eat": "Chow", "gong": "Kong", "concealed_gong": "ClosedKong"}
+
+
+# Each meld's part of its player's danger flags (``danger.set_part``), by the meld's type and first tile
+_PART = {m: {t: set_part(kind, CODE[t]) for t in ALL_TIDS} for m, kind in _SET_TYPE.items()}
 
 
 def _sets(melds: Sequence[Meld]) -> list[TileSet]:

@@ -6,6 +6,7 @@ Unique Wonders), by the same exhaustive search mj-server makes.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -88,33 +89,56 @@ def can_mah_jong(hand: Hand, tile: str | None, seven_pairs: bool) -> bool:
     return n == 14 and thirteen_wonders(counts)
 
 
+def completions(hand: Hand, tiles: Iterable[str], seven_pairs: bool) -> Iterator[str]:
+    """The tiles of ``tiles`` that complete ``hand`` (``can_mah_jong`` of each), in their order, the hand's counts
+    made once."""
+    counts = Counter(hand.concealed)
+    n = sum(counts.values()) + 1
+    declared = len(hand.sets)
+    pairs = sum(1 for s in hand.sets if s.size == 2)
+    for t in tiles:
+        counts[t] += 1
+        ok = _partition(counts, declared, pairs, seven_pairs) or (n == 14 and thirteen_wonders(counts))
+        counts[t] -= 1
+        if ok:
+            yield t
+
+
 def thirteen_wonders(counts: Counter[str]) -> bool:
     if sum(counts.values()) != 14:
         return False
     return all(counts[t] >= 1 for t in THIRTEEN_WONDERS) and sum(counts[t] for t in THIRTEEN_WONDERS) == 14
 
 
-def _partition(counts: Counter[str], sets: int, pairs: int, seven_pairs: bool) -> bool:
+_AFTER = {t: (step(t, 1), step(t, 2)) for t in PLAYING}  # the two tiles above each in its suit (None off the end)
+
+
+def _partition(counts: Counter[str], sets: int, pairs: int, seven_pairs: bool, start: int = 0) -> bool:
     """Whether the tiles in ``counts`` can all be made into sets so that, with the ``sets`` declared (``pairs`` of
-    them pairs), there are five sets with one pair, or seven pairs (when allowed)."""
-    first = next((t for t in PLAYING if counts[t] > 0), None)
-    if first is None:
+    them pairs), there are five sets with one pair, or seven pairs (when allowed).  The first tile held is looked
+    for from index ``start`` of PLAYING on (the ones before it are used up)."""
+    c = counts
+    i = start
+    n = len(PLAYING)
+    while i < n and c[PLAYING[i]] <= 0:
+        i += 1
+    if i == n:
         return (sets == 5 and pairs == 1) or (seven_pairs and sets == 7 and pairs == 7)
     if sets >= 7:
         return False
-    c = counts
+    first = PLAYING[i]
     if c[first] >= 3:
         c[first] -= 3
-        ok = _partition(c, sets + 1, pairs, seven_pairs)
+        ok = _partition(c, sets + 1, pairs, seven_pairs, i)
         c[first] += 3
         if ok:
             return True
-    b, d = step(first, 1), step(first, 2)
+    b, d = _AFTER[first]
     if b is not None and d is not None and c[b] > 0 and c[d] > 0:
         c[first] -= 1
         c[b] -= 1
         c[d] -= 1
-        ok = _partition(c, sets + 1, pairs, seven_pairs)
+        ok = _partition(c, sets + 1, pairs, seven_pairs, i)
         c[first] += 1
         c[b] += 1
         c[d] += 1
@@ -122,11 +146,11 @@ def _partition(counts: Counter[str], sets: int, pairs: int, seven_pairs: bool) -
             return True
     if c[first] >= 2:
         c[first] -= 2
-        ok = _partition(c, sets + 1, pairs + 1, seven_pairs)
+        ok = _partition(c, sets + 1, pairs + 1, seven_pairs, i)
         c[first] += 2
         if ok:
             return True
     return False
 
 
-__all__ = ["CLOSED", "Hand", "TileSet", "can_mah_jong", "thirteen_wonders"]
+__all__ = ["CLOSED", "Hand", "TileSet", "can_mah_jong", "completions", "thirteen_wonders"]

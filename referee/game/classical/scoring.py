@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from enum import IntFlag
 from typing import Literal
 
-from referee.game.classical.hand import CLOSED, Hand, TileSet, can_mah_jong, thirteen_wonders
+from referee.game.classical.hand import CLOSED, Hand, TileSet, completions, thirteen_wonders
 from referee.game.classical.options import LIMIT, GameOptions
 from referee.game.classical.tiles import (
     GREEN,
     PLAYING,
+    SPECIALS,
     WINDS,
     is_dragon,
     is_honour,
@@ -31,6 +32,7 @@ from referee.game.classical.tiles import (
     is_suited,
     is_terminal,
     is_wind,
+    step,
     suit,
     value,
 )
@@ -162,6 +164,30 @@ def set_points(ts: TileSet, own: str, prevailing: str, options: GameOptions) -> 
     return 0, ""
 
 
+_SUIT_BIT = {"B": 1, "C": 2, "D": 4}
+_SUITS = 7  # every suit's bit
+
+
+def _tile_part(t: str, chow: bool) -> tuple[int, int, bool, bool, bool, bool]:
+    """What one tile (a concealed tile, a set's tile: a chow's lowest) tells ``score_hand``: the suits it leaves
+    possible for one suit only and for one suit with honours (bits, ``_SUIT_BIT``: a suited tile leaves its own, an
+    honour none for one suit only and every one with honours), whether it is green (a chow: all three tiles), an
+    honour, a terminal, a major."""
+    bit = _SUIT_BIT.get(suit(t), 0)
+    if bit:
+        if chow:
+            green = all(x in GREEN for x in (t, f"{int(t[0]) + 1}{t[1]}", f"{int(t[0]) + 2}{t[1]}"))
+        else:
+            green = t in GREEN
+        return bit, bit, green, is_honour(t), is_terminal(t), is_major(t)
+    return 0, _SUITS, t in GREEN, is_honour(t), is_terminal(t), is_major(t)
+
+
+# ``_tile_part`` of every tile and chow, made once: looked up for every set and concealed tile of every arrangement
+_PARTS = {(t, chow): _tile_part(t, chow) for t in PLAYING + SPECIALS for chow in (False, True)
+          if not chow or (is_suited(t) and step(t, 2) is not None)}
+
+
 def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
     """One player's score and mj-server's explanation of it."""
     sheet = _Sheet(options)
@@ -177,29 +203,11 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
     numchows = numkongs = numpairs = numpungs = numclosedpks = 0
     dragonsets = windsets = dragonpairs = windpairs = 0
     allclosed = noscore = allterminals = allhonours = allmajors = allgreen = True
-    pure = {"B": True, "C": True, "D": True}  # one suit only
-    with_honours = {"B": True, "C": True, "D": True}  # one suit with honours
+    pure = with_honours = _SUITS  # the suits (bits) one suit only, and one suit with honours, may still be
     claimedpair = False
     eyestile: str | None = None
 
-    def tile_suit(t: str, chow: bool = False) -> None:
-        nonlocal allgreen
-        s = suit(t)
-        if s in pure:
-            for other in pure:
-                if other != s:
-                    pure[other] = with_honours[other] = False
-            if chow:
-                run = [t, f"{int(t[0]) + 1}{t[1]}", f"{int(t[0]) + 2}{t[1]}"]
-                allgreen = allgreen and all(x in GREEN for x in run)
-            elif t not in GREEN:
-                allgreen = False
-        else:
-            for k in pure:
-                pure[k] = False
-            if t not in GREEN:
-                allgreen = False
-
+    parts = []  # each set's and concealed tile's part (``_tile_part``)
     for ts in hand.sets:
         pts, what = set_points(ts, own, prevailing, options)
         if pts:
@@ -241,15 +249,17 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
         else:
             dragonpairs += is_dragon(ts.tile)
             windpairs += is_wind(ts.tile)
-        tile_suit(ts.tile, chow=kind in ("Chow", "ClosedChow"))
-        allhonours = allhonours and is_honour(ts.tile)
-        allterminals = allterminals and is_terminal(ts.tile)
-        allmajors = allmajors and is_major(ts.tile)
+        key = (ts.tile, kind in ("Chow", "ClosedChow"))
+        parts.append(_PARTS.get(key) or _tile_part(*key))
     for ct in hand.concealed:
-        tile_suit(ct)
-        allhonours = allhonours and is_honour(ct)
-        allterminals = allterminals and is_terminal(ct)
-        allmajors = allmajors and is_major(ct)
+        parts.append(_PARTS.get((ct, False)) or _tile_part(ct, False))
+    for part in parts:
+        pure &= part[0]
+        with_honours &= part[1]
+        allgreen = allgreen and part[2]
+        allhonours = allhonours and part[3]
+        allterminals = allterminals and part[4]
+        allmajors = allmajors and part[5]
 
     if numpairs == 7:
         sheet.add("basic points", options.SevenPairsVal, "seven pairs")
@@ -264,10 +274,13 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
         sheet.add("extra", 4 if is_major(eyestile) else 2, "fishing the eyes")
     if numpairs == 1 and winner and at.caller is not None:
         places = 0
-        for t in PLAYING:
-            if options.OnlyPlaceCountsExposed and at.exposed[t] == 4 and at.tile != t:
-                continue
-            places += can_mah_jong(at.caller, t, seven)
+        exposed = at.exposed
+        candidates = ([t for t in PLAYING if exposed[t] != 4 or at.tile == t] if options.OnlyPlaceCountsExposed
+                      else PLAYING)
+        for _ in completions(at.caller, candidates, seven):
+            places += 1
+            if places > 1:  # (two places: not the only one)
+                break
         if places <= 1:
             sheet.add("extra", 2, "filling the only place")
 
@@ -336,14 +349,14 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
             sheet.add("", options.ConcealedAlmost, "almost concealed hand")
     elif not winner and allclosed and options.LosersPurity:
         sheet.add("", options.ConcealedAlmost, "almost concealed hand")
-    onesuit = any(pure.values())
+    onesuit = pure != 0
     if purity:
         if onesuit:
             sheet.double(3, "one suit only")
             for s, flag in (("B", Danger.BAMBOO), ("C", Danger.CHARACTER), ("D", Danger.CIRCLE)):
-                if pure[s]:
+                if pure & _SUIT_BIT[s]:
                     danger |= flag
-        elif not allhonours and any(with_honours.values()):
+        elif not allhonours and with_honours:
             sheet.double(1, "one suit with honours")
     if winner:
         if at.whence == "loose":
