@@ -524,7 +524,10 @@ class Hand:
         fam = self.family
         for q in (p, *seats_after(p)):
             if q not in self._declarers:
-                if q == p:  # a winner that declares nothing: its sets are the best, announced at once
+                if q == p:  # a winner that declares nothing: the sets that score best, declared for it
+                    self.declared[p] = fam.best_declaration(self, wins)
+                    for tiles, claimed in self.declared[p]:
+                        self._emit(Declare(p, tiles, claimed))
                     self._announce_winner(wins)
                 continue
             s = self._seats[q]

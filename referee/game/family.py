@@ -94,6 +94,12 @@ class Family:
         ``score`` and ``explanation``, the lines of its explanation)."""
         raise NotImplementedError
 
+    def best_declaration(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]
+                         ) -> list[tuple[tuple[int, ...], bool]]:
+        """Where seats declare: the sets a winner that declares nothing is declared with (``Hand.declared``'s
+        form), which score as ``score`` would score it."""
+        raise NotImplementedError
+
     def score(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]) -> HandResult:
         """The result of a won hand: ``wins`` are (seat, winning tile, how, thrower)."""
         raise NotImplementedError

@@ -112,6 +112,7 @@ class XmjSeat(Seat):
         self.scores = [0, 0, 0, 0]
         self.first_east: int | None = None
         self.dealing = False
+        self.hand_over_ = False  # the hand is over and the client not yet Ready for the next
         self.specials: list[Message] = []  # flowers declared in the deal, shown when the deal is over
 
     # ------------------------------------------------------------------------------------------- the hand
@@ -157,7 +158,9 @@ class XmjSeat(Seat):
 
     def hand_over(self, result: HandResult) -> None:
         """The hand's end as mj-server tells it: a washout, or every player's ``HandScore`` (its score and the
-        explanation) and the ``Settlement`` (the changes by wind from East, and the explanation)."""
+        explanation) and the ``Settlement`` (the changes by wind from East, and the explanation).  Until the client
+        is Ready for the next hand, what it decides is about this one, and is dropped."""
+        self.hand_over_ = True
         if result.outcome != "win":
             self._out([m.CMsgWashOut(WASHOUT)])
             return
@@ -228,6 +231,7 @@ class XmjSeat(Seat):
             while True:
                 msg = await self.conn.receive()
                 if isinstance(msg, m.PMsgReady):
+                    self.hand_over_ = False
                     return
                 await self._aside(msg)
 
@@ -253,6 +257,7 @@ class XmjSeat(Seat):
         try:
             with trio.fail_at(deadline):
                 await self._flush(deadline)
+                self._drop_stale(question, serial)
                 while True:
                     try:
                         answer = self.decisions.answer(question, serial)
@@ -281,6 +286,8 @@ class XmjSeat(Seat):
         """Take the client's decision, unless it is about a discard already gone (a late no-claim, a claim that
         lost to another).  A no-claim is acknowledged as mj-server does (``PlayerDoesntClaim`` to the client)."""
         assert self.conn is not None
+        if self.hand_over_:
+            return  # a decision about the hand that is over, sent before the client's Ready for the next
         if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= serial:
             await self.conn.send([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
         if question is None or not _stale(msg, question, serial):

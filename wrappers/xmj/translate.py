@@ -174,12 +174,12 @@ class Translator:
             self.owed[e.seat] = "loose"  # its replacement, unless the kong is robbed
             return out
         if isinstance(e, Hu):
-            drawn = self._shown_draw(e.seat)  # (from the wall: the winner's draw, if not shown yet)
-            if self.discard is not None and self.discard[1] != e.seat:
+            if self.discard is not None and self.discard[1] != e.seat and self.discard[2] == e.tile:
                 self.claimed = self.discard[2]
                 self.owed = {}
                 return [m.CMsgPlayerClaimsMahJong(e.seat, self.discard[0]), m.CMsgPlayerMahJongs(e.seat, "--")]
-            self.claimed = None
+            self.claimed = None  # from the wall: the winner's draw first, if not shown yet
+            drawn = self._shown_draw(e.seat)
             self.owed = {}
             return [*drawn, m.CMsgPlayerMahJongs(e.seat, code_of(e.tile))]
         if isinstance(e, Declare):

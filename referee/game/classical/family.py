@@ -33,8 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from referee.game.analysis import group_keys
 from referee.game.classical.arrange import best_arrangement, next_declarations, score_declared
 from referee.game.classical.danger import HANDS, mark_discard, parts_danger, set_part
+from referee.game.classical.hand import CLOSED, TileSet
 from referee.game.classical.hand import Hand as ClassicalHand
-from referee.game.classical.hand import TileSet
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
 from referee.game.family import Family
@@ -242,6 +242,30 @@ class ClassicalFamily(Family):
         _whence, base = self._table(hand, p, tile, how, thrower)
         return self._player(hand, p, p, tile, how, base)[0]
 
+    def best_declaration(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]
+                         ) -> list[tuple[tuple[int, ...], bool]]:
+        """A winner that declares nothing, at a table where others declare: its sets of the arrangement that scores
+        highest, as it would declare them (the set that took the winning discard first), so that the declaring
+        players see the winner's hand declared before they declare theirs (as mj-server shows it)."""
+        (p, tile, how, thrower), = wins
+        assert tile is not None
+        _whence, base = self._table(hand, p, tile, how, thrower)
+        s = hand._seats[p]
+        claim = tile if how in ("throw", "robbed_gong") else None
+        rest = sorted([*s.concealed, tile] if claim is not None else s.concealed)
+        mine = ClassicalHand([CODE[t] for t in rest], _sets(s.melds), [CODE[t] for t in s.flowers])
+        arranged, _ = best_arrangement(mine, Situation(seat=_east_index(p, hand.dealer), winner=True, **base),
+                                       self.options)
+        new = sorted(arranged.sets[len(s.melds):], key=lambda ts: ts.type in CLOSED)  # the exposed (claimed) first
+        if not new:  # a special hand: all its tiles
+            return [(tuple(rest), claim is not None)]
+        pool = list(rest)
+        out: list[tuple[tuple[int, ...], bool]] = []
+        for ts in new:
+            claimed = ts.type not in CLOSED
+            out.append((_tids_of(ts.tiles(), pool, claim if claimed else None), claimed))
+        return out
+
     def _table(self, hand: Hand, p: int, tile: int, how: WinHow, thrower: int | None) -> tuple[Whence, dict[str, Any]]:
         """How the hand was won, and what every player's scoring reads of the table (``Situation``'s fields)."""
         dealer = hand.dealer
@@ -307,18 +331,8 @@ class ClassicalFamily(Family):
         mine = ClassicalHand([CODE[t] for t in rest], sets, [])
         out: list[Answer] = []
         for ts in next_declarations(mine, at, self.options, claim is not None):
-            codes = list(CODE[t] for t in rest) if ts is None else ts.tiles()
-            pool = list(rest)
-            tiles: list[int] = []
-            if claim is not None:  # the winning discard itself goes to the set it completes
-                pool.remove(claim)
-                codes.remove(CODE[claim])
-                tiles.append(claim)
-            for code in codes:
-                t = next(x for x in pool if CODE[x] == code)  # the lowest copy: copies are alike
-                pool.remove(t)
-                tiles.append(t)
-            out.append(Answer("declare", tuple(sorted(tiles)), 1 if claim is not None else None))
+            codes = [CODE[t] for t in rest] if ts is None else ts.tiles()
+            out.append(Answer("declare", _tids_of(codes, list(rest), claim), 1 if claim is not None else None))
         if not winner:
             out.insert(0, PASS)
         return tuple(out)
@@ -387,6 +401,22 @@ class ClassicalDetail:
     def to_json(self) -> dict[str, Any]:
         return {"players": [p.to_json() for p in self.players], "settlement": list(self.settlement),
                 "cannon": self.cannon}
+
+
+def _tids_of(codes: Sequence[str], pool: list[int], claim: int | None) -> tuple[int, ...]:
+    """The tiles of ``pool`` that make a set of faces ``codes`` (taken out of ``pool``): ``claim`` itself (the
+    winning discard) when given, else the lowest copy of each face (copies are alike)."""
+    codes = list(codes)
+    tiles: list[int] = []
+    if claim is not None:
+        pool.remove(claim)
+        codes.remove(CODE[claim])
+        tiles.append(claim)
+    for code in codes:
+        t = next(x for x in pool if CODE[x] == code)
+        pool.remove(t)
+        tiles.append(t)
+    return tuple(sorted(tiles))
 
 
 def _declared_set(tiles: Sequence[int]) -> TileSet | None:
