@@ -335,6 +335,11 @@ class Box:
         box._err_fd = -1
         return box
 
+    @property
+    def launcher_pid(self) -> int:
+        """The pid of what the referee started for this box: bwrap, or in mode ``none`` the keeper itself."""
+        return self._popen.pid
+
     def _last_words(self, default: str) -> str:
         """What the box's launcher said on its way out (``bwrap: ...``), else ``default``."""
         try:
