@@ -36,7 +36,6 @@ from wrappers import sandbox  # noqa: E402
 from wrappers.process import Box  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402
 
-
 _TICK = os.sysconf("SC_CLK_TCK")
 
 

@@ -199,7 +199,8 @@ class BoxError(Exception):
 
 
 class BoxDirty(BoxError):
-    """The box's keeper could not empty what the last process left: it starts nothing more (a new box is made)."""
+    """The box's keeper starts nothing more (a new box is made): it could not empty what the last process left, or
+    it has used half the CPU limit it holds for the bot."""
 
 
 class BotProcess:
@@ -451,7 +452,7 @@ class Box:
                 os.close(fd)
             if word == "error" and rest == ["dirty"]:
                 self.dirty = True
-                raise BoxDirty("the box's scratch could not be emptied")
+                raise BoxDirty("the box's keeper starts nothing more (its scratch could not be emptied, or it is worn out)")
             if word == "error" and rest[:1] and rest[0].isdigit():
                 raise BoxError(os.strerror(int(rest[0])) if len(rest) == 1 else " ".join(rest[1:]))
             raise BoxError(self.broken or "its keeper said something else than its protocol")
