@@ -986,3 +986,30 @@ def test_a_keeper_that_used_half_the_cpu_limit_it_holds_starts_nothing_more(boxe
     finally:
         sandbox.release(launch)
     assert broken is None and 0 < starts < 100_000, (starts, broken)
+
+
+def test_a_closed_boxs_cgroups_are_gone_with_it(boxed: None, scratch: Path) -> None:
+    """bwrap's first process ends before the box's last (its init passes it the keeper's status and it exits while
+    the rest are still being killed), and a cgroup still in use cannot be removed: matches left their seats' CPU
+    accounting cgroups behind, thousands of them.  A box is now closed when its cgroups are gone."""
+    spec = BotSpec(name="b", cmd=("/usr/bin/python3", "-S", "-c", "import time; time.sleep(600)"))
+
+    async def open_and_close(launch: sandbox.Launch) -> None:
+        async with trio.open_nursery() as nursery:
+            box = await Box.open(launch, nursery)
+            await box.spawn()
+            await box.aclose()
+            nursery.cancel_scope.cancel()
+
+    left = []
+    for _ in range(10):
+        launch = sandbox.plan(spec, scratch, mode="bwrap")
+        try:
+            groups = [g for g in (launch.cgroup, launch.cpu_cgroup) if g is not None]
+            if not groups:
+                return  # no cgroups here: the plan says what is unprotected (tests above)
+            trio.run(open_and_close, launch)
+            left += [g for g in groups if os.path.exists(g)]
+        finally:
+            sandbox.release(launch)
+    assert not left, f"{len(left)} of 20 cgroups outlived their boxes"
