@@ -30,10 +30,11 @@ The referee treats every packet as untrusted (a bot may kill its keeper): a malf
 from __future__ import annotations
 
 # Only modules written in C, and ``os``: a keeper starts once per seat and match, and ``json``, ``socket`` and
-# ``signal`` would pull in ``re``, ``enum`` and ``collections`` (three times the interpreter's own start).
+# ``signal`` would pull in ``re``, ``enum`` and ``collections`` (three times the interpreter's own start); ``ctypes``
+# is half the interpreter's start again, so the few C calls go through ``_ctypes``, the C module under it.
+import _ctypes
 import _signal as signal
 import _socket
-import ctypes
 import errno
 import marshal
 import os
@@ -46,12 +47,46 @@ PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
-_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class _ULong(_ctypes._SimpleCData):
+    _type_ = "L"
+
+
+class _UInt32(_ctypes._SimpleCData):
+    _type_ = "I"
+
+
+class _CInt(_ctypes._SimpleCData):
+    _type_ = "i"
+
+
+class _Call(_ctypes.CFuncPtr):
+    """A C function of the libc that returns an int and sets errno (as ``ctypes.CDLL(None, use_errno=True)``)."""
+    _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+    _restype_ = _CInt
+
+
+class _Libc:
+    """The C library's functions by name (only what the keeper calls: ints, unsigned longs, arrays, NULL)."""
+
+    def __init__(self) -> None:
+        self._handle = _ctypes.dlopen(None, _ctypes.RTLD_LOCAL)
+
+    def __getattr__(self, name: str) -> _Call:
+        return _Call((name, self))
+
+
+_libc = _Libc()
+
+
+def _uint32s(*values: int) -> _ctypes.Array:
+    return type("_UInt32s", (_ctypes.Array,), {"_type_": _UInt32, "_length_": len(values)})(*values)
 
 
 def _prctl(option: int, value: int) -> None:
-    if _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), f"prctl({option})")
+    if _libc.prctl(option, _ULong(value), 0, 0, 0) != 0:
+        raise OSError(_ctypes.get_errno(), f"prctl({option})")
 
 
 def _caps() -> dict[str, int]:
@@ -529,10 +564,10 @@ def _become(uid: int) -> None:
 
 
 def _drop_inheritable() -> None:
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable (twice: 64 bits): all empty
+    header = _uint32s(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = _uint32s(0, 0, 0, 0, 0, 0)  # effective, permitted, inheritable (twice: 64 bits): all empty
     if _libc.capset(header, data) != 0:
-        raise OSError(ctypes.get_errno(), "capset")
+        raise OSError(_ctypes.get_errno(), "capset")
 
 
 def main() -> int:
