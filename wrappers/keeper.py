@@ -313,7 +313,11 @@ class Keeper:
         self.cpu_base = _children_cpu()
         self.cg_base = self.cgroup_cpu() or 0.0
         try:
-            pid = self._posix_spawn(fds) if self.holds_limits else self._fork(fds)
+            try:
+                pid = self._posix_spawn(fds) if self.holds_limits else self._fork(fds)
+            except NotImplementedError:  # a C library without posix_spawn's setsid: the child sets it all
+                self.holds_limits = False
+                pid = self._fork(fds)
         except OSError as exc:
             self.send(f"error {exc.errno or errno.EINVAL} {exc.strerror or exc}")
             return
