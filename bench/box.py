@@ -10,7 +10,11 @@ referee's and the box's, not the bots' (4cb019a's greedy took four times as long
 are the tournament's matches over its wall time, the command's own start included; the ratio is of the medians.
 
 ``referee_cpu_per_start_ms``: the referee process's own CPU (``RUSAGE_SELF``, not the bots') per bot process
-started, for the boxed run and for ``--sandbox none``, and their difference.  As root, mode ``none`` runs bots as
+started, for the boxed run and for ``--sandbox none``, and their difference.  ``total_cpu_per_start_ms``: the CPU
+of the whole command per bot process started, the referee's and that of every process it started (its workers,
+boxes, keepers and bots), from a CPU accounting cgroup of its own (as root, where cgroup v1's ``cpuacct`` is a
+hierarchy of its own; else null).  On a machine whose cores the tournament keeps busy it is what the matches per
+minute follow, and it holds under load better than wall time.  As root, mode ``none`` runs bots as
 an unprivileged user that must reach the interpreter: this bench then uses the system's ``/usr/bin/python3`` for
 every side.
 """
@@ -33,9 +37,14 @@ sys.path.insert(0, str(REPO))
 
 from bench.anchor import commit_of, exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
+from wrappers import cgroups  # noqa: E402
 
 _CHILD = """
-import resource, runpy, sys, json, atexit
+import resource, runpy, sys, json, atexit, os
+group = os.environ.pop("MJREF_BENCH_CGROUP", "")
+if group:
+    with open(group + "/cgroup.procs", "w") as f:
+        f.write(str(os.getpid()))
 def report():
     r = resource.getrusage(resource.RUSAGE_SELF)
     sys.stderr.write("\\nMJREF-BENCH-CPU " + json.dumps(r.ru_utime + r.ru_stime) + "\\n")
@@ -45,6 +54,19 @@ runpy.run_module("referee.cli", run_name="__main__")
 """
 
 
+def _cpu_group() -> str | None:
+    """A CPU accounting cgroup for one tournament, which counts the CPU of every process it starts, bots in boxes
+    included (bubblewrap's init is reaped by nobody who counts it, so ``RUSAGE_CHILDREN`` misses every box); the
+    seats' own cgroups are made below it.  Only where cgroup v1's ``cpuacct`` is a hierarchy of its own (as root):
+    elsewhere a new cgroup would also change how the CPU is shared, or (v2) where the seats' memory cgroups go."""
+    if cgroups.cpu_problem() is not None:
+        return None
+    own = [line.split(":", 2) for line in Path("/proc/self/cgroup").read_text(encoding="ascii").splitlines()]
+    if not any(controllers == "cpuacct" for _, controllers, _ in own):
+        return None
+    return cgroups.cpu_seat_path(f"mjref-boxbench-{os.getpid()}-{time.monotonic_ns()}")
+
+
 def _toml(python: str, seeds: int, hands: int, concurrency: int) -> str:
     bots = "".join(f'[[bots]]\nname = "g{i}"\ncmd = ["{python}", "-m", "bots.greedy"]\n'
                    f'cwd = "{REPO}"\nenv = {{ PYTHONPATH = "{REPO}" }}\n' for i in range(1, 5))
@@ -52,17 +74,40 @@ def _toml(python: str, seeds: int, hands: int, concurrency: int) -> str:
             f'concurrency = {concurrency}\nstore = "t.sqlite"\n{bots}')
 
 
-def _run(tree: Path, toml: str, extra: list[str]) -> tuple[float, float]:
-    """One tournament: its wall seconds and the referee's own CPU seconds."""
+def _close_group(group: str) -> float | None:
+    """The CPU seconds of the tournament's cgroup once the last of its processes is gone (a box's processes end
+    just after the command), and the cgroup removed."""
+    for _ in range(500):
+        if not Path(group, "cgroup.procs").read_text(encoding="ascii").strip():
+            break
+        time.sleep(0.01)
+    total = cgroups.cpu_seconds(group)
+    for _ in range(500):
+        try:
+            os.rmdir(group)
+            break
+        except OSError:
+            time.sleep(0.01)  # a seat's cgroup below it, not yet removed
+    return total
+
+
+def _run(tree: Path, toml: str, extra: list[str]) -> tuple[float, float, float | None]:
+    """One tournament: its wall seconds, the referee's own CPU seconds, and the CPU seconds of the whole command
+    (None where ``_cpu_group`` gives no cgroup)."""
+    group = _cpu_group()
     with tempfile.TemporaryDirectory(prefix="mjref-boxbench-") as tmp:
         Path(tmp, "t.toml").write_text(toml, encoding="utf-8")
         env = {**os.environ, "PYTHONPATH": str(tree)}
         env.pop("MJREF_SANDBOX", None)
+        if group is not None:
+            cgroups.create_cpu(group)
+            env["MJREF_BENCH_CGROUP"] = group
         started = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", _CHILD, "tournament", "t.toml", *extra], cwd=tmp, env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True, check=False)
         wall = time.perf_counter() - started
+        total = None if group is None else _close_group(group)
         if done.returncode != 0:
             raise SystemExit(f"bench/box.py: the tournament failed ({tree}): {done.stderr[-2000:]}")
         cpu = float(done.stderr.rsplit("MJREF-BENCH-CPU ", 1)[1].split()[0])
@@ -72,7 +117,7 @@ def _run(tree: Path, toml: str, extra: list[str]) -> tuple[float, float]:
                                 capture_output=True, text=True, check=False).stdout.strip()
         if faults not in ("", "0"):
             raise SystemExit(f"bench/box.py: {faults} faults in a run of {tree} {extra}: the figure would be wrong")
-        return wall, cpu
+        return wall, cpu, total
 
 
 def main() -> int:
@@ -93,14 +138,18 @@ def main() -> int:
             toml = _toml(str(python), args.seeds, args.hands, concurrency)
             walls: dict[str, list[float]] = {"boxed": [], "none": [], "anchor": []}
             cpus: dict[str, list[float]] = {"boxed": [], "none": [], "anchor": []}
+            totals: dict[str, list[float | None]] = {"boxed": [], "none": [], "anchor": []}
             for _ in range(args.runs):
                 for side, tree, extra in (("boxed", REPO, []), ("none", REPO, ["--sandbox", "none"]),
                                           ("anchor", anchor, [])):
-                    wall, cpu = _run(tree, toml, extra)
+                    wall, cpu, total = _run(tree, toml, extra)
                     walls[side].append(wall)
                     cpus[side].append(cpu)
+                    totals[side].append(total)
             per_min = {k: args.seeds * 60 / statistics.median(v) for k, v in walls.items()}
             cpu_start = {k: statistics.median(v) * 1000 / starts for k, v in cpus.items()}
+            total_start = {k: statistics.median([x for x in v if x is not None]) * 1000 / starts
+                           for k, v in totals.items() if None not in v}
             out[f"concurrency_{concurrency}"] = {
                 "matches_per_minute": {k: round(v, 2) for k, v in per_min.items()},
                 "boxed_over_anchor": round(per_min["boxed"] / per_min["anchor"], 3),
@@ -108,6 +157,9 @@ def main() -> int:
                 "wall_s": {k: [round(x, 2) for x in v] for k, v in walls.items()},
                 "referee_cpu_per_start_ms": {k: round(v, 3) for k, v in cpu_start.items()},
                 "boxed_minus_none_cpu_per_start_ms": round(cpu_start["boxed"] - cpu_start["none"], 3),
+                "total_cpu_per_start_ms": {k: round(v, 3) for k, v in total_start.items()} or None,
+                "boxed_minus_anchor_total_cpu_per_start_ms": (round(total_start["boxed"] - total_start["anchor"], 3)
+                                                              if total_start else None),
             }
     out["load_after"] = os.getloadavg()[0]
     print(json.dumps(out, indent=2))

@@ -153,12 +153,15 @@ def oom_kills(path: str) -> int:
     return 0
 
 
-def remove(path: str) -> None:
-    """Remove the seat's cgroup once its processes are gone (a cgroup still in use stays: the kernel refuses)."""
+def remove(path: str) -> bool:
+    """Remove the seat's cgroup: True once it is gone, False while it is still in use (the kernel refuses)."""
     try:
         os.rmdir(path)
+    except FileNotFoundError:
+        return True
     except OSError:
-        pass
+        return False
+    return True
 
 
 __all__ = ["cpu_file", "cpu_problem", "cpu_seat_path", "cpu_seconds", "create", "create_cpu", "oom_kills", "problem",

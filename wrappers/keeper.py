@@ -5,9 +5,11 @@ Why it exists: a bot started per hand (the protocol's default) used to cost a ne
 namespaces and mounts, then ``choom``, ``prlimit`` and ``setpriv``: four execs before the bot's own).  The keeper is
 started once per seat per match, in the box the referee planned (``wrappers.sandbox``); it gives up root and every
 capability before anything else (as root it switches to the seat's own unprivileged uid), and then, for each hand,
-forks and execs the bot with its limits and its own session (the OOM score, the keeper's own, is inherited).
-Between hands it kills whatever the hand left running, empties the box's scratch mounts (at every level) and removes
-the System V IPC objects the hand made, so that a hand's process starts as fresh as in a new box.
+starts the bot with its limits and its own session (the OOM score, the keeper's own, is inherited): in a pid
+namespace (bwrap) with ``posix_spawn``, under the bot's limits the keeper holds itself (``Keeper.hold_limits``),
+elsewhere by a fork whose child sets them and its death with the keeper.  Between hands it kills whatever the hand
+left running and waits for it to be gone, empties the box's scratch mounts (at every level) and removes the System V
+IPC objects the hand made, so that a hand's process starts as fresh as in a new box.
 
 It runs as ``python -I -S -c BOOTSTRAP`` (standard library only: it imports nothing of mjref, and no
 site-packages) and talks to the referee over one ``SOCK_SEQPACKET`` socket on its fd 0, one message per packet:
@@ -19,7 +21,8 @@ site-packages) and talks to the referee over one ``SOCK_SEQPACKET`` socket on it
 * the keeper says ``exit N CODE FLAGS`` when the hand's process ends (CODE as ``Popen.returncode``; FLAGS is ``-``
   or a comma list: ``cpu`` the box's processes together used up the CPU budget and were killed, ``tmp`` / ``shm``
   the scratch mount was full, ``folder`` the bot's writable copy was full), and ``dirty`` if the scratch could not
-  be emptied (the referee then makes a new box; a ``spawn`` that comes before it knows gets ``error dirty``).
+  be emptied or the keeper has used half the CPU limit it holds (the referee then makes a new box; a ``spawn`` that
+  comes before it knows gets ``error dirty``).
 
 The referee treats every packet as untrusted (a bot may kill its keeper): a malformed one ends the box.
 """
@@ -27,10 +30,11 @@ The referee treats every packet as untrusted (a bot may kill its keeper): a malf
 from __future__ import annotations
 
 # Only modules written in C, and ``os``: a keeper starts once per seat and match, and ``json``, ``socket`` and
-# ``signal`` would pull in ``re``, ``enum`` and ``collections`` (three times the interpreter's own start).
+# ``signal`` would pull in ``re``, ``enum`` and ``collections`` (three times the interpreter's own start); ``ctypes``
+# is half the interpreter's start again, so the few C calls go through ``_ctypes``, the C module under it.
+import _ctypes
 import _signal as signal
 import _socket
-import ctypes
 import errno
 import marshal
 import os
@@ -43,12 +47,46 @@ PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
-_libc = ctypes.CDLL(None, use_errno=True)
+
+
+class _ULong(_ctypes._SimpleCData):
+    _type_ = "L"
+
+
+class _UInt32(_ctypes._SimpleCData):
+    _type_ = "I"
+
+
+class _CInt(_ctypes._SimpleCData):
+    _type_ = "i"
+
+
+class _Call(_ctypes.CFuncPtr):
+    """A C function of the libc that returns an int and sets errno (as ``ctypes.CDLL(None, use_errno=True)``)."""
+    _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+    _restype_ = _CInt
+
+
+class _Libc:
+    """The C library's functions by name (only what the keeper calls: ints, unsigned longs, arrays, NULL)."""
+
+    def __init__(self) -> None:
+        self._handle = _ctypes.dlopen(None, _ctypes.RTLD_LOCAL)
+
+    def __getattr__(self, name: str) -> _Call:
+        return _Call((name, self))
+
+
+_libc = _Libc()
+
+
+def _uint32s(*values: int) -> _ctypes.Array:
+    return type("_UInt32s", (_ctypes.Array,), {"_type_": _UInt32, "_length_": len(values)})(*values)
 
 
 def _prctl(option: int, value: int) -> None:
-    if _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), f"prctl({option})")
+    if _libc.prctl(option, _ULong(value), 0, 0, 0) != 0:
+        raise OSError(_ctypes.get_errno(), f"prctl({option})")
 
 
 def _caps() -> dict[str, int]:
@@ -82,6 +120,28 @@ def _proc_cpu(uid: int | None, me: int) -> float:
         # utime, stime, and cutime, cstime: what its own children that ended used (fields 14 to 17 of stat)
         total += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
     return total / tick
+
+
+# Signals the bot gets with their default action: those the keeper catches, and those its Python ignores (SIGPIPE,
+# SIGXFSZ: an ignored signal stays ignored across exec, and a bot past its file size limit is to die of SIGXFSZ)
+_DEFAULT_SIGNALS = (signal.SIGCHLD, signal.SIGPIPE, signal.SIGXFSZ, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+_KEEPER_HEADROOM = 64 << 20  # address space the keeper keeps for itself under the bot's RLIMIT_AS
+_SETTLE_TRIES = 200  # at a hand's end, looks for processes killed but not yet gone, _SETTLE_WAIT seconds apart
+_SETTLE_WAIT = 0.005
+
+
+def _vm_size() -> int:
+    """The keeper's address space in bytes (``VmSize``)."""
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) << 10
+    return 1 << 62
+
+
+def _own_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def _children_cpu() -> float:
@@ -236,6 +296,9 @@ class Keeper:
         self.cpu_base = 0.0
         self.flags: list[str] = []
         self.me = os.getpid()
+        self.pidns = bool(plan.get("pidns"))
+        self.held_cpu: int | None = None  # the RLIMIT_CPU the keeper holds for the bot (``hold_limits``)
+        self.holds_limits = False
 
     def send(self, text: str) -> None:
         self.sock.send(text.encode("ascii", "replace")[:4096])
@@ -247,9 +310,37 @@ class Keeper:
             self.send("error a process is already running" if self.bot is not None
                       else "error dirty" if self.dirty else "error want 3 fds")
             return
-        r, w = os.pipe2(os.O_CLOEXEC)
         self.cpu_base = _children_cpu()
         self.cg_base = self.cgroup_cpu() or 0.0
+        try:
+            try:
+                pid = self._posix_spawn(fds) if self.holds_limits else self._fork(fds)
+            except NotImplementedError:  # a C library without posix_spawn's setsid: the child sets it all
+                self.holds_limits = False
+                pid = self._fork(fds)
+        except OSError as exc:
+            self.send(f"error {exc.errno or errno.EINVAL} {exc.strerror or exc}")
+            return
+        finally:
+            for fd in fds:
+                os.close(fd)
+        self.bot = pid
+        self.flags = []
+        self.send(f"pid {pid}")
+
+    def _posix_spawn(self, fds: list[int]) -> int:
+        """Start the bot with ``posix_spawn`` (a vfork: nothing of the keeper is copied, no Python runs before the
+        exec), where ``hold_limits`` has given the keeper the bot's limits to pass on.  Its own session, its three
+        descriptors (every other one of the keeper's closes on exec), the default for every signal the keeper
+        ignores or catches, no signal blocked."""
+        os.chdir(self.cwd)  # posix_spawn has no working folder of its own: the child gets the keeper's
+        return os.posix_spawn(self.argv[0], self.argv, self.env, setsid=True, setsigdef=_DEFAULT_SIGNALS,
+                              setsigmask=(), file_actions=[(os.POSIX_SPAWN_DUP2, fd, i) for i, fd in enumerate(fds)])
+
+    def _fork(self, fds: list[int]) -> int:
+        """Start the bot with ``fork`` and ``exec``: the child sets the limits, its death with the keeper, its own
+        session and descriptors, the default for every signal, then execs (or says why not on a pipe)."""
+        r, w = os.pipe2(os.O_CLOEXEC)
         pid = os.fork()
         if pid == 0:  # the child: no return from here
             try:
@@ -262,7 +353,7 @@ class Keeper:
                 for res, soft, hard in self.rlimits:
                     resource.setrlimit(res, (soft, hard))
                 _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-                for sig in (signal.SIGCHLD, signal.SIGPIPE, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                for sig in _DEFAULT_SIGNALS:
                     signal.signal(sig, signal.SIG_DFL)
                 signal.pthread_sigmask(signal.SIG_SETMASK, [])
                 os.chdir(self.cwd)
@@ -275,8 +366,6 @@ class Keeper:
                 finally:
                     os._exit(127)
         os.close(w)
-        for fd in fds:
-            os.close(fd)
         failed = b""
         while True:
             try:
@@ -292,11 +381,51 @@ class Keeper:
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
-            self.send("error " + failed.decode("ascii", "replace"))
-            return
-        self.bot = pid
-        self.flags = []
-        self.send(f"pid {pid}")
+            code, _, why = failed.decode("ascii", "replace").partition(" ")
+            raise OSError(int(code) if code.isdigit() else errno.EINVAL, why)
+        return pid
+
+    def hold_limits(self) -> bool:
+        """Take the bot's own limits, once, so that ``posix_spawn`` can start it: a fork copies the keeper (its page
+        tables, then each page either side writes) and runs Python in the child before the exec, two thirds of a
+        start's CPU.  ``posix_spawn`` sets no limit and no ``PR_SET_PDEATHSIG`` in the child, so only:
+
+        * in a pid namespace, where each of the bot's processes dies with its keeper without it (bwrap's init ends
+          the namespace, and every process in it, when the keeper ends);
+        * where the keeper can live under the bot's limits, which every process it starts inherits: its memory
+          and open files well inside them, fewer processes in the box than ``max_procs`` (the keeper's starts now
+          count against it), less than a quarter of the CPU limit used (it retires at half: ``worn_out``).
+
+        Elsewhere each start forks and the child sets the limits.  Every descriptor the keeper holds but the
+        three it passes closes on exec (its own are opened so; this marks any it was given)."""
+        if not self.pidns:
+            return False
+        limits = {res: (soft, hard) for res, soft, hard in self.rlimits}
+        need = {resource.RLIMIT_AS: _vm_size() + _KEEPER_HEADROOM,
+                resource.RLIMIT_NOFILE: len(os.listdir("/proc/self/fd")) + 16,
+                resource.RLIMIT_NPROC: len([p for p in os.listdir("/proc") if p.isdigit()]) + 1,
+                resource.RLIMIT_CPU: 4 * _own_cpu()}
+        if any(res in limits and 0 <= limits[res][0] < least for res, least in need.items()):
+            return False
+        for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
+            try:
+                if fd > 2:
+                    os.set_inheritable(fd, False)
+            except OSError:
+                pass  # the listing's own descriptor, closed by now
+        try:
+            for res, soft, hard in self.rlimits:
+                resource.setrlimit(res, (soft, hard))
+                if res == resource.RLIMIT_CPU:
+                    self.held_cpu = soft
+        except (OSError, ValueError):
+            return False  # a limit the keeper may not set: the child's own setrlimit would fail as well
+        return True
+
+    def worn_out(self) -> bool:
+        """Whether the keeper has used half the CPU limit it holds for the bot (``hold_limits``): it then starts
+        nothing more (``dirty``), so that the limit never ends it in the middle of a hand."""
+        return self.held_cpu is not None and _own_cpu() * 2 > self.held_cpu
 
     def kill(self, sig: int) -> None:
         if self.kill_all and sig == signal.SIGKILL:
@@ -329,10 +458,26 @@ class Keeper:
                 if any([_full(folder) for folder in self.watched]):
                     self.flags.append("folder")
                 self.send(f"exit {pid} {code} {','.join(self.flags) or '-'}")
-                if self.kill_all and not (all([_wipe(s, self.keep[s]) for s in self.scratch])
-                                          and _wipe_ipc(os.getuid())):
+                if self.kill_all:
+                    self.settle()
+                clean = not self.kill_all or (all([_wipe(s, self.keep[s]) for s in self.scratch])
+                                              and _wipe_ipc(os.getuid()))
+                if not clean or self.worn_out():
                     self.dirty = True
                     self.send("dirty")
+
+    def settle(self) -> None:
+        """Wait (about a second at most) until every process the hand's end killed is gone.  Each counts against
+        the bot's RLIMIT_NPROC until it is reaped (and against the keeper's, where it holds the bot's limits): the
+        next hand's process started with fewer, or not at all.  They are the keeper's children by then (it is
+        their subreaper), and SIGKILL leaves them nothing to do but end."""
+        for _ in range(_SETTLE_TRIES):
+            try:
+                while os.waitpid(-1, os.WNOHANG)[0] != 0:
+                    pass
+            except ChildProcessError:
+                return  # none left
+            select.select([], [], [], _SETTLE_WAIT)
 
     def cgroup_cpu(self) -> float | None:
         """CPU seconds the seat's cgroup has used (None without one, or if it cannot be read)."""
@@ -403,7 +548,7 @@ _FD_SIZE = 4  # an int in SCM_RIGHTS
 
 def _recv_fds(sock: _socket.socket) -> tuple[bytes, list[int]]:
     """A packet and the descriptors passed with it (at most three), as ``socket.recv_fds`` gives them."""
-    msg, ancdata, _, _ = sock.recvmsg(256, _socket.CMSG_LEN(3 * _FD_SIZE))
+    msg, ancdata, _, _ = sock.recvmsg(256, _socket.CMSG_LEN(3 * _FD_SIZE), _socket.MSG_CMSG_CLOEXEC)
     fds: list[int] = []
     for level, kind, data in ancdata:
         if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS:
@@ -423,10 +568,10 @@ def _become(uid: int) -> None:
 
 
 def _drop_inheritable() -> None:
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
-    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable (twice: 64 bits): all empty
+    header = _uint32s(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = _uint32s(0, 0, 0, 0, 0, 0)  # effective, permitted, inheritable (twice: 64 bits): all empty
     if _libc.capset(header, data) != 0:
-        raise OSError(ctypes.get_errno(), "capset")
+        raise OSError(_ctypes.get_errno(), "capset")
 
 
 def main() -> int:
@@ -447,6 +592,7 @@ def main() -> int:
         sock.send(f"error the box did not drop privileges (euid {os.geteuid()}, {caps})".encode("ascii"))
         return 1
     keeper = Keeper(sock, plan)
+    keeper.holds_limits = keeper.hold_limits()
     sock.send(b"ready")
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)

@@ -192,6 +192,7 @@ _KEEPER_REPLY = 4096  # the longest packet a keeper may send
 # runs as its keeper's uid and may stop it (SIGSTOP): a keeper that does not answer is treated as gone (its box is
 # ended and the next hand gets a new one), never waited for without end.
 KEEPER_TIMEOUT = 30.0
+CGROUP_GONE = 10.0  # seconds a closed box's cgroups are given to lose their last processes
 
 
 class BoxError(Exception):
@@ -199,7 +200,8 @@ class BoxError(Exception):
 
 
 class BoxDirty(BoxError):
-    """The box's keeper could not empty what the last process left: it starts nothing more (a new box is made)."""
+    """The box's keeper starts nothing more (a new box is made): it could not empty what the last process left, or
+    it has used half the CPU limit it holds for the bot."""
 
 
 class BotProcess:
@@ -232,6 +234,12 @@ class BotProcess:
     def signal(self, word: str) -> None:
         """``term``: SIGTERM to its process group; ``kill``: SIGKILL to every process of its hand."""
         self._box.send(word)
+
+    @property
+    def swept(self) -> bool:
+        """Whether its keeper ends every process of the hand when this one ends, before it reports the end
+        (``Launch.kill_all``): a ``kill`` after that end finds nothing more to end."""
+        return self._box.launch.kill_all
 
 
 def _popen_keeper(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], socket.socket, int]:
@@ -334,6 +342,11 @@ class Box:
         os.close(box._err_fd)
         box._err_fd = -1
         return box
+
+    @property
+    def launcher_pid(self) -> int:
+        """The pid of what the referee started for this box: bwrap, or in mode ``none`` the keeper itself."""
+        return self._popen.pid
 
     def _last_words(self, default: str) -> str:
         """What the box's launcher said on its way out (``bwrap: ...``), else ``default``."""
@@ -446,7 +459,7 @@ class Box:
                 os.close(fd)
             if word == "error" and rest == ["dirty"]:
                 self.dirty = True
-                raise BoxDirty("the box's scratch could not be emptied")
+                raise BoxDirty("the box's keeper starts nothing more (a scratch it could not empty, or worn out)")
             if word == "error" and rest[:1] and rest[0].isdigit():
                 raise BoxError(os.strerror(int(rest[0])) if len(rest) == 1 else " ".join(rest[1:]))
             raise BoxError(self.broken or "its keeper said something else than its protocol")
@@ -482,9 +495,13 @@ class Box:
                     await trio.sleep(0.01)
         trio.lowlevel.notify_closing(self._sock)
         self._sock.close()
-        for group in (self.launch.cgroup, self.launch.cpu_cgroup):
-            if group is not None:
-                cgroups.remove(group)
+        # bwrap's first process ends before the box's last: its init tells it the keeper's status and it exits
+        # while the rest are still being killed, and a cgroup in use cannot be removed (every match left its seats'
+        # CPU accounting cgroups behind).  Bounded: a process the kernel cannot end leaves its cgroup.
+        with trio.move_on_after(CGROUP_GONE):
+            for group in (self.launch.cgroup, self.launch.cpu_cgroup):
+                while group is not None and not cgroups.remove(group):
+                    await trio.sleep(0.005)
 
 
 POOL_PER_SLOT = 8  # a box pool keeps at most this many idle boxes per match it may play at once
@@ -912,7 +929,8 @@ class ProcessSeat(Seat):
             proc.signal("term")
             with trio.move_on_after(TERM_GRACE):
                 await proc.wait()
-        proc.signal("kill")  # also sweeps what the hand left running
+        if proc.returncode is None or not proc.swept:
+            proc.signal("kill")  # also sweeps what the hand left running
         with trio.move_on_after(5):
             await proc.wait()
         if proc.returncode is None and self._box is not None:  # its keeper is stopped (the bot may stop it)

@@ -31,7 +31,7 @@ from referee.game.rules import make_ruleset
 from referee.match import play_match
 from tournaments.store import connect
 from wrappers import sandbox
-from wrappers.process import Box, BoxError, run_in_box
+from wrappers.process import Box, BoxDirty, BoxError, run_in_box
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -865,3 +865,151 @@ def test_no_key_in_a_kernel_keyring_outlives_its_hand(boxed: None, scratch: Path
             "print(libc.syscall(248, b'user', b'note', b'my hand', 7, -4), ctypes.get_errno())\n")  # add_key
     first, second = _hands_in_one_box(BotSpec(name="b", cmd=("/usr/bin/python3", "-c", code)), scratch, 2)
     assert first.split() == second.split() == ["-1", str(errno.ENOSYS)] * 2, (first, second)
+
+
+# ---------------------------------------------------------------------------------------- how a bot is started
+# The keeper forks and the child sets the bot's limits (mode none), or, in a pid namespace, it holds the bot's limits
+# itself and starts each process with posix_spawn (no copy of the keeper, no Python before the exec).  Either way
+# the bot must start exactly as boxed.
+
+_LIMIT_ROWS = {"RLIMIT_AS": "Max address space", "RLIMIT_CPU": "Max cpu time", "RLIMIT_FSIZE": "Max file size",
+               "RLIMIT_CORE": "Max core file size", "RLIMIT_NOFILE": "Max open files", "RLIMIT_NPROC": "Max processes"}
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_bot_starts_with_its_limits_three_descriptors_and_no_signal_ignored(mode: str, scratch: Path) -> None:
+    """Its limits exactly as planned, only descriptors 0, 1 and 2 (``ls`` reads the folder as its 3), and no
+    signal ignored or blocked: the keeper is a Python, which ignores SIGPIPE and SIGXFSZ, and an ignored signal
+    stays ignored across exec (a bot past its file size limit was not killed by SIGXFSZ)."""
+    if mode == "bwrap":
+        _require_bwrap()
+    spec = BotSpec(name="b", cmd=("/bin/cat", "/proc/self/limits"), memory_mb=512, max_procs=20, cpu_seconds=7)
+    launch = sandbox.plan(spec, scratch, mode=mode)
+    try:
+        code, out, err = _run(launch)
+        planned = _rlimits(launch)
+    finally:
+        sandbox.release(launch)
+    assert code == 0, err
+    rows = {line[:26].strip(): line[26:].split()[:2] for line in out.splitlines()[1:]}
+    for name, (soft, hard) in planned.items():
+        assert rows[_LIMIT_ROWS[name]] == [str(soft), str(hard)], (name, rows)
+    status = ("/bin/grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status")
+    code, out, err = _box_run(BotSpec(name="b", cmd=status), scratch, mode=mode)
+    sig = {line.split(":")[0]: int(line.split()[1], 16) for line in out.splitlines()}
+    assert code == 0 and sig["SigBlk"] == 0, (err, out)
+    assert sig["SigIgn"] & 0x7FFFFFFF == 0, f"standard signals ignored: {sig['SigIgn']:#x}"  # 1 to 31 (32, 33: glibc's)
+    code, out, err = _box_run(BotSpec(name="b", cmd=("/bin/ls", "/proc/self/fd")), scratch, mode=mode)
+    assert code == 0 and sorted(out.split()) == ["0", "1", "2", "3"], (out, err)
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_bots_process_dies_with_its_keeper(mode: str, scratch: Path) -> None:
+    """A keeper killed (a bot may kill its own) takes the hand's process with it: in mode none by the death signal
+    its forked child set; in bwrap, where posix_spawn sets none, by the end of the box's pid namespace."""
+    if mode == "bwrap":
+        _require_bwrap()
+    marker = f"mjref-orphan-{uuid.uuid4().hex}"
+    cmd = ("/usr/bin/python3", "-S", "-c", "import time; time.sleep(600)", marker)
+    launch = sandbox.plan(BotSpec(name="b", cmd=cmd), scratch, mode=mode)
+
+    async def run() -> list[int]:
+        async with trio.open_nursery() as nursery:
+            box = await Box.open(launch, nursery)
+            try:
+                await box.spawn()
+                with trio.fail_after(GONE_WITHIN):
+                    while not _live(marker):
+                        await trio.sleep(0.01)
+                bot = _live(marker)[0]
+                keeper = int(Path(f"/proc/{bot}/stat").read_bytes().rpartition(b")")[2].split()[1])
+                os.kill(keeper, signal.SIGKILL)
+                deadline = time.monotonic() + GONE_WITHIN  # a margin load cannot eat: done when gone
+                while _live(marker) and time.monotonic() < deadline:
+                    await trio.sleep(0.05)
+                return _live(marker)
+            finally:
+                await box.aclose()
+                nursery.cancel_scope.cancel()
+
+    try:
+        assert trio.run(run) == [], "the hand's process outlived its keeper"
+    finally:
+        sandbox.release(launch)
+
+
+def test_every_hand_starts_after_one_that_took_every_process_it_may(boxed: None, scratch: Path) -> None:
+    """A hand whose processes took every one the bot may have: at its end they are killed, but each counted against
+    ``max_procs`` until it was gone (dying with its memory takes a while), so the next hand's process could start
+    fewer, or, where the keeper holds the bot's limits itself, not start at all.  The keeper now waits for them."""
+    code = ("import os, time\nn = 0\n"
+            "try:\n"
+            "    while n < 64:\n"
+            "        if os.fork() == 0:\n"
+            "            os.closerange(0, 3); b = bytearray(96 << 20); time.sleep(600); os._exit(0)\n"
+            "        n += 1\n"
+            "except OSError:\n"
+            "    pass\n"
+            "print(n)\n")
+    outs = _hands_in_one_box(BotSpec(name="b", cmd=("/usr/bin/python3", "-S", "-c", code), max_procs=8), scratch, 8)
+    assert len({out.strip() for out in outs}) == 1 and 0 < int(outs[0]) < 8, outs
+
+
+@pytest.mark.slow
+def test_a_keeper_that_used_half_the_cpu_limit_it_holds_starts_nothing_more(boxed: None, scratch: Path) -> None:
+    """A keeper that holds the bot's limits lives under its RLIMIT_CPU too (1 s here): at half of it, it retires
+    (``dirty``: the seat opens a new box) instead of being killed by SIGXCPU in the middle of a hand."""
+    launch = sandbox.plan(BotSpec(name="b", cmd=("/bin/true",), cpu_seconds=1), scratch, mode="bwrap")
+
+    async def run() -> tuple[int, str | None]:
+        async with trio.open_nursery() as nursery:
+            box = await Box.open(launch, nursery)
+            starts = 0
+            try:
+                while starts < 100_000:  # some 1,500 at the keeper's 0.3 ms of CPU a start
+                    try:
+                        proc = await box.spawn()
+                    except BoxDirty:
+                        break
+                    for stream in (proc.stdin, proc.stdout, proc.stderr):
+                        assert stream is not None
+                        await stream.aclose()
+                    await proc.wait()
+                    starts += 1
+                return starts, box.broken
+            finally:
+                await box.aclose()
+                nursery.cancel_scope.cancel()
+
+    try:
+        starts, broken = trio.run(run)
+    finally:
+        sandbox.release(launch)
+    assert broken is None and 0 < starts < 100_000, (starts, broken)
+
+
+def test_a_closed_boxs_cgroups_are_gone_with_it(boxed: None, scratch: Path) -> None:
+    """bwrap's first process ends before the box's last (its init passes it the keeper's status and it exits while
+    the rest are still being killed), and a cgroup still in use cannot be removed: matches left their seats' CPU
+    accounting cgroups behind, thousands of them.  A box is now closed when its cgroups are gone."""
+    spec = BotSpec(name="b", cmd=("/usr/bin/python3", "-S", "-c", "import time; time.sleep(600)"))
+
+    async def open_and_close(launch: sandbox.Launch) -> None:
+        async with trio.open_nursery() as nursery:
+            box = await Box.open(launch, nursery)
+            await box.spawn()
+            await box.aclose()
+            nursery.cancel_scope.cancel()
+
+    left = []
+    for _ in range(10):
+        launch = sandbox.plan(spec, scratch, mode="bwrap")
+        try:
+            groups = [g for g in (launch.cgroup, launch.cpu_cgroup) if g is not None]
+            if not groups:
+                return  # no cgroups here: the plan says what is unprotected (tests above)
+            trio.run(open_and_close, launch)
+            left += [g for g in groups if os.path.exists(g)]
+        finally:
+            sandbox.release(launch)
+    assert not left, f"{len(left)} of 20 cgroups outlived their boxes"
