@@ -19,7 +19,7 @@ match (it may come in the middle of a hand: the log is true up to it, and ``mjre
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -133,6 +133,23 @@ class HandRecord(_Record):
     cont: int
     open: int
     wall: list[int]
+    # the seats that declared their own sets if the hand was won (clients of mj-server's protocol, docs/xmj.md);
+    # written only when there are some
+    declarers: list[int] = Field(default_factory=list)
+
+    @field_validator("declarers")
+    @classmethod
+    def _seats(cls, v: list[int]) -> list[int]:
+        if any(type(p) is not int or not 1 <= p <= 4 for p in v) or len(set(v)) != len(v) or v != sorted(v):
+            raise ValueError("declarers must be distinct seats 1-4, ascending")
+        return v
+
+    @model_serializer(mode="wrap")
+    def _without_no_declarers(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and not data.get("declarers"):
+            data.pop("declarers", None)
+        return data
 
     @field_validator("round_wind", "hand_wind")
     @classmethod
@@ -373,9 +390,10 @@ def header_record(seed: int, rules: Ruleset, seats: Sequence[SeatInfo], hands: i
                         hands=hands, walls="file" if walls_from_file else "seeded", started=_now())
 
 
-def hand_record(setup: HandSetup, wall: Wall) -> HandRecord:
+def hand_record(setup: HandSetup, wall: Wall, declarers: Iterable[int] = ()) -> HandRecord:
     return HandRecord(hand=setup.index, round_wind=setup.round_wind, hand_wind=setup.hand_wind, dealer=setup.dealer,
-                      cont=setup.cont, open=wall.open_seat(setup.dealer), wall=list(wall.tiles))
+                      cont=setup.cont, open=wall.open_seat(setup.dealer), wall=list(wall.tiles),
+                      declarers=sorted(declarers))
 
 
 def fault_record(hand: int, seat: int, kind: str, detail: str, *, question: str | None = None,

@@ -528,8 +528,16 @@ class LogWalker:
         for key, want in hand_record(setup, wall).model_dump(exclude={"wall"}).items():
             if rec[key] != want or isinstance(rec[key], bool) != isinstance(want, bool):
                 raise Divergence(h, number, f"{key} {_short(rec[key])}", f"{key} {_short(want)}")
-        hand = Hand(wall, self.rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
-                    cont=setup.cont, check=False, hands_as_east=setup.hands_as_east)
+        declarers = rec.get("declarers", [])
+        if not isinstance(declarers, list) or any(type(p) is not int or not 1 <= p <= 4 for p in declarers) \
+                or len(set(declarers)) != len(declarers):
+            raise Divergence(h, number, f"declarers {_short(declarers)}", "distinct seats 1-4")
+        try:
+            hand = Hand(wall, self.rules, dealer=setup.dealer, round_wind=setup.round_wind,
+                        hand_wind=setup.hand_wind, cont=setup.cont, check=False, hands_as_east=setup.hands_as_east,
+                        declarers=frozenset(declarers))
+        except ValueError as exc:
+            raise Divergence(h, number, f"declarers {_short(declarers)}", str(exc)) from None
         events = hand.start()
         return hand, events, wall
 

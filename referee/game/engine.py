@@ -550,6 +550,8 @@ class Hand:
                 made.append((a.tiles, a.mode == 1))
                 self._emit(Declare(q, a.tiles, a.mode == 1))
                 claim = None
+                if not rest:  # every tile declared: the hand is shown (mj-server asks nothing more)
+                    break
             if q == p:
                 self._announce_winner(wins)
         self._score(wins)

@@ -113,6 +113,7 @@ class XmjSeat(Seat):
         self.first_east: int | None = None
         self.dealing = False
         self.hand_over_ = False  # the hand is over and the client not yet Ready for the next
+        self.late_fault: Fault | None = None  # a fault found after a hand's end (its close), charged at the next
         self.specials: list[Message] = []  # flowers declared in the deal, shown when the deal is over
 
     # ------------------------------------------------------------------------------------------- the hand
@@ -123,6 +124,9 @@ class XmjSeat(Seat):
         self.info = info
         self.view = View(self.position)
         self.decisions.clear()
+        if self.late_fault is not None:  # found at the end of the last hand: this hand is the stand-in's
+            fault, self.late_fault = self.late_fault, None
+            return fault
         if self.conn is None:
             try:
                 with trio.fail_after(LOGIN_TIMEOUT):
@@ -279,7 +283,7 @@ class XmjSeat(Seat):
         except XmjProtocolError as exc:
             return Reply(None, time.perf_counter() - started, fault=Fault("garbage", str(exc)))
         except ClientGone as exc:
-            self.conn = None
+            await self._drop()
             return Reply(None, time.perf_counter() - started, fault=Fault("disconnected", str(exc)))
 
     async def _decision(self, msg: Message, question: Question | None, serial: int) -> None:
@@ -304,9 +308,21 @@ class XmjSeat(Seat):
         try:
             with trio.move_on_after(LOGIN_TIMEOUT):
                 await self._flush(math.inf)
-        except (ClientGone, XmjProtocolError):
-            self.conn = None
+        except XmjProtocolError as exc:  # the seat's fault, charged at the next hand's start
+            self.late_fault = Fault("garbage", str(exc))
+            await self._drop()
+        except ClientGone as exc:
+            self.late_fault = Fault("disconnected", str(exc))
+            await self._drop()
         self.decisions.clear()
+
+    async def _drop(self) -> None:
+        """The connection is gone or unusable: its client is stopped (the next hand starts a new one)."""
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            with trio.CancelScope(shield=True):
+                await conn.close()
+                await self.client.stop()
 
     async def close(self) -> None:
         if self.conn is not None:
@@ -401,6 +417,7 @@ class BoxedClient:
         self._proc: BotProcess | None = None
 
     async def open(self) -> XmjConnection:
+        await self.stop()  # a client started before (its connection dropped) is ended first
         self._folder = Path(tempfile.mkdtemp(prefix="mjref-xmj-"))
         self._folder.chmod(0o755)  # as root the client runs as the seat's own uid, which must reach the socket
         path = self._folder / "socket"
