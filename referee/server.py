@@ -343,15 +343,15 @@ class Server:
                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0)
         await server.run(task_status=task_status)
 
-    async def listen_xmj(self, host: str, port: int, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
-                         ) -> None:
+    async def listen_xmj(self, host: str, port: int, *,
+                         task_status: trio.TaskStatus[list[Any]] = trio.TASK_STATUS_IGNORED) -> None:
         """The xmj port: mj-server's protocol over TCP, for the ``xmj:NAME`` seats (``wrappers.xmj.listen``)."""
         try:
             listeners = await open_capped(host, port, None, self._xmj_door)
         except OSError as exc:
             raise ServeError(f"cannot listen on {host}:{port} (--xmj-listen): {exc.strerror or exc}") from None
         self.xmj_port = listeners[0].port
-        await self.xmj.serve(listeners, task_status=task_status)  # type: ignore[arg-type]
+        await self.xmj.serve(list(listeners), task_status=task_status)
 
     async def start_xmj(self, nursery: trio.Nursery, host: str, port: int) -> str:
         """Listen for xmj clients in ``nursery``; the address they give as ``--server`` (``HOST:PORT``)."""
@@ -613,8 +613,8 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
     With ``human:NAME`` seats the play page is served too, on ``page`` (HOST, PORT; default: the listening host, any
     free port), over HTTPS with ``tls`` (certificate and key files); ``on_page(name, link)`` gets each person's
     address (with its token).  With ``xmj:NAME`` seats the xmj port listens on ``xmj_listen`` (HOST, PORT);
-    ``on_xmj(address)`` is told its ``HOST:PORT``.  ``shutdown`` (``referee.shutdown``): a stop signal ends the wait for the players
-    (``Interrupted``) or stops the match in order (its log ends with an ``aborted`` record)."""
+    ``on_xmj(address)`` is told its ``HOST:PORT``.  ``shutdown`` (``referee.shutdown``): a stop signal ends the
+    wait for the players (``Interrupted``) or stops the match in order (its log ends with an ``aborted`` record)."""
     remote_names(specs)
     rules = match_kwargs["rules"]
     humans = [s.name for s in specs if s.human]

@@ -21,7 +21,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-
 from mjserver import REQUIRE_ENV
 
 XVFB = "Xvfb"
@@ -114,8 +113,8 @@ class Display:
         return out
 
     def type_into(self, window: int, text: str, then: tuple[str, ...] = ()) -> None:
-        """Focus ``window`` and type ``text`` then the keys ``then`` (keysym names: "Tab", "Return"), key by key (letters, digits, '-', '_', '.', as a token
-        is made of; Shift for capitals and '_' on the US keyboard that Xvfb has)."""
+        """Focus ``window`` and type ``text``, then the keys ``then`` (keysym names: "Tab", "Return"), key by key:
+        letters, digits, '-', '_', '.' (what a token is made of; Shift for capitals and '_', on Xvfb's US keyboard)."""
         self.x.XSetInputFocus(self.dpy, window, REVERT_TO_PARENT, 0)
         self.x.XSync(self.dpy, 0)
         names = {"-": "minus", ".": "period", "_": "minus"}

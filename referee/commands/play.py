@@ -19,9 +19,9 @@ import trio
 
 from referee.commands import fail
 from referee.commands import match as match_command
+from referee.errors import InputError
 from referee.match import MatchResult
 from referee.numbers import int_arg
-from referee.errors import InputError
 from referee.server import Server, generate_tokens, parse_listen, serve_match
 from referee.shutdown import watching_signals
 from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, XMJ_PREFIX, BotSpec

@@ -1,7 +1,8 @@
 """``mjref serve``: a match (or a tournament) whose seats may be remote, played by wrappers that log in.
 
 With BOT arguments it takes exactly ``mjref match``'s options (one definition, ``commands.match``); a seat
-``remote:NAME`` waits for ``mjref connect … --name NAME``; a seat ``xmj:NAME`` for an xmj client on ``--xmj-listen``.  With a tournament file it runs the tournament as
+``remote:NAME`` waits for ``mjref connect … --name NAME``; a seat ``xmj:NAME`` for an xmj client on
+``--xmj-listen``.  With a tournament file it runs the tournament as
 ``mjref tournament`` does, its ``remote = true`` bots played by wrappers.
 """
 

@@ -27,7 +27,7 @@ from xmj_relay import _pump
 
 from referee.cli import main as mjref
 from referee.rulesets import playable_rules, with_match_options
-from referee.server import ServeError, Server, serve_match
+from referee.server import Server, serve_match
 from wrappers.spec import SpecError, check_protocol_family, parse_bot
 from wrappers.xmj import listen
 

@@ -71,8 +71,8 @@ class XmjDoor:
     def missing(self) -> list[str]:
         return [name for name, login in self.logins.items() if not login.connected]
 
-    async def serve(self, listeners: list[Any], *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
-                    ) -> None:
+    async def serve(self, listeners: list[Any], *,
+                    task_status: trio.TaskStatus[list[Any]] = trio.TASK_STATUS_IGNORED) -> None:
         """Accept on ``listeners`` (trio listeners) for ever, each connection in its own task."""
         await trio.serve_listeners(self.handle, listeners, task_status=task_status)
 
