@@ -8,6 +8,7 @@ password dialog, typed into as a person would, is seated and shown its deal.  12
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -352,3 +353,33 @@ def until(check: Callable[[], Any]) -> Any:
             return value
         time.sleep(0.1)
     raise AssertionError(f"still waiting after {WAIT:g} s for {check}")
+
+
+def test_mjref_play_seats_the_person_in_xmj(tmp_path: Path) -> None:
+    """``mjref play --xmj-listen``: the person's seat is ``xmj:NAME``; what it prints starts the client (here
+    mj-player, which takes the password as an option, where xmj asks for it in a dialog)."""
+    mjserver.require()
+    proc = subprocess.Popen(
+        ["mjref", "play", "--rules", "classical", "--hands", "1", "--seed", "7", "--name", "ann", "--no-browser",
+         "--xmj-listen", f"{HOST}:0", "--log", str(tmp_path / "m.jsonl")], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"})
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.match(r"your seat \(ann, seat 1\): xmj --server (\S+) --name ann --connect, password (\S+)$", line)
+        assert match, line
+        player = subprocess.run([mjserver.PLAYER, "--server", match.group(1), "--name", "ann", "--password",
+                                 match.group(2)], timeout=WAIT, capture_output=True)
+        out, err = proc.communicate(timeout=WAIT)
+    finally:
+        proc.kill()
+    assert player.returncode == 0 and proc.returncode == 0, err
+    header = json.loads((tmp_path / "m.jsonl").read_text().splitlines()[0])
+    assert header["seats"][0]["spec"] == "xmj:ann"
+
+
+def test_mjref_play_in_xmj_needs_chinese_classical(capsys: pytest.CaptureFixture[str]) -> None:
+    assert mjref(["play", "--no-browser", "--xmj-listen", f"{HOST}:0"]) == 2
+    assert "speaks mj-server's protocol (xmj), which plays Chinese Classical only, not taiwan16" in \
+        capsys.readouterr().err
