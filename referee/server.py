@@ -16,6 +16,10 @@ connections that have not logged in are open at once, and at most ``MAX_PENDING_
 address (an IPv6 /64); a new connection takes the place of the oldest of them (``Door``), so that neither a client
 opening thousands of connections, or trickling its handshake byte by byte, can take the file descriptors a match
 needs, nor idle connections keep a wrapper or a person out: a connection that holds a token never counts.
+
+With ``xmj:NAME`` seats, a second port speaks mj-server's protocol (``--xmj-listen``): a person's ``xmj`` logs in
+with the seat's name and its token as password (``wrappers.xmj.listen``), behind a door of its own with the same
+rules (a timeout for a silent client, the per-address cap, one connection per name).
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ import trio
 from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSocketServer
 
 from referee.errors import InputError, printable
-from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match
+from referee.game.family import family_of
+from referee.match import FaultInfo, MatchResult, RemoteSeats, _unique_names, run_match
 from referee.numbers import is_int_text
 from referee.shutdown import Shutdown
 from referee.userfiles import read_bytes, read_toml
@@ -46,8 +51,10 @@ from wrappers import messages as m
 from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
 from wrappers.seat import Seat
-from wrappers.spec import REMOTE_NAME, BotSpec
+from wrappers.spec import REMOTE_NAME, BotSpec, SpecError, check_protocol_family
 from wrappers.websocket import close_ws
+from wrappers.xmj.listen import XmjDoor
+from wrappers.xmj.seat import XmjSeat
 
 TOKEN_MIN = 16  # characters: a token shorter than this is refused in a tokens file
 TOKEN_MAX = 256
@@ -61,17 +68,17 @@ class ServeError(InputError):
     """A server that cannot run as asked (bad tokens file, address, certificate; wrappers that never came)."""
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:PORT`` for IPv6; port 0: the OS picks a free one)."""
+def parse_listen(text: str, option: str = "--listen") -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6; port 0: the OS picks a free one); ``option`` names it in errors."""
     host, sep, port = text.rpartition(":")
     if not sep or not host:
-        raise ServeError(f"--listen {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765")
+        raise ServeError(f"{option} {text!r}: give HOST:PORT, e.g. 127.0.0.1:8765")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if not is_int_text(port, signed=False):  # ASCII digits only (referee.numbers)
-        raise ServeError(f"--listen {text!r}: the port {port!r} is not a number")
+        raise ServeError(f"{option} {text!r}: the port {port!r} is not a number")
     number = int(port)
     if not 0 <= number <= 65535:
-        raise ServeError(f"--listen {text!r}: the port must be 0-65535")
+        raise ServeError(f"{option} {text!r}: the port must be 0-65535")
     return host, number
 
 
@@ -303,8 +310,10 @@ class Attempt:
 class Server:
     """The listening side: logins, slots, and the seats a match takes from them."""
 
-    def __init__(self, tokens: dict[str, str], *, say: Say, on_change: Callable[[], None] | None = None) -> None:
-        self.slots = {name: Slot(name) for name in tokens}
+    def __init__(self, tokens: dict[str, str], *, say: Say, on_change: Callable[[], None] | None = None,
+                 xmj: Iterable[str] = ()) -> None:
+        self._xmj_names = frozenset(xmj)  # the names that log in on the xmj port (``xmj:NAME`` seats), not here
+        self.slots = {name: Slot(name) for name in tokens if name not in self._xmj_names}
         self._tokens = {name: token.encode() for name, token in tokens.items()}
         self._decoy = secrets.token_bytes(32)
         self.say = say
@@ -317,6 +326,10 @@ class Server:
         self._matches = 0
         self._door = Door(MAX_PENDING, self.turned_away(""))
         self._page: tuple[str, int] | None = None  # the play page's scheme and port (``allow_page``)
+        self._xmj_door = Door(MAX_PENDING, self.turned_away("xmj"), where=" to the xmj port")
+        self.xmj = XmjDoor([n for n in tokens if n in self._xmj_names], partial(self._check, xmj=True),
+                           refuse=self._refuse, say=say, vouch=self._xmj_door.vouch, changed=self._changed)
+        self.xmj_port = 0
 
     # ------------------------------------------------------------------------------------------ listening
     async def listen(self, host: str, port: int, ssl_context: ssl.SSLContext | None,
@@ -329,6 +342,21 @@ class Server:
         server = WebSocketServer(self._handle, listeners, max_message_size=m.MAX_CLIENT_MESSAGE,
                                  connect_timeout=m.AUTH_TIMEOUT, disconnect_timeout=2.0)
         await server.run(task_status=task_status)
+
+    async def listen_xmj(self, host: str, port: int, *,
+                         task_status: trio.TaskStatus[list[Any]] = trio.TASK_STATUS_IGNORED) -> None:
+        """The xmj port: mj-server's protocol over TCP, for the ``xmj:NAME`` seats (``wrappers.xmj.listen``)."""
+        try:
+            listeners = await open_capped(host, port, None, self._xmj_door)
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {host}:{port} (--xmj-listen): {exc.strerror or exc}") from None
+        self.xmj_port = listeners[0].port
+        await self.xmj.serve(list(listeners), task_status=task_status)
+
+    async def start_xmj(self, nursery: trio.Nursery, host: str, port: int) -> str:
+        """Listen for xmj clients in ``nursery``; the address they give as ``--server`` (``HOST:PORT``)."""
+        await nursery.start(self.listen_xmj, host, port)
+        return f"{host}:{self.xmj_port}"
 
     def turned_away(self, where: str) -> Callable[[str, str], None]:
         """The ``refused`` of a :class:`Door` (``where``: which port, counted apart): one line for the first
@@ -356,9 +384,10 @@ class Server:
         self.refused.append(Attempt(peer, name, reason))
         self.say(f"refused {peer}{' as ' + repr(name) if name else ''}: {reason}")
 
-    def _check(self, name: str, token: str) -> bool:
-        """Constant time in the token, and the same work for an unknown name."""
-        expected = self._tokens.get(name)
+    def _check(self, name: str, token: str, xmj: bool = False) -> bool:
+        """Constant time in the token, and the same work for an unknown name; a name logs in on its own port only
+        (``xmj``: the xmj port's ``xmj:NAME`` seats; else the WebSocket's)."""
+        expected = self._tokens.get(name) if (name in self._xmj_names) == xmj else None
         ok = hmac.compare_digest(token.encode(), expected if expected is not None else self._decoy)
         return ok and expected is not None
 
@@ -474,7 +503,16 @@ class Server:
 
     # ------------------------------------------------------------------------------------------ the lobby
     def missing(self) -> list[str]:
-        return [name for name, slot in self.slots.items() if not slot.connected]
+        return [name for name, slot in self.slots.items() if not slot.connected] + self.xmj.missing()
+
+    def status(self, name: str) -> tuple[bool, str, float | None]:
+        """Whether ``name`` is logged in, from where, and its round trip in ms (None: not measured)."""
+        if name in self._xmj_names:
+            login = self.xmj.logins[name]
+            return login.connected or login.taken, login.peer, None
+        slot = self.slots[name]
+        link = slot.link if slot.connected else None
+        return link is not None, link.peer if link else "", link.rtt_ms if link else None
 
     async def wait_for_all(self, wait: float | None) -> None:
         """Until every remote bot is logged in; after ``wait`` seconds, :class:`ServeError` naming who is not."""
@@ -486,10 +524,21 @@ class Server:
 
     # ------------------------------------------------------------------------------------------ matches
     def seat_factory(self, match: str, network_grace: float, timeout: float | None,
-                     seats: dict[int, Seat] | None = None, names: Sequence[str] = ()) -> RemoteSeats:
+                     seats: dict[int, Seat] | None = None, names: Sequence[str] = (),
+                     rules: Any = None, table: Sequence[str] = ()) -> RemoteSeats:
+        """The seats of the remote bots; an ``xmj:NAME`` seat needs the match's ``rules`` (its options are told to
+        the client, and a person's seconds per question are ``human_timeout``, unless ``timeout`` is given) and the
+        ``table``'s names by position (the match's, ``referee.match``)."""
         def make(spec: BotSpec, position: int) -> Seat:
-            seat: RemoteSeat
-            if spec.human:  # a person at the page: the table as the seat sees it, the legal answers
+            seat: Seat
+            if spec.protocol == "xmj":
+                if rules is None or not hasattr(rules, "options"):
+                    raise ServeError(f"xmj:{spec.name} plays Chinese Classical: it needs a classical ruleset")
+                seat = XmjSeat(table[position - 1] if table else spec.name, position,
+                               names={q: table[q - 1] for q in (1, 2, 3, 4)} if table else {position: spec.name},
+                               options=rules.options, client=self.xmj.client(spec.name),
+                               timeout=timeout or rules.human_timeout)
+            elif spec.human:  # a person at the page: the table as the seat sees it, the legal answers
                 seat = HumanSeat(spec, position, self.slots[spec.name], match=match, network_grace=network_grace,
                                  names=names)
             else:
@@ -503,13 +552,14 @@ class Server:
 
     @asynccontextmanager
     async def seating(self, specs: Sequence[BotSpec], match: str, network_grace: float,
-                      timeout: float | None = None) -> AsyncIterator[tuple[RemoteSeats, Callable[[FaultInfo], None]]]:
+                      timeout: float | None = None, rules: Any = None
+                      ) -> AsyncIterator[tuple[RemoteSeats, Callable[[FaultInfo], None]]]:
         """The remote seats of one match, and the fault hook that tells their wrappers; a remote bot plays one
         match at a time (its connection is one seat), so matches that share one wait for each other.  ``match`` is
         all a wrapper is told of the match: a tournament gives its opaque ``MatchJob.public_id``, never the ID that
         names its group, seed and seating."""
         names = sorted({s.name for s in specs if s.remote})
-        unknown = [n for n in names if n not in self.slots]
+        unknown = [n for n in names if n not in self.slots and n not in self.xmj.logins]
         if unknown:
             raise ServeError(f"no token for the remote bot(s) {', '.join(unknown)}")
         seats: dict[int, Seat] = {}
@@ -524,7 +574,8 @@ class Server:
             for n in names:  # in name order: two matches never hold each other's bots
                 await self._busy[n].acquire()
                 held.append(self._busy[n])
-            yield self.seat_factory(match, network_grace, timeout, seats, [s.name for s in specs]), on_fault
+            yield self.seat_factory(match, network_grace, timeout, seats, [s.name for s in specs], rules,
+                                    _unique_names(specs)), on_fault
         finally:
             for lock in reversed(held):
                 lock.release()
@@ -555,20 +606,27 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
                       on_listen: Callable[[str], None] | None = None, on_fault: Callable[[FaultInfo], None] | None,
                       timeout: float | None = None, page: tuple[str, int] | None = None,
                       tls: tuple[Path, Path] | None = None, on_page: Callable[[str, str], None] | None = None,
-                      shutdown: Shutdown | None = None, **match_kwargs: Any) -> MatchResult:
+                      shutdown: Shutdown | None = None, xmj_listen: tuple[str, int] | None = None,
+                      on_xmj: Callable[[str], None] | None = None, **match_kwargs: Any) -> MatchResult:
     """Listen, wait for every remote bot's wrapper, play the match, tell the wrappers it is over.
 
     With ``human:NAME`` seats the play page is served too, on ``page`` (HOST, PORT; default: the listening host, any
     free port), over HTTPS with ``tls`` (certificate and key files); ``on_page(name, link)`` gets each person's
-    address (with its token).  ``shutdown`` (``referee.shutdown``): a stop signal ends the wait for the players
-    (``Interrupted``) or stops the match in order (its log ends with an ``aborted`` record)."""
+    address (with its token).  With ``xmj:NAME`` seats the xmj port listens on ``xmj_listen`` (HOST, PORT);
+    ``on_xmj(address)`` is told its ``HOST:PORT``.  ``shutdown`` (``referee.shutdown``): a stop signal ends the
+    wait for the players (``Interrupted``) or stops the match in order (its log ends with an ``aborted`` record)."""
     remote_names(specs)
     rules = match_kwargs["rules"]
     humans = [s.name for s in specs if s.human]
+    check_xmj_seats(specs, rules, xmj_listen)
     async with trio.open_nursery() as nursery:
         url = await server.start(nursery, listen[0], listen[1], ssl_context)
         if on_listen is not None:
             on_listen(url)
+        if xmj_listen is not None:
+            address = await server.start_xmj(nursery, xmj_listen[0], xmj_listen[1])
+            if on_xmj is not None:
+                on_xmj(address)
         if humans:
             from referee.pages import serve_pages
 
@@ -583,7 +641,7 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
             await server.wait_for_all(wait)  # a stop signal here ends the wait: nothing was played yet
         if shutdown is not None:
             shutdown.raise_if_stopped()
-        async with server.seating(specs, "1", rules.network_grace, timeout) as (factory, tell):
+        async with server.seating(specs, "1", rules.network_grace, timeout, rules) as (factory, tell):
             def faulted(info: FaultInfo) -> None:
                 tell(info)
                 if on_fault is not None:
@@ -593,8 +651,25 @@ async def serve_match(specs: Sequence[BotSpec], server: Server, *, listen: tuple
                                      shutdown=shutdown,
                                      **match_kwargs)
         await server.over("the match is over")
+        await server.xmj.close()
         nursery.cancel_scope.cancel()
     return result
+
+
+def check_xmj_seats(specs: Sequence[BotSpec], rules: Any, xmj_listen: tuple[str, int] | None) -> None:
+    """Before anything listens: an ``xmj:NAME`` seat needs the xmj port (``--xmj-listen``) and a classical
+    ruleset; the xmj port needs such a seat."""
+    seats = [s for s in specs if s.remote and s.protocol == "xmj"]
+    if seats and xmj_listen is None:
+        raise ServeError(f"xmj:{seats[0].name} is played by an xmj client: give --xmj-listen HOST:PORT for it to "
+                         "log in")
+    if xmj_listen is not None and not seats:
+        raise ServeError("--xmj-listen: no xmj:NAME seat to log in to")
+    for spec in seats:
+        try:
+            check_protocol_family(spec, family_of(rules).name)
+        except SpecError as exc:
+            raise ServeError(str(exc)) from None
 
 
 __all__ = ["Capped", "Door", "MAX_PENDING", "MAX_PENDING_PER_ORIGIN", "Server", "ServeError", "generate_tokens",

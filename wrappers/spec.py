@@ -10,6 +10,8 @@
   ``file_mb`` (see ``wrappers.sandbox`` and docs/security.md);
 * ``remote:NAME``: a seat played by a wrapper that logs in to ``mjref serve`` as NAME (see docs/network.md);
 * ``human:NAME``: a remote seat played by a person through the page of ``mjref serve``/``mjref play`` (docs/play.md);
+* ``xmj:NAME``: a remote seat played by a client of mj-server's protocol (a person's ``xmj``) that logs in to
+  ``mjref serve --xmj-listen`` as NAME with the seat's token as its password (docs/xmj.md);
 * ``mj-player`` or ``mj-player:suitness=1,hiddenness=0.5``: the Unix Mah-Jong computer player with its personality
   knobs, an xmj seat (``protocol = "xmj"`` in a bot file: a client of mj-server's protocol; docs/xmj.md).
 
@@ -46,6 +48,7 @@ MJ_PLAYER_KNOBS: dict[str, tuple[float, float]] = {
 XMJ_ADDED = ("--server", "--id", "--name")  # what mjref gives an xmj client itself
 REMOTE_PREFIX = "remote:"
 HUMAN_PREFIX = "human:"  # a remote seat played by a person through the page (``wrappers.human``)
+XMJ_PREFIX = "xmj:"  # a remote seat played by an mj-server-protocol client over TCP (``wrappers.xmj.listen``)
 # A remote seat's name is what its wrapper logs in as and the key of its token: plain, printable, short.
 REMOTE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 # A bot's own environment variables: portable names (never an option to env(1), never holding "=").
@@ -149,7 +152,11 @@ class BotSpec(BotFields):
         if not self.name.isprintable() or not self.name.strip():  # it is shown in every table and message
             raise ValueError(f"bot name '{printable(self.name)}': use printable characters (no control characters "
                              "or escapes), not only blanks")
-        if self.protocol == "xmj":
+        if self.protocol == "xmj" and self.remote:
+            if self.human:
+                raise ValueError("an xmj seat is played in the xmj client, not the page: 'human' and protocol = "
+                                 "\"xmj\" do not go together")
+        elif self.protocol == "xmj":
             if self.cmd is None:
                 raise ValueError("protocol = \"xmj\" runs a client program: give 'cmd' (e.g. [\"mj-player\"])")
             given = [a for a in self.cmd if a.split("=", 1)[0] in XMJ_ADDED]
@@ -244,7 +251,8 @@ class BotSpec(BotFields):
 
     def describe(self) -> str:
         if self.remote:
-            return f"{HUMAN_PREFIX if self.human else REMOTE_PREFIX}{self.name}"
+            prefix = XMJ_PREFIX if self.protocol == "xmj" else HUMAN_PREFIX if self.human else REMOTE_PREFIX
+            return f"{prefix}{self.name}"
         if self.builtin is not None:
             return f"builtin:{self.builtin}"
         prefix = "xmj:" if self.protocol == "xmj" else ""
@@ -422,12 +430,13 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
     text = text.strip()
     if not text:
         raise SpecError("empty bot specification")
-    for prefix in (REMOTE_PREFIX, HUMAN_PREFIX):
+    for prefix in (REMOTE_PREFIX, HUMAN_PREFIX, XMJ_PREFIX):
         if text.startswith(prefix):
             name = text[len(prefix):]
             if not REMOTE_NAME.fullmatch(name):
                 raise SpecError(f"bot {text!r}: a remote seat's name is 1-64 letters, digits, '_', '.', '-'")
-            return BotSpec(name=name, remote=True, human=prefix == HUMAN_PREFIX)
+            return BotSpec(name=name, remote=True, human=prefix == HUMAN_PREFIX,
+                           protocol="xmj" if prefix == XMJ_PREFIX else "icga")
     head = text.split(":", 1)[0]
     if head == XMJ_PLAYER and " " not in text:
         return mj_player_spec(text)

@@ -2,7 +2,9 @@
 
 A thin face over ``mjref serve``'s library: a served match on 127.0.0.1 whose seat N is ``human:NAME``, with the
 play page's address (and its token) printed and opened in the default browser.  The match is logged like any
-other (``replay`` verifies it, ``view`` shows it); it takes ``mjref match``'s options.
+other (``replay`` verifies it, ``view`` shows it); it takes ``mjref match``'s options.  With ``--xmj-listen`` the
+person plays in ``xmj`` (the Unix Mah-Jong client) instead: the seat is ``xmj:NAME``, and how to start xmj (with
+the token as its password) is printed.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ import trio
 
 from referee.commands import fail
 from referee.commands import match as match_command
+from referee.errors import InputError
 from referee.match import MatchResult
 from referee.numbers import int_arg
-from referee.server import Server, generate_tokens, serve_match
+from referee.server import Server, generate_tokens, parse_listen, serve_match
 from referee.shutdown import watching_signals
-from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, BotSpec
+from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, XMJ_PREFIX, BotSpec
 
 DEFAULT_BOT = "greedy"
 HOST = "127.0.0.1"  # a local game: nothing listens beyond this machine (``mjref serve human:NAME`` for that)
@@ -42,14 +45,18 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help="the page's port on 127.0.0.1 (default 0: any free port, printed)")
     p.add_argument("--name", default="you", help="your name at the table and in the log (default: you)")
     p.add_argument("--no-browser", action="store_true", help="only print the page's address")
+    p.add_argument("--xmj-listen", default=None, metavar="HOST:PORT",
+                   help="play in xmj (the Unix Mah-Jong client, Chinese Classical: --rules classical) instead of the "
+                   "browser: it connects here (port 0: any free port) and logs in with the printed token")
     match_command.add_match_options(p)
     p.set_defaults(func=run)
 
 
-def seat_bots(bots: list[str], seat: int, name: str) -> list[str]:
-    """The four BOT arguments: the bots in turn order around the person's seat, ``greedy`` for missing ones."""
+def seat_bots(bots: list[str], seat: int, name: str, prefix: str = HUMAN_PREFIX) -> list[str]:
+    """The four BOT arguments: the bots in turn order around the person's seat (``prefix``: the page's
+    ``human:`` or xmj's ``xmj:``), ``greedy`` for missing ones."""
     others = list(bots) + [DEFAULT_BOT] * (3 - len(bots))
-    return others[:seat - 1] + [f"{HUMAN_PREFIX}{name}"] + others[seat - 1:]
+    return others[:seat - 1] + [f"{prefix}{name}"] + others[seat - 1:]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
         return fail("play", f"--port {args.port}: give 0-65535 (0: any free port)")
     if not REMOTE_NAME.fullmatch(args.name):
         return fail("play", f"--name {args.name!r}: use 1-64 letters, digits, '_', '.', '-'")
-    args.bots = seat_bots(args.bots, args.seat, args.name)
+    try:
+        xmj_listen = parse_listen(args.xmj_listen, "--xmj-listen") if args.xmj_listen is not None else None
+    except InputError as exc:
+        return fail("play", str(exc))
+    args.bots = seat_bots(args.bots, args.seat, args.name, XMJ_PREFIX if xmj_listen else HUMAN_PREFIX)
 
     def show(name: str, link: str) -> None:
         # stdout, unless --json keeps it for the result alone (as mjref serve does with its tokens)
@@ -68,13 +79,19 @@ def run(args: argparse.Namespace) -> int:
             threading.Thread(target=webbrowser.open, args=(link,), daemon=True).start()
 
     def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
-        server = Server(generate_tokens([args.name]), say=lambda text: print(text, file=sys.stderr, flush=True))
+        tokens = generate_tokens([args.name])
+        server = Server(tokens, say=lambda text: print(text, file=sys.stderr, flush=True),
+                        xmj=[args.name] if xmj_listen else [])
+
+        def show_xmj(address: str) -> None:
+            print(f"your seat ({args.name}, seat {args.seat}): xmj --server {address} --name {args.name} --connect, "
+                  f"password {tokens[args.name]}", flush=True, file=sys.stderr if args.json else sys.stdout)
         given = kwargs.pop("shutdown", None)  # the command's, which a closed stdout stops
 
         async def main() -> MatchResult:  # Ctrl-C, SIGTERM, SIGHUP stop the match in order, as in mjref match
             async with watching_signals(given) as shutdown:
                 return await serve_match(specs, server, listen=(HOST, 0), page=(HOST, args.port), on_page=show,
-                                         shutdown=shutdown, **kwargs)
+                                         xmj_listen=xmj_listen, on_xmj=show_xmj, shutdown=shutdown, **kwargs)
 
         return trio.run(main)
 

@@ -1,7 +1,8 @@
 """``mjref serve``: a match (or a tournament) whose seats may be remote, played by wrappers that log in.
 
 With BOT arguments it takes exactly ``mjref match``'s options (one definition, ``commands.match``); a seat
-``remote:NAME`` waits for ``mjref connect … --name NAME``.  With a tournament file it runs the tournament as
+``remote:NAME`` waits for ``mjref connect … --name NAME``; a seat ``xmj:NAME`` for an xmj client on
+``--xmj-listen``.  With a tournament file it runs the tournament as
 ``mjref tournament`` does, its ``remote = true`` bots played by wrappers.
 """
 
@@ -47,7 +48,8 @@ def register(sub: Any, name: str, summary: str) -> None:
         help=summary,
         description="Referee a match whose seats may be remote: BOT is any bot `mjref match` accepts, or "
         "remote:NAME, a seat played by a wrapper (`mjref connect URL --token TOKEN --name NAME BOT`) on the "
-        "player's own machine, or human:NAME, a seat a person plays in the browser (see docs/play.md). "
+        "player's own machine, or human:NAME, a seat a person plays in the browser (see docs/play.md), or xmj:NAME, "
+        "a seat a person plays in xmj, the Unix Mah-Jong client, logging in on --xmj-listen (docs/xmj.md). "
         "With a tournament FILE, its bots with `remote = true` are played by wrappers. "
         "See docs/network.md.",
     )
@@ -62,6 +64,9 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--page", default=None, metavar="HOST:PORT",
                    help="where the play page of human:NAME seats is served (default: --listen's host, any free "
                    "port); each person's address, with its token, is printed")
+    p.add_argument("--xmj-listen", default=None, metavar="HOST:PORT",
+                   help="where the xmj clients of xmj:NAME seats connect (mj-server's protocol; port 0: any free "
+                   "port, printed); each logs in with its seat's name and token as password")
     p.add_argument("--wait", type=float_arg, default=None, metavar="SECONDS",
                    help="give up (exit 2) if the wrappers are not all logged in after this long (default: wait)")
     match_command.add_match_options(p)
@@ -84,11 +89,10 @@ class Lobby:
             t.add_column(col)
         assert self.server is not None
         for name in self.names:
-            slot = self.server.slots[name]
-            link = slot.link if slot.connected else None
-            status = "[green]logged in[/green]" if link else "[yellow]waiting[/yellow]"
-            rtt = f"{link.rtt_ms:.2f} ms" if link and link.rtt_ms is not None else "-"
-            t.add_row(Text(name), status, Text(link.peer if link else ""), rtt)
+            logged_in, peer, rtt_ms = self.server.status(name)
+            status = "[green]logged in[/green]" if logged_in else "[yellow]waiting[/yellow]"
+            rtt = f"{rtt_ms:.2f} ms" if rtt_ms is not None else "-"
+            t.add_row(Text(name), status, Text(peer), rtt)
         return t
 
     def say(self, text: str) -> None:
@@ -127,11 +131,9 @@ def run(args: argparse.Namespace) -> int:
         return fail("serve", f"--wait {args.wait}: give seconds, 0 or more")
     try:
         listen = parse_listen(args.listen)
-        try:
-            page = parse_listen(args.page) if args.page is not None else None
-        except ServeError as exc:
-            raise ServeError(str(exc).replace("--listen", "--page", 1)) from None
+        page = parse_listen(args.page, "--page") if args.page is not None else None
         ssl_context = server_ssl_context(args.cert, args.key)
+        xmj_listen = parse_listen(args.xmj_listen, "--xmj-listen") if args.xmj_listen is not None else None
     except ServeError as exc:
         return fail("serve", str(exc))
     # Progress and the server's log go to stderr: stdout carries the tokens (unless --json) and the result.
@@ -145,14 +147,22 @@ def run(args: argparse.Namespace) -> int:
                  if value]
         if given:
             return fail("serve", f"{given[0]} is for a match; a tournament file sets its own (seeds, hands, rules)")
+        if xmj_listen is not None:
+            return fail("serve", "--xmj-listen is for a match's xmj:NAME seats; a tournament has none")
         return _tournament(args, Path(args.bots[0]), listen, ssl_context, err, out)
 
     def play(specs: list[BotSpec], **kwargs: Any) -> MatchResult:
         names = remote_names(specs)
         tokens = tokens_for(args, names, out)
         lobby = Lobby(names, err, args.quiet or args.json)
-        server = Server(tokens, say=lobby.say, on_change=lobby.changed)
+        xmj = [s.name for s in specs if s.remote and s.protocol == "xmj"]
+        server = Server(tokens, say=lobby.say, on_change=lobby.changed, xmj=xmj)
         lobby.server = server
+
+        def on_xmj(address: str) -> None:  # how each person starts xmj (the token is its password): stdout
+            for name in xmj:
+                out.print(f"{name} xmj: xmj --server {address} --name {name} --connect (password: its token)",
+                          markup=False, highlight=False, soft_wrap=True)
 
         def on_page(name: str, link: str) -> None:  # a person's address, with the token: like the tokens, stdout
             out.print(f"{name} page: {link}", markup=False, highlight=False, soft_wrap=True)
@@ -175,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
                     nursery.start_soon(stop_lobby)
                     return await serve_match(specs, server, listen=listen, ssl_context=ssl_context, wait=args.wait,
                                              on_listen=on_listen, page=page, tls=tls, on_page=on_page,
-                                             shutdown=shutdown, **kwargs)
+                                             xmj_listen=xmj_listen, on_xmj=on_xmj, shutdown=shutdown, **kwargs)
             finally:
                 lobby.stop()
 
