@@ -42,6 +42,7 @@ from referee.game.types import (
     PASS,
     TYPE_CHECKING,
     Answer,
+    Dealt,
     Declare,
     Eat,
     Event,
@@ -278,7 +279,7 @@ def _format(event: Event, extensions: frozenset[str] = frozenset()) -> str | Non
             return f"/exit {_join(scores)}"
         case Flower(seat=seat, tile=tile):
             return f"/flower {seat} {tile}" if FLOWER_EXTENSION in extensions else None
-        case Declare() | Show() | Scored():
+        case Dealt() | Declare() | Show() | Scored():
             return None  # the end of a hand with a seat that declares its sets: no ICGA line (docs/protocol.md)
     raise TypeError(f"no protocol line for {type(event).__name__}")
 

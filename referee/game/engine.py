@@ -49,6 +49,7 @@ from .types import (
     HU,
     PASS,
     Answer,
+    Dealt,
     Declare,
     Eat,
     Event,
@@ -398,6 +399,10 @@ class Hand:
         self._emit(
             InitGame(self.round_wind, self.hand_wind, self.wall.open_seat(self.dealer), self.dealer, self.cont)
         )
+        # A declaring seat (a client of mj-server's protocol) is told its deal as dealt: in the wall's order, with
+        # its flowers' replacements in the order drawn (mj-player's play follows the order its tiles came in).
+        dealt = {p: tuple(seats[p].concealed) for p in self._declarers}
+        self._loose_drawn: dict[int, list[int]] = {p: [] for p in self._declarers}
         # Flowers are set aside and replaced (from the back, or from the live wall where the family says so),
         # seat by seat from the dealer, until none is left.
         if self.family.flowers:
@@ -426,6 +431,8 @@ class Hand:
                 counts[_KI[t]] += 1  # type: ignore[index]
                 keys[_KG[t]] += _KS[t]
             self._emit(InitCard(p, tuple(s.concealed), audience=_ONLY[p]))
+            if p in dealt:
+                self._emit(Dealt(p, dealt[p], tuple(self._loose_drawn[p]), audience=_ONLY[p]))
 
     def _replace_flowers(self, p: int, s: _Seat, held: list[int], loose: bool) -> None:
         """The deal's flowers ``held`` by ``p`` set aside, each replaced from the loose end or the live wall."""
@@ -440,6 +447,8 @@ class Hand:
                 r = tiles[self._front]
                 self._front += 1
             s.concealed.append(r)
+            if p in self._loose_drawn:
+                self._loose_drawn[p].append(r)
             if self._last_drawn.get(p) == t:  # the dealer's last dealt tile was a flower
                 self._last_drawn[p] = r
 

@@ -408,6 +408,26 @@ class Exit(Event):
         _set(self, "audience", audience)
 
 
+class Dealt(Event):
+    """To a seat that declares its own sets (``Hand``'s ``declarers``), after its ``InitCard``: its deal as dealt,
+    in the wall's order, flowers included (``tiles``), and the replacements of its flowers in the order drawn."""
+
+    __slots__ = ("seat", "tiles", "replacements")
+    kind: ClassVar[str] = "dealt"
+    __match_args__ = ("seat", "tiles", "replacements")
+    FIELDS = (*__match_args__, "audience")
+    seat: int
+    tiles: tuple[int, ...]
+    replacements: tuple[int, ...]
+
+    def __init__(self, seat: int, tiles: tuple[int, ...], replacements: tuple[int, ...] = (), *,
+                 audience: frozenset[int] = ALL_SEATS) -> None:
+        _set(self, "seat", seat)
+        _set(self, "tiles", tiles)
+        _set(self, "replacements", replacements)
+        _set(self, "audience", audience)
+
+
 class Declare(Event):
     """A set declared at the end of a hand by a seat that declares its own (``Hand``'s ``declarers``: a client of
     mj-server's protocol): ``tiles`` ascending, a pung, chow or pair of its concealed tiles, or all of them for a
@@ -465,5 +485,6 @@ class Scored(Event):
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (InitGame, InitCard, Mo, Flower, Throw, Eat, Pong, Gong, Hu, Declare, Show, Scored, Exit)
+    cls.kind: cls
+    for cls in (InitGame, InitCard, Mo, Flower, Throw, Eat, Pong, Gong, Hu, Dealt, Declare, Show, Scored, Exit)
 }

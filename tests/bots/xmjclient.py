@@ -1,6 +1,6 @@
 """A minimal client of mj-server's protocol, for the xmj seat's tests: it logs in, says Ready to every pause,
-says NoClaim to every discard, discards the tile it last drew (the dealer its last dealt tile), and shows its tiles when another
-player has won.  A mode makes it misbehave once, at its first turn:
+says NoClaim to every discard, discards the tile it last drew (the dealer its last dealt tile), and shows its tiles
+when another player has won.  A mode makes it misbehave once, at its first turn:
 
     pass        no misbehaviour
     garbage     a line that is no message

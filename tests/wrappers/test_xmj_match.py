@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import mjserver
 import pytest
 
-import mjserver
 from referee.match import MatchError, play_match, resolve_bots
 from referee.rulesets import playable_rules
 from wrappers.spec import BotSpec

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Protocol
 import trio
 
 from referee.game.classical.options import GameOptions
-from referee.game.types import Event, InitCard, InitGame, Question, Throw
+from referee.game.types import Dealt, Event, InitCard, InitGame, Question, Throw
 
 from .. import sandbox
 from ..codec import cut
@@ -113,6 +113,8 @@ class XmjSeat(Seat):
         self.first_east: int | None = None
         self.dealing = False
         self.hand_over_ = False  # the hand is over and the client not yet Ready for the next
+        self.round_wind = ""  # the round of the last hand
+        self.init_card: tuple[int, ...] | None = None  # the client's InitCard, until its deal is sent
         self.late_fault: Fault | None = None  # a fault found after a hand's end (its close), charged at the next
         self.specials: list[Message] = []  # flowers declared in the deal, shown when the deal is over
 
@@ -151,14 +153,26 @@ class XmjSeat(Seat):
             return
         if isinstance(event, InitCard):
             if event.seat == self.position:
-                dealt, self.specials = self.translator.deal(self.position, event.tiles)
-                self._out(dealt)
-                self.dealing = True
+                self.init_card = event.tiles  # dealt at the Dealt that follows (the deal in the wall's order)
             return
+        if isinstance(event, Dealt):
+            self._deal(event)
+            return
+        if self.init_card is not None:  # no Dealt (a seat that does not declare): the InitCard's tiles
+            self._deal(None)
         msgs = self.translator.events(event)
         if self.dealing and isinstance(event, Throw):
             self._end_of_deal()
         self._out(msgs)
+
+    def _deal(self, e: Dealt | None) -> None:
+        tiles, self.init_card = self.init_card or (), None
+        if e is None:
+            dealt, self.specials = self.translator.deal(self.position, tiles)
+        else:
+            dealt, self.specials = self.translator.deal(self.position, tiles, e.tiles, e.replacements)
+        self._out(dealt)
+        self.dealing = True
 
     def hand_over(self, result: HandResult) -> None:
         """The hand's end as mj-server tells it: a washout, or every player's ``HandScore`` (its score and the
@@ -194,6 +208,9 @@ class XmjSeat(Seat):
             self.outbox += game_messages(game, option_messages(self.options))
         self.outbox.append(_Await("Ready"))
         self.outbox += [m.CMsgPlayerReady(p) for p in seats]
+        if self.hands and e.round_wind != self.round_wind:  # (the first hand's round is in its Game)
+            self.outbox.append(m.CMsgNewRound(wind_letter(e.round_wind)))
+        self.round_wind = e.round_wind
         self.outbox.append(m.CMsgNewHand(e.dealer, 0, 0))
         self.hands += 1
 

@@ -94,17 +94,23 @@ class Translator:
         # next acts: a discard, a kong, a flower, Mah-Jong from the wall.
         self.owed: dict[int, str] = {}
 
-    def deal(self, seat: int, tiles: Sequence[int]) -> tuple[list[Message], list[Message]]:
+    def deal(self, seat: int, tiles: Sequence[int], dealt: Sequence[int] | None = None,
+             drawn: Sequence[int] = ()) -> tuple[list[Message], list[Message]]:
         """The deal as mj-server draws it (three rounds of four tiles each from East on, one each, and East's
         fourteenth; the others' tiles hidden), and the specials phase's messages (each flower declared, and its
-        replacement drawn).  mjref deals flowers already replaced (``tiles``, the client's ``InitCard``): the
-        client is dealt its flowers and all but as many of its tiles, and draws those as the replacements."""
+        replacement drawn).  ``dealt`` and ``drawn``: the client's deal in the wall's order, flowers included,
+        and its flowers' replacements in the order drawn (the engine's ``Dealt``); without them (``tiles``, the
+        client's ``InitCard``, flowers already replaced) the client is dealt its flowers and all but as many of
+        its tiles, and draws those as the replacements."""
         order = [(self.dealer - 1 + i) % 4 + 1 for i in range(4)]
         counts = {p: 14 if p == self.dealer else 13 for p in order}
         mine = list(self.deal_flowers[seat])
         held = list(tiles)
-        replacements = held[len(held) - len(mine):] if mine else []
-        own = held[: len(held) - len(mine)] + mine
+        if dealt is not None:
+            own, replacements = list(dealt), list(drawn)
+        else:
+            replacements = held[len(held) - len(mine):] if mine else []
+            own = held[: len(held) - len(mine)] + mine
         given = {p: 0 for p in order}
         out: list[Message] = []
 
