@@ -528,7 +528,6 @@ class Hand:
         wins = self._won
         if wins is None:
             return
-        self._won = None
         p, tile, how, _thrower = wins[0]
         fam = self.family
         for q in (p, *seats_after(p)):
