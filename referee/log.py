@@ -183,7 +183,9 @@ class EventRecord(_Record):
         for name in names:  # what every reader (the viewer's page among them) may take it for
             value = (self.model_extra or {})[name]
             shape = str(shapes.get(name))
-            if shape == "str":  # the only text an event holds: a wind
+            if shape == "str" and name == "explanation":  # a score's explanation: lines of printable text
+                ok = type(value) is str and len(value) <= 4096 and all(line.isprintable() for line in value.split("\n"))
+            elif shape == "str":  # the only other text an event holds: a wind
                 ok = value in WINDS_IN_ORDER
             elif shape == "bool":
                 ok = type(value) is bool

@@ -500,8 +500,8 @@ class LogWalker:
         self, rec: dict[str, Any], number: int, setup: HandSetup, seeded: bool
     ) -> tuple[Hand, list[Event], Wall]:
         h = setup.index
-        if set(rec) != _HAND_KEYS:
-            missing = sorted(_HAND_KEYS - set(rec))
+        if set(rec) - {"declarers"} != _HAND_KEYS - {"declarers"}:  # (declarers are written only when some)
+            missing = sorted(_HAND_KEYS - {"declarers"} - set(rec))
             extra = sorted(set(rec) - _HAND_KEYS)
             raise Divergence(h, number, f"a hand record with {'missing ' + ', '.join(missing) if missing else ''}"
                              f"{'unknown ' + ', '.join(extra) if extra else ''}", "a complete hand record")

@@ -12,7 +12,24 @@ import pytest
 from referee.cli import main
 from referee.game.rules import make_ruleset
 from referee.game.series import HandSetup
-from referee.game.types import EVENT_TYPES, Eat, Event, Exit, Flower, Gong, Hu, InitCard, InitGame, Mo, Pong, Throw
+from referee.game.types import (
+    EVENT_TYPES,
+    Dealt,
+    Declare,
+    Eat,
+    Event,
+    Exit,
+    Flower,
+    Gong,
+    Hu,
+    InitCard,
+    InitGame,
+    Mo,
+    Pong,
+    Scored,
+    Show,
+    Throw,
+)
 from referee.game.wall import generate_wall
 from referee.log import (
     AnswerRecord,
@@ -53,6 +70,10 @@ ONE_OF_EACH: list[Event] = [
     Pong(2, (411, 412, 413)),
     Gong(3, 0, (121, 122, 123, 124), audience=frozenset({3})),
     Hu(4, 131, (111, 112)),
+    Dealt(1, (111, 511, 112, 113), (114,), audience=frozenset({1})),
+    Declare(4, (111, 112, 131), claimed=True),
+    Show(2, (211, 471)),
+    Scored(4, 30, "basic        20 (going Mah Jong)\ntotal pts    30\nSCORE:       30"),
     Exit((8, -8, 0, 0)),
 ]
 
@@ -83,14 +104,15 @@ def test_every_record_kind_goes_through_the_builders_and_back(tmp_path: Path) ->
     assert isinstance(log.header, HeaderRecord) and log.header.seats[1].spec == specs[1].describe()
     assert log.rules == rules and log.cut is None
     records = [rec for _number, rec in log.records()]
-    assert [type(r) for r in records] == [HandRecord, *[EventRecord] * 10, AnswerRecord, AnswerRecord, FaultRecord,
+    n = len(ONE_OF_EACH)
+    assert [type(r) for r in records] == [HandRecord, *[EventRecord] * n, AnswerRecord, AnswerRecord, FaultRecord,
                                           ResultRecord, FinalRecord]
     assert records[0] == hand_record(setup, wall)
-    for rec, e in zip(records[1:11], ONE_OF_EACH):
+    for rec, e in zip(records[1 : n + 1], ONE_OF_EACH):
         assert isinstance(rec, EventRecord)
         assert rec.to_event() == e  # the audience included
         assert rec == event_record(0, e)
-    answer, dummy, fault, result, final = records[11:]
+    answer, dummy, fault, result, final = records[n + 1 :]
     assert isinstance(answer, AnswerRecord) and answer.raw == "/EAT 341  332\r" and answer.answer == "/eat 332 341"
     assert isinstance(dummy, AnswerRecord) and dummy.raw is None and dummy.by == "dummy"
     assert fault == fault_record(0, 3, "garbage", "not an answer", question="/ask throw", line='say "hi"\t\\')

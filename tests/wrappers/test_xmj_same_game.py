@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import mjserver
+import pytest
 
 OPTION_FILES = [None, *mjserver.OPTIONS]
 GAMES = [(100 + i, OPTION_FILES[i % len(OPTION_FILES)]) for i in range(20)]
