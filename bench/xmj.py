@@ -1,0 +1,180 @@
+"""Issue 33: four Debian mj-players at an mjref table (xmj seats) against the same four at mj-server, in hands per
+second; target mjref >= 1.0x mj-server.  Prints one JSON object.
+
+    python bench/xmj.py [--seeds 3] [--hands 16] [--timeout 300]
+
+For each seed, interleaved: one whole mj-server game (``mj-server --server SOCKET --seed N --hand-history``, then
+four ``mj-player``s one at a time after its ``OK:`` line, as tests/mjserver.py does), one ``mjref match mj-player
+x4 --rules xmj --set hands=H --seed N`` in the default sandbox, and the same with ``--sandbox none``.  The same
+seed is not the same deal on both sides: the figures compare rates, not games.
+
+What is counted.  mj-server writes a ``hand-NN.mjs`` only for a won hand and says nothing of a washout on its
+output, so its hands are its **won** hands (the history files).  mjref's log gives every hand's result; the
+comparison is of won hands per second on both sides (``won_hands_per_s``), with mjref's hands of any outcome
+beside it (``hands_per_s``).  Wall time is the whole command's, its start included.  CPU: mj-server's side is
+``RUSAGE_CHILDREN`` of the bench (server and players are its own children, all waited for); mjref's is a CPU
+accounting cgroup per run (bench/box.py's, as root where cgroup v1's cpuacct is its own hierarchy; else null),
+which counts the boxed players too.  A run of mjref with a fault, or one that outlives ``--timeout``, gives no
+figure: the JSON says so (``errors``) and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.box import _CHILD, _close_group, _cpu_group  # noqa: E402
+from bench.machine import machine  # noqa: E402
+from wrappers import cgroups  # noqa: E402
+
+SERVER = "/usr/games/mj-server"
+PLAYER = "/usr/games/mj-player"
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _kill(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        if p.poll() is None:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+
+
+def mjserver_game(seed: int, timeout: float) -> dict[str, float]:
+    """One whole mj-server game: wall seconds, CPU seconds of the server and its four players, won hands."""
+    with tempfile.TemporaryDirectory(prefix="mjref-xmjbench-") as tmp:
+        sock = Path(tmp, "mj.sock")
+        cpu0, started = _children_cpu(), time.perf_counter()
+        procs = [subprocess.Popen([SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history"], cwd=tmp,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  start_new_session=True)]
+        try:
+            assert procs[0].stdout is not None
+            first = procs[0].stdout.readline().decode(errors="replace")
+            if not first.startswith("OK:"):
+                raise RuntimeError(f"mj-server did not start: {first!r}")
+            from tests.mjserver import _wait_connected
+            for i in range(1, 5):
+                procs.append(subprocess.Popen([PLAYER, "--id", str(i), "--server", str(sock)], cwd=tmp,
+                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                              stderr=subprocess.DEVNULL, start_new_session=True))
+                _wait_connected(sock, i)
+            procs[0].communicate(timeout=timeout)
+            for p in procs[1:]:
+                p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            raise RuntimeError(f"the mj-server game of seed {seed} outlived {timeout:g} s") from e
+        finally:
+            _kill(procs)
+        wall = time.perf_counter() - started
+        won = len(list(Path(tmp).glob("hand-*.mjs")))
+        return {"wall_s": wall, "cpu_s": _children_cpu() - cpu0, "won_hands": won, "hands": won}
+
+
+def mjref_match(seed: int, hands: int, extra: list[str], timeout: float) -> dict[str, float | None]:
+    """One ``mjref match`` of four mj-player seats: wall, CPU of the whole tree (or None), hands, won hands."""
+    group = _cpu_group()
+    with tempfile.TemporaryDirectory(prefix="mjref-xmjbench-") as tmp:
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        env.pop("MJREF_SANDBOX", None)
+        if group is not None:
+            cgroups.create_cpu(group)
+            env["MJREF_BENCH_CGROUP"] = group
+        started = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", _CHILD, "match", *["mj-player"] * 4, "--rules", "xmj",
+                                 "--set", f"hands={hands}", "--seed", str(seed), "--log", "m.jsonl", *extra],
+                                cwd=tmp, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            _, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            _kill([proc])
+            raise RuntimeError(f"mjref match {extra} of seed {seed} outlived {timeout:g} s") from e
+        finally:
+            wall = time.perf_counter() - started
+            total = None if group is None else _close_group(group)
+        if proc.returncode != 0:
+            raise RuntimeError(f"mjref match {extra} of seed {seed} failed: {err[-500:]}")
+        records = [json.loads(line) for line in Path(tmp, "m.jsonl").read_text(encoding="utf-8").splitlines()]
+        faults = [r for r in records if r.get("type") == "fault"]
+        if faults:
+            f = faults[0]
+            raise RuntimeError(f"mjref match {extra} of seed {seed}: {len(faults)} faults, the first in hand "
+                               f"{f.get('hand')} seat {f.get('seat')}: {f.get('kind')} ({f.get('detail')})")
+        results = [r for r in records if r.get("type") == "result"]
+        return {"wall_s": wall, "cpu_s": total, "hands": len(results),
+                "won_hands": sum(1 for r in results if r.get("outcome") == "win")}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=3, help="seeds, each one mj-server game and two mjref matches")
+    ap.add_argument("--hands", type=int, default=16, help="hands of each mjref match")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds one run may take")
+    args = ap.parse_args()
+    if args.seeds < 1 or args.hands < 1 or args.timeout <= 0:
+        print("bench/xmj.py: --seeds and --hands must be at least 1, --timeout positive", file=sys.stderr)
+        return 2
+    for program in (SERVER, PLAYER):
+        if not os.access(program, os.X_OK):
+            print(f"bench/xmj.py: {program} is missing (Debian's mah-jong package)", file=sys.stderr)
+            return 2
+    sides = {"mjserver": None, "mjref_boxed": [], "mjref_none": ["--sandbox", "none"]}
+    runs: dict[str, list[dict[str, float | None]]] = {k: [] for k in sides}
+    errors: list[str] = []
+    out: dict[str, object] = {"machine": machine(), "seeds": args.seeds, "hands": args.hands,
+                              "root": os.geteuid() == 0, "load_before": os.getloadavg()[0],
+                              "note": "the same seed is not the same deal in mjref and mj-server: rates compared"}
+    for seed in range(1, args.seeds + 1):
+        for side, extra in sides.items():
+            try:
+                runs[side].append(mjserver_game(seed, args.timeout) if extra is None
+                                  else mjref_match(seed, args.hands, extra, args.timeout))
+            except RuntimeError as e:
+                errors.append(str(e))
+    figures: dict[str, dict[str, object]] = {}
+    for side, rs in runs.items():
+        if not rs:
+            continue
+        wall = sum(float(r["wall_s"] or 0) for r in rs)
+        cpus = [r["cpu_s"] for r in rs]
+        cpu = None if None in cpus else sum(float(c or 0) for c in cpus)
+        hands, won = sum(int(r["hands"] or 0) for r in rs), sum(int(r["won_hands"] or 0) for r in rs)
+        figures[side] = {"runs": len(rs), "hands": hands, "won_hands": won, "wall_s": round(wall, 3),
+                         "cpu_s": None if cpu is None else round(cpu, 3),
+                         "hands_per_s": round(hands / wall, 3), "won_hands_per_s": round(won / wall, 3),
+                         "won_hands_per_cpu_s": None if not cpu else round(won / cpu, 3),
+                         "wall_s_per_run": [round(float(r["wall_s"] or 0), 3) for r in rs],
+                         "median_wall_s_per_won_hand": round(statistics.median(
+                             float(r["wall_s"] or 0) / max(1, int(r["won_hands"] or 0)) for r in rs), 4)}
+    out["sides"] = figures
+    base = figures.get("mjserver")
+    out["ratio_won_hands_per_s"] = {side: round(float(f["won_hands_per_s"]) / float(base["won_hands_per_s"]), 3)
+                                    for side, f in figures.items() if base and side != "mjserver"
+                                    and float(base["won_hands_per_s"])}
+    out["errors"] = errors
+    out["load_after"] = os.getloadavg()[0]
+    print(json.dumps(out, indent=2))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
