@@ -248,6 +248,8 @@ class TournamentConfig(BaseModel):
         for bot in data["bots"]:
             for key in _NOT_IDENTITY:
                 bot.pop(key, None)
+            if bot.get("protocol") == "icga":  # the default, which stores made before it existed do not name
+                bot.pop("protocol")
         return data
 
 

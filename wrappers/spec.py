@@ -89,6 +89,9 @@ class BotFields(SandboxFields):
     tournament's participant) add what only they have."""
 
     builtin: str | None = Field(None, description="A built-in bot, e.g. 'greedy' or 'greedy:chowness=0.2'.")
+    protocol: Literal["icga", "xmj"] = Field(
+        "icga", description="What the program speaks: 'icga' (the framework's lines on stdin/stdout) or 'xmj' "
+        "(a client of mj-server's protocol, such as mj-player; docs/xmj.md).")
     cwd: str | None = Field(None, description="Working directory (relative paths: to the file that names the bot).")
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables (names: letters, "
                                 "digits and _), set right before the bot's program.")
@@ -133,9 +136,6 @@ class BotSpec(BotFields):
     extensions: tuple[str, ...] = Field((), description="Opt-in protocol extensions, e.g. 'flower'.")
     human: bool = Field(False, strict=True,
                         description="A remote seat played by a person through the page (needs remote).")
-    protocol: Literal["icga", "xmj"] = Field(
-        "icga", description="What the program speaks: 'icga' (the framework's lines on stdin/stdout) or 'xmj' "
-        "(a client of mj-server's protocol, such as mj-player; docs/xmj.md).")
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotSpec:

@@ -70,3 +70,46 @@ def test_a_misbehaving_client_gets_its_fault_and_the_match_goes_on(mode: str, ki
     result = play_match(specs, seed=3, rules=playable_rules("xmj", ["hands=2"]), timeout=3)
     assert result.faults and result.faults[0].kind == kind and result.faults[0].position == 1
     assert len(result.hands) == 2 and sum(result.totals) == 0
+
+
+def test_a_tournament_of_two_mj_player_personalities_and_two_builtins_runs_and_resumes(tmp_path: Path) -> None:
+    """Stopped (as by SIGTERM) once its first match is recorded, then run again: the rest is played, the first
+    match kept; no fault, every log replays."""
+    mjserver.require()
+    import signal
+    import sqlite3
+
+    import trio
+
+    from referee.replay import replay_log
+    from referee.shutdown import Interrupted, Shutdown
+    from tournaments.config import load_config
+    from tournaments.runner import execute, plan
+
+    bots = ('[[bots]]\nname = "suity"\ncmd = ["mj-player", "--suitness", "1"]\nprotocol = "xmj"\n'
+            '[[bots]]\nname = "punger"\ncmd = ["mj-player", "--chowness", "-1"]\nprotocol = "xmj"\n'
+            '[[bots]]\nname = "g"\nbuiltin = "greedy"\n[[bots]]\nname = "r"\nbuiltin = "random"\n')
+    toml = tmp_path / "t.toml"
+    toml.write_text(f'name = "x"\nrules = "xmj"\nseeds = 3\nhands = 2\nduplicate = false\n{bots}')
+
+    def matches() -> list[tuple[str, int]]:
+        con = sqlite3.connect(p.store_path)
+        try:
+            assert con.execute("SELECT COUNT(*) FROM faults").fetchone()[0] == 0
+            return con.execute("SELECT id, total1 + total2 + total3 + total4 FROM matches").fetchall()
+        finally:
+            con.close()
+
+    p = plan(load_config(toml), tmp_path)
+    shutdown = Shutdown()
+    with pytest.raises(Interrupted):  # what the command turns into its exit status
+        trio.run(lambda: execute(p, concurrency=1, shutdown=shutdown,
+                                 on_match=lambda *_: shutdown.stop(signal.SIGTERM)))
+    first = matches()
+    assert len(first) == 1
+    p = plan(load_config(toml), tmp_path)
+    trio.run(lambda: execute(p, concurrency=1))
+    done = matches()
+    assert len(done) == 3 and set(first) <= set(done) and all(total == 0 for _, total in done)
+    for log in Path(p.logs_dir).glob("*.jsonl"):
+        assert replay_log(log).ok, log
