@@ -11,7 +11,7 @@ from __future__ import annotations
 import signal
 import sys
 
-_INTERRUPTED: list[int] = []  # a Ctrl-C that came while mjref started
+from referee import INTERRUPTED_EARLY as _INTERRUPTED  # a Ctrl-C that came while mjref started
 
 
 def _interrupted_while_starting(signum: int, frame: object) -> None:
@@ -138,6 +138,11 @@ def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> arg
     return sub.choices[command]  # type: ignore[no-any-return]
 
 
+# Commands whose whole run is under ``referee.shutdown.watching_signals``: mjref's starting handler stays theirs
+# (a Ctrl-C is noted, never raised) until that takes the signals over and acts on one noted before.
+_SIGNALS_IN_TRIO = ("play", "serve")
+
+
 def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # The command is the first word that is not an option (mjref's own options, --help and --version, take no value).
@@ -155,10 +160,11 @@ def _main(argv: Sequence[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # what trio and the commands expect
     if _INTERRUPTED:  # Ctrl-C while starting: nothing was done yet
         raise KeyboardInterrupt
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting and \
+            getattr(args, "command", None) not in _SIGNALS_IN_TRIO:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # what trio and the commands expect
     try:
         return int(args.func(args) or 0)
     except BrokenPipeError:

@@ -19,6 +19,8 @@ from contextlib import asynccontextmanager
 
 import trio
 
+from referee import INTERRUPTED_EARLY
+
 STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -95,6 +97,8 @@ async def watching_signals(shutdown: Shutdown | None = None) -> AsyncIterator[Sh
         return
     async with trio.open_nursery() as nursery:
         await nursery.start(shutdown.watch)
+        if INTERRUPTED_EARLY:  # a Ctrl-C noted before the signals were ours (referee.cli)
+            shutdown.stop(INTERRUPTED_EARLY[0])
         try:
             yield shutdown
         finally:
