@@ -23,7 +23,7 @@ from test_submissions import GOOD_BOT, bot_folder, seated  # noqa: E402
 
 
 def test_a_classical_league_plays_duplicate_rounds_of_13_tile_matches(tmp_path: Path) -> None:
-    path = write_league(tmp_path, bots=FOUR, duplicate=True, extra='rules = "xmj"\nlogs = "logs"\n')
+    path = write_league(tmp_path, bots=FOUR, duplicate=True, extra='rules = "xmj"\nlogs = "logs"\n', concurrency=1)
     store = tmp_path / "league.sqlite"
     assert play(path, 8) == 8
     assert count(store) == 8

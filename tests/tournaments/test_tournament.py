@@ -145,8 +145,9 @@ def test_changed_file_is_refused_with_differences(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_resume_after_kill_9(tmp_path: Path) -> None:
     """A real `mjref tournament` process killed with SIGKILL part-way, then rerun: every match exactly once."""
-    # 20 matches, 2 at once: the kill comes after 3 (polled every 0.1 s), with matches in flight and most unplayed
-    path = write_toml(tmp_path / "t.toml", seeds=1, hands=2, bots=5)
+    # 20 matches of 6 hands, 2 at once: the kill comes after 3 (polled every 0.1 s), with matches in flight and most
+    # unplayed (2-hand matches all finished between two polls of a loaded CI machine)
+    path = write_toml(tmp_path / "t.toml", seeds=1, hands=6, bots=5)
     cfg = load_config(path)
     expected = {m.id for m in build_schedule(cfg)}
     cmd = [sys.executable, "-m", "referee.cli", "tournament", str(path), "--quiet"]
