@@ -289,6 +289,9 @@ async def _ended_within(popen: subprocess.Popen[bytes], seconds: float) -> None:
             os.close(pidfd)
 
 
+_MAX_DEPTH = 64  # how far up ``Box.holds`` follows a process's parents (bwrap, its init, the keeper, the bot, ...)
+
+
 class Box:
     """One seat's box for one match: its keeper (``wrappers.keeper``), which starts each of the bot's processes in
     it.  Planned and started once; a box whose keeper is gone, or whose scratch could not be emptied, is replaced."""
@@ -428,6 +431,23 @@ class Box:
         if not self._replies:
             self._break(f"its keeper did not answer within {KEEPER_TIMEOUT:g} s")
         return self._replies.popleft()
+
+    def holds(self, pid: int) -> bool:
+        """Whether process ``pid`` (as this referee numbers it) is one of this box's: its keeper, or a descendant of
+        it (in a pid namespace every process of the box is; outside one, a bot's process that left its parent for
+        init is not).  A pid that has ended is no longer the box's."""
+        root = self._popen.pid
+        for _ in range(_MAX_DEPTH):
+            if pid == root:
+                return True
+            if pid <= 1:
+                return False
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    pid = int(f.read().rpartition(b")")[2].split()[1])  # its parent (field 4 of stat)
+            except (OSError, ValueError, IndexError):
+                return False
+        return False
 
     async def spawn(self) -> BotProcess:
         """Start the bot's process in the box (raises ``BoxError`` with the reason it could not start)."""

@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 import os
 import shutil
-import subprocess
+import socket
+import struct
 import tempfile
 import time
 from collections.abc import Sequence
@@ -385,34 +386,6 @@ class Client(Protocol):
     async def stop(self) -> None: ...
 
 
-class UnixClient:
-    """Start the client program with the address of a fresh unix socket of its own (``path``) and take the one
-    connection it makes.  mj-player and xmj take ``--server PATH --id N --name NAME``."""
-
-    def __init__(self, cmd: Sequence[str], path: Path, position: int, name: str) -> None:
-        self.cmd = [*cmd, "--server", str(path), "--id", str(position), "--name", name]
-        self.path = path
-        self.process: trio.Process | None = None
-
-    async def open(self) -> XmjConnection:
-        self.path.unlink(missing_ok=True)
-        listener = trio.socket.socket(trio.socket.AF_UNIX, trio.socket.SOCK_STREAM)
-        await listener.bind(str(self.path))
-        listener.listen(1)
-        try:
-            self.process = await trio.lowlevel.open_process(self.cmd, stdin=subprocess.DEVNULL,
-                                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            sock, _ = await listener.accept()
-        finally:
-            listener.close()
-        return XmjConnection(trio.SocketStream(sock))
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-            await self.process.wait()
-
-
 class BoxedClient:
     """Start the client program (``spec``: mj-player, or xmj) in a box as every bot is started (``wrappers.sandbox``:
     never root, no network, its limits), with one thing from outside: the folder of a fresh unix socket of its own,
@@ -429,6 +402,7 @@ class BoxedClient:
         self._mode = mode
         self._hands = hands
         self._folder: Path | None = None
+        self.path: Path | None = None  # its socket, while it is open
         self._scratch: Path | None = None
         self._box: Box | None = None
         self._proc: BotProcess | None = None
@@ -436,24 +410,31 @@ class BoxedClient:
     async def open(self) -> XmjConnection:
         await self.stop()  # a client started before (its connection dropped) is ended first
         self._folder = Path(tempfile.mkdtemp(prefix="mjref-xmj-"))
-        self._folder.chmod(0o755)  # as root the client runs as the seat's own uid, which must reach the socket
-        path = self._folder / "socket"
+        path = self.path = self._folder / "socket"
         listener = trio.socket.socket(trio.socket.AF_UNIX, trio.socket.SOCK_STREAM)
         try:
-            await listener.bind(str(path))
-            os.chmod(path, 0o777)
-            listener.listen(1)
             assert self.spec.cmd is not None
             cmd = (*self.spec.cmd, "--server", str(path), "--id", str(self.position), "--name", self.name)
             spec = self.spec.model_copy(update={"cmd": cmd, "cwd": str(self._folder), "keep_alive": True})
             self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
+            self._folder.chmod(0o755)  # as planned: a folder the bot's uid may enter, not one copied for it
             launch = sandbox.plan(spec, self._scratch, mode=self._mode, hands=self._hands)
-            self._box = await Box.open(launch, self._nursery)
-            self._proc = proc = await self._box.spawn()
+            if launch.uid is not None:  # as root the client runs as the seat's own uid (and as its gid): no other
+                os.chown(self._folder, 0, launch.uid)  # seat's uid may reach its socket
+            self._folder.chmod(0o750 if launch.uid is not None else 0o700)  # before the socket is made
+            await listener.bind(str(path))
+            os.chmod(path, 0o777)  # the folder is the door
+            listener.listen(1)
+            self._box = box = await Box.open(launch, self._nursery)
+            self._proc = proc = await box.spawn()
             for stream in (proc.stdout, proc.stderr):  # read and dropped: a full pipe would stop the client
                 if stream is not None:
                     self._nursery.start_soon(_drain, stream)
-            sock, _ = await listener.accept()
+            while True:  # the box's own connection; any other (a process that found the path first) is closed
+                sock, _ = await listener.accept()
+                if _peer_in(sock, box, launch.uid):
+                    break
+                sock.close()
         except (sandbox.BotError, BoxError) as exc:
             raise ClientGone(f"cannot start {cut(self.spec.cmd[0])}: {exc}") from None
         finally:
@@ -475,6 +456,14 @@ class BoxedClient:
             self._folder = None
 
 
+def _peer_in(sock: trio.socket.SocketType, box: Box, uid: int | None) -> bool:
+    """Whether the process at the other end of ``sock`` (a unix socket; its credentials as of its connect) is one
+    of ``box``'s, and runs as the seat's ``uid`` when it has one of its own."""
+    pid, peer_uid, _ = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                           struct.calcsize("3i")))
+    return (uid is None or peer_uid == uid) and pid > 0 and box.holds(pid)
+
+
 async def _drain(stream: trio.lowlevel.FdStream) -> None:
     try:
         while await stream.receive_some(READ_SIZE):
@@ -485,4 +474,4 @@ async def _drain(stream: trio.lowlevel.FdStream) -> None:
         await stream.aclose()
 
 
-__all__ = ["BoxedClient", "XmjConnection", "XmjSeat", "UnixClient", "ClientGone", "code_of"]
+__all__ = ["BoxedClient", "XmjConnection", "XmjSeat", "ClientGone", "code_of"]
