@@ -113,7 +113,7 @@ class XmjSeat(Seat):
         self.scores = [0, 0, 0, 0]
         self.first_east: int | None = None
         self.dealing = False
-        self.hand_over_ = False  # the hand is over and the client not yet Ready for the next
+        self.between_hands = False  # the hand is over and the client not yet Ready for the next
         self.round_wind = ""  # the round of the last hand
         self.init_card: tuple[int, ...] | None = None  # the client's InitCard, until its deal is sent
         self.late_fault: Fault | None = None  # a fault found after a hand's end (its close), charged at the next
@@ -179,7 +179,7 @@ class XmjSeat(Seat):
         """The hand's end as mj-server tells it: a washout, or every player's ``HandScore`` (its score and the
         explanation) and the ``Settlement`` (the changes by wind from East, and the explanation).  Until the client
         is Ready for the next hand, what it decides is about this one, and is dropped."""
-        self.hand_over_ = True
+        self.between_hands = True
         if result.outcome != "win":
             self._out([m.CMsgWashOut(WASHOUT)])
             return
@@ -253,7 +253,7 @@ class XmjSeat(Seat):
             while True:
                 msg = await self.conn.receive()
                 if isinstance(msg, m.PMsgReady):
-                    self.hand_over_ = False
+                    self.between_hands = False
                     return
                 await self._aside(msg)
 
@@ -308,7 +308,7 @@ class XmjSeat(Seat):
         """Take the client's decision, unless it is about a discard already gone (a late no-claim, a claim that
         lost to another).  A no-claim is acknowledged as mj-server does (``PlayerDoesntClaim`` to the client)."""
         assert self.conn is not None
-        if self.hand_over_:
+        if self.between_hands:
             return  # a decision about the hand that is over, sent before the client's Ready for the next
         if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= serial:
             await self.conn.send([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
