@@ -432,6 +432,13 @@ class Box:
             self._break(f"its keeper did not answer within {KEEPER_TIMEOUT:g} s")
         return self._replies.popleft()
 
+    def oom_kills(self) -> int:
+        """How many of the current process's processes the kernel has killed for the memory of all of them (its
+        seat's memory cgroup) since it started; 0 where the seat has no memory cgroup."""
+        if self.launch.cgroup is None:
+            return 0
+        return cgroups.oom_kills(self.launch.cgroup) - self._ooms
+
     def holds(self, pid: int) -> bool:
         """Whether process ``pid`` (as this referee numbers it) is one of this box's: its keeper, or a descendant of
         it (in a pid namespace every process of the box is; outside one, a bot's process that left its parent for
@@ -1184,6 +1191,10 @@ class ProcessSeat(Seat):
         """A timeout; a line the bot began but never ended with ``\n`` (``\r`` line ends, a missing flush of
         the newline) is named, since that is the usual reason an author's answer "never came"."""
         detail = f"no answer to {ask_line} within {timeout:g} s"
+        killed = self._box.oom_kills() if self._box is not None else 0
+        if killed > 0 and self.launch is not None:  # a child of the bot's, likely the one that was to answer
+            detail += (f"; the kernel killed {killed} of its processes meanwhile: together they used more than the "
+                       f"memory limit of {self.launch.limits.memory_mb} MB")
         if not self._buf:
             if self.lines_received == 0:  # not one line in this match: most likely still in its stdout buffer
                 detail += f"; {UNFLUSHED}"

@@ -29,7 +29,7 @@ def run_cmd(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 
 def proc(*argv: str) -> BotSpec:
-    return BotSpec(name=argv[0], cmd=(sys.executable, *argv), cwd=str(ROOT))
+    return BotSpec(name=Path(argv[0]).name, cmd=(sys.executable, *argv), cwd=str(ROOT))
 
 
 def answers(log: Path, seat: int) -> list[dict[str, Any]]:

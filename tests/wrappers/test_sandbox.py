@@ -626,9 +626,13 @@ def test_the_memory_of_all_a_bots_processes_is_bounded_where_cgroups_are(boxed: 
     from wrappers import cgroups
 
     hog = tmp_path / "hog.py"
-    hog.write_text("import os, sys, time\nsys.stdin.readline()\n"
-                   "for _ in range(6):\n    if os.fork() == 0:\n        x = bytearray(300 << 20); time.sleep(60)\n"
-                   "x = bytearray(300 << 20)\ntime.sleep(60)\n")
+    # Three children of 100 MB each, then the bot itself takes 400 MB: the largest, the one the kernel kills (were
+    # the children the largest, one of them would be killed and the bot time out: a timeout that says so, below).
+    hog.write_text("import os, sys, time\nsys.stdin.readline()\nr, w = os.pipe()\n"
+                   "for _ in range(3):\n    if os.fork() == 0:\n"
+                   "        x = bytearray(100 << 20); os.write(w, b'.'); time.sleep(60)\n"
+                   "for _ in range(3):\n    os.read(r, 1)\n"
+                   "x = bytearray(400 << 20)\ntime.sleep(60)\n")
     spec = BotSpec(name="hog", cmd=(sys.executable, str(hog)), memory_mb=512, timeout=30)
     launch = _planned_in_cgroup(spec, "cgroup", cgroups.problem(), "the sum of the bot's memory")
     if launch is None:
@@ -638,6 +642,27 @@ def test_the_memory_of_all_a_bots_processes_is_bounded_where_cgroups_are(boxed: 
     assert [f.kind for f in result.faults] == ["resource"], result.faults
     assert "processes together used more than the memory limit of 512 MB" in result.faults[0].detail
     assert not os.path.exists(launch.cgroup), "the seat's cgroup goes with its box"
+
+
+def test_a_timeout_says_the_kernel_killed_a_child_for_the_memory_limit(boxed: None, tmp_path: Path) -> None:
+    """A bot that hands its thinking to two children, one of which the kernel kills for the seat's memory (each is
+    within the limit, not the two together): the bot's own process lives on and never answers.  Its timeout says
+    what happened meanwhile."""
+    from wrappers import cgroups
+
+    hog = tmp_path / "hog.py"
+    hog.write_text("import os, sys, time\nsys.stdin.readline()\n"
+                   "for _ in range(2):\n    if os.fork() == 0:\n        x = bytearray(300 << 20); time.sleep(60)\n"
+                   "time.sleep(60)\n")
+    spec = BotSpec(name="hog", cmd=(sys.executable, str(hog)), memory_mb=512, timeout=4)
+    launch = _planned_in_cgroup(spec, "cgroup", cgroups.problem(), "the sum of the bot's memory")
+    if launch is None:
+        return
+    others = [BotSpec(name=f"g{i}", builtin="greedy") for i in (2, 3, 4)]
+    result = play_match([spec, *others], seed=3, rules=make_ruleset({"hands": 1, "move_timeout": 4}))
+    assert [f.kind for f in result.faults] == ["timeout"], result.faults
+    assert ("the kernel killed 1 of its processes meanwhile: together they used more than the memory limit of "
+            "512 MB") in result.faults[0].detail, result.faults[0].detail
 
 
 # ---------------------------------------------------------------------------------------------------- review
