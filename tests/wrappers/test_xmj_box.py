@@ -17,7 +17,7 @@ import trio
 from tests.processes import unprivileged_python
 from wrappers.spec import BotSpec
 from wrappers.xmj import messages as m
-from wrappers.xmj.seat import BoxedClient
+from wrappers.xmj.seat import LOGIN_TIMEOUT, BoxedClient, ClientGone
 
 _SPY = """import os, socket, sys
 import time
@@ -156,3 +156,26 @@ def test_only_the_seats_own_client_gets_its_socket(spy_folder: Path, mode: str) 
     assert isinstance(hello, m.PMsgConnect) and hello.name.startswith("uid"), hello
     expected = ["closed"] if os.geteuid() != 0 else ["closed", "refused 13"]
     assert seen == [*expected, "closed"], seen
+
+
+def test_a_client_that_ends_before_it_connects_is_a_fault_at_once_with_its_last_words(spy_folder: Path) -> None:
+    """A client that cannot start (a missing table, a bad option) ends at once: the seat says so with the end of
+    its stderr, and does not wait out the login time for a connection that will never come."""
+    (spy_folder / "broken.py").write_text("import sys\nprint('loading...', file=sys.stderr)\n"
+                                          "sys.exit('broken: cannot read its tables')\n")
+    (spy_folder / "broken.py").chmod(0o644)
+    spec = BotSpec(name="broken", cmd=tuple(unprivileged_python([str(spy_folder / "broken.py")])), protocol="xmj")
+
+    async def start() -> str:
+        async with trio.open_nursery() as nursery:
+            client = BoxedClient(spec, 2, "broken", nursery)
+            try:
+                with trio.fail_after(LOGIN_TIMEOUT / 2):  # the seat's login time is not waited out
+                    with pytest.raises(ClientGone) as gone:
+                        await client.open()
+            finally:
+                await client.stop()
+        return str(gone.value)
+
+    said = trio.run(start)
+    assert said.endswith("exited with status 1 before it connected: broken: cannot read its tables"), said

@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING, Protocol
 
 import trio
 
+from referee.errors import printable
 from referee.game.classical.options import GameOptions
 from referee.game.types import Dealt, Event, InitCard, InitGame, Question, Throw
 
 from .. import sandbox
 from ..codec import cut
-from ..process import BotProcess, Box, BoxError, end_box
+from ..process import ENDED_WAIT, STDERR_TAIL, BotProcess, Box, BoxError, end_box
 from ..seat import Fault, HandInfo, Reply, Seat
 from ..spec import BotSpec
 from . import messages as m
@@ -427,14 +428,20 @@ class BoxedClient:
             listener.listen(1)
             self._box = box = await Box.open(launch, self._nursery)
             self._proc = proc = await box.spawn()
-            for stream in (proc.stdout, proc.stderr):  # read and dropped: a full pipe would stop the client
-                if stream is not None:
-                    self._nursery.start_soon(_drain, stream)
-            while True:  # the box's own connection; any other (a process that found the path first) is closed
-                sock, _ = await listener.accept()
-                if _peer_in(sock, box, launch.uid):
-                    break
-                sock.close()
+            tail = bytearray()  # the end of its stderr, which says why a client that ends before it connects ended
+            read = trio.Event()  # its stderr read to the end
+            if proc.stdout is not None:  # read and dropped: a full pipe would stop the client
+                self._nursery.start_soon(_drain, proc.stdout)
+            if proc.stderr is not None:
+                self._nursery.start_soon(_drain, proc.stderr, tail, read)
+            sock = await _accept_own(listener, box, launch.uid, proc)
+            if sock is None:
+                with trio.move_on_after(ENDED_WAIT):
+                    await read.wait()
+                ended = launch.describe_exit(proc.returncode, bytes(tail), proc.flags)
+                said = bytes(tail).decode("utf-8", "replace").strip().splitlines()
+                raise ClientGone(f"{cut(self.spec.cmd[0])} {ended} before it connected"
+                                 + (f": {cut(printable(said[-1]), 200)}" if said else ""))
         except (sandbox.BotError, BoxError) as exc:
             raise ClientGone(f"cannot start {cut(self.spec.cmd[0])}: {exc}") from None
         finally:
@@ -464,14 +471,42 @@ def _peer_in(sock: trio.socket.SocketType, box: Box, uid: int | None) -> bool:
     return (uid is None or peer_uid == uid) and pid > 0 and box.holds(pid)
 
 
-async def _drain(stream: trio.lowlevel.FdStream) -> None:
+async def _accept_own(listener: trio.socket.SocketType, box: Box, uid: int | None,
+                      proc: BotProcess) -> trio.socket.SocketType | None:
+    """The client's connection on ``listener`` (any other is closed: ``_peer_in``), or None once the client's
+    process has ended without one (it is not waited for: a client that cannot start says so at once)."""
+    got: list[trio.socket.SocketType] = []
+    async with trio.open_nursery() as nursery:
+        async def ended() -> None:
+            await proc.wait()
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(ended)
+        while True:
+            sock, _ = await listener.accept()
+            if _peer_in(sock, box, uid):
+                got.append(sock)
+                nursery.cancel_scope.cancel()
+                break
+            sock.close()
+    return got[0] if got else None
+
+
+async def _drain(stream: trio.lowlevel.FdStream, tail: bytearray | None = None, read: trio.Event | None = None
+                 ) -> None:
+    """Read ``stream`` to its end, keeping its last ``STDERR_TAIL`` bytes in ``tail`` (if given); ``read`` is set
+    at its end."""
     try:
-        while await stream.receive_some(READ_SIZE):
-            pass
+        while data := await stream.receive_some(READ_SIZE):
+            if tail is not None:
+                tail += data
+                del tail[:-STDERR_TAIL]
     except (trio.ClosedResourceError, trio.BrokenResourceError, OSError):
         pass
     finally:
         await stream.aclose()
+        if read is not None:
+            read.set()
 
 
 __all__ = ["BoxedClient", "XmjConnection", "XmjSeat", "ClientGone", "code_of"]
