@@ -127,6 +127,12 @@ class Seat(ABC):
     def deliver(self, event: Event) -> None:
         """An event this seat may see.  Must not block: process seats buffer and send with the next question."""
 
+    def delivered(self) -> None:
+        """After each step's events: a seat that ``posts_early`` sends what its peer may see now, without waiting
+        (mj-server's clients decide their claims as the discard comes, and think while the others are asked)."""
+
+    posts_early = False  # whether ``Deliveries`` calls ``delivered`` after each step
+
     def line_sink(self) -> tuple[list[str], frozenset[str]] | None:
         """A seat that sends its events as protocol lines: the list it gathers them in until the next send, and the
         protocol extensions of its lines; ``Deliveries`` then appends each line there itself, formatted once for
@@ -228,10 +234,11 @@ class Deliveries:
     seats whose lines have the same extensions; the others are delivered the event.  The match calls ``deliver``
     once per step of the engine."""
 
-    __slots__ = ("_seats", "_targets", "_outboxes")
+    __slots__ = ("_seats", "_targets", "_outboxes", "_early")
 
     def __init__(self) -> None:
         self._seats: dict[int, Seat] = {}
+        self._early: tuple[Seat, ...] = ()  # the seats that post early (``Seat.posts_early``)
         # per audience (the engine shares a few frozensets): the outboxes' appends grouped by extensions, and the
         # seats delivered the event
         self._targets: dict[frozenset[int], _Targets] = {}
@@ -243,6 +250,7 @@ class Deliveries:
         self._seats[position] = seat
         self._targets.clear()
         self._outboxes.clear()
+        self._early = tuple(x for _, x in sorted(self._seats.items()) if x.posts_early)
 
     def _targets_for(self, audience: frozenset[int]) -> _Targets:
         groups: dict[frozenset[str], list[Callable[[str], None]]] = {}
@@ -273,6 +281,8 @@ class Deliveries:
                         append(line)
                     continue
             self._deliver(e)
+        for seat in self._early:
+            seat.delivered()
 
     def _deliver(self, e: Event) -> None:
         audience = e.audience

@@ -64,14 +64,42 @@ class XmjConnection:
         self.stream = stream
         self.framer = Framer()
         self.queue: list[str] = []
+        sock = getattr(stream, "socket", None)  # a socket stream's own socket: ``post`` writes to it at once
+        self._fd = sock.fileno() if sock is not None else -1
+        self._unsent = b""  # posted bytes the socket did not take at once, sent first by the next ``send``
+        self._sending = False  # a ``send`` waits for the socket: ``post`` then only queues
+        self._broken: str | None = None  # why a ``post`` found the connection broken
 
-    async def send(self, msgs: Sequence[Message]) -> None:
-        if not msgs:
+    def post(self, msgs: Sequence[Message]) -> None:
+        """Send ``msgs`` without waiting: what the socket takes at once goes now, the rest with the next ``send``
+        (a broken connection is told by that ``send``)."""
+        data = self._unsent + b"".join(write(x) for x in msgs)
+        self._unsent = b""
+        if self._sending or self._broken is not None or self._fd < 0:
+            self._unsent = data
             return
         try:
-            await self.stream.send_all(b"".join(write(x) for x in msgs))
+            sent = os.write(self._fd, data)  # the socket is non-blocking (trio's)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:
+            self._broken, sent = exc.strerror or str(exc), 0
+        self._unsent = data[sent:]
+
+    async def send(self, msgs: Sequence[Message]) -> None:
+        data = self._unsent + b"".join(write(x) for x in msgs)
+        self._unsent = b""
+        if self._broken is not None:
+            raise ClientGone(f"the connection broke ({self._broken})")
+        self._sending = True
+        try:
+            while data:
+                await self.stream.send_all(data)
+                data, self._unsent = self._unsent, b""  # posted while this send waited
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             raise ClientGone(f"the connection broke ({exc})") from None
+        finally:
+            self._sending = False
 
     async def receive(self) -> Message:
         """The client's next message (waits; the caller bounds the wait)."""
@@ -117,6 +145,7 @@ class XmjSeat(Seat):
         self.between_hands = False  # the hand is over and the client not yet Ready for the next
         self.round_wind = ""  # the round of the last hand
         self.init_card: tuple[int, ...] | None = None  # the client's InitCard, until its deal is sent
+        self.prompted = False  # the outbox has a message the client answers with a decision (``_PROMPTS``)
         self.late_fault: Fault | None = None  # a fault found after a hand's end (its close), charged at the next
         self.specials: list[Message] = []  # flowers declared in the deal, shown when the deal is over
 
@@ -131,23 +160,37 @@ class XmjSeat(Seat):
         if self.late_fault is not None:  # found at the end of the last hand: this hand is the stand-in's
             fault, self.late_fault = self.late_fault, None
             return fault
-        if self.conn is None:
-            try:
-                with trio.fail_after(LOGIN_TIMEOUT):
-                    self.conn = await self.client.open()
-                    hello = await self.conn.receive()
-                    if not isinstance(hello, m.PMsgConnect):
-                        return Fault("wrong_answer", f"the client's first message is {hello.NAME}, not Connect")
+        return await self._connect() if self.conn is None else None
+
+    async def prepare(self) -> None:
+        """The client started and logged in before the first hand, beside the other seats' (a fault is charged at
+        the first hand's start)."""
+        if self.conn is None and self.late_fault is None:
+            self.late_fault = await self._connect()
+
+    async def _connect(self) -> Fault | None:
+        """Start the client, take its connection and log it in; the fault if that fails."""
+        fault: Fault | None = None
+        try:
+            with trio.fail_after(LOGIN_TIMEOUT):
+                self.conn = await self.client.open()
+                hello = await self.conn.receive()
+                if not isinstance(hello, m.PMsgConnect):
+                    fault = Fault("wrong_answer", f"the client's first message is {hello.NAME}, not Connect")
+                else:
                     await self.conn.send(login_messages(self.position, self.names))
-            except trio.TooSlowError:
-                return Fault("start_failed", f"the client did not connect and log in within {LOGIN_TIMEOUT:g} s")
-            except XmjProtocolError as exc:
-                return Fault("garbage", str(exc))
-            except ClientGone as exc:
-                return Fault("start_failed", str(exc))
-            except OSError as exc:
-                return Fault("start_failed", f"cannot start the client: {exc}")
-        return None
+        except trio.TooSlowError:
+            fault = Fault("start_failed", f"the client did not connect and log in within {LOGIN_TIMEOUT:g} s")
+        except XmjProtocolError as exc:
+            fault = Fault("garbage", str(exc))
+        except ClientGone as exc:
+            fault = Fault("start_failed", str(exc))
+        except OSError as exc:
+            fault = Fault("start_failed", f"cannot start the client: {exc}")
+        if fault is not None:
+            await self._drop()  # the next hand starts the client anew
+            await self.client.stop()
+        return fault
 
     def deliver(self, event: Event) -> None:
         if isinstance(event, InitGame):
@@ -232,7 +275,25 @@ class XmjSeat(Seat):
         self.outbox += [m.CMsgPlayerReady(p) for p in (1, 2, 3, 4) if p != dealer]
 
     def _out(self, msgs: Sequence[Message]) -> None:
-        self.outbox += self.view.see_all(msgs)
+        seen = self.view.see_all(msgs)
+        self.outbox += seen
+        if not self.prompted:
+            self.prompted = any(type(x) in _PROMPTS for x in seen)
+
+    posts_early = True
+
+    def delivered(self) -> None:
+        """An outbox that asks the client to decide (a discard to claim, a kong to rob) goes at once, up to its first
+        wait for the client (a ``Ready``), as mj-server sends it: the client decides while the others are asked.
+        The rest waits for the seat's next question, in one write."""
+        if not self.prompted or self.conn is None:
+            return
+        self.prompted = False
+        outbox = self.outbox
+        upto = next((i for i, x in enumerate(outbox) if isinstance(x, _Await)), len(outbox))
+        if upto:
+            self.conn.post(outbox[:upto])  # type: ignore[arg-type]
+            del outbox[:upto]
 
     async def _flush(self, deadline: float) -> None:
         """Send the outbox; at each ``_Await`` wait (until ``deadline``) for the client's message it names."""
@@ -312,7 +373,7 @@ class XmjSeat(Seat):
         if self.between_hands:
             return  # a decision about the hand that is over, sent before the client's Ready for the next
         if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= serial:
-            await self.conn.send([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
+            self.conn.post([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
         if question is None or not _stale(msg, question, serial):
             self.decisions.take(msg)
 
@@ -353,6 +414,10 @@ class XmjSeat(Seat):
             await self.conn.close()
             self.conn = None
         await self.client.stop()
+
+
+# What a client answers with a claim or NoClaim (or, on a kong, by robbing it): sent as it happens.
+_PROMPTS = frozenset({m.CMsgPlayerDiscards, m.CMsgPlayerAddsToPung, m.CMsgPlayerDeclaresClosedKong})
 
 
 def _stale(msg: Message, question: Question, serial: int) -> bool:

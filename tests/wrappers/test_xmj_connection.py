@@ -1,0 +1,67 @@
+"""An xmj seat's connection: what it posts goes at once, in order with what it sends; a peer that reads nothing
+costs no wait; a broken connection is told by the next send."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+import trio
+
+from wrappers.xmj import messages as m
+from wrappers.xmj.codec import write
+from wrappers.xmj.seat import ClientGone, XmjConnection
+
+
+def _pair() -> tuple[XmjConnection, socket.socket]:
+    ours, theirs = trio.socket.socketpair()
+    peer = socket.socket(fileno=theirs.detach())
+    peer.setblocking(False)
+    return XmjConnection(trio.SocketStream(ours)), peer
+
+
+def _read_all(peer: socket.socket) -> bytes:
+    out = b""
+    while True:
+        try:
+            data = peer.recv(1 << 20)
+        except BlockingIOError:
+            return out
+        if not data:
+            return out
+        out += data
+
+
+def test_a_post_is_on_the_wire_at_once_and_in_order_with_sends() -> None:
+    async def main() -> None:
+        conn, peer = _pair()
+        discard = m.CMsgPlayerDiscards(2, "5D", 7, False)
+        conn.post([discard])
+        assert _read_all(peer) == write(discard), "no await, no question: the client has it"
+        # a peer that reads nothing: posts fill its socket and queue the rest, never block, never reorder
+        msgs = [m.CMsgPlayerDraws(3, "--") for _ in range(40_000)]
+        conn.post(msgs)
+        conn.post([discard])
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(conn.send, [m.CMsgPause(0, 0, "to continue")])
+            got = b""
+            while not got.endswith(write(m.CMsgPause(0, 0, "to continue"))):
+                got += _read_all(peer)
+                await trio.sleep(0.001)
+        assert got == b"".join(map(write, msgs)) + write(discard) + write(m.CMsgPause(0, 0, "to continue"))
+        await conn.close()
+        peer.close()
+
+    trio.run(main)
+
+
+def test_a_post_to_a_closed_peer_is_told_by_the_next_send() -> None:
+    async def main() -> None:
+        conn, peer = _pair()
+        peer.close()
+        conn.post([m.CMsgPlayerDiscards(2, "5D", 7, False)])  # no exception here: the match goes on
+        with pytest.raises(ClientGone, match="the connection broke"):
+            await conn.send([m.CMsgPause(0, 0, "to continue")])
+        await conn.close()
+
+    trio.run(main)
