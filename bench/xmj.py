@@ -16,6 +16,12 @@ beside it (``hands_per_s``).  Wall time is the whole command's, its start includ
 accounting cgroup per run (bench/box.py's, as root where cgroup v1's cpuacct is its own hierarchy; else null),
 which counts the boxed players too.  A run of mjref with a fault, or one that outlives ``--timeout``, gives no
 figure: the JSON says so (``errors``) and the exit status is 1.
+
+Two ratios.  ``ratio_won_hands_per_s``: whole commands, each program's start included (mjref's is a Python
+program's: its imports, four boxes, four logins, about half a second; mj-server's, a C program's, well under a
+tenth).  ``ratio_in_play_won_hands_per_s``: the hands once the game runs, without either start: mj-server's game
+from its four players' logins to its end, mjref's as the difference between a match of ``--hands`` and one of a
+single hand on the same seed.  A tournament of xmj seats starts mjref once and pays the rest per match.
 """
 
 from __future__ import annotations
@@ -77,6 +83,7 @@ def mjserver_game(seed: int, timeout: float) -> dict[str, float]:
                                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                               stderr=subprocess.DEVNULL, start_new_session=True))
                 _wait_connected(sock, i)
+            playing = time.perf_counter()
             procs[0].communicate(timeout=timeout)
             for p in procs[1:]:
                 p.wait(timeout=timeout)
@@ -84,9 +91,10 @@ def mjserver_game(seed: int, timeout: float) -> dict[str, float]:
             raise RuntimeError(f"the mj-server game of seed {seed} outlived {timeout:g} s") from e
         finally:
             _kill(procs)
-        wall = time.perf_counter() - started
+        ended = time.perf_counter()
         won = len(list(Path(tmp).glob("hand-*.mjs")))
-        return {"wall_s": wall, "cpu_s": _children_cpu() - cpu0, "won_hands": won, "hands": won}
+        return {"wall_s": ended - started, "play_s": ended - playing, "cpu_s": _children_cpu() - cpu0,
+                "won_hands": won, "hands": won}
 
 
 def mjref_match(seed: int, hands: int, extra: list[str], timeout: float) -> dict[str, float | None]:
@@ -143,11 +151,15 @@ def main() -> int:
     out: dict[str, object] = {"machine": machine(), "seeds": args.seeds, "hands": args.hands,
                               "root": os.geteuid() == 0, "load_before": os.getloadavg()[0],
                               "note": "the same seed is not the same deal in mjref and mj-server: rates compared"}
+    one_hand: dict[str, list[dict[str, float | None]]] = {k: [] for k in sides if sides[k] is not None}
     for seed in range(1, args.seeds + 1):
         for side, extra in sides.items():
             try:
-                runs[side].append(mjserver_game(seed, args.timeout) if extra is None
-                                  else mjref_match(seed, args.hands, extra, args.timeout))
+                if extra is None:
+                    runs[side].append(mjserver_game(seed, args.timeout))
+                else:
+                    runs[side].append(mjref_match(seed, args.hands, extra, args.timeout))
+                    one_hand[side].append(mjref_match(seed, 1, extra, args.timeout))
             except RuntimeError as e:
                 errors.append(str(e))
     figures: dict[str, dict[str, object]] = {}
@@ -165,8 +177,26 @@ def main() -> int:
                          "wall_s_per_run": [round(float(r["wall_s"] or 0), 3) for r in rs],
                          "median_wall_s_per_won_hand": round(statistics.median(
                              float(r["wall_s"] or 0) / max(1, int(r["won_hands"] or 0)) for r in rs), 4)}
+    # In play: the hands of a game once it runs, without the start of the programs (mj-server's from its four
+    # players' logins to its end; mjref's from a match of --hands less one of 1 hand on the same seed).
+    for side, rs in runs.items():
+        if side not in figures:
+            continue
+        if side == "mjserver":
+            play = sum(float(r["play_s"] or 0) for r in rs)
+            won = sum(int(r["won_hands"] or 0) for r in rs)
+        else:
+            pairs = list(zip(rs, one_hand[side]))
+            play = sum(float(a["wall_s"] or 0) - float(b["wall_s"] or 0) for a, b in pairs)
+            won = sum(int(a["won_hands"] or 0) - int(b["won_hands"] or 0) for a, b in pairs)
+            figures[side]["start_s_median"] = round(statistics.median(
+                float(b["wall_s"] or 0) for b in one_hand[side]), 3) if one_hand[side] else None
+        figures[side]["in_play_won_hands_per_s"] = round(won / play, 3) if play > 0 else None
     out["sides"] = figures
     base = figures.get("mjserver")
+    out["ratio_in_play_won_hands_per_s"] = {
+        side: round(float(f["in_play_won_hands_per_s"] or 0) / float(base["in_play_won_hands_per_s"]), 3)
+        for side, f in figures.items() if base and side != "mjserver" and base["in_play_won_hands_per_s"]}
     out["ratio_won_hands_per_s"] = {side: round(float(f["won_hands_per_s"]) / float(base["won_hands_per_s"]), 3)
                                     for side, f in figures.items() if base and side != "mjserver"
                                     and float(base["won_hands_per_s"])}

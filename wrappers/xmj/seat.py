@@ -277,8 +277,8 @@ class XmjSeat(Seat):
     def _out(self, msgs: Sequence[Message]) -> None:
         seen = self.view.see_all(msgs)
         self.outbox += seen
-        if not self.prompted:
-            self.prompted = any(type(x) in _PROMPTS for x in seen)
+        if not self.prompted:  # another player's discard or kong (the client's own asks it nothing)
+            self.prompted = any(type(x) in _PROMPTS and x.id != self.position for x in seen)  # type: ignore[attr-defined]
 
     posts_early = True
 
