@@ -747,24 +747,30 @@ class Hand:
                     self._emit(Gong(p, GONG_CONCEALED, (), audience=_OTHERS[p]))
                 if self._tracks:
                     self.family.set_made(self, p, None, None)
-            else:
-                t = a.tiles[0]
-                s.remove(t)
-                i = next(i for i, m in enumerate(s.melds) if m.type == "pong" and m.kind == t // 10)
-                old = s.melds[i]
-                s.melds[i] = Meld("gong", tuple(sorted((*old.tiles, t))), old.claimed, old.source, promoted=True)
-                self._emit(Gong(p, GONG_PROMOTED, (t,)))
-                if self._tracks:
-                    self.family.set_made(self, p, None, None)
-                if self.family.rob_kong:
-                    winners = yield from self._ask_hu_round([q for q in seats_after(p) if self._can_win_on(q, t)], t)
-                    if winners:
-                        s.melds[i] = old  # the robbed tile goes to the winner: the promoter keeps its pong
-                        self._win_on_tile(winners, p, t, robbed=True)
-                        return True
+            elif (yield from self._promote(p, a.tiles[0])):
+                return True
             if not self._draw(p, replacement=True, after_gong=True):
                 return True
             wins = self._take_draw_wins(p)
+
+    def _promote(self, p: int, t: int) -> Generator[Question, Answer, bool]:
+        """``p`` adds ``t`` to its pong of that kind; the others may rob it (``rob_kong``).  Whether the hand ended
+        (robbed); else the promoter draws its replacement next."""
+        s = self._seats[p]
+        s.remove(t)
+        i = next(i for i, m in enumerate(s.melds) if m.type == "pong" and m.kind == t // 10)
+        old = s.melds[i]
+        s.melds[i] = Meld("gong", tuple(sorted((*old.tiles, t))), old.claimed, old.source, promoted=True)
+        self._emit(Gong(p, GONG_PROMOTED, (t,)))
+        if self._tracks:
+            self.family.set_made(self, p, None, None)
+        if self.family.rob_kong:
+            winners = yield from self._ask_hu_round([q for q in seats_after(p) if self._can_win_on(q, t)], t)
+            if winners:
+                s.melds[i] = old  # the robbed tile goes to the winner: the promoter keeps its pong
+                self._win_on_tile(winners, p, t, robbed=True)
+                return True
+        return False
 
     def _ask_hu_round(self, candidates: list[int], tile: int) -> Generator[Question, Answer, list[int]]:
         """``/ask hu`` to each of ``candidates`` (the seats that can win on ``tile``, in turn order), one at a
@@ -823,6 +829,18 @@ class Hand:
                 self._emit(Pong(q, tiles3))  # type: ignore[arg-type]
                 if self._tracks:
                     fam.set_made(self, q, p, t)
+                if fam.add_to_claimed_pung and s.counts[INDEX[t // 10]] == 1 and self._can_replace():
+                    # the pung's fourth tile in hand (mj-server 1.11): the claim may become a kong at once
+                    fourth = next(x for x in s.concealed if x // 10 == t // 10)
+                    a = yield self._ask(q, "gong", (Answer("gong", (fourth,), GONG_PROMOTED), PASS))
+                    if a.kind == "gong":
+                        self._claimed = True
+                        self._gong_made()
+                        if (yield from self._promote(q, fourth)):
+                            return ("over", 0)
+                        if not self._draw(q, replacement=True, after_gong=True):
+                            return ("over", 0)
+                        return ("gong", q)
                 return ("pong", q)
         s = self._seats[nxt]
         opts = eat_options(s.concealed, t) if eat else None

@@ -12,8 +12,9 @@ What the loop asks (all pure and synchronous):
   ``can_loose``: a dead wall kept at a size, a fixed one, or none);
 * the deal: ``deal_size`` tiles a seat (the dealer one more), flowers replaced from the loose end or the live wall
   (``flower_loose``), and whether eight flowers win (``flower_wins``);
-* claims: ``gong_from_previous_player``, ``rob_kong``, ``multiple_winners`` (the order is the loop's own: Mah-Jong
-  in turn order after the thrower, then the one seat that can pung or kong, then the next seat's chow);
+* claims: ``gong_from_previous_player``, ``rob_kong``, ``add_to_claimed_pung``, ``multiple_winners`` (the order
+  is the loop's own: Mah-Jong in turn order after the thrower, then the one seat that can pung or kong, then the
+  next seat's chow);
 * winning shapes: ``special_waits`` (shapes beyond sets and a pair, for a hand without melds) and ``is_complete``;
 * the end: ``score`` (every winner's score with its explanation, the settlement) and ``keeps_deal`` (who deals
   next); where players declare their sets (``declarations``: classical, for a client of mj-server's protocol),
@@ -40,6 +41,7 @@ class Family:
     flower_wins: bool = False  # eight flowers (or seven robbing the eighth) win the hand
     gong_from_previous_player: bool = False
     rob_kong: bool = True
+    add_to_claimed_pung: bool = False  # a pung just claimed, its fourth tile in hand, may be made a kong at once
     multiple_winners: bool = False
     seven_pairs_and_pung: bool = False  # Taiwan's 嚦咕嚦咕 (the engine's own fast path)
     tracks_sets = False  # the engine calls ``set_made`` at every pung, chow and kong

@@ -47,7 +47,7 @@ class SeatView:
     __slots__ = (
         "position", "total_tiles", "dead_wall", "gong_from_previous_player", "seven_pairs_and_pung", "round_wind",
         "hand_wind", "dealer", "open", "hand", "counts", "melds", "flowers", "throws", "rivers", "last_draw",
-        "claim_tile", "claim_from", "wall_remaining", "scores", "winners", "_pending_draw", "sets_needed",
+        "claim_tile", "claim_from", "wall_remaining", "scores", "winners", "_pending_draw", "sets_needed", "ponged",
     )
 
     def __init__(
@@ -68,6 +68,7 @@ class SeatView:
         self.dealer = 1
         self.open = 1
         self.hand: list[int] = []
+        self.ponged: int | None = None  # the kind of the pung this seat has just claimed, until it throws or gongs
         self.counts: list[int] = [0] * 34
         self.melds: dict[int, list[Meld]] = {1: [], 2: [], 3: [], 4: []}
         self.flowers: dict[int, list[int]] = {1: [], 2: [], 3: [], 4: []}
@@ -113,6 +114,9 @@ class SeatView:
             return (HU, PASS)
         t = self.claim_tile
         if ask == "gong":
+            if t is None and self.ponged is not None:  # right after its pung (classical): only that pung's kong
+                return with_pass([a for a in self_gong_options(self.hand, self.melds[self.position])
+                                  if a.mode == GONG_PROMOTED and a.tiles[0] // 10 == self.ponged])
             if t is None:
                 return with_pass(self_gong_options(self.hand, self.melds[self.position]))
             option = meld_gong_option(self.hand, t)
@@ -194,6 +198,7 @@ class SeatView:
             if e.seat == me:
                 self._remove(e.tile)
                 self.claim_tile = self.claim_from = None
+                self.ponged = None
             else:
                 self.claim_tile, self.claim_from = e.tile, e.seat
             self.last_draw = None
@@ -212,6 +217,8 @@ class SeatView:
                     self._remove(t)
             self.melds[e.seat].append(Meld("eat" if isinstance(e, Eat) else "pong", tiles, claimed, source))
             self.claim_tile = self.claim_from = None
+            if e.seat == me and isinstance(e, Pong):
+                self.ponged = claimed // 10
         elif isinstance(e, Gong):
             self._gong(e)
         elif isinstance(e, Hu):
@@ -221,6 +228,8 @@ class SeatView:
 
     def _gong(self, e: Gong) -> None:
         me = self.position
+        if e.seat == me:
+            self.ponged = None
         if e.mode == GONG_MELDED:
             source, claimed = self.throws[-1] if self.throws else (None, -1)
             self._claimed(claimed)

@@ -248,6 +248,48 @@ def test_a_kong_is_claimed_from_the_previous_player_and_replaced_from_the_loose_
     assert hand.melds(2)[0].type == "gong"
 
 
+def test_a_pung_just_claimed_may_be_made_a_kong_at_once() -> None:
+    """mj-server 1.11 lets a player add to a pung it has just claimed (a pung claim corrected to a kong): South,
+    holding three 8-wan, pungs East's with two of them and is asked at once, in its own turn, whether to add the
+    third (nothing else: not the kong of four West it holds, which only a draw allows); the kong gets its loose tile
+    and South's turn goes on as after any draw.  A seat's view offers the same answers.  Declined, South discards."""
+    east = [tid(18)] + [tid(k) for k in (21, 23, 25, 27, 29, 31, 33, 35, 37, 41, 43, 45, 47)]
+    south = [tid(18, 1), tid(18, 2), tid(18, 3)] + [tid(42, c) for c in range(4)] + \
+        [tid(k, 1) for k in (21, 22, 23, 24, 25, 26)]
+    for add in (True, False):
+        hand = arranged({1: east, 2: south}, replacements=[tid(39)])
+        view = new_view(2, gong_from_previous_player=True)
+        for e in hand.start():
+            if 2 in e.audience:
+                view.apply(e)
+        for a in (Answer.throw(tid(18)), PASS):  # East's 8-wan; South does not take it as a kong
+            for e in hand.apply(a):
+                if 2 in e.audience:
+                    view.apply(e)
+        q = hand.question
+        assert q is not None and (q.seat, q.ask) == (2, "pong")
+        for e in hand.apply(next(x for x in q.legal if x.kind == "pong" and tid(18, 3) not in x.tiles)):
+            if 2 in e.audience:
+                view.apply(e)
+        q = hand.question
+        assert q is not None and (q.seat, q.ask, q.tile) == (2, "gong", None)
+        assert q.legal == (Answer("gong", (tid(18, 3),), 1), PASS), "the new pung's kong only, not the 4 West"
+        assert tuple(view.legal("gong")) == q.legal
+        events = hand.apply(q.legal[0] if add else PASS)
+        q = hand.question
+        if add:  # after its loose tile, its own turn as after any draw: the four West may now be a kong too
+            assert q is not None and (q.seat, q.ask) == (2, "gong") and q.legal[0].tiles == tuple(tid(42, c)
+                                                                                                  for c in range(4))
+            hand.apply(PASS)
+            q = hand.question
+        assert q is not None and (q.seat, q.ask) == (2, "throw")
+        if add:
+            assert Gong(2, 1, (tid(18, 3),)) in events and Mo(2, tid(39), True, audience=frozenset({2})) in events
+            assert [(m.type, m.promoted) for m in hand.melds(2)] == [("gong", True)]
+        else:
+            assert [m.type for m in hand.melds(2)] == ["pong"] and tid(18, 3) in hand.concealed(2)
+
+
 def test_robbing_a_kong() -> None:
     """South pungs East's 8-wan, later draws the fourth and adds it to the pung; North, waiting on 8-wan between
     7 and 9, robs the kong: the win is North's, paid as on a discard of South's, and South keeps a pung."""
