@@ -53,7 +53,6 @@ from wrappers.process import BLOCK_MS, BoxPool, ProcessSeat
 from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.seat import BuiltinSeat, Deliveries, Fault, HandInfo, Seat, builtin_takeover
 from wrappers.spec import BotSpec, SpecError, check_protocol_family, parse_bot
-from wrappers.xmj.seat import BoxedClient, XmjSeat
 
 
 class MatchError(InputError):
@@ -293,6 +292,8 @@ async def run_match(
                 elif spec.builtin is not None:
                     seats[p] = BuiltinSeat(names[p - 1], p, make_policy(spec.builtin))
                 elif spec.protocol == "xmj":
+                    from wrappers.xmj.seat import BoxedClient, XmjSeat  # here: an ICGA match does not load it
+
                     client = BoxedClient(spec, p, names[p - 1], nursery, hands=hands_planned)
                     seats[p] = XmjSeat(names[p - 1], p, names={q: names[q - 1] for q in (1, 2, 3, 4)},
                                        options=family.options,  # type: ignore[attr-defined]

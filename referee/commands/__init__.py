@@ -22,6 +22,8 @@ from wrappers.sandbox import MODE_ENV, MODES
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from referee.game.engine import WinRecord
+
 PIPE_WIDTH = 160  # the width of tables written to a file or a pipe (a terminal's own width otherwise)
 
 
@@ -51,6 +53,15 @@ def make_console(*, stderr: bool = False, width: int = PIPE_WIDTH,
 
 # How a hand was won (``WinRecord.how``), in the words the commands print.
 HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing the gong", "flowers": "eight flowers"}
+
+
+def score_words(w: WinRecord, *, none: str | None = "no items") -> str:
+    """A win's score in words: Taiwan's tai with its items (``none`` when there are none: None leaves the
+    brackets out), or a classical winner's points (its explanation is its own table)."""
+    if getattr(w.score, "unit", "tai") == "points":  # (a classical score, known without loading classical)
+        return f"{w.score.tai} points"
+    items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items) or none
+    return f"{w.score.tai} tai" + (f" ({items})" if items else "")
 
 
 def shown(text: object) -> str:

@@ -28,13 +28,12 @@ from referee.commands import (
     add_timeout_option,
     fail,
     make_console,
+    score_words,
 )
-from referee.commands.replay import score_words
 from referee.errors import BotError, InputError
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
 from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
-from referee.mjserver import history_walls, is_history_path
 from referee.numbers import count, int_arg
 from referee.rulesets import PLAYED, playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
@@ -88,6 +87,8 @@ def _read_walls(paths: list[Path], rules: Any, args: argparse.Namespace) -> tupl
     """The walls of ``--wallfile`` and the ruleset to play them under: a walls file under the match's ruleset, or
     mj-server hand histories under their own options (a classical ruleset; the match's own options, such as
     hands and timeouts, still from ``--rules`` and ``--set``)."""
+    from referee.mjserver import history_walls, is_history_path  # here: a match without --wallfile never needs it
+
     if not any(is_history_path(p) for p in paths):
         if len(paths) > 1:
             raise InputError(f"--wallfile {paths[1]}: one walls file (several --wallfile are mj-server hand "
@@ -111,7 +112,12 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     """Play the match the arguments describe with ``play`` (``play_match`` handling the stop signals; ``mjref serve``
     seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
     False).  A match stopped by a signal (``MatchResult.aborted``) exits 128 + the signal's number."""
-    histories = bool(args.wallfile) and any(is_history_path(p) for p in args.wallfile)
+    if args.wallfile:
+        from referee.mjserver import is_history_path
+
+        histories = any(is_history_path(p) for p in args.wallfile)
+    else:
+        histories = False
     if histories and "classical" not in PLAYED.get(command, ()):
         return fail(command, f"--wallfile {args.wallfile[0]}: an mj-server hand history deals Chinese Classical, "
                     f"which mjref {command} does not run yet (mjref match does)")

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import HOW, fail, make_console, shown
+from referee.commands import HOW, fail, make_console, score_words, shown
 from referee.errors import printable
 from referee.game.classical.family import ClassicalDetail, ClassicalRuleset, ClassicalScore
 from referee.game.engine import WinRecord
@@ -154,15 +154,6 @@ def rules_changed(report: ReplayReport) -> dict[str, Any]:
         elif base.get(k) != v:
             out[k] = v
     return out
-
-
-def score_words(w: WinRecord, *, none: str | None = "no items") -> str:
-    """A win's score in words: Taiwan's tai with its items (``none`` when there are none: None leaves the
-    brackets out), or a classical winner's points (its explanation is its own table)."""
-    if isinstance(w.score, ClassicalScore):
-        return f"{w.score.tai} points"
-    items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items) or none
-    return f"{w.score.tai} tai" + (f" ({items})" if items else "")
 
 
 def describe_win(w: WinRecord, names: list[str]) -> str:

@@ -363,6 +363,7 @@ class ClassicalScore:
 
     tai: int
     explanation: tuple[str, ...]
+    unit: ClassVar[str] = "points"  # (Taiwan's score is in tai)
 
     @property
     def items(self) -> tuple[()]:
