@@ -373,7 +373,7 @@ class XmjSeat(Seat):
         if self.between_hands:
             return  # a decision about the hand that is over, sent before the client's Ready for the next
         if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= serial:
-            self.conn.post([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
+            await self.conn.send([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
         if question is None or not _stale(msg, question, serial):
             self.decisions.take(msg)
 
