@@ -2,10 +2,10 @@
 the keeper switching to the seat's own uid), and organisers run mjref both ways.
 
 As root this test copies what the suite needs into a folder open to all (mjref's packages, its tests, the
-installed libraries without the browser's driver) and runs the sandbox's and the box pool's tests there under an
-unprivileged uid (util-linux ``setpriv``, no capabilities) with the system's Python (``/usr/bin/python3``, of the
-same minor version as this one: the libraries' compiled parts must load).  Run by an ordinary user, the suite itself
-is that run, and this test has nothing to add.
+installed libraries without the browser's driver) and runs the sandbox's, the box pool's and the xmj client box's
+tests there under an unprivileged uid (util-linux ``setpriv``, no capabilities) with the system's Python
+(``/usr/bin/python3``, of the same minor version as this one: the libraries' compiled parts must load).  Run by an
+ordinary user, the suite itself is that run, and this test has nothing to add.
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ def test_the_box_holds_when_an_ordinary_user_runs_mjref() -> None:
             ["setpriv", f"--reuid={USER_UID}", f"--regid={USER_UID}", "--clear-groups", "--inh-caps=-all",
              "--bounding-set=-all", "--", str(tree / "venv" / "bin" / "python"), "-m", "pytest", "-q", "-p",
              "no:cacheprovider", "-n", "0", "tests/wrappers/test_sandbox.py",
-             "tests/wrappers/test_sandbox_fallback.py", "tests/wrappers/test_box_pool.py"],
+             "tests/wrappers/test_sandbox_fallback.py", "tests/wrappers/test_box_pool.py",
+             "tests/wrappers/test_xmj_box.py"],
             cwd=tree, env=env, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL, check=False)
         tail = (done.stdout + done.stderr)[-4000:]
         assert done.returncode == 0, tail
