@@ -67,6 +67,19 @@ def _cpu_group() -> str | None:
     return cgroups.cpu_seat_path(f"mjref-boxbench-{os.getpid()}-{time.monotonic_ns()}")
 
 
+def child_env(tree: Path) -> tuple[dict[str, str], str | None]:
+    """The environment of an mjref command run by a bench from ``tree`` (``_CHILD``; the caller's ``MJREF_SANDBOX``
+    left out), and the CPU accounting cgroup it joins at its start (made here; None where ``_cpu_group`` gives
+    none: ``_close_group`` reads and removes it)."""
+    group = _cpu_group()
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env.pop("MJREF_SANDBOX", None)
+    if group is not None:
+        cgroups.create_cpu(group)
+        env["MJREF_BENCH_CGROUP"] = group
+    return env, group
+
+
 def _toml(python: str, seeds: int, hands: int, concurrency: int) -> str:
     bots = "".join(f'[[bots]]\nname = "g{i}"\ncmd = ["{python}", "-m", "bots.greedy"]\n'
                    f'cwd = "{REPO}"\nenv = {{ PYTHONPATH = "{REPO}" }}\n' for i in range(1, 5))
@@ -94,14 +107,9 @@ def _close_group(group: str) -> float | None:
 def _run(tree: Path, toml: str, extra: list[str]) -> tuple[float, float, float | None]:
     """One tournament: its wall seconds, the referee's own CPU seconds, and the CPU seconds of the whole command
     (None where ``_cpu_group`` gives no cgroup)."""
-    group = _cpu_group()
     with tempfile.TemporaryDirectory(prefix="mjref-boxbench-") as tmp:
         Path(tmp, "t.toml").write_text(toml, encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": str(tree)}
-        env.pop("MJREF_SANDBOX", None)
-        if group is not None:
-            cgroups.create_cpu(group)
-            env["MJREF_BENCH_CGROUP"] = group
+        env, group = child_env(tree)
         started = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", _CHILD, "tournament", "t.toml", *extra], cwd=tmp, env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

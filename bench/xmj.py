@@ -41,9 +41,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.box import _CHILD, _close_group, _cpu_group  # noqa: E402
+from bench.box import _CHILD, _close_group, child_env  # noqa: E402
 from bench.machine import machine  # noqa: E402
-from wrappers import cgroups  # noqa: E402
 
 SERVER = "/usr/games/mj-server"
 PLAYER = "/usr/games/mj-player"
@@ -99,13 +98,8 @@ def mjserver_game(seed: int, timeout: float) -> dict[str, float]:
 
 def mjref_match(seed: int, hands: int, extra: list[str], timeout: float) -> dict[str, float | None]:
     """One ``mjref match`` of four mj-player seats: wall, CPU of the whole tree (or None), hands, won hands."""
-    group = _cpu_group()
     with tempfile.TemporaryDirectory(prefix="mjref-xmjbench-") as tmp:
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        env.pop("MJREF_SANDBOX", None)
-        if group is not None:
-            cgroups.create_cpu(group)
-            env["MJREF_BENCH_CGROUP"] = group
+        env, group = child_env(REPO)
         started = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-c", _CHILD, "match", *["mj-player"] * 4, "--rules", "xmj",
                                  "--set", f"hands={hands}", "--seed", str(seed), "--log", "m.jsonl", *extra],
