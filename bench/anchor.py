@@ -16,6 +16,24 @@ from types import ModuleType
 REPO = Path(__file__).resolve().parent.parent
 
 
+# Modules an older revision's file imports from paths that have since moved: such a file runs against ours, so
+# each old path is given what it held (Taiwan's rules and scoring moved into referee/game/taiwan16/, the match's
+# options and fault penalties into referee/game/match_options.py).
+_MOVED = {"referee.game.rules": ("referee.game.taiwan16.rules", "referee.game.match_options"),
+          "referee.game.scoring": ("referee.game.taiwan16.scoring", "referee.game.match_options")}
+
+
+def _old_paths() -> None:
+    for old, news in _MOVED.items():
+        if old in sys.modules:
+            continue
+        module = ModuleType(old)
+        for new in reversed(news):  # the first named wins a name both hold
+            module.__dict__.update({k: v for k, v in vars(importlib.import_module(new)).items()
+                                    if not k.startswith("__")})
+        sys.modules[old] = module
+
+
 def anchor_module(rev: str, path: str, bench: str) -> ModuleType:
     """The file ``path`` (e.g. ``referee/replay.py``) at revision ``rev``, as a module of its package named
     ``_anchor_<name>``: its imports, and the files it reads beside itself, are ours.  A revision git does not know
@@ -30,6 +48,7 @@ def anchor_module(rev: str, path: str, bench: str) -> ModuleType:
     module.__package__ = package
     module.__file__ = str(REPO / path)  # what it reads beside itself (analysis.py's shipped tables) is ours
     sys.modules[spec.name] = module  # dataclasses look their module up
+    _old_paths()
     exec(compile(src.stdout, f"{rev}:{path}", "exec"), module.__dict__)  # noqa: S102
     return module
 

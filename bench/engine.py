@@ -55,7 +55,7 @@ from bench.machine import machine  # noqa: E402
 from referee.game.classical.options import GameOptions  # noqa: E402
 from referee.game.engine import Hand  # noqa: E402
 from referee.game.family import family_of  # noqa: E402
-from referee.game.rules import Ruleset  # noqa: E402
+from referee.game.taiwan16.rules import Ruleset  # noqa: E402
 from referee.game.view import new_view  # noqa: E402
 from referee.game.wall import generate_wall  # noqa: E402
 
@@ -84,7 +84,10 @@ CHILD_SCRIPT = """
 import json, random, sys, time
 sys.path.insert(0, sys.argv[1])
 from referee.game.engine import Hand
-from referee.game.rules import Ruleset
+try:
+    from referee.game.taiwan16.rules import Ruleset
+except ImportError:  # a revision from before Taiwan's rules moved into their family's folder
+    from referee.game.rules import Ruleset
 from referee.game.wall import generate_wall
 hands, seed, flowers = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
 rules = Ruleset(flowers=flowers)

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 import referee.match  # noqa: E402
 from bench.anchor import commit_of, exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
-from referee.game.rules import make_ruleset  # noqa: E402
+from referee.game.taiwan16.rules import make_ruleset  # noqa: E402
 from referee.log import AnswerRecord, open_log  # noqa: E402
 from referee.match import MatchResult, play_match  # noqa: E402
 from wrappers.process import BLOCK_MS, ProcessSeat  # noqa: E402

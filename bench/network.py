@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import trio
 
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import MatchResult, run_match
 from referee.server import Server, generate_tokens
 from wrappers.spec import BotSpec

@@ -56,7 +56,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import machine  # noqa: E402
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from tournaments.regress import DEFAULT_TAIL_LOSS, RegressSettings, resampled_groups
 from tournaments.runner import MatchJob, run_job
 from tournaments.schedule import ScheduledMatch

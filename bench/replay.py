@@ -37,7 +37,7 @@ from bench.anchor import anchor_module as load_anchor  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from referee import replay
 from referee.game.engine import Hand
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.game.wall import generate_wall
 from referee.match import play_match, resolve_bots
 from referee.replay import replay_log

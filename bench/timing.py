@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.machine import machine  # noqa: E402
-from referee.game.rules import make_ruleset  # noqa: E402
+from referee.game.taiwan16.rules import make_ruleset  # noqa: E402
 from referee.log import open_log  # noqa: E402
 from referee.match import play_match  # noqa: E402
 from wrappers.spec import BotSpec  # noqa: E402

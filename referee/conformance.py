@@ -35,7 +35,7 @@ from referee.aio import unwrap_single
 from referee.errors import InputError, printable
 from referee.game.engine import Hand
 from referee.game.family import family_of
-from referee.game.rules import DEFAULT_RULES
+from referee.game.taiwan16.rules import DEFAULT_RULES
 from referee.game.types import (
     GONG_CONCEALED,
     GONG_PROMOTED,

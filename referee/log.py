@@ -40,9 +40,10 @@ from referee import __version__
 from referee.errors import InputError, printable
 from referee.game.engine import HandResult, WinRecord
 from referee.game.family import rules_from_dump
-from referee.game.rules import RulesError, Ruleset, make_ruleset
-from referee.game.scoring import SetStatus, SetType
+from referee.game.match_options import RulesError
 from referee.game.series import HandSetup
+from referee.game.taiwan16.rules import Ruleset, make_ruleset
+from referee.game.taiwan16.scoring import SetStatus, SetType
 from referee.game.tiles import WINDS_IN_ORDER
 from referee.game.types import EVENT_TYPES, Event
 from referee.game.wall import Wall, bot_seed

@@ -28,9 +28,9 @@ from bots.base import BUILTIN_NAMES, DEFAULT_DUMMY, make_policy, parse_spec
 from referee.errors import BotError, InputError
 from referee.game.engine import Hand, HandResult, IllegalAnswer
 from referee.game.family import family_of
-from referee.game.rules import DEFAULT_RULES, Ruleset
-from referee.game.scoring import fault_settlement
+from referee.game.match_options import fault_settlement
 from referee.game.series import HandSetup, Series
+from referee.game.taiwan16.rules import DEFAULT_RULES, Ruleset
 from referee.game.types import Event
 from referee.game.wall import Wall, check_seed, generate_wall
 from referee.log import (

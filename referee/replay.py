@@ -39,10 +39,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from referee.game.engine import Hand, HandResult, IllegalAnswer
+from referee.game.match_options import fault_settlement
 from referee.game.options import throw_answer
-from referee.game.rules import Ruleset
-from referee.game.scoring import fault_settlement
 from referee.game.series import HandSetup, Series
+from referee.game.taiwan16.rules import Ruleset
 from referee.game.tiles import WINDS_IN_ORDER
 from referee.game.types import Answer, Event, Meld, Question
 from referee.game.wall import Wall, WallError, check_wall, generate_wall

@@ -2,7 +2,7 @@
 turned into a rule family and that family's options.
 
 A ruleset names its family (``taiwan16``, mjref's Taiwan 16-tile rules, the default; ``classical``, Chinese
-Classical as the Unix Mah-Jong programs play it) and that family's options (``referee.game.rules.Ruleset``,
+Classical as the Unix Mah-Jong programs play it) and that family's options (``referee.game.taiwan16.rules.Ruleset``,
 ``referee.game.classical.options.GameOptions``).  Presets are data files beside the family
 (``referee/game/classical/presets/*.toml``: ``xmj``, ``dmjl``).  A FILE is either a TOML ruleset (``family = ...``
 and an ``[options]`` table) or an mj-server option file (``GameOption`` lines), taken as it is.
@@ -20,9 +20,10 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from referee.errors import InputError
-from referee.game.classical.family import MATCH_FIELDS, ClassicalRuleset
+from referee.game.classical.family import ClassicalRuleset
 from referee.game.classical.options import GameOptions, parse_option_file
-from referee.game.rules import (
+from referee.game.match_options import MATCH_FIELDS
+from referee.game.taiwan16.rules import (
     DEFAULT_RULES,
     Ruleset,
     assignment_options,
@@ -248,7 +249,7 @@ def families_schema() -> dict[str, Any]:
             "taiwan16": {"description": FAMILIES["taiwan16"], "default": True, "options": rules_schema()},
             "classical": {"description": FAMILIES["classical"], "default": False,
                           "options": GameOptions.model_json_schema(),
-                          "match_options": list(MATCH_FIELDS)},  # as taiwan16 defines them, beside the options
+                          "match_options": list(MATCH_FIELDS)},  # listed in full in taiwan16's schema
         },
         "presets": presets,
     }

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from referee.errors import InputError
 from referee.game.family import rules_from_dump
-from referee.game.scoring import ITEM_TITLES
+from referee.game.taiwan16.scoring import ITEM_TITLES
 from referee.game.tiles import name
 from referee.html import viewer_page
 from referee.html.tiles import symbol_defs, tile_names

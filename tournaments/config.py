@@ -36,7 +36,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bots.base import parse_spec
 from referee.errors import BotError, InputError, printable
-from referee.game.rules import RulesError, make_ruleset
+from referee.game.match_options import RulesError
+from referee.game.taiwan16.rules import make_ruleset
 from referee.game.wall import check_seed
 from referee.userfiles import read_toml
 from tournaments.store import MAX_STORED_SEED

@@ -20,7 +20,7 @@ import hashlib
 from pathlib import Path
 
 from referee.errors import InputError
-from referee.game.rules import Ruleset
+from referee.game.taiwan16.rules import Ruleset
 from referee.game.wall import WallError, parse_wallfile
 from referee.userfiles import read_text
 

@@ -49,7 +49,7 @@ import trio
 from bots.base import make_policy
 from referee.errors import BotError, InputError
 from referee.errors import StoreError as BaseStoreError
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import loads_json, read_bytes
 from wrappers.process import box_pool

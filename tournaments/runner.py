@@ -33,7 +33,7 @@ import trio
 from bots.base import seat_filler
 from referee.errors import BotError, InputError
 from referee.game.family import rules_from_dump
-from referee.game.rules import Ruleset, make_ruleset
+from referee.game.taiwan16.rules import Ruleset, make_ruleset
 from referee.game.wall import Wall, salted_seed
 from referee.match import FaultInfo, MatchResult, RemoteSeats, play_match, run_match
 from referee.shutdown import Shutdown, watching_signals

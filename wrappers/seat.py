@@ -25,7 +25,7 @@ from .codec import format_event, throw_or_draw_line
 
 if TYPE_CHECKING:  # the ruleset is a pydantic model: a bot process (``python -m bots.greedy``) must not import it
     from referee.game.engine import HandResult
-    from referee.game.rules import Ruleset
+    from referee.game.taiwan16.rules import Ruleset
 
 FaultKind = Literal[
     "start_failed",  # the executable could not be started

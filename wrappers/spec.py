@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from referee.errors import BotError, printable
-from referee.game.rules import MAX_SECONDS
+from referee.game.match_options import MAX_SECONDS
 from referee.userfiles import read_toml
 from referee.validation import validation_reason
 

@@ -161,7 +161,7 @@ class _VerboseAction(argparse.Action):
 def timeout_seconds(text: str) -> float:
     """The value of ``--timeout``: seconds per question, above 0 and at most ``MAX_SECONDS`` (the bounds of a bot
     file's ``timeout`` and of the ruleset's ``move_timeout``)."""
-    from referee.game.rules import MAX_SECONDS
+    from referee.game.match_options import MAX_SECONDS
 
     if not is_float_text(text):  # ASCII digits only: not "５" (referee.numbers)
         raise argparse.ArgumentTypeError(f"{text!r}: give seconds per question, e.g. 5")

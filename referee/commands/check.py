@@ -12,7 +12,7 @@ from rich.table import Table
 from referee.commands import add_play_options, add_rules_options, add_timeout_option, fail, shown
 from referee.commands.replay import console
 from referee.conformance import ORDER, TARGETS, CheckReport, run_check
-from referee.game.rules import MAX_SECONDS
+from referee.game.match_options import MAX_SECONDS
 from referee.match import resolve_local_bot
 from referee.numbers import count, float_arg
 from referee.rulesets import playable_rules

@@ -21,8 +21,8 @@ from referee.commands import HOW, fail, make_console, score_words, shown
 from referee.errors import printable
 from referee.game.classical.family import ClassicalDetail, ClassicalRuleset, ClassicalScore
 from referee.game.engine import WinRecord
-from referee.game.rules import DEFAULT_RULES
-from referee.game.scoring import ITEM_TITLES
+from referee.game.taiwan16.rules import DEFAULT_RULES
+from referee.game.taiwan16.scoring import ITEM_TITLES
 from referee.game.tiles import glyph, glyphs
 from referee.game.types import Meld
 from referee.mjserver import is_history_path

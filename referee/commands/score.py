@@ -1,4 +1,4 @@
-"""``mjref score``: the scoring calculator (docs/rules.md), a thin face over :mod:`referee.game.scoring`.
+"""``mjref score``: the scoring calculator (docs/rules.md), a thin face over :mod:`referee.game.taiwan16.scoring`.
 
 Reads one JSON object (a win) from a file or stdin, prints the result as JSON, or with ``--explain`` a readable
 table.  With any rule option (``--set``, ``--scoring``) the payments are included too.  Bad input exits with
@@ -15,8 +15,9 @@ from typing import Any
 from referee.commands import fail, make_console
 from referee.errors import InputError
 from referee.game import tiles
-from referee.game.rules import DEFAULT_RULES, RulesError, Ruleset, make_ruleset, parse_assignments
-from referee.game.scoring import ITEM_TITLES, ScoreError, score_request
+from referee.game.match_options import RulesError
+from referee.game.taiwan16.rules import DEFAULT_RULES, Ruleset, make_ruleset, parse_assignments
+from referee.game.taiwan16.scoring import ITEM_TITLES, ScoreError, score_request
 from referee.userfiles import loads_json, read_limited, read_text, utf8_text
 
 EPILOG = """\

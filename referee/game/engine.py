@@ -38,8 +38,8 @@ from .options import (
     throw_answer,
     with_pass,
 )
-from .rules import Ruleset
-from .scoring import ScoreResult
+from .taiwan16.rules import Ruleset
+from .taiwan16.scoring import ScoreResult
 from .tiles import ALL_TIDS, FLOWER_TIDS, INDEX, WINDS_IN_ORDER
 from .types import (
     ALL_SEATS,

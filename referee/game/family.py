@@ -110,6 +110,10 @@ class Family:
         """Whether the dealer deals the next hand too."""
         raise NotImplementedError
 
+    def auto_fault_penalty(self) -> int:
+        """What a faulted hand costs with ``fault_penalty = "auto"`` (``referee.game.match_options``)."""
+        raise NotImplementedError
+
 
 def family_of(rules: Any) -> Family:
     """The family of a ruleset object: Taiwan's ``Ruleset`` or a classical ruleset (``GameOptions`` or
@@ -122,7 +126,7 @@ def family_of(rules: Any) -> Family:
 
         fam = ClassicalFamily(rules)
     else:
-        from referee.game.taiwan16 import TaiwanFamily
+        from referee.game.taiwan16.family import TaiwanFamily
 
         fam = TaiwanFamily(rules)
     _RECENT.insert(0, (rules, fam))
@@ -140,6 +144,6 @@ def rules_from_dump(data: dict[str, Any]) -> Any:
         from referee.game.classical.family import ClassicalRuleset
 
         return ClassicalRuleset.model_validate(data)
-    from referee.game.rules import Ruleset
+    from referee.game.taiwan16.rules import Ruleset
 
     return Ruleset.model_validate(data)

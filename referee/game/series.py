@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .engine import HandResult
 from .family import family_of
-from .rules import Ruleset
+from .taiwan16.rules import Ruleset
 from .tiles import WINDS_IN_ORDER
 
 

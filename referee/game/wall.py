@@ -28,7 +28,7 @@ from referee.errors import InputError
 from .types import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the wall needs only ``rules.flowers``; bots import this module and start faster without pydantic
-    from .rules import Ruleset
+    from .taiwan16.rules import Ruleset
 from .tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, FLOWER_TIDS, TileError, parse_tids
 from .types import Record
 

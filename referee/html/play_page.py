@@ -24,7 +24,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from referee.game.scoring import ITEM_TITLES
+from referee.game.taiwan16.scoring import ITEM_TITLES
 
 from .tiles import symbol_defs, tile_names
 from .viewer_page import _SEAT, CSS, SHARED_JS, fill

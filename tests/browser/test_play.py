@@ -21,7 +21,7 @@ import pytest
 
 from referee.cli import main as mjref
 from referee.game.engine import Hand
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.game.types import Answer
 from referee.game.wall import Wall, arrange_wall
 

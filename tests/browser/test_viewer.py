@@ -14,7 +14,7 @@ import pytest
 
 from referee.cli import main
 from referee.errors import MjrefError
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import play_match, resolve_bots
 from referee.viewer import (
     build_match,

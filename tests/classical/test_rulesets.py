@@ -16,7 +16,7 @@ from referee.game.classical.hand import Hand
 from referee.game.classical.options import GameOptions
 from referee.game.classical.request import parse_set, score_classical
 from referee.game.classical.scoring import Situation
-from referee.game.rules import DEFAULT_RULES, Ruleset
+from referee.game.taiwan16.rules import DEFAULT_RULES, Ruleset
 from referee.rulesets import families_schema, load_rules, preset_names, with_assignments
 
 

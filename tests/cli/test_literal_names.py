@@ -17,7 +17,7 @@ from pathlib import Path
 from installed import in_a_terminal
 
 from referee.commands import regress as regress_command
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.markdown import md_code, md_text
 from tournaments.regress import RegressSettings, RegressState
 from tournaments.sprt import Sprt

@@ -189,7 +189,7 @@ def test_lines_on_a_terminal(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------------ openings
 def wall_lines(n: int, first_seed: int = 500) -> list[str]:
-    from referee.game.rules import Ruleset
+    from referee.game.taiwan16.rules import Ruleset
     from referee.game.wall import generate_wall
 
     return [" ".join(map(str, generate_wall(first_seed + i, 0, Ruleset()).tiles)) for i in range(n)]

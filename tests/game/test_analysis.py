@@ -674,7 +674,7 @@ def test_greedy_plays_the_same_with_the_shipped_seen_tables(monkeypatch: pytest.
     """Greedy's decisions with the suits of its copies seen looked up in ``seen_tables.bin`` are those it made when
     it built them: the play digests of two matches in which the copies seen change its play (they differ when
     greedy passes no copies seen) are pinned, and equal those of the same matches with the tables built."""
-    from referee.game.rules import make_ruleset
+    from referee.game.taiwan16.rules import make_ruleset
     from referee.match import play_match, resolve_bots
 
     seats = ["greedy:chowness=0.9,hiddenness=0.1", "greedy", "greedy:chowness=0.9,hiddenness=0.1",

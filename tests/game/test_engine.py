@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 import pytest
 
 from referee.game.engine import EngineError, Hand, HandResult, IllegalAnswer, WinRecord
-from referee.game.rules import Ruleset
 from referee.game.series import Series
+from referee.game.taiwan16.rules import Ruleset
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, FLOWER_TIDS
 from referee.game.types import (
     ALL_SEATS,

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.game.engine import Hand, IllegalAnswer
-from referee.game.rules import Ruleset
+from referee.game.taiwan16.rules import Ruleset
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS, INDEX, counts34
 from referee.game.types import (
     ALL_SEATS,

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.game.rules import RulesError, make_ruleset, parse_assignments
-from referee.game.scoring import ScoreError, fault_penalty_points, fault_settlement, settle
+from referee.game.match_options import RulesError, fault_penalty_points, fault_settlement
+from referee.game.taiwan16.rules import make_ruleset, parse_assignments
+from referee.game.taiwan16.scoring import settle
 
 
 def test_auto_is_what_an_8_tai_self_drawn_win_collects() -> None:
@@ -40,7 +41,7 @@ def test_an_amount_that_does_not_divide_by_three_goes_to_the_next_seats_in_turn(
     assert fault_settlement([4], make_ruleset({"fault_penalty": 5})) == (-2, -2, -1, 5)
     assert fault_settlement([2], make_ruleset({"fault_penalty": 4})) == (-1, 4, -2, -1)
     assert fault_settlement([1], make_ruleset({"fault_penalty": 1})) == (1, -1, 0, 0)
-    with pytest.raises(ScoreError, match="seat 1..4"):
+    with pytest.raises(ValueError, match="seat 1..4"):
         fault_settlement([5], make_ruleset())
 
 

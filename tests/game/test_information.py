@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.game.engine import Hand
-from referee.game.rules import Ruleset
+from referee.game.taiwan16.rules import Ruleset
 from referee.game.types import Hu
 from referee.game.wall import generate_wall
 from wrappers.codec import format_event
@@ -82,7 +82,7 @@ def test_the_check_itself_catches_a_leak() -> None:
 
 def test_a_builtin_policy_cannot_rebuild_the_wall(tmp_path: Path) -> None:
     """What a built-in seat is given at the start of a hand (its bot seed) does not reproduce the wall."""
-    from referee.game.rules import make_ruleset
+    from referee.game.taiwan16.rules import make_ruleset
     from referee.game.wall import generate_wall as wall_of
     from referee.match import play_match, resolve_bots
     from wrappers.seat import BuiltinSeat

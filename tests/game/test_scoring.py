@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.game.rules import DEFAULT_RULES, DEFAULT_TAI, Ruleset, make_ruleset
-from referee.game.scoring import (
+from referee.game.taiwan16.rules import DEFAULT_RULES, DEFAULT_TAI, Ruleset, make_ruleset
+from referee.game.taiwan16.scoring import (
     ITEM_TITLES,
     ArrangedSet,
     Item,

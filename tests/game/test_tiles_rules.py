@@ -8,7 +8,8 @@ import pytest
 
 from referee.cli import main
 from referee.game import tiles
-from referee.game.rules import DEFAULT_TAI, RulesError, Ruleset, make_ruleset, parse_assignments
+from referee.game.match_options import RulesError
+from referee.game.taiwan16.rules import DEFAULT_TAI, Ruleset, make_ruleset, parse_assignments
 from referee.game.tiles import TileError
 
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bots.base import make_policy, seat_filler
-from referee.game.rules import make_ruleset
-from referee.game.scoring import fault_penalty_points
+from referee.game.match_options import fault_penalty_points
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import MatchResult, play_match, resolve_bots
 from referee.replay import replay_log
 from wrappers.spec import BotSpec

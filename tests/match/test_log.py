@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.game.rules import make_ruleset
 from referee.game.series import HandSetup
+from referee.game.taiwan16.rules import make_ruleset
 from referee.game.types import (
     EVENT_TYPES,
     Dealt,

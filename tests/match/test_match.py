@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from processes import lingering_processes
 
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.log import open_log
 from referee.match import MatchError, play_match, resolve_bots
 from wrappers.sandbox import bwrap_problem

@@ -31,7 +31,7 @@ from trio_websocket import ConnectionClosed, ConnectionRejected, open_websocket_
 
 from referee.cli import main as mjref
 from referee.game.engine import Hand
-from referee.game.rules import Ruleset, make_ruleset
+from referee.game.taiwan16.rules import Ruleset, make_ruleset
 from referee.game.tiles import ALL_TIDS
 from referee.game.wall import Wall
 from referee.match import MatchResult, resolve_bots

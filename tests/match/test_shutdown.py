@@ -19,7 +19,7 @@ import pytest
 import trio
 from processes import lingering_processes, live_processes
 
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.log import open_log
 from referee.match import HandSummary, MatchResult, resolve_bots, run_match
 from referee.replay import replay_log

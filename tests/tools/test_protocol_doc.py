@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.game.rules import DEFAULT_TAI, Ruleset
+from referee.game.taiwan16.rules import DEFAULT_TAI, Ruleset
 from referee.match import play_match, resolve_bots
 from referee.transcript import format_transcript, transcript
 from wrappers.codec import ProtocolError, format_answer, parse_answer, parse_server_line

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from referee import cli
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.game.wall import bot_seed
 from referee.match import play_match, resolve_bots
 from referee.refeed import run_refeed

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import cli
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.log import LOG_FORMAT, event_line
 from referee.match import play_match, resolve_bots
 from referee.replay import LogWalker, Step, replay_log

@@ -18,7 +18,7 @@ import pytest
 import trio
 from trio_websocket import serve_websocket
 
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import play_match, resolve_bots
 from wrappers import messages as m
 

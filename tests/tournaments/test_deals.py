@@ -117,7 +117,7 @@ def test_one_seed_at_two_tables_is_never_played_at_once(tmp_path: Path) -> None:
 def test_a_regression_run_never_plays_one_seed_twice_at_once(tmp_path: Path) -> None:
     """`mjref regress` plays a group's matches on one seed (the candidate in each seat): with a process candidate
     at concurrency 4 they are played one after another, and groups side by side."""
-    from referee.game.rules import make_ruleset
+    from referee.game.taiwan16.rules import make_ruleset
     from tournaments.regress import RegressSettings, regress
     from wrappers.spec import BotSpec
 

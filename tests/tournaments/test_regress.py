@@ -20,7 +20,7 @@ import pytest
 
 from referee.cli import add_command
 from referee.commands import regress as command
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from tournaments import regress as regress_mod
 from tournaments.regress import (
     Played,

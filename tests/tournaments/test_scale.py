@@ -258,7 +258,7 @@ def test_regress_takes_the_store_lock(tmp_path: Path) -> None:
     naming the holder, both when planning and when running."""
     import trio
 
-    from referee.game.rules import make_ruleset
+    from referee.game.taiwan16.rules import make_ruleset
     from tournaments.regress import RegressError, RegressSettings, plan_regress, run_regress
     from wrappers.spec import BotSpec
 

@@ -229,8 +229,8 @@ def test_every_winner_of_a_hand_is_stored(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "tests" / "game"))  # the engine tests' table builder (another floor's folder)
     from test_engine import HU, Answer, Table, _two_waiters, start
 
-    from referee.game.rules import Ruleset
     from referee.game.series import HandSetup
+    from referee.game.taiwan16.rules import Ruleset
     from referee.match import HandSummary, MatchResult, SeatResult
     from tournaments.runner import MatchJob, to_record
     from tournaments.schedule import ScheduledMatch
@@ -279,7 +279,7 @@ def test_a_stopped_run_says_what_is_kept(capsys: pytest.CaptureFixture[str]) -> 
 def test_every_match_id_a_schedule_makes_fits_what_readers_accept() -> None:
     """A store's reader (the report, which names files after them) refuses any ID outside ``MATCH_ID``: every ID a
     tournament's or a regression's schedule makes fits it, large seeds and 24 seatings included."""
-    from referee.game.rules import make_ruleset
+    from referee.game.taiwan16.rules import make_ruleset
     from tournaments.regress import RegressSettings
     from tournaments.schedule import MATCH_ID
     from wrappers.spec import BotSpec

@@ -22,7 +22,7 @@ import pytest
 import trio
 from processes import GONE_WITHIN, unprivileged_bot, unprivileged_python
 
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import MatchResult, run_match
 from referee.replay import replay_log
 from wrappers import sandbox

@@ -24,7 +24,7 @@ from bots.greedy import Greedy
 from bots.stdio import Runner
 from referee.game.analysis import shanten
 from referee.game.engine import Hand
-from referee.game.rules import Ruleset
+from referee.game.taiwan16.rules import Ruleset
 from referee.game.tiles import INDEX, counts34
 from referee.game.types import HU, PASS, Answer, Event, Exit, InitCard, InitGame, Mo, Throw
 from referee.game.view import SeatView, new_view
@@ -418,8 +418,8 @@ def test_module_runs_a_scripted_conversation(name: str) -> None:
 
 # What a bot process must never import: the referee's own machinery (pydantic models, trio, rich, the engine and
 # scoring).  Each would add tens of milliseconds to every start, and a bot is started once per hand.
-HEAVY_MODULES = ("pydantic", "pydantic_core", "trio", "rich", "referee.game.rules", "referee.game.engine",
-                 "referee.game.scoring", "referee.match", "referee.log")
+HEAVY_MODULES = ("pydantic", "pydantic_core", "trio", "rich", "referee.game.taiwan16.rules", "referee.game.engine",
+                 "referee.game.taiwan16.scoring", "referee.match", "referee.log")
 
 # Not heavy, but each a few milliseconds of every start: a bot started without options (the usual per-hand start)
 # builds no dataclass, no argument parser, loads no OpenSSL, and no seat machinery; nor ``typing``, ``re`` or

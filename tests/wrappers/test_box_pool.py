@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import play_match, run_match
 from tournaments.config import parse_config
 from tournaments.runner import run_tournament

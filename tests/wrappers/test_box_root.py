@@ -179,7 +179,7 @@ def test_a_writable_bot_that_fills_its_folder_as_root_fills_its_own_tmpfs_and_is
     """As root a ``writable`` bot writes a copy of its folder.  The copy lay on the host's disk, capped only per file
     (``file_mb``): a bot could fill the disk of the store and logs.  It is now a tmpfs of its own (its files and
     ``WRITABLE_MB`` more), and filling it is the bot's ``resource`` fault; the match goes on and is recorded."""
-    from referee.game.rules import make_ruleset
+    from referee.game.taiwan16.rules import make_ruleset
     from referee.match import play_match
 
     folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))

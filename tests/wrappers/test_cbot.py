@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import play_match, resolve_bots
 
 

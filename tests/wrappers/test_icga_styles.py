@@ -17,7 +17,7 @@ import pytest
 from toolchains import tool
 
 from referee.conformance import run_check
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import MatchResult, play_match, resolve_bots
 from wrappers.codec import DEBUG_TO_STDERR, ONE_LINE
 from wrappers.process import UNFLUSHED

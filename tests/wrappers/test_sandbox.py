@@ -27,7 +27,7 @@ import pytest
 import trio
 from processes import GONE_WITHIN, unprivileged_bot
 
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from referee.match import play_match
 from tournaments.store import connect
 from wrappers import sandbox

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bots.base import make_policy
-from referee.game.rules import make_ruleset
+from referee.game.taiwan16.rules import make_ruleset
 from wrappers.human import HumanSeat
 from wrappers.process import ProcessSeat
 from wrappers.remote import RemoteSeat

@@ -38,6 +38,7 @@ from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
 from referee.game.family import Family
+from referee.game.match_options import MATCH_FIELDS, check_fault_penalty
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS
 from referee.game.types import PASS, Answer, Meld
 
@@ -338,6 +339,10 @@ class ClassicalFamily(Family):
             out.insert(0, PASS)
         return tuple(out)
 
+    def auto_fault_penalty(self) -> int:
+        """The limit (``ScoreLimit``, 1000 by default: docs/classical.md)."""
+        return int(self.options.ScoreLimit)
+
     def keeps_deal(self, result: HandResult, dealer: int) -> bool:
         return result.outcome == "draw" or dealer in result.winners
 
@@ -448,12 +453,6 @@ def _sets(melds: Sequence[Meld]) -> list[TileSet]:
                     annexed=m.type == "gong" and m.promoted) for m in melds]
 
 
-MATCH_FIELDS = ("hands", "move_timeout", "start_grace", "network_grace", "pace", "human_timeout", "fault_penalty",
-                "max_faults", "default_dummy")
-"""The options of a Taiwan ruleset (``referee.game.rules.Ruleset``) that are the match's, not the rules': a classical
-ruleset has them too, defined there once (their defaults, bounds and descriptions)."""
-
-
 class _ClassicalBase(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
@@ -484,29 +483,21 @@ class _ClassicalBase(BaseModel):
 
 
 def _match_fields() -> dict[str, Any]:
+    """The match's options (``referee.game.match_options``), strict as a Taiwan ruleset's are (``fault_penalty``
+    checked by its own validator)."""
     from typing import Annotated
 
     from pydantic import Strict
 
-    from referee.game.rules import Ruleset
-
-    out: dict[str, Any] = {}
-    for name in MATCH_FIELDS:
-        info = Ruleset.model_fields[name]
-        ann = info.annotation if name == "fault_penalty" else Annotated[info.annotation, Strict()]
-        out[name] = (ann, info)
-    return out
+    return {name: (ann if name == "fault_penalty" else Annotated[ann, Strict()], info)
+            for name, (ann, info) in MATCH_FIELDS.items()}
 
 
 def _validators() -> dict[str, Any]:
     from pydantic import field_validator
 
-    from referee.game.rules import Ruleset
-
-    check = Ruleset.__pydantic_decorators__.field_validators["_check_penalty"].func  # Taiwan's, the one owner
-
     def penalty(cls: type, value: Any) -> Any:
-        return check(value)
+        return check_fault_penalty(value)
 
     return {"_check_penalty": field_validator("fault_penalty", mode="before")(classmethod(penalty))}
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from referee.errors import InputError
+from referee.game.match_options import MAX_POINTS, RulesError, check_fault_penalty, field
 from referee.validation import validation_reason
 
 DEFAULT_TAI: dict[str, int] = {
@@ -51,20 +51,8 @@ DEFAULT_TAI: dict[str, int] = {
 }
 
 
-class RulesError(InputError):
-    """A ruleset option that does not exist or has a bad value; the message names the field."""
+MAX_TAI = 1000  # the most one tai item may count (see match_options.MAX_POINTS)
 
-
-
-MAX_SECONDS = 3600
-"""The longest time any rule or option may give for one question or a hand's start: the ruleset's
-``move_timeout``, ``start_grace`` and ``human_timeout``, a bot file's ``timeout`` and every ``--timeout``."""
-
-MAX_POINTS = 1_000_000
-"""The most ``base``, ``per_tai`` and ``fault_penalty`` may be, and ``MAX_TAI`` the most one tai item may count:
-far above any real table, and low enough that a match's points fit a store's integers (SQLite's end at 2**63 - 1;
-a base of 10**23 was an OverflowError once the first match was played)."""
-MAX_TAI = 1000
 
 class Ruleset(BaseModel):
     """Every rule option (docs/rules.md), with its default.  Frozen: a ruleset never changes during a match."""
@@ -76,7 +64,7 @@ class Ruleset(BaseModel):
     dead_wall: int = Field(
         16, ge=0, le=60, description="A hand is drawn when a player would draw and only this many tiles remain."
     )
-    hands: int = Field(16, ge=1, le=1000, description="Hands per match.")
+    hands: int = field("hands")
     dealer_continues: bool = Field(
         False, description="The dealer keeps the deal after a win or a draw (off in the ICGA framework)."
     )
@@ -87,36 +75,13 @@ class Ruleset(BaseModel):
         False, description="Allow a meld gong on the tile thrown by one's previous player."
     )
     rob_kong: bool = Field(True, description="Other seats may win on the tile of a promoted gong.")
-    move_timeout: float = Field(10.0, gt=0, le=MAX_SECONDS, description="Seconds a bot has to answer one question.")
-    start_grace: float = Field(
-        10.0, ge=0, le=MAX_SECONDS, description="Extra seconds for the first question of a hand (process start)."
-    )
-    network_grace: float = Field(
-        1.0, ge=0, le=60, description="Extra seconds per question for a remote seat (the network's round trip)."
-    )
-    pace: float = Field(
-        0.0, ge=0, le=60,
-        description="Seconds a turn takes at the least (0: as fast as the bots answer): a turn's question waits until "
-        "pace after the previous turn's answer, the claim questions between are asked at once.  A claim question is "
-        "asked only when the claim is legal, so without a pace the time from a bot's throw to its next question says "
-        "how many claims the others declined; a pace above the time the claims take hides it (docs/security.md).",
-    )
-    human_timeout: float = Field(
-        60.0, gt=0, le=MAX_SECONDS,
-        description="Seconds a person (a human:NAME seat, `mjref play`) has to answer one question; a timeout is a "
-        "fault like a bot's.",
-    )
-    fault_penalty: int | Literal["auto"] = Field(
-        "auto",
-        description="Points a seat pays for each hand in which its bot faulted (or had forfeited), split among the "
-        "other three.  'auto': what an 8-tai self-drawn win collects, 3 × (base + 8 × per_tai) (780 by default; "
-        "3 with scoring 'wins').",
-    )
-    max_faults: int = Field(
-        3, ge=0, le=1000,
-        description="After this many faults in one match a bot forfeits the rest of it: it is not started again "
-        "and the stand-in plays its seat (0: never).",
-    )
+    move_timeout: float = field("move_timeout")
+    start_grace: float = field("start_grace")
+    network_grace: float = field("network_grace")
+    pace: float = field("pace")
+    human_timeout: float = field("human_timeout")
+    fault_penalty: int | Literal["auto"] = field("fault_penalty")
+    max_faults: int = field("max_faults")
     seven_pairs_and_pung: bool = Field(False, description="Allow 嚦咕嚦咕: seven pairs plus one pung.")
     scoring: Literal["tai", "wins"] = Field(
         "tai", description="'tai': base + per_tai × tai; 'wins': +3/-1 self-draw, +1/-1 throw."
@@ -126,19 +91,12 @@ class Ruleset(BaseModel):
     tai: dict[str, int] = Field(
         default_factory=lambda: dict(DEFAULT_TAI), description="The tai table: item key to tai."
     )
-    default_dummy: str = Field(
-        "dead_hand",
-        description="The built-in bot that plays a seat to the end of the hand after its bot faults (and every hand "
-        "after a forfeit).  'dead_hand' draws and throws, never claims, never wins; 'greedy' (or any built-in) plays "
-        "on as the ICGA framework's dummy did.",
-    )
+    default_dummy: str = field("default_dummy")
 
     @field_validator("fault_penalty", mode="before")
     @classmethod
     def _check_penalty(cls, value: Any) -> Any:
-        if isinstance(value, bool) or not (value == "auto" or (isinstance(value, int) and 0 <= value <= MAX_POINTS)):
-            raise ValueError(f"must be a whole number of points from 0 to {MAX_POINTS:,} or \"auto\", not {value!r}")
-        return value
+        return check_fault_penalty(value)
 
     @field_validator("tai", mode="before")
     @classmethod

@@ -29,7 +29,7 @@ from the winner's side, by seat wind (the dealer sits EAST, then SOUTH, WEST, NO
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -38,10 +38,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from referee.errors import InputError
 from referee.validation import validation_reason
 
-from . import analysis
-from .analysis import Group
-from .rules import DEFAULT_TAI, Ruleset
-from .tiles import (
+from .. import analysis
+from ..analysis import Group
+from ..tiles import (
     DRAGON_KINDS,
     FLOWER_TIDS,
     INDEX,
@@ -55,7 +54,8 @@ from .tiles import (
     name,
     suit_of_kind,
 )
-from .types import Meld
+from ..types import Meld
+from .rules import DEFAULT_TAI, Ruleset
 
 __all__ = [
     "ITEM_TITLES",
@@ -68,8 +68,7 @@ __all__ = [
     "ScoreResult",
     "WinContext",
     "WinRequest",
-    "fault_penalty_points",
-    "fault_settlement",
+    "auto_fault_penalty",
     "payments_for",
     "score_flower_win",
     "score_request",
@@ -599,38 +598,11 @@ def settle(
 FAULT_PENALTY_TAI = 8  # fault_penalty "auto": the size of win a fault costs (docs/rules.md says why)
 
 
-def fault_penalty_points(rules: Ruleset) -> int:
-    """What a seat pays for one faulted (or forfeited) hand: ``rules.fault_penalty``, or with ``"auto"`` what the
-    winner of a self-drawn win of ``FAULT_PENALTY_TAI`` tai collects under these rules (``settle``: 3 × (base +
-    8 × per_tai) = 780 by default; 3 with scoring ``wins``); under a classical ruleset, the limit (``ScoreLimit``,
-    1000 by default)."""
-    if rules.fault_penalty != "auto":
-        return rules.fault_penalty
-    options = getattr(rules, "options", None)
-    if options is not None:  # a classical ruleset: the hand's limit (docs/classical.md)
-        return int(options.ScoreLimit)
+def auto_fault_penalty(rules: Ruleset) -> int:
+    """``fault_penalty = "auto"`` under Taiwan's rules: what the winner of a self-drawn win of
+    ``FAULT_PENALTY_TAI`` tai collects (``settle``: 3 × (base + 8 × per_tai) = 780 by default; 3 with scoring
+    ``wins``)."""
     return settle(1, 1, FAULT_PENALTY_TAI, self_drawn=True, thrower=None, rules=rules)[0]
-
-
-def fault_settlement(payers: Iterable[int], rules: Ruleset) -> tuple[int, int, int, int]:
-    """The fault penalties of one hand, per seat 1..4, as points *paid* (a receiver's entry is negative); they sum
-    to zero.  ``payers``: the seats whose bot faulted in the hand or had forfeited, each once.
-
-    Each payer pays ``fault_penalty_points``, split among the other three: a third each, and the points that do
-    not divide by three (one or two) go one each to the seats after the payer in turn order, so that the split is
-    exact and the same every time.
-    """
-    amount = fault_penalty_points(rules)
-    paid = [0, 0, 0, 0]
-    for p in payers:
-        if p not in (1, 2, 3, 4):
-            raise ScoreError(f"fault_settlement: a payer must be a seat 1..4, not {p!r}")
-        paid[p - 1] += amount
-        share, rest = divmod(amount, 3)
-        for k in (1, 2, 3):
-            q = (p - 1 + k) % 4
-            paid[q] -= share + (1 if k <= rest else 0)
-    return (paid[0], paid[1], paid[2], paid[3])
 
 
 def _seat_of_wind(wind: str) -> int:
