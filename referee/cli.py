@@ -12,20 +12,11 @@ import signal
 import sys
 
 from referee import INTERRUPTED_EARLY as _INTERRUPTED  # a Ctrl-C that came while mjref started
+from referee import note_interrupt
 
-
-def _interrupted_while_starting(signum: int, frame: object) -> None:
-    """A Ctrl-C while ``mjref`` imports what it needs and reads its arguments: noted, and acted on once they are
-    read (one line, exit 130).  Raised in the middle of an import, a KeyboardInterrupt (or any exception) became an
-    ImportError of the module being imported (``PyCapsule_Import could not import module "_socket"``) and a
-    traceback."""
-    _INTERRUPTED.append(signum)
-
-
-# Only in the ``mjref`` program (not in a process that imports this module), and not where SIGINT is ignored.
-if (sys.argv[0].rsplit("/", 1)[-1] == "mjref" or __name__ == "__main__") and \
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _interrupted_while_starting)
+# ``python -m referee.cli``: the package could not tell it was mjref (``mjref`` itself noted Ctrl-C from its start).
+if __name__ == "__main__" and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, note_interrupt)
 
 import argparse
 import importlib
@@ -162,7 +153,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     if _INTERRUPTED:  # Ctrl-C while starting: nothing was done yet
         raise KeyboardInterrupt
-    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting and \
+    if signal.getsignal(signal.SIGINT) is note_interrupt and \
             getattr(args, "command", None) not in _SIGNALS_IN_TRIO:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # what trio and the commands expect
     try:
