@@ -53,7 +53,8 @@ def test_two_referees_never_give_two_seats_one_uid(as_root: None) -> None:
 
 
 @pytest.mark.parametrize("kind", ["fifo", "socket", "device"])
-def test_a_closed_bot_folder_with_a_special_file_is_refused_not_copied(as_root: None, kind: str) -> None:
+def test_a_closed_bot_folder_with_a_special_file_is_refused_not_copied(as_root: None, kind: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """As root a bot folder closed to others is copied for the bot's uid.  A named pipe in it blocked the referee
     for ever, a device node was read with root's rights into the copy (``/dev/zero``: gigabytes on the disk in
     seconds; a disk's node: the disk), a socket ended the run with a traceback; each left a half copy behind."""
@@ -61,6 +62,10 @@ def test_a_closed_bot_folder_with_a_special_file_is_refused_not_copied(as_root: 
     import stat as st
 
     folder = Path(tempfile.mkdtemp(prefix="mjref-test-bot-"))
+    # The copies go to a temporary folder of this test's own: another test beside it may copy a bot meanwhile
+    copies = Path(tempfile.mkdtemp(prefix="mjref-test-copies-"))
+    copies.chmod(0o755)
+    monkeypatch.setattr(tempfile, "tempdir", str(copies))
     try:
         folder.chmod(0o700)
         (folder / "bot.sh").write_text("#!/bin/sh\necho hi\n")
@@ -81,7 +86,7 @@ def test_a_closed_bot_folder_with_a_special_file_is_refused_not_copied(as_root: 
         assert set(Path(tempfile.gettempdir()).glob("mjref-copy-*")) <= before, "nothing is left behind"
         assert sandbox._uid_locks == held, "the seat's uid is freed"
     finally:
-        subprocess.run(["rm", "-rf", str(folder)], check=False)
+        subprocess.run(["rm", "-rf", str(folder), str(copies)], check=False)
 
 
 _COPY_AND_DIE = """
