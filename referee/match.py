@@ -197,7 +197,7 @@ def check_specs(specs: Sequence[BotSpec]) -> None:
                 raise MatchError(str(exc)) from None
 
 
-def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
+def table_names(specs: Sequence[BotSpec]) -> list[str]:
     """Seat names for display, all different: a name used by several seats gets its seat's number (``greedy#2`` sits
     in seat 2; ``mjref match ./mybot`` is mybot, greedy#2, greedy#3, greedy#4), or, when another seat is named
     with that already (a bot file named ``greedy#2``), the seat's number plus 4, 8…"""
@@ -271,7 +271,7 @@ async def run_match(
         except SpecError as exc:
             raise MatchError(str(exc)) from None
     hands_planned = min(rules.hands, len(walls)) if walls is not None else rules.hands
-    names = _unique_names(specs)
+    names = table_names(specs)
     result = MatchResult(seed, [SeatResult(p, names[p - 1], spec=specs[p - 1].describe()) for p in (1, 2, 3, 4)],
                          log_path=log_path)
     if stderr_dir is not None and any(s.cmd for s in specs):
@@ -368,7 +368,7 @@ def stderr_file(stderr_dir: Path, position: int, name: str) -> Path:
 
 def stderr_files(specs: Sequence[BotSpec], stderr_dir: Path) -> list[Path]:
     """The stderr files a match of ``specs`` writes in ``stderr_dir`` (one per bot process)."""
-    names = _unique_names(specs)
+    names = table_names(specs)
     return [stderr_file(stderr_dir, p, names[p - 1]) for p, spec in enumerate(specs, start=1) if spec.cmd]
 
 
@@ -584,4 +584,4 @@ def play_match(specs: Sequence[BotSpec], *, handle_signals: bool = False, **kwar
 
 
 __all__ = ["FaultInfo", "HandSummary", "MatchError", "MatchResult", "SeatResult", "play_match", "resolve_bots",
-           "resolve_local_bot", "run_match", "stderr_file", "stderr_files"]
+           "resolve_local_bot", "run_match", "stderr_file", "stderr_files", "table_names"]

@@ -43,7 +43,7 @@ from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSock
 
 from referee.errors import InputError, printable
 from referee.game.family import family_of
-from referee.match import FaultInfo, MatchResult, RemoteSeats, _unique_names, run_match
+from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match, table_names
 from referee.numbers import is_int_text
 from referee.shutdown import Shutdown
 from referee.userfiles import read_bytes, read_toml
@@ -575,7 +575,7 @@ class Server:
                 await self._busy[n].acquire()
                 held.append(self._busy[n])
             yield self.seat_factory(match, network_grace, timeout, seats, [s.name for s in specs], rules,
-                                    _unique_names(specs)), on_fault
+                                    table_names(specs)), on_fault
         finally:
             for lock in reversed(held):
                 lock.release()

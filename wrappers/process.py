@@ -443,7 +443,7 @@ class Box:
         """Whether process ``pid`` (as this referee numbers it) is one of this box's: its keeper, or a descendant of
         it (in a pid namespace every process of the box is; outside one, a bot's process that left its parent for
         init is not).  A pid that has ended is no longer the box's."""
-        root = self._popen.pid
+        root = self.launcher_pid
         for _ in range(_MAX_DEPTH):
             if pid == root:
                 return True

@@ -58,8 +58,8 @@ HOW = {"self_draw": "self-draw", "throw": "on a throw", "robbed_gong": "robbing 
 def score_words(w: WinRecord, *, none: str | None = "no items") -> str:
     """A win's score in words: Taiwan's tai with its items (``none`` when there are none: None leaves the
     brackets out), or a classical winner's points (its explanation is its own table)."""
-    if getattr(w.score, "unit", "tai") == "points":  # (a classical score, known without loading classical)
-        return f"{w.score.tai} points"
+    if w.score.unit != "tai":  # a classical winner's points (told by its unit: no import of the classical family)
+        return f"{w.score.tai} {w.score.unit}"
     items = ", ".join(f"{i.key} {i.tai}" for i in w.score.items) or none
     return f"{w.score.tai} tai" + (f" ({items})" if items else "")
 

@@ -54,8 +54,8 @@ MATCH_FIELDS: dict[str, tuple[Any, FieldInfo]] = {
     "fault_penalty": (int | Literal["auto"], Field(
         "auto",
         description="Points a seat pays for each hand in which its bot faulted (or had forfeited), split among the "
-        "other three.  'auto': what an 8-tai self-drawn win collects, 3 × (base + 8 × per_tai) (780 by default; "
-        "3 with scoring 'wins').",
+        "other three.  'auto': the family's own: under taiwan16 what an 8-tai self-drawn win collects, "
+        "3 × (base + 8 × per_tai) (780 by default; 3 with scoring 'wins'); under classical the limit (ScoreLimit).",
     )),
     "max_faults": (int, Field(
         3, ge=0, le=1000,

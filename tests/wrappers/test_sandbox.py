@@ -28,7 +28,7 @@ import trio
 from processes import GONE_WITHIN, unprivileged_bot
 
 from referee.game.taiwan16.rules import make_ruleset
-from referee.match import play_match
+from referee.match import MatchResult, play_match
 from tournaments.store import connect
 from wrappers import sandbox
 from wrappers.process import Box, BoxDirty, BoxError, run_in_box
@@ -619,26 +619,36 @@ def test_a_copied_folder_leaves_the_referees_files_out(boxed: None, scratch: Pat
     assert "the seed" not in out, out
 
 
+def _hog_match(tmp_path: Path, body: str, timeout: float) -> tuple[MatchResult, sandbox.Launch] | None:
+    """A one-hand match of a bot (``body``, after it reads its first line) with 512 MB for all its processes
+    against three greedy, and its plan; None where the machine has no memory cgroup per seat (the plan then said
+    so: ``_planned_in_cgroup``)."""
+    from wrappers import cgroups
+
+    hog = tmp_path / "hog.py"
+    hog.write_text("import os, sys, time\nsys.stdin.readline()\n" + body)
+    spec = BotSpec(name="hog", cmd=(sys.executable, str(hog)), memory_mb=512, timeout=timeout)
+    launch = _planned_in_cgroup(spec, "cgroup", cgroups.problem(), "the sum of the bot's memory")
+    if launch is None:
+        return None
+    others = [BotSpec(name=f"g{i}", builtin="greedy") for i in (2, 3, 4)]
+    return play_match([spec, *others], seed=3, rules=make_ruleset({"hands": 1, "move_timeout": timeout})), launch
+
+
 def test_the_memory_of_all_a_bots_processes_is_bounded_where_cgroups_are(boxed: None, tmp_path: Path) -> None:
     """``memory_mb`` bounds each process (``RLIMIT_AS``); with a memory cgroup per seat (a root referee, where the
     machine has one) it bounds them together, and the bot killed for it gets a ``resource`` fault that says so.
     Elsewhere the plan says the sum is not protected, and why."""
-    from wrappers import cgroups
-
-    hog = tmp_path / "hog.py"
     # Three children of 100 MB each, then the bot itself takes 400 MB: the largest, the one the kernel kills (were
     # the children the largest, one of them would be killed and the bot time out: a timeout that says so, below).
-    hog.write_text("import os, sys, time\nsys.stdin.readline()\nr, w = os.pipe()\n"
-                   "for _ in range(3):\n    if os.fork() == 0:\n"
-                   "        x = bytearray(100 << 20); os.write(w, b'.'); time.sleep(60)\n"
-                   "for _ in range(3):\n    os.read(r, 1)\n"
-                   "x = bytearray(400 << 20)\ntime.sleep(60)\n")
-    spec = BotSpec(name="hog", cmd=(sys.executable, str(hog)), memory_mb=512, timeout=30)
-    launch = _planned_in_cgroup(spec, "cgroup", cgroups.problem(), "the sum of the bot's memory")
-    if launch is None:
+    played = _hog_match(tmp_path, "r, w = os.pipe()\n"
+                        "for _ in range(3):\n    if os.fork() == 0:\n"
+                        "        x = bytearray(100 << 20); os.write(w, b'.'); time.sleep(60)\n"
+                        "for _ in range(3):\n    os.read(r, 1)\n"
+                        "x = bytearray(400 << 20)\ntime.sleep(60)\n", 30)
+    if played is None:
         return
-    others = [BotSpec(name=f"g{i}", builtin="greedy") for i in (2, 3, 4)]
-    result = play_match([spec, *others], seed=3, rules=make_ruleset({"hands": 1, "move_timeout": 30}))
+    result, launch = played
     assert [f.kind for f in result.faults] == ["resource"], result.faults
     assert "processes together used more than the memory limit of 512 MB" in result.faults[0].detail
     assert not os.path.exists(launch.cgroup), "the seat's cgroup goes with its box"
@@ -648,18 +658,11 @@ def test_a_timeout_says_the_kernel_killed_a_child_for_the_memory_limit(boxed: No
     """A bot that hands its thinking to two children, one of which the kernel kills for the seat's memory (each is
     within the limit, not the two together): the bot's own process lives on and never answers.  Its timeout says
     what happened meanwhile."""
-    from wrappers import cgroups
-
-    hog = tmp_path / "hog.py"
-    hog.write_text("import os, sys, time\nsys.stdin.readline()\n"
-                   "for _ in range(2):\n    if os.fork() == 0:\n        x = bytearray(300 << 20); time.sleep(60)\n"
-                   "time.sleep(60)\n")
-    spec = BotSpec(name="hog", cmd=(sys.executable, str(hog)), memory_mb=512, timeout=4)
-    launch = _planned_in_cgroup(spec, "cgroup", cgroups.problem(), "the sum of the bot's memory")
-    if launch is None:
+    played = _hog_match(tmp_path, "for _ in range(2):\n    if os.fork() == 0:\n"
+                        "        x = bytearray(300 << 20); time.sleep(60)\ntime.sleep(60)\n", 4)
+    if played is None:
         return
-    others = [BotSpec(name=f"g{i}", builtin="greedy") for i in (2, 3, 4)]
-    result = play_match([spec, *others], seed=3, rules=make_ruleset({"hands": 1, "move_timeout": 4}))
+    result, _ = played
     assert [f.kind for f in result.faults] == ["timeout"], result.faults
     assert ("the kernel killed 1 of its processes meanwhile: together they used more than the memory limit of "
             "512 MB") in result.faults[0].detail, result.faults[0].detail
@@ -725,7 +728,7 @@ def test_a_bot_that_stops_or_kills_its_keeper_cannot_hang_the_referee(boxed: Non
     """A bot runs as its keeper's uid, so it may stop its keeper (SIGSTOP): the referee then waited for ever for the
     keeper to start the next hand's process.  A keeper that does not answer is now a box gone, and the next hand
     gets a new box; one that was killed, likewise."""
-    from referee.match import MatchResult, run_match
+    from referee.match import run_match
 
     attacks = ROOT / "tests" / "bots" / "hostile" / "attacks.py"
     bad = BotSpec(name=attack, cmd=(sys.executable, str(attacks), attack))

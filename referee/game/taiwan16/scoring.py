@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -192,6 +192,7 @@ class ScoreResult:
     tai: int
     items: tuple[Item, ...]
     arrangement: tuple[ArrangedSet, ...]
+    unit: ClassVar[str] = "tai"  # what ``tai`` counts (a classical score's is points)
 
     def to_json(self) -> dict[str, Any]:
         return {
