@@ -98,7 +98,7 @@ def replay_to_player(path: Path, client_id: int, folder: Path, args: list[str], 
                 assert got == expected, (f"{path.name}:{n.line}: player {client_id} sent {got}, the history has "
                                          f"{expected}")
                 matched += 1
-            if isinstance(record, m.CMsgPlayerMahJongs):
+            if isinstance(record, m.CMsgPlayerMahJongs | m.CMsgPlayerRobsKong):
                 scoring = True
             client.send(view.see(record))
     finally:

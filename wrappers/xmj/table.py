@@ -74,7 +74,7 @@ def game_messages(game: m.CMsgGame, options: Sequence[m.CMsgGameOption]) -> list
 
 
 # Messages by which the server implements a claim of the discard in play (the end of the other claims on it).
-_IMPLEMENTS = (m.CMsgPlayerPungs, m.CMsgPlayerKongs, m.CMsgPlayerChows, m.CMsgPlayerMahJongs)
+_IMPLEMENTS = (m.CMsgPlayerPungs, m.CMsgPlayerKongs, m.CMsgPlayerChows, m.CMsgPlayerMahJongs, m.CMsgPlayerRobsKong)
 _CLAIMS = (m.CMsgPlayerClaimsPung, m.CMsgPlayerClaimsKong, m.CMsgPlayerClaimsChow, m.CMsgPlayerClaimsMahJong)
 
 

@@ -84,6 +84,7 @@ class Translator:
     def new_hand(self, dealer: int) -> None:
         self.serial = 0
         self.discard: tuple[int, int, int] | None = None  # (serial, seat, TID) of the discard in play
+        self.kong_in_play = False  # that "discard" is a kong's tile (robbed, not claimed: ``PlayerRobsKong``)
         self.dealer = dealer
         self.claimed: int | None = None  # the winning discard (or robbed kong tile), once a hand is won on one
         self.scored: set[int] = set()  # the players whose HandScore was sent (the others' come with the result)
@@ -160,6 +161,7 @@ class Translator:
             out = self._shown_draw(e.seat)
             self.serial += 1
             self.discard = (self.serial, e.seat, e.tile)
+            self.kong_in_play = False
             self.owed = {e.seat % 4 + 1: "live"}  # the next player draws, unless the discard is claimed
             return [*out, m.CMsgPlayerDiscards(e.seat, code_of(e.tile), self.serial, False)]
         if isinstance(e, Pong):
@@ -183,7 +185,10 @@ class Translator:
             if self.discard is not None and self.discard[1] != e.seat and self.discard[2] == e.tile:
                 self.claimed = self.discard[2]
                 self.owed = {}
-                return [m.CMsgPlayerClaimsMahJong(e.seat, self.discard[0]), m.CMsgPlayerMahJongs(e.seat, "--")]
+                # mj-server implements Mah-Jong on a kong's tile as the kong robbed, not as a discard taken
+                won = m.CMsgPlayerRobsKong(e.seat, code_of(e.tile)) if self.kong_in_play \
+                    else m.CMsgPlayerMahJongs(e.seat, "--")
+                return [m.CMsgPlayerClaimsMahJong(e.seat, self.discard[0]), won]
             self.claimed = None  # from the wall: the winner's draw first, if not shown yet
             drawn = self._shown_draw(e.seat)
             self.owed = {}
@@ -231,10 +236,10 @@ class Translator:
             return [m.CMsgPlayerClaimsKong(e.seat, serial), m.CMsgPlayerKongs(e.seat, code_of(e.tiles[0]))]
         self.serial += 1
         if e.mode == 1:
-            self.discard = (self.serial, e.seat, e.tiles[0])
+            self.discard, self.kong_in_play = (self.serial, e.seat, e.tiles[0]), True
             return [m.CMsgPlayerAddsToPung(e.seat, code_of(e.tiles[0]), self.serial)]
         if e.tiles:  # concealed: the owner's event names the tiles, and mj-server shows them to all
-            self.discard = (self.serial, e.seat, e.tiles[0])
+            self.discard, self.kong_in_play = (self.serial, e.seat, e.tiles[0]), True
             return [m.CMsgPlayerDeclaresClosedKong(e.seat, code_of(e.tiles[0]), self.serial)]
         return []  # the others' copy of a concealed gong: mjref hides the tiles mj-server shows (see docs/xmj.md)
 
