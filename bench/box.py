@@ -5,6 +5,11 @@ run by run so that the machine's load falls on all alike.  Prints one JSON objec
 
     python bench/box.py [--anchor 4cb019a] [--seeds 2] [--hands 16] [--runs 3]
 
+``paired_over_anchor``: the same ratio round by round (each round runs the three sides back to back, so the
+machine's load of the moment falls on all), with its median and a 90 % bootstrap interval: on a machine whose
+speed drifts over minutes this says more than the ratio of medians, whose runs of one side may fall in a slow
+minute the other side's did not.
+
 Every side runs the same bot code (this repository's ``bots``, named by the bots' own ``env``), so the figure is the
 referee's and the box's, not the bots' (4cb019a's greedy took four times as long to start).  Matches per minute
 are the tournament's matches over its wall time, the command's own start included; the ratio is of the medians.
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -128,6 +134,17 @@ def _run(tree: Path, toml: str, extra: list[str]) -> tuple[float, float, float |
         return wall, cpu, total
 
 
+def _paired(side: list[float], anchor: list[float]) -> dict[str, object]:
+    """The speed ratio run by run (the anchor's wall over ``side``'s, of the same round: the machine's load of
+    the moment falls on both), its median, and a 90 % percentile-bootstrap interval of that median (seeded)."""
+    ratios = [a / b for a, b in zip(anchor, side)]
+    rng = random.Random(0)
+    medians = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(2000))
+    return {"median": round(statistics.median(ratios), 3),
+            "ci90": [round(medians[100], 3), round(medians[1899], 3)],
+            "per_run": [round(r, 3) for r in ratios]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--anchor", default="4cb019a")
@@ -155,6 +172,7 @@ def main() -> int:
                     cpus[side].append(cpu)
                     totals[side].append(total)
             per_min = {k: args.seeds * 60 / statistics.median(v) for k, v in walls.items()}
+            paired = {side: _paired(walls[side], walls["anchor"]) for side in ("boxed", "none")}
             cpu_start = {k: statistics.median(v) * 1000 / starts for k, v in cpus.items()}
             total_start = {k: statistics.median([x for x in v if x is not None]) * 1000 / starts
                            for k, v in totals.items() if None not in v}
@@ -162,6 +180,7 @@ def main() -> int:
                 "matches_per_minute": {k: round(v, 2) for k, v in per_min.items()},
                 "boxed_over_anchor": round(per_min["boxed"] / per_min["anchor"], 3),
                 "none_over_anchor": round(per_min["none"] / per_min["anchor"], 3),
+                "paired_over_anchor": paired,
                 "wall_s": {k: [round(x, 2) for x in v] for k, v in walls.items()},
                 "referee_cpu_per_start_ms": {k: round(v, 3) for k, v in cpu_start.items()},
                 "boxed_minus_none_cpu_per_start_ms": round(cpu_start["boxed"] - cpu_start["none"], 3),

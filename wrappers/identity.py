@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -35,12 +36,37 @@ class IdentityError(ValueError):
     """A folder too large to hash; the message says how to narrow it."""
 
 
+# SHA-256 of files already hashed by this process, by what would change if the file did: a match logs its bots'
+# executables (an interpreter: 7 MB, 12 ms each) and a tournament hashes them again for its identity, so each was
+# hashed anew about ten times per match.  Kept only while the file's identity (device, inode, size, modification
+# and change times) is as it was during the read; the change time cannot be set back by any program.  A file
+# changed within the last ``_SETTLED_NS`` is not kept (git's "racy clean" rule): on a file system whose clock is
+# coarse, a second write in the same tick would leave all five as they were.
+_HASHED: dict[tuple[int, int, int, int, int], str] = {}
+_HASHED_MAX = 4096  # files: a league's logs pass through here too; past that the cache starts again
+_SETTLED_NS = 3_000_000_000
+
+
+def _stamp(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
+        before = _stamp(os.fstat(f.fileno()))
+        known = _HASHED.get(before)
+        if known is not None:
+            return known
+        h = hashlib.sha256()
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
-    return h.hexdigest()
+        digest = h.hexdigest()
+        settled = time.time_ns() - max(before[3], before[4]) > _SETTLED_NS
+        if settled and _stamp(os.fstat(f.fileno())) == before:  # not written meanwhile
+            if len(_HASHED) >= _HASHED_MAX:
+                _HASHED.clear()
+            _HASHED[before] = digest
+    return digest
 
 
 def _key(path: Path, base: Path) -> str:

@@ -341,3 +341,31 @@ def test_a_tournament_of_process_bots_hides_no_path_per_match(tmp_path: Path) ->
     added = set(sandbox.hidden_paths()) - before
     assert str(p.logs_dir) in added
     assert not [h for h in added if h.startswith(str(p.logs_dir) + os.sep)], added
+
+
+def test_a_file_hashed_again_after_any_change_gets_its_new_hash(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``file_sha256`` keeps what it hashed (a match hashed its interpreter ten times), never past a change: the
+    same size and the old modification time put back, and a file replaced by another at the same path.  A file
+    changed in the last seconds is not kept at all."""
+    import hashlib
+    import os
+
+    from wrappers import identity
+
+    bot = tmp_path / "bot"
+    bot.write_bytes(b"A" * 4096)
+    assert file_sha256(bot) == hashlib.sha256(b"A" * 4096).hexdigest()
+    assert hashlib.sha256(b"A" * 4096).hexdigest() not in identity._HASHED.values()  # just written: not settled
+    monkeypatch.setattr(identity, "_SETTLED_NS", -1)  # as if written long ago (the change time cannot be set back)
+    assert file_sha256(bot) == hashlib.sha256(b"A" * 4096).hexdigest()
+    assert hashlib.sha256(b"A" * 4096).hexdigest() in identity._HASHED.values()
+    settled = os.stat(bot)
+    with open(bot, "r+b") as f:  # the same size, and the modification time set back: the change time moves
+        f.write(b"B")
+    os.utime(bot, ns=(settled.st_atime_ns, settled.st_mtime_ns))
+    assert file_sha256(bot) == hashlib.sha256(b"B" + b"A" * 4095).hexdigest()
+    other = tmp_path / "other"
+    other.write_bytes(b"C" * 4096)
+    os.replace(other, bot)
+    assert file_sha256(bot) == hashlib.sha256(b"C" * 4096).hexdigest()
