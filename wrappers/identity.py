@@ -37,7 +37,7 @@ class IdentityError(ValueError):
 
 
 # SHA-256 of files already hashed by this process, by what would change if the file did: a match logs its bots'
-# executables (an interpreter: 7 MB, 12 ms each) and a tournament hashes them again for its identity, so each was
+# executables (an interpreter: 7 MB, about 7 ms each) and a tournament hashes them again for its identity, so each was
 # hashed anew about ten times per match.  Kept only while the file's identity (device, inode, size, modification
 # and change times) is as it was during the read; the change time cannot be set back by any program.  A file
 # changed within the last ``_SETTLED_NS`` is not kept (git's "racy clean" rule): on a file system whose clock is
