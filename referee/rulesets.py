@@ -20,7 +20,6 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from referee.errors import InputError
-from referee.game.classical.family import ClassicalRuleset
 from referee.game.classical.options import GameOptions, parse_option_file
 from referee.game.match_options import MATCH_FIELDS
 from referee.game.taiwan16.rules import (
@@ -51,6 +50,14 @@ class Rules:
     options: Ruleset | GameOptions
     name: str
     match: tuple[tuple[str, Any], ...] = ()
+
+
+def _classical() -> Any:
+    """``ClassicalRuleset``, imported when a classical ruleset is made: the family's engine and scoring are a sixth
+    of mjref's start, which a Taiwan run (every ICGA match and tournament) does not need."""
+    from referee.game.classical.family import ClassicalRuleset
+
+    return ClassicalRuleset
 
 
 def preset_names() -> list[str]:
@@ -102,7 +109,7 @@ def _from_toml(text: str, where: str, name: str) -> Rules:
     game = {k: v for k, v in options.items() if k not in MATCH_FIELDS}
     try:
         rules = Rules("classical", GameOptions(**game), name, tuple(match.items()))
-        ClassicalRuleset(options=rules.options, **match)  # the match's options checked here, with the file named
+        _classical()(options=rules.options, **match)  # the match's options checked here, with the file named
         return rules
     except ValidationError as e:
         _, field, reason = validation_reason(e)
@@ -170,7 +177,7 @@ def with_match_options(rules: Any, **values: Any) -> Any:
     if isinstance(rules, Ruleset):
         return make_ruleset(values, rules)
     try:
-        return ClassicalRuleset.model_validate({**rules.model_dump(), **values})
+        return _classical().model_validate({**rules.model_dump(), **values})
     except ValidationError as e:
         _, field, reason = validation_reason(e)
         raise InputError(f"option {field!r}: {reason}") from None
@@ -230,7 +237,7 @@ def ruleset_from_table(table: dict[str, Any]) -> Any:
         raise InputError(f"unknown classical option {unknown[0]!r} (known: {', '.join(GameOptions.model_fields)}, "
                          f"{', '.join(MATCH_FIELDS)})")
     try:
-        return ClassicalRuleset(options=GameOptions(**game), **match)
+        return _classical()(options=GameOptions(**game), **match)
     except ValidationError as e:
         _, field, reason = validation_reason(e)
         raise InputError(f"classical option {field!r}: {reason}") from None
