@@ -3,7 +3,12 @@ protocol's default), boxed as mjref boxes them by default, against the same tour
 revision (default 4cb019a, which had no box) and by ours with ``--sandbox none``; concurrency 1 and 2, interleaved
 run by run so that the machine's load falls on all alike.  Prints one JSON object.
 
-    python bench/box.py [--anchor 4cb019a] [--seeds 2] [--hands 16] [--runs 3]
+    python bench/box.py [--anchor 4cb019a] [--seeds 8] [--hands 16] [--runs 5]
+
+Eight matches a run by default (until session 17: two).  A tournament keeps a seat's box from one match to the
+next in the same slot (``BoxPool``), so a box opens once per bot and slot; with two matches at concurrency 2 each
+slot plays one match and every box opens for it alone (about 35 ms of CPU in bwrap: 8 a run, 1.25 ms a bot
+start), which no tournament longer than its concurrency pays.  ``--seeds 2`` still measures that worst case.
 
 ``paired_over_anchor``: the same ratio round by round (each round runs the three sides back to back, so the
 machine's load of the moment falls on all), with its median and a 90 % bootstrap interval: on a machine whose
@@ -148,9 +153,9 @@ def _paired(side: list[float], anchor: list[float]) -> dict[str, object]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--anchor", default="4cb019a")
-    ap.add_argument("--seeds", type=int, default=2, help="matches per tournament (one table of four per seed)")
+    ap.add_argument("--seeds", type=int, default=8, help="matches per tournament (one table of four per seed)")
     ap.add_argument("--hands", type=int, default=16)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     root = os.geteuid() == 0
     python = "/usr/bin/python3" if root and os.access("/usr/bin/python3", os.X_OK) else shutil.which("python3")
