@@ -7,7 +7,7 @@ run by run so that the machine's load falls on all alike.  Prints one JSON objec
 
 Eight matches a run by default (until session 17: two).  A tournament keeps a seat's box from one match to the
 next in the same slot (``BoxPool``), so a box opens once per bot and slot; with two matches at concurrency 2 each
-slot plays one match and every box opens for it alone (about 35 ms of CPU in bwrap: 8 a run, 1.25 ms a bot
+slot plays one match and every box opens for it alone (about 35 ms of CPU in bwrap: 8 a run, 2.2 ms a bot
 start), which no tournament longer than its concurrency pays.  ``--seeds 2`` still measures that worst case.
 
 ``paired_over_anchor``: the same ratio round by round (each round runs the three sides back to back, so the

@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
@@ -32,6 +32,9 @@ from referee.game.taiwan16.rules import (
 )
 from referee.userfiles import read_text
 from referee.validation import validation_reason
+
+if TYPE_CHECKING:
+    from referee.game.classical.family import ClassicalRuleset
 
 Family = Literal["taiwan16", "classical"]
 FAMILIES: dict[str, str] = {
@@ -52,7 +55,7 @@ class Rules:
     match: tuple[tuple[str, Any], ...] = ()
 
 
-def _classical() -> Any:
+def _classical() -> type[ClassicalRuleset]:
     """``ClassicalRuleset``, imported when a classical ruleset is made: the family's engine and scoring are a sixth
     of mjref's start, which a Taiwan run (every ICGA match and tournament) does not need."""
     from referee.game.classical.family import ClassicalRuleset

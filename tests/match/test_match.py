@@ -316,3 +316,42 @@ def test_seat_names_are_all_different_even_when_a_bot_takes_a_numbered_name() ->
     specs = [BotSpec(name="greedy#2", builtin="random"), *(BotSpec(name="greedy", builtin="greedy") for _ in range(3))]
     played = play_match(specs, seed=5, rules=make_ruleset({"hands": 1}))
     assert [s.bot for s in played.seats] == ["greedy#2", "greedy#6", "greedy#3", "greedy#4"]
+
+
+def test_a_hands_seats_begin_side_by_side_and_a_failing_start_raises_as_itself() -> None:
+    """``_begin_hands``: every seat's start is under way before any has finished (a boxed start waits for its
+    keeper: four in a row each waited for the one before), faults come back by seat, and a bug in one seat's start
+    is raised as that exception, not as a group of one."""
+    import trio
+
+    from referee.match import _begin_hands
+    from wrappers.seat import Fault
+
+    class Starting:
+        def __init__(self, started: set[int], everyone: trio.Event, fault: Fault | None = None) -> None:
+            self.started, self.everyone, self.fault = started, everyone, fault
+
+        async def begin_hand(self, info: int) -> Fault | None:
+            self.started.add(info)
+            if len(self.started) == 4:
+                self.everyone.set()
+            await self.everyone.wait()  # one after another, the first would wait here for ever
+            return self.fault
+
+    class Broken:
+        async def begin_hand(self, info: int) -> None:
+            raise RuntimeError("a bug in a seat's start")
+
+    async def main() -> None:
+        started: set[int] = set()
+        everyone = trio.Event()
+        crash = Fault("crash", "exited at once")
+        seats = {p: Starting(started, everyone, crash if p == 3 else None) for p in (1, 2, 3, 4)}
+        with trio.fail_after(5):
+            faults = await _begin_hands(seats, [1, 2, 3, 4], {p: p for p in (1, 2, 3, 4)})  # type: ignore[arg-type]
+        assert faults == {1: None, 2: None, 3: crash, 4: None}
+        with pytest.raises(RuntimeError, match="a bug in a seat's start"):
+            await _begin_hands({1: Broken(), 2: Starting(set(), trio.Event())}, [1, 2],  # type: ignore[dict-item]
+                               {1: 1, 2: 2})  # type: ignore[arg-type]
+
+    trio.run(main)

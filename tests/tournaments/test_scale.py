@@ -356,10 +356,10 @@ def test_a_file_hashed_again_after_any_change_gets_its_new_hash(tmp_path: Path,
     bot = tmp_path / "bot"
     bot.write_bytes(b"A" * 4096)
     assert file_sha256(bot) == hashlib.sha256(b"A" * 4096).hexdigest()
-    assert hashlib.sha256(b"A" * 4096).hexdigest() not in identity._HASHED.values()  # just written: not settled
+    assert identity._stamp(os.stat(bot)) not in identity._HASHED  # just written: not settled, not kept
     monkeypatch.setattr(identity, "_SETTLED_NS", -1)  # as if written long ago (the change time cannot be set back)
     assert file_sha256(bot) == hashlib.sha256(b"A" * 4096).hexdigest()
-    assert hashlib.sha256(b"A" * 4096).hexdigest() in identity._HASHED.values()
+    assert identity._HASHED[identity._stamp(os.stat(bot))] == hashlib.sha256(b"A" * 4096).hexdigest()
     settled = os.stat(bot)
     with open(bot, "r+b") as f:  # the same size, and the modification time set back: the change time moves
         f.write(b"B")

@@ -359,16 +359,15 @@ class XmjSeat(Seat):
                         self._decision(msg, question, serial)
                     else:
                         await self._aside(msg)
-            return Reply(None, time.perf_counter() - started,  # the deadline passed
-                         fault=Fault("timeout", f"no decision within {limit:g} s" if limit else "no decision"))
-        except trio.TooSlowError:  # a wait for a Ready in the outbox (``_until_ready``)
-            return Reply(None, time.perf_counter() - started,
-                         fault=Fault("timeout", f"no decision within {limit:g} s" if limit else "no decision"))
+        except trio.TooSlowError:  # the deadline passed in a wait for a Ready in the outbox (``_until_ready``)
+            pass
         except XmjProtocolError as exc:
             return Reply(None, time.perf_counter() - started, fault=Fault("garbage", str(exc)))
         except ClientGone as exc:
             await self._drop()
             return Reply(None, time.perf_counter() - started, fault=Fault("disconnected", str(exc)))
+        return Reply(None, time.perf_counter() - started,  # the deadline passed
+                     fault=Fault("timeout", f"no decision within {limit:g} s" if limit else "no decision"))
 
     def _decision(self, msg: Message, question: Question | None, serial: int) -> None:
         """Take the client's decision, unless it is about a discard already gone (a late no-claim, a claim that
