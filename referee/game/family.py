@@ -106,8 +106,9 @@ class Family:
         """The result of a won hand: ``wins`` are (seat, winning tile, how, thrower)."""
         raise NotImplementedError
 
-    def keeps_deal(self, result: HandResult, dealer: int) -> bool:
-        """Whether the dealer deals the next hand too."""
+    def keeps_deal(self, result: HandResult, dealer: int, run: int) -> bool:
+        """Whether the dealer deals the next hand too; ``run`` is the hands it had won in a row as dealer before
+        this one (``HandSetup.hands_as_east``)."""
         raise NotImplementedError
 
     def auto_fault_penalty(self) -> int:

@@ -31,8 +31,8 @@ class Series:
     """Hands of a match in order: rounds EAST, SOUTH, WEST, NORTH; within a round the dealer is seat 1, 2, 3, 4.
 
     Whether the dealer keeps the deal is the rule family's decision (``Family.keeps_deal``: Taiwan's
-    ``dealer_continues``, after winning or a drawn hand; classical East after winning or a washout); ``<continue>``
-    counts the repeats; ``hands`` still counts every hand played.
+    ``dealer_continues``, after winning or a drawn hand; classical East after a washout, or a win that is not its
+    ``EastWinsLimit``-th in a row); ``<continue>`` counts the repeats; ``hands`` still counts every hand played.
     """
 
     rules: Ruleset
@@ -70,7 +70,7 @@ class Series:
         self.results.append(result)
         for i in range(4):
             self.totals[i] += result.scores[i] - penalties[i]
-        keeps = family_of(self.rules).keeps_deal(result, setup.dealer)
+        keeps = family_of(self.rules).keeps_deal(result, setup.dealer, setup.hands_as_east)
         if keeps:
             self._cont += 1
             if setup.dealer in result.winners:

@@ -334,7 +334,7 @@ def test_a_washout_scores_nothing_and_east_keeps_the_deal() -> None:
         assert r is not None
         if r.outcome == "draw":
             assert r.scores == (0, 0, 0, 0)
-            assert fam.keeps_deal(r, 2)
+            assert fam.keeps_deal(r, 2, 0)
             # a washout leaves the dead wall: 14 tiles kept at 13 or 14, or fewer live tiles moved to it
             assert hand._back - hand._live_end >= 13
             break
@@ -345,7 +345,7 @@ def test_a_washout_scores_nothing_and_east_keeps_the_deal() -> None:
 def test_east_keeps_the_deal_only_when_it_wins() -> None:
     fam = ClassicalFamily(GameOptions())
     win = HandResult("win", (), (0, 0, 0, 0))
-    assert not fam.keeps_deal(win, 1)
+    assert not fam.keeps_deal(win, 1, 0)
     options = GameOptions()
     kept = lost = 0
     for i in range(300):
@@ -354,10 +354,10 @@ def test_east_keeps_the_deal_only_when_it_wins() -> None:
         assert r is not None
         if r.outcome == "win":
             if r.wins[0].seat == 1:
-                assert fam.keeps_deal(r, 1)
+                assert fam.keeps_deal(r, 1, 0)
                 kept += 1
             else:
-                assert not fam.keeps_deal(r, 1)
+                assert not fam.keeps_deal(r, 1, 0)
                 lost += 1
     assert kept and lost
 
@@ -484,6 +484,34 @@ def test_the_series_keeps_easts_deal_and_counts_its_wins() -> None:
         seen.append((setup.dealer, setup.cont, setup.hands_as_east))
         series.record(result)
     assert seen == [(1, 0, 0), (1, 1, 1), (1, 2, 2), (1, 3, 2), (1, 4, 3), (2, 0, 0)]
+
+
+@pytest.mark.parametrize("limit", [13, 9, 0])
+def test_easts_limit_win_passes_the_deal(limit: int) -> None:
+    """East's ``EastWinsLimit``-th win in a row (13, mj-server's; 9, DMJL's) is a limit hand, and then the deal
+    passes (mj-server's ``start_hand``, Kajongg's ``EastWonNineTimesInARow.rotate``); with no such limit (0) East
+    deals on.  A washout on the way neither ends the run nor counts in it."""
+    from referee.game.classical.family import ClassicalRuleset
+    from referee.game.engine import WinRecord
+    from referee.game.series import Series
+
+    series = Series(ClassicalRuleset(hands=30, options=GameOptions(EastWinsLimit=limit)))
+    win = HandResult("win", (WinRecord(1, 110, "self_draw", None, None, (0, 0, 0, 0)),),  # type: ignore[arg-type]
+                     (0, 0, 0, 0))
+    washout = HandResult("draw", (), (0, 0, 0, 0))
+    runs = []
+    for i in range(20):
+        setup = series.next_setup()
+        assert setup is not None
+        if setup.dealer != 1:
+            break
+        runs.append(setup.hands_as_east)
+        series.record(washout if i == 3 else win)
+    if limit:
+        assert runs == [0, 1, 2, 3, *range(3, limit)]  # East's last hand is dealt with limit - 1 wins before it
+        assert setup.dealer == 2 and setup.hands_as_east == 0
+    else:
+        assert len(runs) == 20
 
 
 def test_easts_thirteenth_consecutive_win_is_a_limit_hand() -> None:

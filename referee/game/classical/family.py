@@ -343,8 +343,14 @@ class ClassicalFamily(Family):
         """The limit (``ScoreLimit``, 1000 by default: docs/classical.md)."""
         return int(self.options.ScoreLimit)
 
-    def keeps_deal(self, result: HandResult, dealer: int) -> bool:
-        return result.outcome == "draw" or dealer in result.winners
+    def keeps_deal(self, result: HandResult, dealer: int, run: int) -> bool:
+        """East keeps the deal after a washout, and when it wins unless that win is its ``EastWinsLimit``-th in a
+        row (the limit hand: then the deal passes, as in mj-server, controller.c ``start_hand``, with 13, and in
+        Kajongg's ``EastWonNineTimesInARow`` with 9)."""
+        if result.outcome == "draw":
+            return True
+        limit = self.options.EastWinsLimit
+        return dealer in result.winners and not (limit and run + 1 >= limit)
 
 
 _NO_DANGER = Danger(0)

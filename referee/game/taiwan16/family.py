@@ -67,7 +67,7 @@ class TaiwanFamily(Family):
     def auto_fault_penalty(self) -> int:
         return auto_fault_penalty(self.rules)
 
-    def keeps_deal(self, result: HandResult, dealer: int) -> bool:
+    def keeps_deal(self, result: HandResult, dealer: int, run: int) -> bool:
         return self.rules.dealer_continues and (result.outcome == "draw" or dealer in result.winners)
 
 
