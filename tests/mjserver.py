@@ -42,6 +42,13 @@ OPTIONS: dict[str, str] = {
               "GameOption 0 NumRounds nat 0 1 2 number of rounds to play\n"),
 }
 
+
+
+def option_file(options: str) -> str:
+    """The option file of ``options``: a key of ``OPTIONS``, or several joined by ``+`` (their lines together)."""
+    return "".join(OPTIONS[key] for key in options.split("+"))
+
+
 # mj-player personalities (its strategy options), one list per seat.
 PERSONALITIES: dict[str, list[list[str]]] = {
     "default": [[], [], [], []],
@@ -73,7 +80,7 @@ def corpus(folder: Path, seed: int, *, options: str | None = None, personality: 
     cmd = [SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history", *server_args]
     if options is not None:
         opt = folder / "options.txt"
-        opt.write_text(OPTIONS[options])
+        opt.write_text(option_file(options))
         cmd += ["--option-file", str(opt)]
     procs: list[subprocess.Popen[bytes]] = []
     server = subprocess.Popen(cmd, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -77,7 +77,7 @@ def relayed_game(folder: Path, seed: int, *, relayed: int = 1, options: str | No
     cmd = [mjserver.SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history"]
     if options is not None:
         opt = folder / "options.txt"
-        opt.write_text(mjserver.OPTIONS[options])
+        opt.write_text(mjserver.option_file(options))
         cmd += ["--option-file", str(opt)]
     procs: list[subprocess.Popen[bytes]] = []
     server = subprocess.Popen(cmd, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -14,8 +14,12 @@ import pytest
 OPTION_FILES = [None, *mjserver.OPTIONS]
 GAMES = [(100 + i, OPTION_FILES[i % len(OPTION_FILES)], "default") for i in range(20)]
 # Games found by sweeping seeds, options and personalities, each once different in mjref: 5033 has a kong robbed
-# (mjref told the clients ``PlayerMahJongs``, not ``PlayerRobsKong``, and no one declared its sets).
-GAMES += [(5033, "kong-has-3-types-1", "mixed")]
+# (mjref told the clients ``PlayerMahJongs``, not ``PlayerRobsKong``, and no one declared its sets); in 8015 East
+# wins its 13th hand in a row (a limit, after which mj-server passes the deal: mjref kept it); in 8024 East declares
+# a kong before its first discard (mjref told the others before the specials phase and the pause to start play, and
+# a player's later kong claim differed).
+GAMES += [(5033, "kong-has-3-types-1", "mixed"), (8015, None, "pungs"),
+          (8024, "flowers-0+flowers-loose-1+dead-wall-16+seven-pairs-1", "default")]
 
 
 def seat_specs(personality: str) -> list[str]:

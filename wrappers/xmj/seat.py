@@ -9,8 +9,8 @@ seat: a message that does not parse is ``garbage``, a decision that does not ans
 a tile or set the client cannot play ``illegal``, silence past the deadline ``timeout``, a connection that drops
 ``disconnected``.
 
-What is not translated yet (it needs the classical engine's events; see docs/xmj.md): the declarations of sets
-after Mah-Jong and the losers' ``ShowTiles``, the ``HandScore`` lines, the settlement's explanation, a washout.
+What is not translated (docs/xmj.md, "Not supported yet"): ``QueryMahJong``, reconnection, and mj-server's
+informational messages (``DangerousDiscard``, a losing claim's announcement).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import trio
 
 from referee.errors import printable
 from referee.game.classical.options import GameOptions
-from referee.game.types import Dealt, Event, InitCard, InitGame, Question, Throw
+from referee.game.types import Dealt, Event, Gong, Hu, InitCard, InitGame, Question, Throw
 
 from .. import sandbox
 from ..codec import cut
@@ -205,10 +205,9 @@ class XmjSeat(Seat):
             return
         if self.init_card is not None:  # no Dealt (a seat that does not declare): the InitCard's tiles
             self._deal(None)
-        msgs = self.translator.events(event)
-        if self.dealing and isinstance(event, Throw):
+        if self.dealing and isinstance(event, _PLAY):
             self._end_of_deal()
-        self._out(msgs)
+        self._out(self.translator.events(event))
 
     def _deal(self, e: Dealt | None) -> None:
         tiles, self.init_card = self.init_card or (), None
@@ -421,6 +420,9 @@ class XmjSeat(Seat):
 
 
 # What a client answers with a claim or NoClaim (or, on a kong, by robbing it): sent as it happens.
+# The moves that end the deal: East's first discard, or, before it, a kong declared or Mah-Jong on its dealt tiles
+# (mj-server runs the specials phase and the pause to start play first).
+_PLAY = (Throw, Gong, Hu)
 _PROMPTS = frozenset({m.CMsgPlayerDiscards, m.CMsgPlayerAddsToPung, m.CMsgPlayerDeclaresClosedKong})
 
 
