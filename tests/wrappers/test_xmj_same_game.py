@@ -17,9 +17,10 @@ GAMES = [(100 + i, OPTION_FILES[i % len(OPTION_FILES)], "default") for i in rang
 # (mjref told the clients ``PlayerMahJongs``, not ``PlayerRobsKong``, and no one declared its sets); in 8015 East
 # wins its 13th hand in a row (a limit, after which mj-server passes the deal: mjref kept it); in 8024 East declares
 # a kong before its first discard (mjref told the others before the specials phase and the pause to start play, and
-# a player's later kong claim differed).
+# a player's later kong claim differed); in 9034 a kong is robbed with a tile that fed the winner's dangerous hand
+# (mj-server's supplier let off a cannon and paid for all; mjref looked for a cannon only in discards).
 GAMES += [(5033, "kong-has-3-types-1", "mixed"), (8015, None, "pungs"),
-          (8024, "flowers-0+flowers-loose-1+dead-wall-16+seven-pairs-1", "default")]
+          (8024, "flowers-0+flowers-loose-1+dead-wall-16+seven-pairs-1", "default"), (9034, "disc-doubles-1", "pungs")]
 
 
 def seat_specs(personality: str, first: Path) -> list[str]:

@@ -211,8 +211,11 @@ class ClassicalFamily(Family):
         st: ClassicalState = hand.extra
         dealer = hand.dealer
         w = _east_index(p, dealer)
-        if how == "throw" and thrower is not None:
-            self._mark(hand, st, w, thrower, tile, won=True)
+        if how in ("throw", "robbed_gong") and thrower is not None:
+            # a robbed kong's tile feeds a dangerous hand as a discard would (mj-server marks the supplier when the
+            # winner declares the set the tile went to, whether discarded or robbed); it is no discard in the count
+            # of discarded tiles the end of the wall looks at
+            self._mark(hand, st, w, thrower, tile, won=how == "throw")
         whence, base = self._table(hand, p, tile, how, thrower)
         players: list[PlayerScore] = []
         values = [0, 0, 0, 0]
