@@ -8,7 +8,7 @@ import trio
 import trio.testing
 
 from referee.game.classical.options import GameOptions
-from referee.game.types import HU, PASS, Answer, InitCard, InitGame, Question, Throw
+from referee.game.types import HU, PASS, Answer, InitCard, InitGame, Mo, Question, Throw
 from wrappers.seat import HandInfo, Reply
 from wrappers.xmj import messages as m
 from wrappers.xmj.codec import Framer, parse_server, write
@@ -95,6 +95,28 @@ def test_decisions_answer_the_questions_one_at_a_time() -> None:
         assert ack < client.seen.index(m.CMsgPlayerDiscards(1, code_of(241), 3, False))
         throw = Question(ME, "throw", tuple(Answer.throw(t) for t in DEAL))
         assert (await ask(client, seat, throw, m.PMsgDiscard("9C", False))).answer == Answer.throw(190)
+        await seat.close()
+
+    trio.run(main)
+
+
+def test_a_no_claim_the_seat_reads_at_its_own_turn_is_acknowledged_too() -> None:
+    """mj-player answers every discard, asked or not; mjref asks only where a claim is legal, so a no-claim may be
+    read only at the seat's own turn, when no discard is in play: it is acknowledged all the same."""
+
+    async def main() -> None:
+        client = Scripted()
+        seat = seat_with(client)
+        await started(client, seat)
+        seat.deliver(Throw(1, 250))  # 5B, serial 1: nothing to claim, not asked
+        seat.deliver(Mo(ME, 240))
+        throw = Question(ME, "throw", tuple(Answer.throw(t) for t in (*DEAL, 240)))
+        assert (await ask(client, seat, throw, m.PMsgNoClaim(1), m.PMsgDiscard("4B", False))).answer == \
+            Answer.throw(240)
+        seat.deliver(Throw(ME, 240))
+        seat.deliver(Throw(3, 112))  # 1C, serial 3: a pung to claim
+        assert (await ask(client, seat, CLAIM, m.PMsgNoClaim(3))).answer == PASS
+        assert m.CMsgPlayerDoesntClaim(ME, 1, False) in client.seen
         await seat.close()
 
     trio.run(main)

@@ -375,7 +375,9 @@ class XmjSeat(Seat):
         assert self.conn is not None
         if self.between_hands:
             return  # a decision about the hand that is over, sent before the client's Ready for the next
-        if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= serial:
+        if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= self.translator.serial:
+            # (any discard made so far: a no-claim read at the seat's own turn, when no discard is in play, is
+            # acknowledged too; a client's game ignores an acknowledgement of a discard gone by)
             self.conn.post([m.CMsgPlayerDoesntClaim(self.position, msg.discard, False)])
         if question is None or not _stale(msg, question, serial):
             self.decisions.take(msg)
