@@ -301,9 +301,7 @@ class ClassicalFamily(Family):
         return whence, dict(
             round_wind=WIND_CODE[hand.round_wind], whence=whence, tile=CODE[tile], exposed=exposed,
             last_tile=hand._front >= hand._live_end, exactly_last=hand._front == hand._live_end,
-            no_discard=no_discard,
-            # (robbing a kong ends the kong: mj-server clears its Kong upon Kong flag; the robber has no such limit)
-            kong_upon_kong=how != "robbed_gong" and hand._kong_upon_kong and hand._gongs_at == hand._throws,
+            no_discard=no_discard, kong_upon_kong=hand._kong_upon_kong and hand._gongs_at == hand._throws,
             hands_as_east=hand.hands_as_east)
 
     def _player(self, hand: Hand, q: int, p: int, tile: int, how: WinHow,

@@ -379,7 +379,7 @@ def score_hand(hand: Hand, at: Situation, options: GameOptions) -> HandScore:
             sheet.limit_hand("Catching the Moon from the Bottom of the Sea")
         if at.whence == "robbed" and at.tile == "2B":
             sheet.limit_hand("Scratching a Carrying Pole")
-        if at.kong_upon_kong:
+        if at.kong_upon_kong and at.whence != "robbed":  # (robbing the kong ends it: mj-server clears the flag)
             sheet.limit_hand("Kong upon Kong")
         if numkongs == 4:
             sheet.limit_hand("Fourfold Plenty")
