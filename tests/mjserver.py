@@ -43,10 +43,18 @@ OPTIONS: dict[str, str] = {
 }
 
 
+# More variations, for single games of the tests (the corpus-wide tests run one game per key of ``OPTIONS``).
+MORE_OPTIONS: dict[str, str] = {
+    "dead-wall-0": "GameOption 0 DeadWall bool 1020 1 0 there is a dead wall\n",
+    "concealed-fully-20": "GameOption 0 ConcealedFully score 0 1 20 score for fully concealed hand\n",
+}
+
 
 def option_file(options: str) -> str:
-    """The option file of ``options``: a key of ``OPTIONS``, or several joined by ``+`` (their lines together)."""
-    return "".join(OPTIONS[key] for key in options.split("+"))
+    """The option file of ``options``: a key of ``OPTIONS`` or ``MORE_OPTIONS``, or several joined by ``+`` (their
+    lines together)."""
+    known = {**OPTIONS, **MORE_OPTIONS}
+    return "".join(known[key] for key in options.split("+"))
 
 
 # mj-player personalities (its strategy options), one list per seat.

@@ -345,8 +345,10 @@ class Hand:
         return Question(seat, ask, legal, tile)
 
     def _can_replace(self) -> bool:
-        """A gong is offered only while its replacement draw can still be made."""
-        return self.family.can_loose(self._front, self._live_end, self._back)
+        """Whether a gong may be offered: while its replacement draw can still be made, or (where the family
+        says: classical) at any time, the hand ending in a draw when the replacement cannot be drawn."""
+        fam = self.family
+        return not fam.gong_needs_loose or fam.can_loose(self._front, self._live_end, self._back)
 
     def _take_loose(self) -> int:
         """The next loose tile, from the back; the live wall's end moved as the family says."""

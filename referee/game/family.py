@@ -42,6 +42,9 @@ class Family:
     gong_from_previous_player: bool = False
     rob_kong: bool = True
     add_to_claimed_pung: bool = False  # a pung just claimed, its fourth tile in hand, may be made a kong at once
+    # a gong is offered only while its replacement can be drawn (else: at any time, and a gong whose replacement
+    # cannot be drawn, unless robbed, ends the hand in a draw)
+    gong_needs_loose: bool = True
     multiple_winners: bool = False
     seven_pairs_and_pung: bool = False  # Taiwan's 嚦咕嚦咕 (the engine's own fast path)
     tracks_sets = False  # the engine calls ``set_made`` at every pung, chow and kong

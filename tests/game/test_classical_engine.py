@@ -405,6 +405,45 @@ def test_a_concealed_kong_is_shown_to_every_seat_as_mj_server_shows_it() -> None
     assert [(e.audience, e.tiles) for e in gongs] == [(frozenset({1, 2, 3, 4}), tuple(tid(11, c) for c in range(4)))]
 
 
+def test_a_kong_with_no_loose_tile_left_is_offered_and_washes_the_hand_out_unless_robbed() -> None:
+    """mj-server lets a player kong when no loose tile is left (the dead wall used up, or none and the live wall
+    drawn): a washout, unless the kong is robbed.  Without a dead wall this happens at the wall's last tiles; every
+    kong offered there is taken, and the hand ends at once in a washout or with the kong robbed."""
+    options = GameOptions(Flowers=False, DeadWall=False)
+    seen = {"washout": 0, "robbed": 0}
+    for i in range(600):
+        hand = Hand(generate_wall(7, i, family_of(options)), options, dealer=1)
+        hand.start()
+        rng = random.Random(i)
+        while not hand.is_over:
+            q = hand.question
+            assert q is not None
+            gongs = [a for a in q.legal if a.kind == "gong"] if q.ask == "gong" else []
+            if gongs and not hand.family.can_loose(hand._front, hand._live_end, hand._back):
+                hand.apply(gongs[0])
+                if hand.is_over:
+                    r = hand.result
+                    assert r is not None and r.outcome == "draw" and r.scores == (0, 0, 0, 0)
+                    seen["washout"] += 1
+                else:  # only a Mah-Jong on the kong's tile may come before the washout
+                    while not hand.is_over:
+                        q = hand.question
+                        assert q is not None and q.ask == "hu" and q.tile == gongs[0].tiles[-1]
+                        hand.apply(HU if rng.random() < 0.5 else PASS)
+                    r = hand.result
+                    assert r is not None
+                    if r.outcome == "win":
+                        assert r.wins[0].how == "robbed_gong"
+                        seen["robbed"] += 1
+                    else:
+                        seen["washout"] += 1
+                break
+            pick = HU if HU in q.legal else (gongs[0] if gongs else None)
+            hand.apply(pick if pick is not None else
+                       (next((a for a in q.legal if a.kind == "pong"), rng.choice(q.legal))))
+    assert seen["washout"] >= 3, seen  # (a kong robbed there is rarer: seed 11449 of the same-game tests has one)
+
+
 def test_codes() -> None:
     assert CODE[110] == "1C" and CODE[210] == "1B" and CODE[310] == "1D"
     assert [CODE[k * 10] for k in (41, 42, 43, 44, 45, 46, 47)] == ["EW", "WW", "SW", "NW", "RD", "GD", "WD"]

@@ -19,10 +19,11 @@ GAMES = [(100 + i, OPTION_FILES[i % len(OPTION_FILES)], "default") for i in rang
 # a kong before its first discard (mjref told the others before the specials phase and the pause to start play, and
 # a player's later kong claim differed); in 9034 a kong is robbed with a tile that fed the winner's dangerous hand
 # (mj-server's supplier let off a cannon and paid for all; mjref looked for a cannon only in discards); in 9428 a
-# kong made just after another is robbed (mjref gave the robber the Kong upon Kong limit).
+# kong made just after another is robbed (mjref gave the robber the Kong upon Kong limit); in 11449, with no dead
+# wall, a player adds to a pung as the wall runs out and is robbed (mjref offered no kong without a loose tile).
 GAMES += [(5033, "kong-has-3-types-1", "mixed"), (8015, None, "pungs"),
           (8024, "flowers-0+flowers-loose-1+dead-wall-16+seven-pairs-1", "default"), (9034, "disc-doubles-1", "pungs"),
-          (9428, "losers-settle-0+east-doubles-0+flowers-0", "pungs")]
+          (9428, "losers-settle-0+east-doubles-0+flowers-0", "pungs"), (11449, "concealed-fully-20+dead-wall-0", "mixed")]
 
 
 def seat_specs(personality: str, first: Path) -> list[str]:

@@ -113,6 +113,7 @@ class ClassicalFamily(Family):
     gong_from_previous_player = True
     rob_kong = True
     add_to_claimed_pung = True  # mj-server 1.11 (protocol 1110): a pung claim corrected to a kong
+    gong_needs_loose = False  # mj-server allows a kong with no loose tile left: a washout, unless it is robbed
     multiple_winners = False
     tracks_sets = True
     deal_flowers_by_seat = True  # mj-server replaces a seat's flowers, and theirs, before the next seat's
