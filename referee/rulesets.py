@@ -30,7 +30,7 @@ from referee.game.taiwan16.rules import (
     parse_assignments,
     rules_schema,
 )
-from referee.userfiles import read_text
+from referee.userfiles import loads_toml, read_text
 from referee.validation import validation_reason
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def load_rules(spec: str) -> Rules:
 
 def _from_toml(text: str, where: str, name: str) -> Rules:
     try:
-        doc = tomllib.loads(text)
+        doc = loads_toml(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(f"{where}: not a TOML ruleset (nor an mj-server option file): {e}") from None
     except RecursionError:  # tomllib recurses on nested arrays and inline tables

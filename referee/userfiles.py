@@ -15,8 +15,10 @@ import json
 import os
 import re
 import stat
+import sys
 import tempfile
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -50,11 +52,37 @@ def loads_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     surrogate pair (``"\\ud800"`` alone: no text, and printing or writing it raised a UnicodeEncodeError), as a
     ``json.JSONDecodeError``."""
     check_depth(text, max_depth)
-    data = json.loads(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # (json's only other: an integer of more digits than Python converts)
+        _, pos = _long_number(text)
+        raise json.JSONDecodeError(f"a number of more than {sys.get_int_max_str_digits()} digits", text, pos) from None
     found = _SURROGATE.search(text) if "\\u" in text else None  # cheap for real input: a pair is rare
     if found is not None and not _is_text(data):
         raise json.JSONDecodeError("a string holds half of a surrogate pair, not text", text, found.start())
     return data
+
+
+def _long_number(text: str) -> tuple[int, int]:
+    """The line (from 1) and offset of the first run of more digits than Python converts to an integer."""
+    found = re.search(f"[0-9]{{{sys.get_int_max_str_digits() + 1},}}", text)
+    pos = found.start() if found else 0
+    return text.count("\n", 0, pos) + 1, pos
+
+
+def loads_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, with an integer of more digits than Python converts (a ``ValueError`` of its own) given
+    as a ``tomllib.TOMLDecodeError`` like any other fault of the text."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError:
+        line, _ = _long_number(text)
+        raise tomllib.TOMLDecodeError(
+            f"a number of more than {sys.get_int_max_str_digits()} digits (at line {line})") from None
 
 
 def _is_text(value: Any) -> bool:
@@ -123,7 +151,7 @@ def read_toml(path: Path | str, error: type[InputError] = InputError) -> dict[st
     """The table of the TOML file ``path``; ``error`` for a file that cannot be read, is not UTF-8 or not TOML."""
     text = read_text(path, error)
     try:
-        return tomllib.loads(text)
+        return loads_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise error(f"{path}: not valid TOML ({exc})") from None
     except RecursionError:  # tomllib recurses on nested arrays and inline tables
@@ -188,6 +216,23 @@ def check_output_file(path: Path | str, what: str, error: type[InputError] = Inp
     except OSError as exc:
         raise error(f"{what} {p}: cannot write ({exc.strerror or exc})") from None
     p.unlink(missing_ok=True)
+
+
+def check_not_same_file(path: Path | str, what: str, others: Iterable[tuple[str, Path | str | None]],
+                        error: type[InputError] = InputError) -> None:
+    """Refuse an output ``path`` that is the same file as another a command names (an input it reads, or another
+    output): writing one would destroy the other, whatever ``--force`` says."""
+    p = Path(path)
+    for name, other in others:
+        if other is None:
+            continue
+        o = Path(other)
+        try:
+            same = p.resolve() == o.resolve() or (p.exists() and o.exists() and os.path.samefile(p, o))
+        except (OSError, RuntimeError):  # a symlink loop: the file checks name it
+            same = False
+        if same:
+            raise error(f"{what} {p}: is the same file as {name} {o}; give another name")
 
 
 def check_output_dir(path: Path | str, what: str, error: type[InputError] = InputError, *, make: bool = True,

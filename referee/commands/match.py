@@ -37,7 +37,7 @@ from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resol
 from referee.numbers import count, int_arg
 from referee.rulesets import PLAYED, playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
-from referee.userfiles import check_output_dir, check_output_file, read_text
+from referee.userfiles import check_not_same_file, check_output_dir, check_output_file, read_text
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 128 + n stopped by signal n)
 
@@ -147,9 +147,13 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     stderr_dir = args.stderr_dir or (log_path.parent if log_path else None)
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
+    # (a folder of histories: each of its files is an input)
+    inputs = [("--wallfile", f) for w in args.wallfile or () for f in (sorted(w.glob("*.mjs")) if w.is_dir() else [w])]
     if log_path is not None:  # every place the match will write, checked before it starts
+        check_not_same_file(log_path, "--log", inputs)
         check_output_file(log_path, "--log", private=True, overwrite=args.force)
     if args.html is not None:
+        check_not_same_file(args.html, "--html", [("--log", log_path), *inputs])
         check_output_file(args.html, "--html", overwrite=args.force)
     if args.stderr_dir is not None:
         check_output_dir(args.stderr_dir, "--stderr-dir", private=True)

@@ -93,6 +93,18 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
     header = json.loads(json.dumps(records))
     header[0]["seats"][0]["spec"] = "\udc80"
     (d / "surrogate_header.jsonl").write_text("".join(json.dumps(r) + "\n" for r in header))
+    # Numbers of more digits than Python converts to an integer (json's and tomllib's ValueError of their own)
+    huge = "9" * 5000
+    (d / "huge_request.json").write_text('{"seat_wind": "SOUTH", "concealed": ["1C"], "hands_as_east": %s}' % huge)
+    (d / "huge_rules.toml").write_text(f'family = "classical"\n[options]\nScoreLimit = {huge}\n')
+    (d / "huge_bot.toml").write_text(f'name = "h"\ncmd = ["python3"]\ntimeout = {huge}\n')
+    (d / "huge.jsonl").write_text(GOLDEN.read_text().replace('"hand":0', '"hand":' + huge, 1)
+                                  .replace('"hand": 0', '"hand": ' + huge, 1))
+    # An mj-server option of more than a C int holds, as mj-server's option file and as mjref's ruleset
+    (d / "cint.options").write_text("GameOption 0 ScoreLimit nat 0 1 2147483648 limit on hand score\n")
+    (d / "cint_rules.toml").write_text('family = "classical"\n[options]\nScoreLimit = 99999999999999999999999\n')
+    (d / "game").mkdir()  # a game's first history: the match refuses to write its log over it
+    (d / "game" / "hand-01.mjs").write_bytes((ROOT / "tests" / "data" / "mjserver" / "default.mjs").read_bytes())
     return d
 
 
@@ -171,6 +183,20 @@ FILE_CASES = [
     # A tai table set to a number, then one of its items (a TypeError)
     (["score", str(ROOT / "examples" / "score-request.json"), "--set", "tai=2", "--set", "tai.dealer=1"], "tai"),
     (["match", "--set", "tai=null", "--set", "tai.dealer=1", "--log", "none"], "tai"),
+    # Numbers of more digits than Python converts, in JSON and TOML files
+    (["score", "--rules", "classical", "huge_request.json"], "4300 digits"),
+    (["match", "--rules", "huge_rules.toml", "--log", "none"], "4300 digits"),
+    (["match", "huge_bot.toml", "--log", "none"], "4300 digits"),
+    (["view", "huge.jsonl", "-o", "v.html"], "4300 digits"),
+    # Classical options mj-server keeps in a C int, or of another type (lax pydantic took 1e3 and true)
+    (["match", "--rules", "cint.options", "--log", "none"], "ScoreLimit"),
+    (["match", "--rules", "cint_rules.toml", "--log", "none"], "ScoreLimit"),
+    (["match", "--rules", "classical", "--set", "MahJongScore=2147483648", "--log", "none"], "MahJongScore"),
+    (["match", "--rules", "classical", "--set", "ScoreLimit=1e3", "--log", "none"], "ScoreLimit"),
+    (["match", "--rules", "classical", "--set", "ScoreLimit=true", "--log", "none"], "ScoreLimit"),
+    # An output that is the same file as another output or an input: the log was destroyed by its own viewer
+    (["match", "--hands", "1", "--log", "same.jsonl", "--html", "./same.jsonl", "--force"], "--html"),
+    (["match", "--hands", "1", "--log", "game/hand-01.mjs", "--wallfile", "game", "--force"], "--log"),
 ]
 
 

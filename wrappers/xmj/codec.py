@@ -23,6 +23,7 @@ from typing import Any
 
 from referee.errors import InputError
 from referee.game.classical.history import trailing_backslashes, unescape
+from referee.game.classical.options import C_INT_MAX
 from referee.game.classical.tiles import ALL, HIDDEN
 from wrappers.codec import cut
 
@@ -39,7 +40,7 @@ WIND_LETTERS = ("E", "S", "W", "N")
 CHOW_POSITIONS = ("Lower", "Middle", "Upper", "AnyPos")
 OPTION_TYPES = ("bool", "int", "nat", "score", "string")
 PLAYER_OPTIONS = ("Unknown", "InfoTiles", "DelayTime", "LocalTimeouts")
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # a C int
+INT_MIN, INT_MAX = -C_INT_MAX - 1, C_INT_MAX  # a C int
 
 
 class XmjProtocolError(InputError):

@@ -38,6 +38,7 @@ class Score(NamedTuple):
 
 
 MJREF_OPTIONS = ("OnlyPlaceCountsExposed", "LooseTileFromWall", "LastTileOnLoose", "ScholarsNoChows", "EastWinsLimit")
+C_INT_MAX = 2**31 - 1  # mj-server keeps an option's value in a C int (as its protocol's every number)
 
 
 class GameOptions(BaseModel):
@@ -45,7 +46,8 @@ class GameOptions(BaseModel):
     GameOptions under their own names, then mjref's few more (``MJREF_OPTIONS``) for the points where other rule
     books (Kajongg's DMJL) score otherwise."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a value of another type is refused, not converted (ScoreLimit = true is no number, 1e3 no whole one)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     Timeout: int = Field(15, ge=0, description="nat: seconds allowed to claim a discard or rob a kong (0: none)")
     TimeoutGrace: int = Field(5, ge=0, description="nat: grace period when clients handle timeouts")
@@ -84,6 +86,15 @@ class GameOptions(BaseModel):
         True, description="bool: the Three Great Scholars limit needs a hand without chows")
     EastWinsLimit: int = Field(
         13, ge=0, description="nat: East's consecutive win that is a limit hand (0: none)")
+
+    @field_validator("Timeout", "TimeoutGrace", "ScoreLimit", "MahJongScore", "SevenPairsVal", "FlowersOwnEach",
+                     "FlowersOwnBoth", "FlowersBouquet", "ConcealedFully", "ConcealedAlmost", "NumRounds",
+                     "EastWinsLimit")
+    @classmethod
+    def _c_int(cls, v: int) -> int:
+        if v > C_INT_MAX:
+            raise ValueError(f"out of range (at most {C_INT_MAX}: mj-server and its clients keep it in a C int)")
+        return v
 
     @field_validator("NumRounds")
     @classmethod
@@ -129,8 +140,12 @@ def parse_option_line(line: str, where: str) -> tuple[str, Any]:
     if typ != GameOptions.kind(name):
         raise InputError(f"{where}: option {name} is of type {GameOptions.kind(name)}, not {typ!r}")
     for label, text in (("minimum protocol version", minprot), ("enabled flag", enabled), ("value", raw)):
-        if not (text.lstrip("-").isdigit() and len(text) < 12):
+        digits = text.removeprefix("-")
+        if not (digits.isascii() and digits.isdigit()):
             raise InputError(f"{where}: option {name}: the {label} {text!r} is not an integer")
+        if len(digits) > 10 or int(digits) > C_INT_MAX:
+            raise InputError(f"{where}: option {name}: the {label} {text} is out of range (a C int: at most "
+                             f"{C_INT_MAX})")
     v = int(raw)
     if typ == "bool":
         if v not in (0, 1):
