@@ -232,6 +232,9 @@ def rules_table(spec: str | None, assignments: list[str]) -> dict[str, Any]:
 def ruleset_from_table(table: dict[str, Any]) -> Any:
     """A classical ruleset from one flat table of options (a tournament's ``[rules]`` with ``family =
     "classical"``): mj-server's GameOptions and the match options side by side; InputError naming the option."""
+    if table.get("family", "classical") != "classical":  # (--set family=taiwan16 over --rules classical)
+        raise InputError(f"option 'family': {table['family']!r} over a classical ruleset; a family is chosen with "
+                         "--rules (or a file's family), not changed by --set")
     rest = {k: v for k, v in table.items() if k != "family"}
     match = {k: v for k, v in rest.items() if k in MATCH_FIELDS}
     game = {k: v for k, v in rest.items() if k not in MATCH_FIELDS}

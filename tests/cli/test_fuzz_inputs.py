@@ -95,12 +95,18 @@ def d(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (d / "surrogate_header.jsonl").write_text("".join(json.dumps(r) + "\n" for r in header))
     # Numbers of more digits than Python converts to an integer (json's and tomllib's ValueError of their own)
     huge = "9" * 5000
-    (d / "huge_request.json").write_text('{"seat_wind": "SOUTH", "concealed": ["1C"], "hands_as_east": %s}' % huge)
+    (d / "huge_request.json").write_text('{"seat_wind": "SOUTH", "concealed": ["1C"], "hands_as_east": ' + huge + "}")
     (d / "huge_rules.toml").write_text(f'family = "classical"\n[options]\nScoreLimit = {huge}\n')
     (d / "huge_bot.toml").write_text(f'name = "h"\ncmd = ["python3"]\ntimeout = {huge}\n')
     (d / "huge.jsonl").write_text(GOLDEN.read_text().replace('"hand":0', '"hand":' + huge, 1)
                                   .replace('"hand": 0', '"hand": ' + huge, 1))
     # An mj-server option of more than a C int holds, as mj-server's option file and as mjref's ruleset
+    # A classical hand holding more copies of a tile than there are (scored without complaint)
+    five = ["1C", "1C", "1C", "2C", "2C", "2C", "3C", "3C", "3C", "4C", "4C", "4C", "5C", "5C"]
+    (d / "five.json").write_text(json.dumps({"seat_wind": "SOUTH", "concealed": five, "sets": ["1C-1C-1C"],
+                                             "winning_tile": "5C"}))
+    (d / "flower_twice.json").write_text(json.dumps({"seat_wind": "SOUTH", "concealed": five, "specials": ["1F", "1F"],
+                                                     "winning_tile": "5C"}))
     (d / "cint.options").write_text("GameOption 0 ScoreLimit nat 0 1 2147483648 limit on hand score\n")
     (d / "cint_rules.toml").write_text('family = "classical"\n[options]\nScoreLimit = 99999999999999999999999\n')
     (d / "game").mkdir()  # a game's first history: the match refuses to write its log over it
@@ -194,6 +200,10 @@ FILE_CASES = [
     (["match", "--rules", "classical", "--set", "MahJongScore=2147483648", "--log", "none"], "MahJongScore"),
     (["match", "--rules", "classical", "--set", "ScoreLimit=1e3", "--log", "none"], "ScoreLimit"),
     (["match", "--rules", "classical", "--set", "ScoreLimit=true", "--log", "none"], "ScoreLimit"),
+    (["score", "--rules", "classical", "five.json"], "1C"),
+    (["score", "--rules", "classical", "flower_twice.json"], "1F"),
+    # A family changed by --set over --rules (it was taken and ignored)
+    (["match", "--rules", "classical", "--set", "family=taiwan16", "--log", "none"], "family"),
     # An output that is the same file as another output or an input: the log was destroyed by its own viewer
     (["match", "--hands", "1", "--log", "same.jsonl", "--html", "./same.jsonl", "--force"], "--html"),
     (["match", "--hands", "1", "--log", "game/hand-01.mjs", "--wallfile", "game", "--force"], "--log"),

@@ -23,7 +23,8 @@ GAMES = [(100 + i, OPTION_FILES[i % len(OPTION_FILES)], "default") for i in rang
 # wall, a player adds to a pung as the wall runs out and is robbed (mjref offered no kong without a loose tile).
 GAMES += [(5033, "kong-has-3-types-1", "mixed"), (8015, None, "pungs"),
           (8024, "flowers-0+flowers-loose-1+dead-wall-16+seven-pairs-1", "default"), (9034, "disc-doubles-1", "pungs"),
-          (9428, "losers-settle-0+east-doubles-0+flowers-0", "pungs"), (11449, "concealed-fully-20+dead-wall-0", "mixed")]
+          (9428, "losers-settle-0+east-doubles-0+flowers-0", "pungs"),
+          (11449, "concealed-fully-20+dead-wall-0", "mixed")]
 
 
 def seat_specs(personality: str, first: Path) -> list[str]:

@@ -8,6 +8,7 @@ pair); tiles are mj-server's codes (``5C``, ``EW``, ``RD``, ``1F``).
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -106,6 +107,15 @@ def score_classical(data: Any, options: GameOptions) -> dict[str, Any]:
         raise InputError("winning_tile: a winner's completing tile is needed")
     if req.winner and req.winning_tile not in req.concealed:
         raise InputError("winning_tile: a winner's concealed tiles include the completing tile")
+    held = Counter(req.concealed)
+    for ts in sets:
+        held.update(ts.tiles())
+    too_many = next((t for t, n in held.items() if n > 4), None)
+    if too_many is not None:
+        raise InputError(f"concealed and sets: {held[too_many]} copies of {too_many} (there are 4)")
+    twice = next((t for t, n in Counter(req.specials).items() if n > 1), None)
+    if twice is not None:
+        raise InputError(f"specials: {twice} twice (there is one of each flower and season)")
     hand = Hand(list(req.concealed), sets, list(req.specials))
     try:
         declared, score = best_arrangement(hand, req.situation(), options)
