@@ -7,6 +7,7 @@ collects the verdicts for ``mjref replay``.  A file that is not a history is an 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +39,8 @@ def history_files(paths: Iterable[Path]) -> list[Path]:
             if not found:
                 raise InputError(f"{p}: a directory without mj-server hand histories (*{SUFFIX} files)")
             out += found
-        elif p.is_file():
-            out.append(p)
+        elif p.is_file() or os.path.lexists(p):
+            out.append(p)  # (a FIFO, a device, a symlink loop: read_history says what it is)
         else:
             raise InputError(f"{p}: no such file or folder")
     return out
