@@ -227,9 +227,9 @@ def check_not_same_file(path: Path | str, what: str, others: Iterable[tuple[str,
         if other is None:
             continue
         o = Path(other)
-        try:
-            same = p.resolve() == o.resolve() or (p.exists() and o.exists() and os.path.samefile(p, o))
-        except (OSError, RuntimeError):  # a symlink loop: the file checks name it
+        try:  # (realpath: a symlink loop is no error here; the file checks name it)
+            same = os.path.realpath(p) == os.path.realpath(o) or (p.exists() and o.exists() and os.path.samefile(p, o))
+        except OSError:
             same = False
         if same:
             raise error(f"{what} {p}: is the same file as {name} {o}; give another name")

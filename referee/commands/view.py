@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from referee.commands import add_force_option, fail
-from referee.userfiles import check_output_file
+from referee.commands import add_force_option
+from referee.userfiles import check_not_same_file, check_output_file
 from referee.viewer import write_viewer
 
 
@@ -31,8 +30,7 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = args.output or args.log.with_suffix(".html")
-    if os.path.realpath(out) == os.path.realpath(args.log):  # realpath: a symlink loop is no RuntimeError
-        return fail("view", f"{out}: the output would overwrite the log; give another -o FILE")
+    check_not_same_file(out, "-o", [("the log", args.log)])
     check_output_file(out, "-o", overwrite=args.force)
     written = write_viewer(args.log, out)
     size = written.stat().st_size

@@ -421,10 +421,10 @@ class XmjSeat(Seat):
         await self.client.stop()
 
 
-# What a client answers with a claim or NoClaim (or, on a kong, by robbing it): sent as it happens.
 # The moves that end the deal: East's first discard, or, before it, a kong declared or Mah-Jong on its dealt tiles
 # (mj-server runs the specials phase and the pause to start play first).
 _PLAY = (Throw, Gong, Hu)
+# What a client answers with a claim or NoClaim (or, on a kong, by robbing it): sent as it happens.
 _PROMPTS = frozenset({m.CMsgPlayerDiscards, m.CMsgPlayerAddsToPung, m.CMsgPlayerDeclaresClosedKong})
 
 

@@ -87,12 +87,10 @@ class GameOptions(BaseModel):
     EastWinsLimit: int = Field(
         13, ge=0, description="nat: East's consecutive win that is a limit hand (0: none)")
 
-    @field_validator("Timeout", "TimeoutGrace", "ScoreLimit", "MahJongScore", "SevenPairsVal", "FlowersOwnEach",
-                     "FlowersOwnBoth", "FlowersBouquet", "ConcealedFully", "ConcealedAlmost", "NumRounds",
-                     "EastWinsLimit")
+    @field_validator("*")
     @classmethod
-    def _c_int(cls, v: int) -> int:
-        if v > C_INT_MAX:
+    def _c_int(cls, v: Any) -> Any:
+        if type(v) is int and v > C_INT_MAX:  # every number option (strict: a bool field holds a bool)
             raise ValueError(f"out of range (at most {C_INT_MAX}: mj-server and its clients keep it in a C int)")
         return v
 
