@@ -64,6 +64,14 @@ def test_every_kept_history_verifies() -> None:
     (lambda t: t.replace("PlayerDraws 1 6C", "PlayerDraws 9 6C", 1), "player 9 is not one of [1, 2, 3, 4]"),
     (lambda t: t + "Comment x\\\r\n", "continues past the end of the file"),
     (lambda t: "", "not an mj-server hand history"),
+    (lambda t: t.replace(" 1110 0\r\n", " 1050 0\r\n", 1),
+     "Game: protocol version 1050: mjref plays mj-server's protocol 1110"),
+    (lambda t: "".join(x for x in t.splitlines(keepends=True) if not x.startswith("GameOption 0 End")),
+     "the game's options do not end with 'GameOption 0 End'"),
+    (lambda t: "".join(x for x in t.splitlines(keepends=True) if not x.startswith("GameOption")),
+     "the game's options do not end with 'GameOption 0 End'"),
+    (lambda t: t.replace("\nWall ", "\nGameOption 0 NoLimit bool 0 1 1 no-limit game\r\nWall ", 1),
+     "GameOption out of place (after Game, before Wall and the End option)"),
 ])
 def test_a_malformed_history_is_refused_with_its_line(edit: object, reason: str) -> None:
     assert callable(edit)

@@ -182,3 +182,28 @@ def test_a_client_that_does_not_log_in_fails_to_start() -> None:
         assert fault is not None and fault.kind == "wrong_answer" and "not Connect" in fault.detail
 
     trio.run(main)
+
+
+def test_a_client_of_an_older_protocol_is_told_why_and_fails_to_start() -> None:
+    """mj-server plays an older client's game by that client's older rules; mjref has only protocol 1110's, so a
+    client of 1050 is told so (as mj-server tells a client of another major version) and the seat fails to start."""
+
+    async def main() -> None:
+        client = Scripted()
+        stopped: list[bool] = []
+
+        async def stop() -> None:  # the seat stops the client: keep this side open to read what it was told
+            stopped.append(True)
+
+        client.stop = stop  # type: ignore[method-assign]
+        seat = seat_with(client)
+        await client.send(write(m.PMsgConnect(1050, ME, "bob")))
+        fault = await seat.begin_hand(HandInfo(0, 0, ME, True, 14, False, False, 5.0, 5.0))
+        assert fault is not None and fault.kind == "start_failed", fault
+        assert "protocol 1050" in fault.detail and "older than 1110" in fault.detail
+        await client.drain()
+        assert [type(x) for x in client.seen] == [m.CMsgConnectReply]
+        assert "older than 1110" in client.seen[0].reason  # type: ignore[attr-defined]
+        assert stopped  # and the client was stopped
+
+    trio.run(main)

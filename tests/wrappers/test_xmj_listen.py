@@ -166,6 +166,8 @@ def test_a_second_connection_for_a_name_is_refused() -> None:
 
 @pytest.mark.parametrize(("lines", "told", "reason"), [
     (["Connect 2000 0 alice"], ["ConnectReply 1110 0 Protocol major version mismatch"], "protocol version 2000"),
+    (["Connect 1050 0 alice"], ["ConnectReply 1110 0 Protocol version 1050 is older than 1110: this server plays "
+                                "mj-server 1.11's rules only"], "protocol version 1050"),
     (["Ready"], [], "Ready before Connect"),
     (["Bogus 1 2"], [], "not a message of mj-server's protocol"),
     (["Connect 1110 0 alice", "AuthInfo md5 x"], ["AuthReqd basic ", "ConnectReply 1110 0 Authentication failure"],

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.errors import InputError
-from referee.game.classical.history import trailing_backslashes, unescape
+from referee.game.classical.history import PROTOCOL_VERSION, trailing_backslashes, unescape
 from referee.game.classical.options import C_INT_MAX
 from referee.game.classical.tiles import ALL, HIDDEN
 from wrappers.codec import cut
@@ -30,7 +30,20 @@ from wrappers.codec import cut
 from . import messages as m
 from .messages import CLIENT_MESSAGES, SERVER_MESSAGES, Message
 
-PROTOCOL_VERSION = 1110  # what mj-server 1.11 speaks (``protocol.h``), and what this codec reads and writes
+VERSION_MISMATCH = "Protocol major version mismatch"  # mj-server's reason (controller.c), word for word
+
+
+def version_refusal(pvers: int) -> str | None:
+    """Why a client of protocol ``pvers`` cannot play at an mjref table, or None: mj-server refuses another major
+    version, and plays an older client's game by that client's older rules, which mjref does not have."""
+    if pvers // 1000 != PROTOCOL_VERSION // 1000:
+        return VERSION_MISMATCH
+    if pvers < PROTOCOL_VERSION:
+        return (f"Protocol version {pvers} is older than {PROTOCOL_VERSION}: this server plays mj-server 1.11's "
+                "rules only")
+    return None
+
+
 MAX_LINE = 2048  # bytes of one wire line; the longest real one (a 144-tile ``Wall``) is under 450
 MAX_MESSAGE = 16384  # bytes of one message over its continued lines; the longest real one (a Settlement) is < 1000
 MAX_CONTINUATIONS = 128  # wire lines of one message

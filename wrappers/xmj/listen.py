@@ -25,12 +25,11 @@ import trio
 
 from ..messages import AUTH_TIMEOUT
 from . import messages as m
-from .codec import PROTOCOL_VERSION, XmjProtocolError, format_message
+from .codec import PROTOCOL_VERSION, XmjProtocolError, format_message, version_refusal
 from .seat import ClientGone, XmjConnection
 
 PASSWORD_TIMEOUT = 120.0  # seconds a client asked for its password has to give it (a person types it)
 AUTH_FAILURE = "Authentication failure"  # mj-server's reasons (its controller.c), word for word
-VERSION_MISMATCH = "Protocol major version mismatch"
 ALREADY_CONNECTED = "Your id is already connected elsewhere"
 NAME_MISSING = "A non-empty name must be given"
 REFUSAL_SEND_TIMEOUT = 2.0  # seconds a refusal may take to send before the connection is cut
@@ -111,8 +110,9 @@ class XmjDoor:
             await self._reply(conn, NAME_MISSING)
             self._refuse(peer, None, "Connect without a name")
             return None
-        if hello.pvers // 1000 != PROTOCOL_VERSION // 1000:
-            await self._reply(conn, VERSION_MISMATCH)
+        refusal = version_refusal(hello.pvers)
+        if refusal is not None:
+            await self._reply(conn, refusal)
             self._refuse(peer, name, f"protocol version {hello.pvers} (this server speaks {PROTOCOL_VERSION})")
             return None
         await conn.send([m.CMsgAuthReqd("basic", "")])

@@ -38,7 +38,7 @@ from ..process import ENDED_WAIT, STDERR_TAIL, BotProcess, Box, BoxError, end_bo
 from ..seat import Fault, HandInfo, Reply, Seat
 from ..spec import BotSpec
 from . import messages as m
-from .codec import Framer, XmjProtocolError, parse_client, write
+from .codec import PROTOCOL_VERSION, Framer, XmjProtocolError, parse_client, version_refusal, write
 from .messages import Message
 from .table import NEXT_HAND, START_PLAY, View, game_messages, login_messages, option_messages
 from .translate import DECLARATIONS, ClientFault, Decisions, Translator, code_of, wind_letter
@@ -177,6 +177,9 @@ class XmjSeat(Seat):
                 hello = await self.conn.receive()
                 if not isinstance(hello, m.PMsgConnect):
                     fault = Fault("wrong_answer", f"the client's first message is {hello.NAME}, not Connect")
+                elif (refusal := version_refusal(hello.pvers)) is not None:
+                    await self.conn.send([m.CMsgConnectReply(PROTOCOL_VERSION, 0, refusal)])
+                    fault = Fault("start_failed", f"the client speaks protocol {hello.pvers}: {refusal}")
                 else:
                     await self.conn.send(login_messages(self.position, self.names))
         except trio.TooSlowError:
@@ -247,7 +250,8 @@ class XmjSeat(Seat):
             self.first_east = e.dealer
         by_wind = [self.scores[p - 1] for p in seats]
         game = m.CMsgGame(seats[0], seats[1], seats[2], seats[3], wind_letter(e.round_wind), e.cont,
-                          self.first_east, by_wind[0], by_wind[1], by_wind[2], by_wind[3], 1110, 0)
+                          self.first_east, by_wind[0], by_wind[1], by_wind[2], by_wind[3],
+                          PROTOCOL_VERSION, 0)
         if self.hands == 0:
             self.outbox += game_messages(game, option_messages(self.options))
         self.outbox.append(_Await("Ready"))

@@ -20,6 +20,7 @@ from referee.game.classical.tiles import ALL, HIDDEN, WINDS
 ChowPosition = Literal["Lower", "Middle", "Upper", "AnyPos"]
 CHOW_POSITIONS = ("Lower", "Middle", "Upper", "AnyPos")
 MAX_LINES = 100_000  # far more than any hand: a guard against a foreign file of endless lines
+PROTOCOL_VERSION = 1110  # mj-server 1.11's protocol (``protocol.h``): the rules mjref plays, the messages it speaks
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,13 +349,15 @@ def parse_history(text: str, name: str) -> HandHistory:
     wall: WallMsg | None = None
     option_lines: list[tuple[int, str]] = []
     moves: list[Msg] = []
+    ended = False  # mj-server ends the game's option table with the option End
     for n, body in _records(text, name):
         where = f"{name}:{n}"
         kind, _, rest = body.partition(" ")
         if kind == "GameOption":
-            if game is None or wall is not None:
-                raise InputError(f"{where}: GameOption out of place (after Game, before Wall)")
+            if game is None or wall is not None or ended:
+                raise InputError(f"{where}: GameOption out of place (after Game, before Wall and the End option)")
             option_lines.append((n, body))
+            ended = body.split(None, 3)[2:3] == ["End"]
             continue
         msg = parse_message(kind, rest, n, where)
         if isinstance(msg, PlayerMsg):
@@ -366,10 +369,16 @@ def parse_history(text: str, name: str) -> HandHistory:
                 raise InputError(f"{where}: Game out of place (after four Player lines, once)")
             if sorted(msg.seats) != sorted(players):
                 raise InputError(f"{where}: Game seats {msg.seats} are not the four players {sorted(players)}")
+            if msg.protversion != PROTOCOL_VERSION:
+                raise InputError(f"{where}: Game: protocol version {msg.protversion}: mjref plays mj-server's protocol "
+                                 f"{PROTOCOL_VERSION}, and a game of another version has other rules")
             game = msg
         elif isinstance(msg, WallMsg):
             if game is None or wall is not None:
                 raise InputError(f"{where}: Wall out of place (after the options, once)")
+            if not ended:
+                raise InputError(f"{where}: the game's options do not end with 'GameOption 0 End' (mj-server writes "
+                                 "its whole option table): cut short or edited")
             wall = msg
         else:
             if wall is None:
