@@ -71,6 +71,7 @@ class AgainstReport:
     log: Path
     histories: list[Path]
     hands: int = 0  # hands compared in full
+    log_hands: int = 0  # hands in the log (more than ``hands`` when the histories end before it)
     moves: int = 0  # moves compared
     difference: AgainstDifference | None = None
 
@@ -321,6 +322,7 @@ def _compare(deals: list[HistoryDeal], log: Path, name: str, report: AgainstRepo
             return AgainstDifference(deals[0].history.name, deals[0].history.moves[0].line, name, 1,
                                      f"the ruleset's option {key}", str(ours_options.get(key)), str(value))
     hands = list(log_hands(log, until))
+    report.log_hands = len(hands)
     for k, deal in enumerate(deals):
         hist = deal.history.name
         if k >= len(hands):

@@ -119,11 +119,14 @@ def run_against(args: argparse.Namespace) -> int:
     d = report.difference
     if args.json:
         print(json.dumps({"ok": report.ok, "log": str(report.log), "histories": [str(p) for p in report.histories],
-                          "hands": report.hands, "moves": report.moves,
+                          "hands": report.hands, "log_hands": report.log_hands, "moves": report.moves,
                           "difference": None if d is None else d.to_json()}, ensure_ascii=False))
     elif d is None:
+        rest = report.log_hands - report.hands
         print(f"equal: {report.hands} hand{'s' if report.hands != 1 else ''}, {report.moves} moves of "
-              f"{printable(str(report.log))} are mj-server's")
+              f"{printable(str(report.log))} are mj-server's"
+              + (f" (its {rest} later hand{'s have' if rest != 1 else ' has'} no history to compare with)"
+                 if rest > 0 else ""))
     else:
         print(f"differs: {printable(d.message)}")
     return 0 if report.ok else 1

@@ -91,10 +91,23 @@ def test_replay_against_says_equal_and_exits_0(agreeing: tuple[list[Path], Path]
     files, log = agreeing
     r = mjref("replay", *sum((["--against", str(f)] for f in files), []), str(log))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith(f"equal: {len(files)} hand")
+    assert r.stdout.startswith(f"equal: {len(files)} hand") and "later hand" not in r.stdout
     r = mjref("replay", "--json", *sum((["--against", str(f)] for f in files), []), str(log))
     out = json.loads(r.stdout)
     assert r.returncode == 0 and out["ok"] and out["hands"] == len(files) and out["moves"] > 100 * len(files)
+    assert out["log_hands"] == len(files)
+
+
+def test_a_log_longer_than_its_histories_says_what_was_not_compared(agreeing: tuple[list[Path], Path]) -> None:
+    """One history against a log of several hands: equal as far as it goes, and the verdict says the rest of the
+    log was not compared (it once said only 'equal: 1 hand')."""
+    files, log = agreeing
+    assert len(files) >= 3
+    r = mjref("replay", "--against", str(files[0]), str(log))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("equal: 1 hand,") and f"its {len(files) - 1} later hands have no history" in r.stdout
+    out = json.loads(mjref("replay", "--json", "--against", str(files[0]), str(log)).stdout)
+    assert out["hands"] == 1 and out["log_hands"] == len(files)
 
 
 def test_one_discard_changed_is_the_difference_with_both_lines(agreeing: tuple[list[Path], Path],
