@@ -173,6 +173,29 @@ def resolve_bots(texts: Sequence[str], default: str = DEFAULT_DUMMY) -> list[Bot
     return specs
 
 
+def check_match(specs: Sequence[BotSpec], seed: int, rules: Ruleset, *, remote: bool = False) -> None:
+    """Everything about a match's seats, seed and rules that refuses it (MatchError), checked before it writes
+    anything: ``run_match`` checks it, and a command calls it before it makes its output folders.  ``remote``: a
+    remote seat has a wrapper to log in (``mjref serve``)."""
+    if len(specs) != 4:
+        raise MatchError(f"a match needs four seats, got {len(specs)}")
+    check_seed(seed)
+    check_specs(specs)
+    try:
+        make_policy(rules.default_dummy)
+    except BotError as exc:
+        raise MatchError(f"rule option 'default_dummy': {exc}") from None
+    family = family_of(rules)
+    for spec in specs:
+        if not remote:
+            refuse_remote(spec)
+        try:
+            spec.check_runnable()
+            check_protocol_family(spec, family.name)
+        except SpecError as exc:
+            raise MatchError(str(exc)) from None
+
+
 def refuse_remote(spec: BotSpec, where: str = "play it with `mjref serve`") -> None:
     """A ``remote:NAME`` bot (or a bot file with ``remote = true``) has no command to run here: MatchError, saying
     ``where`` it is played."""
@@ -254,23 +277,8 @@ async def run_match(
     ``block_ms``: how long a process seat may wait for an answer in a blocking poll before yielding to trio
     (see ``wrappers.process.BLOCK_MS``); pass 0 when other matches run in the same trio loop.
     """
-    if len(specs) != 4:
-        raise MatchError(f"a match needs four seats, got {len(specs)}")
-    check_seed(seed)
-    check_specs(specs)
-    try:
-        make_policy(rules.default_dummy)
-    except BotError as exc:
-        raise MatchError(f"rule option 'default_dummy': {exc}") from None
+    check_match(specs, seed, rules, remote=remote is not None)
     family = family_of(rules)
-    for spec in specs:
-        if remote is None:
-            refuse_remote(spec)
-        try:
-            spec.check_runnable()
-            check_protocol_family(spec, family.name)
-        except SpecError as exc:
-            raise MatchError(str(exc)) from None
     hands_planned = min(rules.hands, len(walls)) if walls is not None else rules.hands
     names = table_names(specs)
     result = MatchResult(seed, [SeatResult(p, names[p - 1], spec=specs[p - 1].describe()) for p in (1, 2, 3, 4)],

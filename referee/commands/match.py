@@ -33,7 +33,7 @@ from referee.commands import (
 from referee.errors import BotError, InputError
 from referee.game.tiles import glyph
 from referee.game.wall import Wall, WallError, parse_wallfile
-from referee.match import FaultInfo, HandSummary, MatchResult, play_match, resolve_bots, stderr_files
+from referee.match import FaultInfo, HandSummary, MatchResult, check_match, play_match, resolve_bots, stderr_files
 from referee.numbers import count, int_arg
 from referee.rulesets import PLAYED, playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
@@ -108,10 +108,11 @@ PLAY_STOPPABLE: Player = partial(play_match, handle_signals=True)  # SIGINT, SIG
 
 
 def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY_STOPPABLE,
-        live_table: bool = True) -> int:
+        live_table: bool = True, remote: bool = False) -> int:
     """Play the match the arguments describe with ``play`` (``play_match`` handling the stop signals; ``mjref serve``
     seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
-    False).  A match stopped by a signal (``MatchResult.aborted``) exits 128 + the signal's number."""
+    False; remote seats log in there and at ``mjref play``: ``remote``).  A match stopped by a signal
+    (``MatchResult.aborted``) exits 128 + the signal's number."""
     if args.wallfile:
         from referee.mjserver import is_history_path
 
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
         raise InputError(f"rule option 'default_dummy': {exc}") from None
     specs = resolve_bots(args.bots, filler)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "big")  # not guessable
+    check_match(specs, seed, rules, remote=remote)  # a match refused is refused before any folder is made
     log_path: Path | None
     if args.log is not None and str(args.log).lower() == "none":
         log_path = None

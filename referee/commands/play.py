@@ -95,4 +95,4 @@ def run(args: argparse.Namespace) -> int:
 
         return trio.run(main)
 
-    return match_command.run(args, command="play", play=play, live_table=False)
+    return match_command.run(args, command="play", play=play, live_table=False, remote=True)

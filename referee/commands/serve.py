@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
 
         return trio.run(main)
 
-    return match_command.run(args, command="serve", play=play, live_table=False)
+    return match_command.run(args, command="serve", play=play, live_table=False, remote=True)
 
 
 def _tournament(args: argparse.Namespace, path: Path, listen: tuple[str, int], ssl_context: ssl.SSLContext | None,

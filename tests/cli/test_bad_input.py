@@ -387,6 +387,18 @@ def test_the_store_keeps_what_was_recorded(files: Path, capsys: pytest.CaptureFi
     assert (files / "tiny.sqlite").read_bytes() == before
 
 
+@pytest.mark.parametrize("bots", [["mj-player"] * 4, ["greedy", "nosuch.toml"], ["greedy", "remote:bob"]],
+                         ids=["xmj-under-taiwan16", "missing-bot-file", "remote-seat"])
+def test_a_refused_match_makes_no_folder(bots: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match refused for its seats is refused before its output folders are made (--stderr-dir and --log's
+    folder were created, then the seats refused)."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["match", *bots, "--hands", "1", "--stderr-dir", "errs", "--log", "logs/m.jsonl"]
+    _one_line(*_run(argv, capsys), argv)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 # ---------------------------------------------------------------------------------------------------- fuzzing
 FUZZ = settings(max_examples=40, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
