@@ -87,7 +87,9 @@ class _Fold:
         self.turn = hand.dealer
         self.dealt = 0
         self.last_throw: tuple[int, int] | None = None  # (seat, tile) of the throw that may still be claimed
-        self.last_promoted: tuple[int, int] | None = None  # (seat, tile) of a promoted gong that may be robbed
+        # (seat, tile) of the gong that may be robbed: a promoted gong's added tile, or a concealed gong's tile the
+        # engine offers (classical: for the Thirteen Unique Wonders)
+        self.robbable: tuple[int, int] | None = None
         self.hus: list[tuple[int, int]] = []
         self.faults: list[dict[str, Any]] = []
 
@@ -174,7 +176,7 @@ class _Fold:
             self._merge_drawn(seat)
             self.r[seat - 1].append(t)
             self.last_throw = (seat, t)
-            self.last_promoted = None
+            self.robbable = None
             self.turn = seat % 4 + 1
             self.step("throw", f"{self.who(seat)} throws {name(t)}", seat=seat, tile=t)
             return
@@ -216,6 +218,7 @@ class _Fold:
                 self._take(seat, t)
             self._merge_drawn(seat)
             self.m[i].append({"k": "concealed_gong", "t": sorted(tiles), "c": 0, "f": 0})
+            self.robbable = (seat, tiles[0])
             text, tile = f"{self.who(seat)} declares a concealed gong of {name(tiles[0])}", tiles[0]
         else:
             t = tiles[0]
@@ -227,7 +230,7 @@ class _Fold:
                     m["t"] = sorted([*m["t"], t])
                     m["p"] = t
                     break
-            self.last_promoted = (seat, t)
+            self.robbable = (seat, t)
             text, tile = f"{self.who(seat)} promotes the pong of {name(t)} to a gong", t
         self.last_throw = None
         self.turn = seat
@@ -252,13 +255,17 @@ class _Fold:
                 self._merge_drawn(seat)
                 self.d[seat - 1] = tile
                 moved = True
-            elif how == "robbed_gong" and not moved and self.last_promoted and self.last_promoted[1] == tile:
-                owner = self.last_promoted[0]
+            elif how == "robbed_gong" and not moved and self.robbable and self.robbable[1] == tile:
+                owner = self.robbable[0]
                 for m in self.m[owner - 1]:
-                    if m.get("p") == tile:
+                    if m.get("p") == tile:  # a promoted gong: back to its pong
                         m["k"] = "pong"
                         m["t"] = [t for t in m["t"] if t != tile]
                         del m["p"]
+                        break
+                    if m["k"] == "concealed_gong" and tile in m["t"]:  # a concealed pong of the other three
+                        m["k"] = "concealed_pong"
+                        m["t"] = [t for t in m["t"] if t != tile]
                         break
                 self._merge_drawn(seat)
                 self.d[seat - 1] = tile

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from referee.game.kinds import AskKind
+from referee.game.kinds import AskKind, MeldType
 from referee.validation import validation_reason
 
 from .codec import cut
@@ -157,7 +157,7 @@ ServerMessage = Annotated[Welcome | Seat | Hand | Ask | EndHand | Abandon | Unse
 class PageMeld(_Message):
     """One exposed set (or concealed gong: ``tiles`` empty for another seat's) as the seat sees it."""
 
-    type: Literal["eat", "pong", "gong", "concealed_gong"]
+    type: MeldType
     tiles: list[int]
     claimed: int | None = None  # the tile taken from ``source``
     source: int | None = None

@@ -210,7 +210,8 @@ def verdict(report: ReplayReport) -> str:
 def meld_glyphs(m: Meld | dict[str, Any]) -> str:
     mtype = m.type if isinstance(m, Meld) else m["type"]
     tiles = m.tiles if isinstance(m, Meld) else m["tiles"]
-    return ("{" + glyphs(tiles) + "}") if mtype == "concealed_gong" else ("[" + glyphs(tiles) + "]")
+    concealed = mtype in ("concealed_gong", "concealed_pong")  # (the second: a concealed gong robbed)
+    return ("{" + glyphs(tiles) + "}") if concealed else ("[" + glyphs(tiles) + "]")
 
 
 def seat_line(p: int, tiles: dict[str, Any], dealer: int, acted: bool) -> str:

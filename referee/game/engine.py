@@ -235,6 +235,9 @@ class Hand:
         # Other shapes than sets and a pair (classical: seven pairs, Thirteen Unique Wonders); None when none
         self._special = fam.special_waits if type(fam).special_waits is not Family.special_waits else None
         self._special_keys = fam.special_keys
+        # Who may rob a concealed gong (classical: for the Thirteen Unique Wonders); None when no one may
+        self._robs_concealed = fam.robs_concealed_gong \
+            if type(fam).robs_concealed_gong is not Family.robs_concealed_gong else None
         self._gongs_at = -1  # ``_throws`` when the last gong was made (a gong upon a gong: two in one turn)
         self._kong_upon_kong = False
         # Seats that declare their own sets when the hand is won (a client of mj-server's protocol); every other
@@ -749,6 +752,8 @@ class Hand:
                     self._emit(Gong(p, GONG_CONCEALED, (), audience=_OTHERS[p]))
                 if self._tracks:
                     self.family.set_made(self, p, None, None)
+                if self._robs_concealed is not None and (yield from self._rob_concealed(p, a.tiles)):
+                    return True
             elif (yield from self._promote(p, a.tiles[0])):
                 return True
             if not self._draw(p, replacement=True, after_gong=True):
@@ -773,6 +778,24 @@ class Hand:
                 self._win_on_tile(winners, p, t, robbed=True)
                 return True
         return False
+
+    def _rob_concealed(self, p: int, tiles: tuple[int, ...]) -> Generator[Question, Answer, bool]:
+        """``p``'s concealed gong of ``tiles`` just declared: the seats the family lets rob it (``robs_concealed_gong``)
+        are asked, in turn; the first yes goes out on ``tiles[0]`` and the gong becomes ``p``'s concealed pung of the
+        other three (as mj-server's ``player_kong_is_robbed``).  Whether the hand ended."""
+        assert self._robs_concealed is not None
+        t, k = tiles[0], INDEX[tiles[0] // 10]
+        seats = self._seats
+        robbers = [q for q in seats_after(p) if self._robs_concealed(seats[q].counts, seats[q].melds, k)]
+        if not robbers:
+            return False
+        winners = yield from self._ask_hu_round(robbers, t)
+        if not winners:
+            return False
+        melds = seats[p].melds
+        melds[-1] = Meld("concealed_pong", tuple(sorted(tiles[1:])))
+        self._win_on_tile(winners, p, t, robbed=True)
+        return True
 
     def _ask_hu_round(self, candidates: list[int], tile: int) -> Generator[Question, Answer, list[int]]:
         """``/ask hu`` to each of ``candidates`` (the seats that can win on ``tile``, in turn order), one at a

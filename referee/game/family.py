@@ -86,6 +86,11 @@ class Family:
         """Whether a complete hand without melds is of a shape other than sets and a pair."""
         return False
 
+    def robs_concealed_gong(self, counts: Sequence[int], melds: Sequence[Any], index: int) -> bool:
+        """Whether a seat with these concealed ``counts`` (3k+1 tiles) and ``melds`` may rob a concealed gong of the
+        kind at dense ``index``: go out on one of its tiles.  The engine asks no one while this is the base's."""
+        return False
+
     def declare_options(self, rest: Sequence[int], melds: Sequence[Any], made: Sequence[tuple[tuple[int, ...], bool]],
                         *, winner: bool, claim: int | None) -> tuple[Any, ...]:
         """A declaring seat's legal next declarations (``Answer``s of kind ``declare``, and ``pass`` where it may

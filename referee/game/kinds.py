@@ -14,5 +14,5 @@ from typing import Literal
 
 AskKind = Literal["throw", "hu", "gong", "pong", "eat", "declare"]
 AnswerKind = Literal["throw", "hu", "gong", "pong", "eat", "pass", "declare"]
-MeldType = Literal["eat", "pong", "gong", "concealed_gong"]
+MeldType = Literal["eat", "pong", "gong", "concealed_gong", "concealed_pong"]  # (the last: a robbed concealed gong)
 GroupType = Literal["chow", "pung", "pair"]  # a group of an arrangement (``analysis.Group``)

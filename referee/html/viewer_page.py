@@ -76,7 +76,7 @@ main.wrap { display: grid; grid-template-columns: minmax(0, 1fr) 400px; gap: 12p
 .meld { display: inline-flex; gap: 1px; padding: 2px; border-radius: 5px; background: rgba(0,0,0,0.18);
   align-items: flex-end; }
 .meld .from { font-size: 10px; color: var(--muted); align-self: center; padding: 0 3px; line-height: 1.1; }
-.meld-concealed_gong { background: rgba(0,0,0,0.4); outline: 1px dashed var(--muted); }
+.meld-concealed_gong, .meld-concealed_pong { background: rgba(0,0,0,0.4); outline: 1px dashed var(--muted); }
 .tile.in { transform: translateY(-4px); }
 .tile.claimed { opacity: 0.33; }
 .tile.drawn { margin-left: 8px; }
@@ -172,7 +172,8 @@ const WINDS = ["E", "S", "W", "N"];
 const HOW = {self_draw: "by self-draw", throw: "on a throw", robbed_gong: "by robbing the gong",
              flowers: "with eight flowers"};
 const SET_WORDS = {chow: "chow", pung: "pung", kong: "kong", pair: "pair"};
-const MELD_WORDS = {eat: "eat", pong: "pong", gong: "gong", concealed_gong: "concealed gong"};
+const MELD_WORDS = {eat: "eat", pong: "pong", gong: "gong", concealed_gong: "concealed gong",
+                    concealed_pong: "concealed pong"};
 function init(tiles, items) { TILES = tiles || {}; ITEMS = items || {}; }
 function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);

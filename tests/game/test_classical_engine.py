@@ -162,6 +162,7 @@ def tid(kind: int, copy: int = 0) -> int:
 
 
 NO_FLOWERS = GameOptions(Flowers=False)
+WONDERS = [11, 19, 21, 29, 31, 39, 41, 42, 43, 44, 45, 46, 47]
 
 
 def arranged(hands: dict[int, list[int]], draws: list[int] = (), replacements: list[int] = (),  # type: ignore[assignment]
@@ -325,6 +326,52 @@ def test_robbing_a_kong() -> None:
     check_tiles(hand, NO_FLOWERS)
 
 
+KONG_EAST = [tid(11, c) for c in range(4)] + [tid(k) for k in (12, 13, 14, 15, 16, 17, 22, 23, 24, 25)]
+WONDERS_BUT_1C = [tid(19), tid(19, 1)] + [tid(k, 2) for k in WONDERS if k not in (11, 19)]  # waits on 1-wan only
+# 2-3 wan, two chows, a pung and a pair: an ordinary hand waiting on 1-wan (or 4-wan)
+ORDINARY_ON_1C = [tid(12, 1), tid(13, 1)] + [tid(k, 1) for k in (22, 23, 24, 25, 26, 27)] + \
+    [tid(32, c) for c in range(3)] + [tid(35), tid(35, 1)]
+
+
+def test_a_concealed_kong_is_robbed_for_the_thirteen_unique_wonders() -> None:
+    """East declares a concealed kong of 1-wan; South, holding the other twelve wonders and a pair, goes out on it
+    (mj-server's game.c: "closed kongs can be robbed only for thirteen unique wonders"; Kajongg's Thirteen Orphans
+    likewise): the win is South's, paid as a robbed kong, and East's kong is a concealed pung of the other three
+    (mj-server's ``player_kong_is_robbed``)."""
+    hand = arranged({1: KONG_EAST, 2: WONDERS_BUT_1C}, replacements=[tid(47, 3)])
+    hand.start()
+    q = hand.question
+    assert q is not None and (q.seat, q.ask) == (1, "gong")
+    hand.apply(next(a for a in q.legal if a.kind == "gong" and a.tiles[0] // 10 == 11))
+    q = hand.question
+    assert q is not None and (q.seat, q.ask, q.tile) == (2, "hu", tid(11)), q
+    hand.apply(HU)
+    r = hand.result
+    assert r is not None and r.wins[0].how == "robbed_gong" and (r.wins[0].seat, r.wins[0].thrower) == (2, 1)
+    assert [(m.type, m.tiles) for m in hand.melds(1)] == [("concealed_pong", (tid(11, 1), tid(11, 2), tid(11, 3)))]
+    assert isinstance(r.detail, ClassicalDetail)
+    assert any("Thirteen Unique Wonders" in line for line in r.detail.players[1].explanation)
+    assert "1C+1C+1C" in r.detail.players[0].sets, r.detail.players[0]  # a concealed pung, as mj-server's ClosedPung
+    assert sum(r.scores) == 0 and r.scores[1] > 0
+    check_tiles(hand, NO_FLOWERS)
+
+
+def test_a_concealed_kong_is_not_robbed_for_an_ordinary_hand() -> None:
+    """The same kong: South may rob it and passes; West, waiting on 1-wan in an ordinary hand, is not asked (it
+    could rob an added kong, not a concealed one), and East draws its loose tile."""
+    hand = arranged({1: KONG_EAST, 2: WONDERS_BUT_1C, 3: ORDINARY_ON_1C}, replacements=[tid(47, 3)])
+    hand.start()
+    q = hand.question
+    assert q is not None
+    hand.apply(next(a for a in q.legal if a.kind == "gong"))
+    q = hand.question
+    assert q is not None and (q.seat, q.ask) == (2, "hu")
+    hand.apply(PASS)
+    q = hand.question
+    assert q is not None and (q.seat, q.ask) == (1, "throw") and tid(47, 3) in hand.concealed(1)
+    assert [m.type for m in hand.melds(1)] == ["concealed_gong"]
+
+
 def test_a_washout_scores_nothing_and_east_keeps_the_deal() -> None:
     options = GameOptions()
     fam = ClassicalFamily(options)
@@ -448,9 +495,6 @@ def test_codes() -> None:
     assert CODE[110] == "1C" and CODE[210] == "1B" and CODE[310] == "1D"
     assert [CODE[k * 10] for k in (41, 42, 43, 44, 45, 46, 47)] == ["EW", "WW", "SW", "NW", "RD", "GD", "WD"]
     assert [CODE[k * 10] for k in range(1, 9)] == ["1S", "2S", "3S", "4S", "1F", "2F", "3F", "4F"]
-
-
-WONDERS = [11, 19, 21, 29, 31, 39, 41, 42, 43, 44, 45, 46, 47]
 
 
 def test_thirteen_unique_wonders_wins_on_a_discard_and_as_dealt() -> None:

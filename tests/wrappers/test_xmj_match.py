@@ -11,8 +11,12 @@ from pathlib import Path
 import mjserver
 import pytest
 
+from referee.game.classical.options import GameOptions
+from referee.game.family import family_of
+from referee.game.wall import arrange_wall
 from referee.match import MatchError, play_match, resolve_bots
 from referee.rulesets import playable_rules
+from referee.viewer import build_match
 from wrappers.spec import BotSpec
 
 CLIENT = Path(__file__).resolve().parents[1] / "bots" / "xmjclient.py"
@@ -43,6 +47,36 @@ def test_four_mj_players_play_sixteen_hands_without_a_fault_and_the_log_replays(
     for h in won:  # every player scored, each with mj-server's explanation
         players = h.result.detail.players
         assert len(players) == 4 and all(p.explanation[-1].startswith("SCORE:") for p in players)
+    replay = _mjref("replay", str(log))
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+def test_mj_player_robs_a_concealed_kong_for_the_thirteen_unique_wonders(tmp_path: Path) -> None:
+    """East (mj-player) is dealt four 1-wan and declares the concealed kong at once; South, dealt the other twelve
+    wonders and a pair of 9-wan, robs it (``MahJong 1``, then ``PlayerRobsKong 2 1C``), as under mj-server (the
+    same wall dealt there, its ``rand()`` steered through LD_PRELOAD in a one-off check, gave the same messages).
+    South then answers ``ShowTiles`` instead of its special set: mj-server refuses it (``Must finish making your
+    sets``) and its game stops there; mjref charges ``illegal`` and the dummy declares the Wonders."""
+    mjserver.require()
+    t = lambda kind, copy=0: kind * 10 + copy  # noqa: E731
+    east = [t(11, c) for c in range(4)] + [t(k) for k in (12, 13, 14, 35, 36, 37, 22, 23, 24, 15)]
+    south = [t(19), t(19, 1)] + [t(k) for k in (31, 39, 21, 29, 41, 43, 42, 44, 45, 47, 46)]
+    wall = arrange_wall({1: east, 2: south}, family_of(GameOptions(Flowers=False)), dealer=1, deal_size=13)
+    log = tmp_path / "rob.jsonl"
+    result = play_match(resolve_bots(["mj-player"] * 4), seed=1, walls=[wall], log_path=log,
+                        rules=playable_rules("classical", ["Flowers=false", "hands=1"]))
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    play = [(r["kind"], r.get("seat"), r.get("mode")) for r in records if r.get("type") == "event"
+            and r["kind"] in ("gong", "hu", "throw")]
+    assert play == [("gong", 1, 0), ("hu", 2, None)], play
+    (win,) = result.hands[0].result.wins
+    assert (win.seat, win.how, win.thrower, win.tile // 10) == (2, "robbed_gong", 1, 11)
+    players = result.hands[0].result.detail.players
+    assert "Limit Hand 1000 (Thirteen Unique Wonders)" in players[1].explanation
+    assert "1C+1C+1C" in players[0].sets  # the robbed kong is East's concealed pung (mj-server's ClosedPung)
+    assert [(f.position, f.kind) for f in result.faults] == [(2, "illegal")] and "ShowTiles" in result.faults[0].detail
+    shown = [s for s in build_match(log)["steps"] if "m" in s][-1]  # the viewer's last table: East's pung
+    assert shown["m"][0] == [{"k": "concealed_pong", "t": [t(11, 1), t(11, 2), t(11, 3)], "c": 0, "f": 0}]
     replay = _mjref("replay", str(log))
     assert replay.returncode == 0, replay.stdout + replay.stderr
 

@@ -24,6 +24,18 @@ def test_mah_jong_on_an_added_kong_is_the_kong_robbed() -> None:
     assert t.claimed == FIVE_D  # the robbed tile goes to a set the winner declares, as a discard would
 
 
+def test_mah_jong_on_a_concealed_kong_is_the_kong_robbed() -> None:
+    """A concealed kong robbed for the Thirteen Unique Wonders is told as mj-server tells it: the claim on the
+    kong's serial, then ``PlayerRobsKong``."""
+    t = Translator()
+    t.new_hand(1)
+    t.dealing = False
+    one_c = (110, 111, 112, 113)
+    assert t.events(Gong(1, 0, one_c)) == [m.CMsgPlayerDeclaresClosedKong(1, "1C", 1)]
+    won = t.events(Hu(2, 110, (190, 191, 210, 290, 310, 390, 410, 420, 430, 440, 450, 460, 470)))
+    assert won == [m.CMsgPlayerClaimsMahJong(2, 1), m.CMsgPlayerRobsKong(2, "1C")]
+
+
 def test_mah_jong_on_a_discard_after_a_kong_is_a_discard_taken() -> None:
     t = Translator()
     t.new_hand(1)

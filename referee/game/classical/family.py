@@ -154,6 +154,11 @@ class ClassicalFamily(Family):
             w = tuple(sorted(set(w) | set(seven_pairs_waits(counts))))
         return w
 
+    def robs_concealed_gong(self, counts: Sequence[int], melds: Sequence[Any], index: int) -> bool:
+        """For the Thirteen Unique Wonders only (mj-server's game.c: "closed kongs can be robbed only for thirteen
+        unique wonders"; Kajongg's Thirteen Orphans likewise, ``Omayrobhiddenkong``)."""
+        return not melds and index in thirteen_wonders_waits(counts)
+
     def is_special(self, counts: Sequence[int]) -> bool:
         """14 concealed tiles that are the Thirteen Unique Wonders, or seven pairs (``SevenPairs``; four of a kind
         is two pairs)."""
@@ -451,7 +456,8 @@ def _east_index(seat: int, dealer: int) -> int:
     return (seat - dealer) % 4
 
 
-_SET_TYPE = {"pong": "Pung", "eat": "Chow", "gong": "Kong", "concealed_gong": "ClosedKong"}
+_SET_TYPE = {"pong": "Pung", "eat": "Chow", "gong": "Kong", "concealed_gong": "ClosedKong",
+             "concealed_pong": "ClosedPung"}  # (a robbed concealed kong: mj-server's ``player_kong_is_robbed``)
 
 
 # Each meld's part of its player's danger flags (``danger.set_part``), by the meld's type and first tile
