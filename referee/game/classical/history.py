@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from referee.errors import InputError
-from referee.game.classical.options import GameOptions
+from referee.game.classical.options import GameOptions, parse_option_line
 from referee.game.classical.tiles import ALL, HIDDEN, WINDS
 
 ChowPosition = Literal["Lower", "Middle", "Upper", "AnyPos"]
@@ -357,7 +357,7 @@ def parse_history(text: str, name: str) -> HandHistory:
             if game is None or wall is not None or ended:
                 raise InputError(f"{where}: GameOption out of place (after Game, before Wall and the End option)")
             option_lines.append((n, body))
-            ended = body.split(None, 3)[2:3] == ["End"]
+            ended = parse_option_line(body, where)[0] == "End"
             continue
         msg = parse_message(kind, rest, n, where)
         if isinstance(msg, PlayerMsg):
