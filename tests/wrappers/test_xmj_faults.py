@@ -4,6 +4,10 @@ wrong question, goes silent or disconnects gets that fault (and the seat says so
 
 from __future__ import annotations
 
+import select
+import socket
+import threading
+
 import trio
 import trio.testing
 
@@ -89,8 +93,7 @@ def test_decisions_answer_the_questions_one_at_a_time() -> None:
         seat.deliver(Throw(1, 241))  # serial 3
         eat = Question(ME, "eat", (Answer.eat(220, 230), PASS), 241)
         assert (await ask(client, seat, eat, m.PMsgChow(3, "Upper"))).answer == Answer.eat(220, 230)
-        # the acknowledgement is posted (this stream has no socket to write at once: it goes with the next send),
-        # before the next discard
+        # the acknowledgement goes with what the client is sent next, before the next discard
         ack = client.seen.index(m.CMsgPlayerDoesntClaim(ME, 2, False))
         assert ack < client.seen.index(m.CMsgPlayerDiscards(1, code_of(241), 3, False))
         throw = Question(ME, "throw", tuple(Answer.throw(t) for t in DEAL))
@@ -205,5 +208,66 @@ def test_a_client_of_an_older_protocol_is_told_why_and_fails_to_start() -> None:
         assert [type(x) for x in client.seen] == [m.CMsgConnectReply]
         assert "older than 1110" in client.seen[0].reason  # type: ignore[attr-defined]
         assert stopped  # and the client was stopped
+
+    trio.run(main)
+
+
+class OnSocket(Scripted):
+    """The client side on a socket pair: the seat reads and writes the socket's descriptor itself (the path an
+    mj-player's connection takes), not an in-memory stream's methods."""
+
+    def __init__(self) -> None:
+        ours, self.raw = socket.socketpair()
+        self.server_side = trio.SocketStream(trio.socket.from_stdlib_socket(ours))  # type: ignore[assignment]
+        self.client_side = trio.SocketStream(trio.socket.from_stdlib_socket(self.raw))  # type: ignore[assignment]
+        self.framer = Framer()
+        self.seen = []
+
+
+def test_on_a_socket_decisions_already_read_answer_at_once_and_a_flood_of_asides_still_times_out() -> None:
+    """A decision the client sent before the question answers it without a wait; a client that sends messages that
+    decide nothing, without end and faster than they are read, still meets the question's deadline."""
+
+    async def main() -> None:
+        client = OnSocket()
+        seat = seat_with(client, timeout=0.3)
+        await started(client, seat)
+        seat.deliver(Throw(1, 112))
+        await client.send(write(m.PMsgReady()) + write(m.PMsgPung(1)))  # an aside, then the claim
+        await trio.sleep(0.05)  # on the wire before the question
+        assert (await seat.ask(Question(ME, "hu", (HU, PASS), 112))).answer == PASS
+        assert (await seat.ask(CLAIM)).answer == Answer.pong(110, 111)
+        seat.deliver(Throw(3, 113))  # serial 2
+        await client.send(write(m.PMsgNoClaim(2)))
+        await trio.sleep(0.05)
+        assert (await seat.ask(Question(ME, "hu", (HU, PASS), 113))).answer == PASS
+        seat.deliver(Throw(4, 112))  # serial 3
+        seat.delivered()  # (as the table's deliveries do: a discard to claim goes at once)
+        await client.drain()
+        assert m.CMsgPlayerDoesntClaim(ME, 2, False) in client.seen  # acknowledged, with what was sent next
+
+        stop = threading.Event()
+        raw = client.raw
+
+        def flood() -> None:  # another thread, as fast as the socket takes it: faster than the seat reads
+            data = write(m.PMsgReady()) * 5000
+            while not stop.is_set():
+                try:
+                    raw.send(data)
+                except BlockingIOError:
+                    select.select([], [raw], [], 0.05)
+                except OSError:
+                    return
+
+        flooder = threading.Thread(target=flood, daemon=True)
+        flooder.start()
+        try:
+            with trio.fail_after(20):  # (a bound on a hang, not a speed figure: the deadline is 0.3 s)
+                reply = await seat.ask(CLAIM)
+        finally:
+            stop.set()
+            flooder.join()
+        assert reply.fault is not None and reply.fault.kind == "timeout", reply
+        await seat.close()
 
     trio.run(main)
