@@ -65,3 +65,30 @@ def test_a_post_to_a_closed_peer_is_told_by_the_next_send() -> None:
         await conn.close()
 
     trio.run(main)
+
+
+def test_a_closed_connection_never_reads_or_writes_the_socket_that_took_its_number() -> None:
+    """Once its socket is closed (a door closing a stranger's connection), a connection reads and writes nothing,
+    even when the next socket opened gets the closed one's descriptor number."""
+
+    async def main() -> None:
+        conn, peer = _pair()
+        number = conn.stream.socket.fileno()  # type: ignore[attr-defined]
+        conn.stream.socket.close()  # type: ignore[attr-defined]
+        a, b = socket.socketpair()
+        a.setblocking(False)
+        b.setblocking(False)
+        victim, other = (a, b) if a.fileno() == number else (b, a)
+        assert victim.fileno() == number, "the next socket took the closed one's number"
+        other.send(write(m.PMsgReady()))
+        with pytest.raises(ClientGone, match="closed"):
+            conn.take()
+        conn.post([m.CMsgPause(0, 0, "to continue")])
+        assert _read_all(other) == b""
+        with pytest.raises(ClientGone):
+            await conn.send([m.CMsgPause(0, 0, "to continue")])
+        assert _read_all(other) == b""
+        for s in (a, b, peer):
+            s.close()
+
+    trio.run(main)

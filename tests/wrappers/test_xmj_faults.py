@@ -271,3 +271,27 @@ def test_on_a_socket_decisions_already_read_answer_at_once_and_a_flood_of_asides
         await seat.close()
 
     trio.run(main)
+
+
+def test_a_no_claim_repeated_is_acknowledged_once() -> None:
+    """A client that sends one discard's no-claim over and over gets one acknowledgement: what it sends does not pile
+    up in what the seat writes."""
+
+    async def main() -> None:
+        client = OnSocket()  # (a socket: what is posted is on the wire at once)
+        seat = seat_with(client)
+        await started(client, seat)
+        seat.deliver(Throw(1, 112))  # serial 1
+        await client.send(write(m.PMsgNoClaim(1)) * 2000)
+        assert (await seat.ask(Question(ME, "hu", (HU, PASS), 112))).answer == PASS
+        seat.deliver(Throw(3, 113))  # serial 2
+        await client.send(write(m.PMsgNoClaim(2)))
+        assert (await seat.ask(Question(ME, "hu", (HU, PASS), 113))).answer == PASS
+        seat.deliver(Throw(4, 112))  # serial 3
+        seat.delivered()
+        await client.drain()
+        acks = [x for x in client.seen if isinstance(x, m.CMsgPlayerDoesntClaim)]
+        assert acks == [m.CMsgPlayerDoesntClaim(ME, 1, False), m.CMsgPlayerDoesntClaim(ME, 2, False)]
+        await seat.close()
+
+    trio.run(main)

@@ -73,8 +73,9 @@ class XmjConnection:
         self.stream = stream
         self.framer = Framer()
         self.queue: deque[str] = deque()
-        sock = getattr(stream, "socket", None)  # a socket stream's own socket: read and written through its fd
-        self._fd = sock.fileno() if sock is not None else -1
+        # a socket stream's own socket, read and written through its descriptor, asked for at each use: once the
+        # socket is closed (a door closing a stranger's connection) its number may be another connection's
+        self._sock = getattr(stream, "socket", None)
         self._held: Message | None = None  # a message taken and put back (``hold``), the next one ``take`` gives
         self._streak = 0  # messages ``receive`` gave in a row without a wait
         self._unsent = b""  # posted bytes the socket did not take at once, sent first by the next ``send``
@@ -86,11 +87,15 @@ class XmjConnection:
         (a broken connection is told by that ``send``)."""
         data = self._unsent + b"".join(write(x) for x in msgs)
         self._unsent = b""
-        if self._sending or self._broken is not None or self._fd < 0:
+        if self._sending or self._broken is not None or self._sock is None:
             self._unsent = data
             return
+        fd = self._sock.fileno()
+        if fd < 0:
+            self._broken, self._unsent = "the connection is closed", data
+            return
         try:
-            sent = os.write(self._fd, data)  # the socket is non-blocking (trio's)
+            sent = os.write(fd, data)  # the socket is non-blocking (trio's)
         except BlockingIOError:
             sent = 0
         except OSError as exc:
@@ -128,15 +133,22 @@ class XmjConnection:
         if self._held is not None:
             msg, self._held = self._held, None
             return msg
-        if not self.queue and self._fd >= 0:
+        if not self.queue and self._sock is not None:
             try:
-                data = os.read(self._fd, READ_SIZE)  # non-blocking (trio's socket)
+                data = os.read(self._fileno(), READ_SIZE)  # non-blocking (trio's socket)
             except BlockingIOError:
                 return None
             except OSError as exc:
                 raise ClientGone(f"the connection broke ({exc.strerror or exc})") from None
             self._feed(data)
         return parse_client(self.queue.popleft()) if self.queue else None
+
+    def _fileno(self) -> int:
+        assert self._sock is not None
+        fd = self._sock.fileno()
+        if fd < 0:
+            raise ClientGone("the connection is closed")
+        return fd
 
     def hold(self, msg: Message) -> None:
         """Put back a message taken: ``take`` and ``receive`` give it next."""
@@ -160,8 +172,8 @@ class XmjConnection:
                 return msg
             self._streak = 0
             try:
-                if self._fd >= 0:
-                    await trio.lowlevel.wait_readable(self._fd)
+                if self._sock is not None:
+                    await trio.lowlevel.wait_readable(self._fileno())
                 else:
                     self._feed(bytes(await self.stream.receive_some(READ_SIZE)))
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
@@ -201,6 +213,7 @@ class XmjSeat(Seat):
         self.prompted = False  # the outbox has a message the client answers with a decision (``_PROMPTS``)
         self.late_fault: Fault | None = None  # a fault found after a hand's end (its close), charged at the next
         self.specials: list[Message] = []  # flowers declared in the deal, shown when the deal is over
+        self.acknowledged: set[int] = set()  # the hand's discards whose no-claim was acknowledged
 
     # ------------------------------------------------------------------------------------------- the hand
     def question_timeout(self, info: HandInfo) -> float | None:
@@ -210,6 +223,7 @@ class XmjSeat(Seat):
         self.info = info
         self.view = View(self.position)
         self.decisions.clear()
+        self.acknowledged.clear()
         if self.late_fault is not None:  # found at the end of the last hand: this hand is the stand-in's
             fault, self.late_fault = self.late_fault, None
             return fault
@@ -466,12 +480,14 @@ class XmjSeat(Seat):
         """Take the client's decision, unless it is about a discard already gone (a late no-claim, a claim that
         lost to another).  A no-claim is acknowledged as mj-server does (``PlayerDoesntClaim`` to the client), in
         the outbox: it goes with what the client is sent next (the discard's outcome), in one write, and nothing
-        waits for it."""
+        waits for it.  Once a discard: a client that repeats its no-claim gets no more to read than one."""
         if self.between_hands:
             return  # a decision about the hand that is over, sent before the client's Ready for the next
-        if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= self.translator.serial:
+        if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= self.translator.serial \
+                and msg.discard not in self.acknowledged:
             # (any discard made so far: a no-claim read at the seat's own turn, when no discard is in play, is
             # acknowledged too; a client's game ignores an acknowledgement of a discard gone by)
+            self.acknowledged.add(msg.discard)
             self.outbox.append(m.CMsgPlayerDoesntClaim(self.position, msg.discard, False))
         if question is None or not _stale(msg, question, serial):
             self.decisions.take(msg)
