@@ -46,6 +46,7 @@ from referee.game.family import family_of
 from referee.match import FaultInfo, MatchResult, RemoteSeats, run_match, table_names
 from referee.numbers import is_int_text
 from referee.shutdown import Shutdown
+from referee.tokens import new_token
 from referee.userfiles import read_bytes, read_toml
 from wrappers import messages as m
 from wrappers.human import HumanSeat
@@ -105,14 +106,8 @@ def load_tokens(path: Path, names: Iterable[str]) -> dict[str, str]:
 
 
 def generate_tokens(names: Iterable[str]) -> dict[str, str]:
-    """A random token per name, never starting with '-' (one in 64 would: ``--token -x…`` reads as an option)."""
-    return {n: _token() for n in names}
-
-
-def _token() -> str:
-    while (token := secrets.token_urlsafe(24)).startswith("-"):
-        pass
-    return token
+    """A random token per name (``referee.tokens.new_token``)."""
+    return {n: new_token() for n in names}
 
 
 def server_ssl_context(cert: Path | None, key: Path | None) -> ssl.SSLContext | None:

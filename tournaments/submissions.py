@@ -23,7 +23,6 @@ import io
 import json
 import os
 import re
-import secrets
 import shutil
 import sqlite3
 import stat
@@ -35,6 +34,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from referee.errors import InputError, printable
+from referee.tokens import new_token
 from referee.userfiles import read_toml
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping
 
@@ -282,7 +282,7 @@ class Register:
         if not NAME.fullmatch(name):
             raise SubmissionError(f"author name {printable(name)!r}: use 1-40 letters, digits, '_' or '-', starting "
                                   "with a letter")
-        token = secrets.token_urlsafe(24)
+        token = new_token()
         try:
             self.con.execute("INSERT INTO authors VALUES (?, ?, ?, ?)",
                              (name, _hash(token), int(organiser), _now()))

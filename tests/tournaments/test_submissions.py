@@ -155,6 +155,15 @@ def seated(store: Path) -> set[str]:
         con.close()
 
 
+def test_an_authors_token_never_starts_with_a_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One random token in 64 would: ``mjref submit URL --token -x…`` then reads it as an option (exit 2)."""
+    drawn = iter(["-starts-with-a-dash", "fine-token"])
+    monkeypatch.setattr("secrets.token_urlsafe", lambda n: next(drawn))
+    register = Register(tmp_path)
+    assert register.add_author("alice") == "fine-token"
+    register.close()
+
+
 def test_submitting_over_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     league = tmp_path / "league.toml"
     text = 'name = "class"\nhands = 1\nduplicate = false\nconcurrency = 1\nstore = "league.sqlite"\n'
