@@ -43,6 +43,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,6 +92,9 @@ UID_SPAN = 1_000_000
 _uids: dict[str, int] = {}  # scratch folder -> the uid its bot runs as
 _uid_locks: dict[int, int] = {}  # a uid given to a seat of this referee -> its lock file (see seat_uid)
 _hidden: dict[str, int] = {}  # paths registered by the referee -> how many registrations hold them
+# A tournament plays built-in matches in a thread beside the loop that starts boxes: registrations change under
+# this lock, and readers take a copy (``hidden_paths``)
+_hidden_lock = threading.Lock()
 _warned: set[str] = set()
 
 
@@ -220,26 +224,30 @@ def _signal_name(sig: int) -> str:
 def hide_from_bots(*paths: Path | str) -> None:
     """Register paths (a log, its folder, a store) that no sandboxed bot may see; a folder that holds what a bot
     needs (its own folder, say) is not covered, but the registered files in it are."""
-    for p in paths:
-        key = os.path.abspath(p)
-        _hidden[key] = _hidden.get(key, 0) + 1
+    keys = [os.path.abspath(p) for p in paths]
+    with _hidden_lock:
+        for key in keys:
+            _hidden[key] = _hidden.get(key, 0) + 1
 
 
 def unhide(*paths: Path | str) -> None:
     """Drop registrations made by :func:`hide_from_bots` (a path stays hidden while another registration holds
     it).  Whoever registers a path per match (a log being written, a match's stderr folder) drops it when done:
     otherwise a tournament's registrations grow by one per match, and every bot start checks each of them."""
-    for p in paths:
-        key = os.path.abspath(p)
-        n = _hidden.get(key, 0)
-        if n <= 1:
-            _hidden.pop(key, None)
-        else:
-            _hidden[key] = n - 1
+    keys = [os.path.abspath(p) for p in paths]
+    with _hidden_lock:
+        for key in keys:
+            n = _hidden.get(key, 0)
+            if n <= 1:
+                _hidden.pop(key, None)
+            else:
+                _hidden[key] = n - 1
 
 
 def hidden_paths() -> tuple[str, ...]:
-    return tuple(_hidden)
+    """The paths registered now (a copy: registrations may change in another thread meanwhile)."""
+    with _hidden_lock:
+        return tuple(_hidden)
 
 
 # ---------------------------------------------------------------------------------------------------- modes
@@ -816,7 +824,7 @@ def _hidden_in(binds: Sequence[tuple[str, bool]], cwd: str) -> list[str]:
     folders)."""
     out = []
     needed = [b for b, _ in binds] + [cwd]
-    for h in _hidden:
+    for h in hidden_paths():
         if not os.path.exists(h):
             continue
         if any(_under(n, h) for n in needed):
@@ -938,7 +946,7 @@ def _copies_for(spec: BotSpec, binds: list[tuple[str, bool]], uid: int, unprotec
                     raise BotError(f"bot {spec.name!r}: its folder {path} is {why} and too large to copy for the "
                                    f"bot's own user ({size >> 20} MB > {COPY_MB} MB): make it readable (chmod -R "
                                    f"o+rX {path}){' and drop writable' if writable else ''}")
-                made, mounted = _copy_for(path, uid, [h for h in _hidden if _under(h, path)], spec.name, size)
+                made, mounted = _copy_for(path, uid, [h for h in hidden_paths() if _under(h, path)], spec.name, size)
                 copies.append((path, made))
                 if not mounted and writable:
                     unprotected.append(f"the disk (the writable copy of {path} is on the host's disk: no tmpfs "

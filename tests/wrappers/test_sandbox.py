@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -1041,3 +1042,40 @@ def test_a_closed_boxs_cgroups_are_gone_with_it(boxed: None, scratch: Path) -> N
         finally:
             sandbox.release(launch)
     assert not left, f"{len(left)} of 20 cgroups outlived their boxes"
+
+
+def test_the_hidden_paths_can_change_in_another_thread_while_a_box_is_planned(tmp_path: Path) -> None:
+    """A tournament plays built-in matches in a thread (their logs registered and dropped there) while its loop
+    plans boxes from the registrations: planning never meets the registry changing under it."""
+    files = []
+    for i in range(100):  # registrations that exist: planning looks at each on disk, letting the other thread in
+        f = tmp_path / f"log{i}.jsonl"
+        f.write_text("")
+        files.append(f)
+    sandbox.hide_from_bots(*files)
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def churn() -> None:
+        i = 0
+        while not stop.is_set():
+            path = tmp_path / f"match{i % 50}.jsonl"
+            sandbox.hide_from_bots(path)
+            sandbox.unhide(path)
+            i += 1
+
+    thread = threading.Thread(target=churn, daemon=True)
+    thread.start()
+    try:
+        for _ in range(20):
+            try:
+                covered = sandbox._hidden_in([(str(tmp_path), False)], "/nonexistent")
+            except RuntimeError as exc:  # "dictionary changed size during iteration"
+                errors.append(exc)
+                break
+            assert set(map(str, files)) <= set(covered)
+    finally:
+        stop.set()
+        thread.join()
+        sandbox.unhide(*files)
+    assert not errors, errors[0]
