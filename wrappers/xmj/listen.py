@@ -25,7 +25,7 @@ import trio
 
 from ..messages import AUTH_TIMEOUT
 from . import messages as m
-from .codec import PROTOCOL_VERSION, XmjProtocolError, format_message, version_refusal
+from .codec import PROTOCOL_VERSION, XmjProtocolError, version_refusal
 from .seat import ClientGone, XmjConnection
 
 PASSWORD_TIMEOUT = 120.0  # seconds a client asked for its password has to give it (a person types it)
@@ -138,7 +138,7 @@ class XmjDoor:
             self._refuse(peer, name, "already logged in on another connection")
             return None
         login.pending = True
-        conn.queue.insert(0, format_message(hello))  # the seat reads the Connect and logs the client in itself
+        conn.hold(hello)  # the seat reads the Connect and logs the client in itself
         login.conn = conn
         login.peer = peer
         login.arrived.set()

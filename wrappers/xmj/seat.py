@@ -109,10 +109,7 @@ class XmjConnection:
 
     async def send(self, msgs: Sequence[Message]) -> None:
         """Send ``msgs`` after what was posted, waiting for the socket only if it does not take them at once."""
-        if not self._sending:
-            self.post(msgs)
-        else:  # (not reached: one task sends on a connection)
-            self._unsent += b"".join(write(x) for x in msgs)
+        self.post(msgs)
         if self._broken is not None:
             raise ClientGone(f"the connection broke ({self._broken})")
         data, self._unsent = self._unsent, b""
@@ -449,7 +446,6 @@ class XmjSeat(Seat):
             self.outbox = []
         if not conn.settled:
             return None
-        self._drop_stale(question, serial)
         for _ in range(conn.STREAK):
             reply = self._answer(question, serial, started)
             if reply is not None:
@@ -479,8 +475,9 @@ class XmjSeat(Seat):
     def _decision(self, msg: Message, question: Question | None, serial: int) -> None:
         """Take the client's decision, unless it is about a discard already gone (a late no-claim, a claim that
         lost to another).  A no-claim is acknowledged as mj-server does (``PlayerDoesntClaim`` to the client), in
-        the outbox: it goes with what the client is sent next (the discard's outcome), in one write, and nothing
-        waits for it.  Once a discard: a client that repeats its no-claim gets no more to read than one."""
+        the outbox: it goes with what the client is sent next, in one write, and nothing waits for it (read when the
+        seat is asked about that discard, before the discard's outcome; read later, after it).  Once a discard: a
+        client that repeats its no-claim gets no more to read than one."""
         if self.between_hands:
             return  # a decision about the hand that is over, sent before the client's Ready for the next
         if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= self.translator.serial \
