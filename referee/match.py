@@ -332,7 +332,7 @@ async def run_match(
                         wall = walls[setup.index] if walls is not None else generate_wall(seed, setup.index, rules)
                         await trio.lowlevel.checkpoint()  # a match of built-in bots may never wait: a stop lands here
                         summary = await _play_hand(seats, setup, wall, seed, rules, writer, result, on_fault,
-                                                   forfeited)
+                                                   forfeited, more=setup.index + 1 < series.planned)
                         series.record(summary.result, summary.penalties)
                         summary.totals = (series.totals[0], series.totals[1], series.totals[2], series.totals[3])
                         result.add_hand(summary)
@@ -395,15 +395,18 @@ async def _play_hand(
     result: MatchResult,
     on_fault: Callable[[FaultInfo], None] | None,
     forfeited: set[int],
+    *,
+    more: bool = False,
 ) -> HandSummary:
-    """One hand.  ``forfeited``: the seats whose bots have forfeited the match (added to here when one does)."""
+    """One hand.  ``forfeited``: the seats whose bots have forfeited the match (added to here when one does);
+    ``more``: another hand follows this one."""
     h = setup.index
     # Seats that declare their own sets when the hand is won: the clients of mj-server's protocol still playing
     declarers = frozenset(p for p, seat in seats.items() if seat.kind == "xmj" and p not in forfeited)
     hand = Hand(wall, rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
                 cont=setup.cont, check=False, hands_as_east=setup.hands_as_east, declarers=declarers)
     writer.write(hand_record(setup, wall, declarers))
-    infos = {p: HandInfo.for_seat(rules, seed, h, p) for p in (1, 2, 3, 4)}
+    infos = {p: HandInfo.for_seat(rules, seed, h, p, more=more) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
     deliveries = Deliveries()  # the events to the active seats
     # The hand in order: its events, and a tuple (seat, ask, tile, answer line, by, seconds, raw line) per answer.

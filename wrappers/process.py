@@ -210,7 +210,7 @@ class BotProcess:
 
     def __init__(self, box: Box, pid: int, stdin: trio.lowlevel.FdStream, stdout: trio.lowlevel.FdStream,
                  stderr: trio.lowlevel.FdStream) -> None:
-        self._box = box
+        self.box = box
         self.pid = pid
         self.stdin: trio.lowlevel.FdStream | None = stdin
         self.stdout: trio.lowlevel.FdStream | None = stdout
@@ -233,13 +233,13 @@ class BotProcess:
 
     def signal(self, word: str) -> None:
         """``term``: SIGTERM to its process group; ``kill``: SIGKILL to every process of its hand."""
-        self._box.send(word)
+        self.box.send(word)
 
     @property
     def swept(self) -> bool:
         """Whether its keeper ends every process of the hand when this one ends, before it reports the end
         (``Launch.kill_all``): a ``kill`` after that end finds nothing more to end."""
-        return self._box.launch.kill_all
+        return self.box.launch.kill_all
 
 
 def _popen_keeper(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], socket.socket, int]:
@@ -458,6 +458,11 @@ class Box:
 
     async def spawn(self) -> BotProcess:
         """Start the bot's process in the box (raises ``BoxError`` with the reason it could not start)."""
+        return await self.spawned(self.request())
+
+    def request(self) -> list[int]:
+        """Ask the keeper for a process, without waiting: the referee's ends of its three pipes, for ``spawned``
+        (raises ``BoxError`` if the keeper cannot be asked)."""
         if self.broken is not None:
             raise BoxError(self.broken)
         if self.launch.cgroup is not None:
@@ -474,6 +479,11 @@ class Box:
             raise BoxError(self.broken or "its keeper is gone") from None
         for fd in child:
             os.close(fd)
+        return ours
+
+    async def spawned(self, ours: list[int]) -> BotProcess:
+        """The process ``request`` asked for, once its keeper has started it (``BoxError`` with the reason it could
+        not)."""
         try:
             word, rest = await self._next()
         except BaseException:  # cancelled before its pid came: the box cannot tell this start from the next
@@ -650,8 +660,26 @@ async def _run_once(box: Box, data: bytes, timeout: float) -> tuple[int, bytes, 
     return code, bytes(out), bytes(err)
 
 
+class _Slot:
+    """One of a seat's boxes for a match, with its plan and its scratch folder (the box's or the pool's)."""
+
+    __slots__ = ("box", "launch", "scratch")
+
+    def __init__(self) -> None:
+        self.box: Box | None = None
+        self.launch: sandbox.Launch | None = None
+        self.scratch: Path | None = None
+
+
 class ProcessSeat(Seat):
-    """One bot executable at one position."""
+    """One bot executable at one position.
+
+    A bot started per hand (the protocol's default) has two boxes for the match, which its hands take in turns:
+    while one hand is played in one box, the next hand's process starts in the other (``_prestart``), so that a
+    hand never waits for its bots to start.  That process is fresh and told nothing until its hand begins; it
+    shares nothing with the hand under way but what two boxes share (docs/security.md).  A bot that keeps a
+    process for the whole match, writes to its folder, or whose box cannot end every process of a hand has one box.
+    """
 
     kind = "process"
 
@@ -688,10 +716,14 @@ class ProcessSeat(Seat):
         self._block_ms = max(0.0, block_ms)
         self._sandbox_mode = sandbox_mode
         self._hands = hands
-        self._scratch: Path | None = None  # the seat's private host folder (mode none: working directory and HOME)
-        self._box: Box | None = None  # the seat's box for this match (its keeper starts each hand's process)
+        # The seat's box for this match (its keeper starts each hand's process), its plan, and its private host
+        # folder (mode none: working directory and HOME); and the other box, where the next hand's process starts
+        self._slot = _Slot()
+        self._alt = _Slot()
+        self._spare: BotProcess | None = None  # the next hand's process, started in ``_alt`` (``_prestart``)
+        self._spare_done: trio.Event | None = None  # set when the ``_prestart`` under way has ended
+        self._spare_scope: trio.CancelScope | None = None
         self._boxes = boxes
-        self.launch: sandbox.Launch | None = None  # how the current (or last) process was started
         self._stderr_tail = b""
         self._sent_exit = False  # a keep_alive bot's process has been sent /exit (and should live on)
         self._extensions = frozenset(spec.extensions)
@@ -730,34 +762,43 @@ class ProcessSeat(Seat):
     def running(self) -> bool:
         return self._proc is not None and self._proc.returncode is None
 
+    @property
+    def launch(self) -> sandbox.Launch | None:
+        """How the current (or last) process was started."""
+        return self._slot.launch
+
     async def prepare(self) -> None:
-        """Open the seat's box before the first hand: a match opens its seats' boxes at once, not one by one as
-        their first processes start (a keeper's start is most of a box's price)."""
+        """Open the seat's box (boxes: see the class) before the first hand: a match opens its seats' boxes at
+        once, not one by one as their first processes start (a keeper's start is most of a box's price)."""
         try:
             await self._open_box()
+            if (self._hands or 0) > 1 and self._prestarts():  # the box the second hand's process starts in
+                await self._open_box(self._alt)
         except (sandbox.BotError, BoxError, OSError):
             pass  # the first hand's start tries again and says why
 
-    async def _open_box(self) -> Box:
-        """The seat's box, opened (and planned, once per match) if it has none that can start a process."""
-        box = self._box
+    async def _open_box(self, slot: _Slot | None = None) -> Box:
+        """The box of ``slot`` (the current one by default), opened (and planned, once per match) if it has none
+        that can start a process."""
+        slot = slot or self._slot
+        box = slot.box
         if box is not None and (box.broken is not None or box.dirty):
-            self._box = None
+            slot.box = None
             await box.aclose()  # a keeper gone, or a scratch a hand left dirty: the next hand gets a new box
             box = None
-        if box is None and self.launch is None and self._boxes is not None:
+        if box is None and slot.launch is None and self._boxes is not None:
             taken = self._boxes.take(self._pool_key())
             if taken is not None:
-                box, self._scratch = taken
-                self._box, self.launch = box, box.launch
+                box, slot.scratch = taken
+                slot.box, slot.launch = box, box.launch
                 return box
         if box is None:
-            if self._scratch is None:
-                self._scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
-            if self.launch is None:  # planned once per match (the paths it checks do not change mid-match)
-                self.launch = sandbox.plan(self.spec, self._scratch, mode=self._sandbox_mode, hands=self._hands)
+            if slot.scratch is None:
+                slot.scratch = Path(tempfile.mkdtemp(prefix="mjref-seat-"))
+            if slot.launch is None:  # planned once per match (the paths it checks do not change mid-match)
+                slot.launch = sandbox.plan(self.spec, slot.scratch, mode=self._sandbox_mode, hands=self._hands)
             nursery = self._boxes.nursery if self._boxes is not None else self._nursery
-            box = self._box = await Box.open(self.launch, nursery)
+            box = slot.box = await Box.open(slot.launch, nursery)
             if self._boxes is not None:
                 self._boxes.opened += 1
         return box
@@ -772,16 +813,22 @@ class ProcessSeat(Seat):
         except (sandbox.BotError, BoxError, OSError) as exc:
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {why}")
-        self._stderr_tail = b""
-        self._sent_exit = False
         try:
             try:
-                self._proc = await box.spawn()
+                proc = await box.spawn()
             except BoxDirty:  # the last hand's leftovers could not be removed: a new box
-                self._proc = await (await self._open_box()).spawn()
+                proc = await (await self._open_box()).spawn()
         except (BoxError, sandbox.BotError, OSError) as exc:
             self._proc = None
             return Fault("start_failed", f"cannot start {cut(spec.cmd[0] if spec.cmd else '?')}: {exc}")
+        self._attach(proc)
+        return None
+
+    def _attach(self, proc: BotProcess) -> None:
+        """Make ``proc`` (just started, or started during the last hand) the seat's process."""
+        self._proc = proc
+        self._stderr_tail = b""
+        self._sent_exit = False
         self._pending.clear()
         self._buf = bytearray()
         self._stdout_done = False
@@ -798,7 +845,60 @@ class ProcessSeat(Seat):
             self._stderr_file = open(create_private(self._stderr_path), "wb")  # noqa: SIM115 - closed in close()
         self._nursery.start_soon(self._io, self._proc, self._io_scope)
         self._dead = None
-        return None
+
+    def _prestarts(self) -> bool:
+        """Whether the seat starts each hand's process while the hand before it is played (see the class)."""
+        launch = self._slot.launch
+        return (not self.spec.keep_alive and not self.spec.writable and launch is not None and launch.kill_all
+                and not launch.copies)
+
+    def _prestart(self) -> None:
+        """Start the next hand's process in the other box, beside the hand under way: asked of its keeper here, at
+        once (a match alone in its loop may not yield to trio again before the hand's end), and taken by a task.
+        If it cannot start, the next hand starts its process itself, as without this, and says why."""
+        box, ours = self._alt.box, None
+        if box is not None and box.broken is None and not box.dirty:
+            try:
+                ours = box.request()
+            except BoxError:
+                pass  # the task opens a new box
+        self._spare_done = trio.Event()
+        self._nursery.start_soon(self._prestarted, box, ours, self._spare_done)
+
+    async def _prestarted(self, box: Box | None, ours: list[int] | None, done: trio.Event) -> None:
+        try:
+            with trio.CancelScope() as scope:
+                self._spare_scope = scope
+                if box is not None and ours is not None:
+                    try:
+                        self._spare = await box.spawned(ours)
+                        return
+                    except BoxDirty:  # the box's last hand left what its keeper could not remove: a new box
+                        pass
+                self._spare = await (await self._open_box(self._alt)).spawn()
+        except (BoxError, sandbox.BotError, OSError):
+            pass
+        finally:
+            self._spare_scope = None
+            done.set()
+
+    async def _take_spare(self) -> BotProcess | None:
+        """The process ``_prestart`` started for this hand (once it has ended: its waits are bounded), if any."""
+        done, self._spare_done = self._spare_done, None
+        if done is not None:
+            await done.wait()
+        spare, self._spare = self._spare, None
+        return spare
+
+    async def _end_spare(self) -> None:
+        """End a next hand's process that no hand will take (the match is over, or stopped)."""
+        if self._spare_scope is not None:
+            self._spare_scope.cancel()
+        spare = await self._take_spare()
+        if spare is not None:
+            await self._end_process(spare, grace=0.0)
+            await _close_quietly(spare.stdout)
+            await _close_quietly(spare.stderr)
 
     async def _io(self, proc: BotProcess, scope: trio.CancelScope) -> None:
         with scope:
@@ -948,20 +1048,7 @@ class ProcessSeat(Seat):
         if proc is None:
             return
         self._stdin_fd = None
-        await _close_quietly(proc.stdin)
-        if proc.returncode is None and grace > 0:
-            with trio.move_on_after(grace):
-                await proc.wait()
-        if proc.returncode is None:
-            proc.signal("term")
-            with trio.move_on_after(TERM_GRACE):
-                await proc.wait()
-        if proc.returncode is None or not proc.swept:
-            proc.signal("kill")  # also sweeps what the hand left running
-        with trio.move_on_after(5):
-            await proc.wait()
-        if proc.returncode is None and self._box is not None:  # its keeper is stopped (the bot may stop it)
-            self._box._break("its keeper did not end the hand's process")
+        await self._end_process(proc, grace=grace)
         if self._io_scope is not None:
             self._io_scope.cancel()
         await _close_quietly(proc.stdout)
@@ -975,6 +1062,24 @@ class ProcessSeat(Seat):
             self._stderr_file.write(f"\n[mjref: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
             self._stderr_file.flush()
             self.stderr_dropped = 0
+
+    @staticmethod
+    async def _end_process(proc: BotProcess, *, grace: float) -> None:
+        """End of input, ``grace`` to exit by itself, then SIGTERM and SIGKILL to its whole process group."""
+        await _close_quietly(proc.stdin)
+        if proc.returncode is None and grace > 0:
+            with trio.move_on_after(grace):
+                await proc.wait()
+        if proc.returncode is None:
+            proc.signal("term")
+            with trio.move_on_after(TERM_GRACE):
+                await proc.wait()
+        if proc.returncode is None or not proc.swept:
+            proc.signal("kill")  # also sweeps what the hand left running
+        with trio.move_on_after(5):
+            await proc.wait()
+        if proc.returncode is None:  # its keeper is stopped (the bot may stop it)
+            proc.box._break("its keeper did not end the hand's process")
 
     # -------------------------------------------------------------------------------------------- the protocol
     def question_timeout(self, info: HandInfo) -> float:
@@ -996,10 +1101,17 @@ class ProcessSeat(Seat):
             if self._proc is not None:
                 await self._stop(grace=0)
             self._first_question = True
-            fault = await self._start()
-            if fault is not None:
-                self._dead = fault
-                return fault
+            spare = await self._take_spare()
+            if spare is not None:  # started during the last hand, in the other box: the boxes change places
+                self._slot, self._alt = self._alt, self._slot
+                self._attach(spare)
+            else:
+                fault = await self._start()
+                if fault is not None:
+                    self._dead = fault
+                    return fault
+            if info.more and self._prestarts():
+                self._prestart()
         start = self._start_line
         if start[0] != info.position:
             start = self._start_line = (info.position, format_start(info.position, (self.spec.cmd or ("",))[0]))
@@ -1191,7 +1303,7 @@ class ProcessSeat(Seat):
         """A timeout; a line the bot began but never ended with ``\n`` (``\r`` line ends, a missing flush of
         the newline) is named, since that is the usual reason an author's answer "never came"."""
         detail = f"no answer to {ask_line} within {timeout:g} s"
-        killed = self._box.oom_kills() if self._box is not None else 0
+        killed = self._slot.box.oom_kills() if self._slot.box is not None else 0
         if killed > 0 and self.launch is not None:  # a child of the bot's, likely the one that was to answer
             detail += (f"; the kernel killed {killed} of its processes meanwhile: together they used more than the "
                        f"memory limit of {self.launch.limits.memory_mb} MB")
@@ -1288,25 +1400,33 @@ class ProcessSeat(Seat):
         try:
             await self._stop(grace=0.0 if self._dead else self._exit_grace)
         finally:
-            box, self._box = self._box, None
-            kept = box is not None and self._boxes is not None and self._boxes.give(
-                self._pool_key(), box, self._scratch, bool(self.spec.writable))
-            if kept:  # its plan and scratch went with it, for the next match of this bot
-                self.launch, self._scratch = None, None
-            else:
-                if box is not None:
-                    await box.aclose()
-                if self.launch is not None:
-                    sandbox.release(self.launch)
-                if self._scratch is not None:
-                    shutil.rmtree(self._scratch, ignore_errors=True)
-                    self._scratch = None
+            try:
+                await self._end_spare()
+            finally:
+                for slot in (self._slot, self._alt):
+                    await self._release(slot)
             if self._stderr_file is not None:
                 f, self._stderr_file = self._stderr_file, None
                 try:
                     f.close()
                 except OSError:
                     pass  # a full disk: what was written stays, nothing is left open
+
+
+    async def _release(self, slot: _Slot) -> None:
+        """Give ``slot``'s box back to the run's pool, or end it, its plan and its scratch folder."""
+        box, slot.box = slot.box, None
+        kept = box is not None and self._boxes is not None and self._boxes.give(
+            self._pool_key(), box, slot.scratch, bool(self.spec.writable))
+        launch, scratch, slot.launch, slot.scratch = slot.launch, slot.scratch, None, None
+        if kept:  # its plan and scratch went with it, for the next match of this bot
+            return
+        if box is not None:
+            await box.aclose()
+        if launch is not None:
+            sandbox.release(launch)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 __all__ = ["BLOCK_MS", "MAX_LINE", "Box", "BoxDirty", "BoxError", "BoxPool", "ProcessSeat", "box_pool", "end_box",

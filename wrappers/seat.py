@@ -97,6 +97,7 @@ class HandInfo:
     timeout: float
     start_grace: float
     human_timeout: float = 60.0  # a person's seconds per question (the ruleset's ``human_timeout``)
+    more: bool = False  # another hand of the match follows this one (a process seat starts its process meanwhile)
 
     def new_view(self) -> SeatView:
         """A fresh view of this seat for the hand (built-in bots and a person's page fold their events into it)."""
@@ -105,10 +106,11 @@ class HandInfo:
                         seven_pairs_and_pung=self.seven_pairs_and_pung)
 
     @classmethod
-    def for_seat(cls, rules: Ruleset, match_seed: int, index: int, position: int) -> HandInfo:
+    def for_seat(cls, rules: Ruleset, match_seed: int, index: int, position: int, *, more: bool = False
+                 ) -> HandInfo:
         return cls(_bot_seed(match_seed, position), index, position, rules.flowers, rules.dead_wall,
                    rules.gong_from_previous_player, rules.seven_pairs_and_pung, rules.move_timeout, rules.start_grace,
-                   rules.human_timeout)
+                   rules.human_timeout, more)
 
 
 class Seat(ABC):

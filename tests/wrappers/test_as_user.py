@@ -76,7 +76,7 @@ def test_the_box_holds_when_an_ordinary_user_runs_mjref() -> None:
              "--bounding-set=-all", "--", str(tree / "venv" / "bin" / "python"), "-m", "pytest", "-q", "-p",
              "no:cacheprovider", "-n", "0", "tests/wrappers/test_sandbox.py",
              "tests/wrappers/test_sandbox_fallback.py", "tests/wrappers/test_box_pool.py",
-             "tests/wrappers/test_xmj_box.py"],
+             "tests/wrappers/test_prestart.py", "tests/wrappers/test_xmj_box.py"],
             cwd=tree, env=env, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL, check=False)
         tail = (done.stdout + done.stderr)[-4000:]
         assert done.returncode == 0, tail

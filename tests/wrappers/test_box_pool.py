@@ -50,9 +50,9 @@ def saw(stderr_dir: Path) -> list[str]:
 
 
 def test_a_kept_box_serves_the_next_match_and_shows_it_nothing_of_the_last(open_folder: Path, tmp_path: Path) -> None:
-    """Two matches of four note-leaving bots in one pool: the second match's seats take the first's boxes (four
-    opened, four reused), every hand's process finds no note of any earlier hand, and the results are those of the
-    same matches played without a pool."""
+    """Two matches of four note-leaving bots in one pool: the second match's seats take the first's boxes (eight
+    opened: two a seat, whose hands take them in turns; eight reused), every hand's process finds no note of any
+    earlier hand, and the results are those of the same matches played without a pool."""
     specs = notes_bots(open_folder)
 
     async def two() -> tuple[list[object], int, int]:
@@ -64,7 +64,7 @@ def test_a_kept_box_serves_the_next_match_and_shows_it_nothing_of_the_last(open_
             return out, boxes.opened, boxes.reused
 
     results, opened, reused = trio.run(two)
-    assert (opened, reused) == (4, 4)
+    assert (opened, reused) == (8, 8)
     for seed, result in zip((3, 4), results, strict=True):
         assert result.faults == []  # type: ignore[attr-defined]
         seen = saw(tmp_path / f"m{seed}")
@@ -75,7 +75,7 @@ def test_a_kept_box_serves_the_next_match_and_shows_it_nothing_of_the_last(open_
 
 def test_a_box_that_no_longer_covers_what_is_hidden_is_not_kept(open_folder: Path, tmp_path: Path) -> None:
     """A log written in the bot's own folder is covered in a box planned while it is being written; a box planned
-    before it existed does not cover it, so the next match gets new boxes."""
+    before it existed does not cover it, so the next match gets new boxes (two a seat, as the first did)."""
     specs = notes_bots(open_folder)
     secret = open_folder / "live.log"
     secret.write_text("seed 42\n")
@@ -90,10 +90,11 @@ def test_a_box_that_no_longer_covers_what_is_hidden_is_not_kept(open_folder: Pat
                 unhide(secret)
             return boxes.opened, boxes.reused
 
-    assert trio.run(two) == (8, 0)
+    assert trio.run(two) == (16, 0)
 
 
 def test_a_box_of_a_bot_that_may_write_its_folder_is_never_kept(open_folder: Path) -> None:
+    """(And such a bot has one box a match: its hands share its folder, so none starts beside another.)"""
     specs = notes_bots(open_folder, writable=True)
 
     async def two() -> tuple[int, int]:

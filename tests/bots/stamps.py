@@ -1,0 +1,23 @@
+"""A test bot that says when it lived: ``START <ns>`` on stderr as it starts (before it reads anything), then plays
+as drawdiscard, then takes ``LINGER`` seconds to leave after its input ends and says ``END <ns>`` (both
+``CLOCK_MONOTONIC``, one clock for every box).  Used by ``tests/wrappers/test_prestart.py``: a hand's process starts
+while the hand before it is played, so it has started before the last hand's process has gone."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from bots import stdio
+
+LINGER = 0.4  # within the referee's exit grace (``wrappers.process.EXIT_GRACE``)
+
+if __name__ == "__main__":
+    sys.stderr.write(f"START {time.monotonic_ns()}\n")
+    sys.stderr.flush()
+    code = stdio.Runner(stdio.make_policy("drawdiscard"), seed=1, keep_alive=False, out=sys.stdout,
+                        err=sys.stderr).run(sys.stdin)
+    time.sleep(LINGER)
+    sys.stderr.write(f"END {time.monotonic_ns()}\n")
+    sys.stderr.flush()
+    sys.exit(code)
