@@ -318,11 +318,12 @@ async def run_match(
                           for p, spec in enumerate(specs, start=1)]
             writer.write(header_record(seed, rules, seat_infos, hands_planned, walls_from_file=walls is not None))
             writer.flush()
-            async with trio.open_nursery() as preparing:  # the process seats' boxes open side by side
-                for seat in seats.values():
-                    preparing.start_soon(seat.prepare)
             playing = shutdown.scope() if shutdown is not None else trio.CancelScope()
             try:
+                # (in the try: a match cancelled while its boxes open closes them, their plans and scratch folders)
+                async with trio.open_nursery() as preparing:  # the process seats' boxes open side by side
+                    for seat in seats.values():
+                        preparing.start_soon(seat.prepare)
                 with playing:
                     series = Series(rules, hands_planned)
                     forfeited: set[int] = set()

@@ -326,6 +326,9 @@ class Box:
         try:
             popen, sock, err_fd = await trio.to_thread.run_sync(future.result)
         except OSError as exc:
+            for group in (launch.cgroup, launch.cpu_cgroup):  # made above, for a box that never started
+                if group is not None:
+                    cgroups.remove(group)
             raise BoxError(f"its box could not start: {exc.strerror or exc}") from None
         sock.setblocking(False)
         box = cls(launch, popen, sock, err_fd)
@@ -428,6 +431,11 @@ class Box:
             while not self._replies:
                 self._reply = trio.Event()
                 await self._reply.wait()
+        if not self._replies:
+            # A reply may have come with the deadline: a match alone in its loop can play a whole hand without
+            # yielding to trio, past the deadline of the next hand's start asked for at its beginning; the reader
+            # task then wakes in the same pass as this one.
+            await trio.lowlevel.checkpoint()
         if not self._replies:
             self._break(f"its keeper did not answer within {KEEPER_TIMEOUT:g} s")
         return self._replies.popleft()
@@ -541,7 +549,8 @@ class Box:
                     await trio.sleep(0.005)
 
 
-POOL_PER_SLOT = 8  # a box pool keeps at most this many idle boxes per match it may play at once
+POOL_PER_SLOT = 16  # a box pool keeps at most this many idle boxes per match it may play at once (two matches' worth:
+# a bot started per hand has two boxes a seat)
 
 
 class BoxPool:
@@ -784,7 +793,8 @@ class ProcessSeat(Seat):
         box = slot.box
         if box is not None and (box.broken is not None or box.dirty):
             slot.box = None
-            await box.aclose()  # a keeper gone, or a scratch a hand left dirty: the next hand gets a new box
+            with trio.CancelScope(shield=True):  # bounded; a stop in the middle would leave half a box behind
+                await box.aclose()  # a keeper gone, or a scratch a hand left dirty: the next hand gets a new box
             box = None
         if box is None and slot.launch is None and self._boxes is not None:
             taken = self._boxes.take(self._pool_key())
@@ -860,8 +870,8 @@ class ProcessSeat(Seat):
         if box is not None and box.broken is None and not box.dirty:
             try:
                 ours = box.request()
-            except BoxError:
-                pass  # the task opens a new box
+            except (BoxError, OSError):  # (OSError: no descriptors left for its pipes) the task tries again
+                pass
         self._spare_done = trio.Event()
         self._nursery.start_soon(self._prestarted, box, ours, self._spare_done)
 
@@ -884,9 +894,10 @@ class ProcessSeat(Seat):
 
     async def _take_spare(self) -> BotProcess | None:
         """The process ``_prestart`` started for this hand (once it has ended: its waits are bounded), if any."""
-        done, self._spare_done = self._spare_done, None
+        done = self._spare_done
         if done is not None:
-            await done.wait()
+            await done.wait()  # (stopped meanwhile: the seat's close still waits for it, before its boxes go)
+            self._spare_done = None
         spare, self._spare = self._spare, None
         return spare
 
