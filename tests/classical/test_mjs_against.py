@@ -102,10 +102,11 @@ def test_a_log_longer_than_its_histories_says_what_was_not_compared(agreeing: tu
     """One history against a log of several hands: equal as far as it goes, and the verdict says the rest of the
     log was not compared (it once said only 'equal: 1 hand')."""
     files, log = agreeing
-    assert len(files) >= 3
+    assert len(files) >= 2  # (mj-server's games of one seed differ from run to run: some agree for 2 hands only)
     r = mjref("replay", "--against", str(files[0]), str(log))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.startswith("equal: 1 hand,") and f"its {len(files) - 1} later hands have no history" in r.stdout
+    later = "later hands have" if len(files) > 2 else "later hand has"
+    assert r.stdout.startswith("equal: 1 hand,") and f"its {len(files) - 1} {later} no history" in r.stdout
     out = json.loads(mjref("replay", "--json", "--against", str(files[0]), str(log)).stdout)
     assert out["hands"] == 1 and out["log_hands"] == len(files)
 

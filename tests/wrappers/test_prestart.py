@@ -145,8 +145,16 @@ def test_a_match_stopped_while_its_boxes_open_leaves_nothing_behind(folder: Path
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Cancelled from outside as soon as one seat's boxes are open (the others still opening): every scratch folder
     it made is gone and every box's process has ended when ``run_match`` returns."""
-    scratch = Path(tempfile.gettempdir())
-    before = set(scratch.glob("mjref-seat-*"))
+    made: list[str] = []  # this match's scratch folders (other tests may make theirs meanwhile)
+    real_mkdtemp = process.tempfile.mkdtemp
+
+    def mkdtemp(*args: object, **kwargs: object) -> str:
+        path = real_mkdtemp(*args, **kwargs)  # type: ignore[arg-type]
+        if kwargs.get("prefix") == "mjref-seat-":
+            made.append(path)
+        return path
+
+    monkeypatch.setattr(process.tempfile, "mkdtemp", mkdtemp)
     opened: list[process.Box] = []
     real_open = process.Box.open.__func__  # type: ignore[attr-defined]
 
@@ -168,8 +176,8 @@ def test_a_match_stopped_while_its_boxes_open_leaves_nothing_behind(folder: Path
 
     monkeypatch.setattr(process.Box, "open", classmethod(counting))
     trio.run(main)
-    assert opened, "no box opened before the stop"
-    assert set(scratch.glob("mjref-seat-*")) <= before
+    assert opened and made, "no box opened before the stop"
+    assert not [path for path in made if os.path.exists(path)], "a scratch folder outlived its match"
     assert all(box._popen.poll() is not None for box in opened), "a box outlived its match"
 
 
@@ -217,8 +225,16 @@ def test_a_match_stopped_while_a_hand_waits_for_its_process_releases_no_box_stil
     monkeypatch.setattr(sandbox, "release", release)
     monkeypatch.setattr(process.ProcessSeat, "_prestart", prestart)
     monkeypatch.setattr(process.ProcessSeat, "_take_spare", take)
-    scratch = Path(tempfile.gettempdir())
-    before = set(scratch.glob("mjref-seat-*"))
+    made: list[str] = []  # this match's scratch folders (other tests may make theirs meanwhile)
+    real_mkdtemp = process.tempfile.mkdtemp
+
+    def mkdtemp(*args: object, **kwargs: object) -> str:
+        path = real_mkdtemp(*args, **kwargs)  # type: ignore[arg-type]
+        if kwargs.get("prefix") == "mjref-seat-":
+            made.append(path)
+        return path
+
+    monkeypatch.setattr(process.tempfile, "mkdtemp", mkdtemp)
     result = trio.run(lambda: run_match(bots(folder, "notes.py"), seed=6, rules=RULES, shutdown=shutdown))
     assert result.aborted
     opening_now: set[int] = set()
@@ -230,4 +246,4 @@ def test_a_match_stopped_while_a_hand_waits_for_its_process_releases_no_box_stil
         else:
             assert launch not in opening_now, "a plan was released while its box was opening"
     assert ("open", None) not in events and any(word == "release" for word, _ in events)
-    assert set(scratch.glob("mjref-seat-*")) <= before
+    assert made and not [path for path in made if os.path.exists(path)], "a scratch folder outlived its match"
