@@ -235,6 +235,23 @@ class BotProcess:
         """``term``: SIGTERM to its process group; ``kill``: SIGKILL to every process of its hand."""
         self.box.send(word)
 
+    async def end(self, *, grace: float) -> None:
+        """End of input, ``grace`` to exit by itself, then SIGTERM and SIGKILL to its whole process group."""
+        await _close_quietly(self.stdin)
+        if self.returncode is None and grace > 0:
+            with trio.move_on_after(grace):
+                await self.wait()
+        if self.returncode is None:
+            self.signal("term")
+            with trio.move_on_after(TERM_GRACE):
+                await self.wait()
+        if self.returncode is None or not self.swept:
+            self.signal("kill")  # also sweeps what the hand left running
+        with trio.move_on_after(5):
+            await self.wait()
+        if self.returncode is None:  # its keeper is stopped (the bot may stop it)
+            self.box._break("its keeper did not end the hand's process")
+
     @property
     def swept(self) -> bool:
         """Whether its keeper ends every process of the hand when this one ends, before it reports the end
@@ -586,8 +603,8 @@ class BoxPool:
     def give(self, key: tuple[str, str | None, int | None], box: Box, scratch: Path | None, writable: bool) -> bool:
         """Keep ``box`` for the next match of the same bot (True), or refuse it (False: the seat ends it)."""
         launch = box.launch
-        if (writable or scratch is None or not launch.kill_all or launch.copies or box.broken is not None
-                or box.dirty or box.proc is not None):
+        if (writable or scratch is None or not launch.leaves_nothing or box.broken is not None or box.dirty
+                or box.proc is not None):
             return False
         self._idle.append((key, box, scratch))
         while len(self._idle) > self._limit:
@@ -859,8 +876,7 @@ class ProcessSeat(Seat):
     def _prestarts(self) -> bool:
         """Whether the seat starts each hand's process while the hand before it is played (see the class)."""
         launch = self._slot.launch
-        return (not self.spec.keep_alive and not self.spec.writable and launch is not None and launch.kill_all
-                and not launch.copies)
+        return not self.spec.keep_alive and not self.spec.writable and launch is not None and launch.leaves_nothing
 
     def _prestart(self) -> None:
         """Start the next hand's process in the other box, beside the hand under way: asked of its keeper here, at
@@ -907,7 +923,7 @@ class ProcessSeat(Seat):
             self._spare_scope.cancel()
         spare = await self._take_spare()
         if spare is not None:
-            await self._end_process(spare, grace=0.0)
+            await spare.end(grace=0.0)
             await _close_quietly(spare.stdout)
             await _close_quietly(spare.stderr)
 
@@ -1059,7 +1075,7 @@ class ProcessSeat(Seat):
         if proc is None:
             return
         self._stdin_fd = None
-        await self._end_process(proc, grace=grace)
+        await proc.end(grace=grace)
         if self._io_scope is not None:
             self._io_scope.cancel()
         await _close_quietly(proc.stdout)
@@ -1073,24 +1089,6 @@ class ProcessSeat(Seat):
             self._stderr_file.write(f"\n[mjref: {self.stderr_dropped} more bytes of stderr dropped]\n".encode())
             self._stderr_file.flush()
             self.stderr_dropped = 0
-
-    @staticmethod
-    async def _end_process(proc: BotProcess, *, grace: float) -> None:
-        """End of input, ``grace`` to exit by itself, then SIGTERM and SIGKILL to its whole process group."""
-        await _close_quietly(proc.stdin)
-        if proc.returncode is None and grace > 0:
-            with trio.move_on_after(grace):
-                await proc.wait()
-        if proc.returncode is None:
-            proc.signal("term")
-            with trio.move_on_after(TERM_GRACE):
-                await proc.wait()
-        if proc.returncode is None or not proc.swept:
-            proc.signal("kill")  # also sweeps what the hand left running
-        with trio.move_on_after(5):
-            await proc.wait()
-        if proc.returncode is None:  # its keeper is stopped (the bot may stop it)
-            proc.box._break("its keeper did not end the hand's process")
 
     # -------------------------------------------------------------------------------------------- the protocol
     def question_timeout(self, info: HandInfo) -> float:

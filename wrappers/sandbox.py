@@ -133,6 +133,13 @@ class Launch:
     watched: tuple[str, ...] = ()  # folders the keeper checks for room but never empties (a writable copy)
     cpu_cgroup: str | None = None  # the seat's CPU accounting cgroup (root, where the machine has one)
 
+    @property
+    def leaves_nothing(self) -> bool:
+        """Whether each process in the box leaves nothing for the next: its keeper ends every process of it and
+        empties its scratch after it (``kill_all``), and the bot has no copy of a folder of its own.  Such a box may
+        serve another match (``process.BoxPool``), and its seat's hands may take turns in two of them."""
+        return self.kill_all and not self.copies
+
     def describe_exit(self, code: int | None, stderr_tail: bytes = b"", flags: frozenset[str] = frozenset()) -> str:
         """The bot's end in words, naming the limit it hit when that is what ended it."""
         return self.ending(code, stderr_tail, flags)[0]

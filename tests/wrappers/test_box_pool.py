@@ -6,13 +6,9 @@ kept."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import trio
 
 from referee.game.taiwan16.rules import make_ruleset
@@ -24,19 +20,7 @@ from wrappers.process import box_pool
 from wrappers.sandbox import hide_from_bots, unhide
 from wrappers.spec import BotSpec
 
-NOTES = Path(__file__).resolve().parents[1] / "bots" / "notes.py"
 RULES = make_ruleset({"hands": 2})
-
-
-@pytest.fixture
-def open_folder() -> Iterator[Path]:
-    """A bot folder every user may read (as root, a closed one is copied for the seat's uid, and never kept)."""
-    folder = Path(tempfile.mkdtemp(prefix="mjref-pool-", dir="/tmp"))
-    folder.chmod(0o755)
-    shutil.copy(NOTES, folder / "notes.py")
-    (folder / "notes.py").chmod(0o644)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def notes_bots(folder: Path, **extra: object) -> list[BotSpec]:
@@ -107,18 +91,10 @@ def test_a_box_of_a_bot_that_may_write_its_folder_is_never_kept(open_folder: Pat
 
 
 def test_a_tournament_opens_each_bots_box_once_per_slot(open_folder: Path, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+                                                         boxes_opened: list[process.Box]) -> None:
     """Four matches of the same four process bots at concurrency 1: four boxes opened, not sixteen, and none is
     left open when the run ends."""
-    opened: list[process.Box] = []
-    real_open = process.Box.open.__func__  # type: ignore[attr-defined]
-
-    async def counting(cls: type[process.Box], launch: object, nursery: trio.Nursery) -> process.Box:
-        box = await real_open(cls, launch, nursery)
-        opened.append(box)
-        return box
-
-    monkeypatch.setattr(process.Box, "open", classmethod(counting))
+    opened = boxes_opened
     bots = [{"name": f"n{i}", "cmd": [sys.executable, str(open_folder / "notes.py")]} for i in (1, 2, 3, 4)]
     cfg = parse_config({"name": "t", "seeds": 4, "hands": 1, "duplicate": False, "bots": bots})
     p = run_tournament(cfg, tmp_path, concurrency=1)

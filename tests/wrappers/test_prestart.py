@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,20 +21,7 @@ from referee.shutdown import Shutdown
 from wrappers import process, sandbox
 from wrappers.spec import BotSpec
 
-BOTS = Path(__file__).resolve().parents[1] / "bots"
 RULES = make_ruleset({"hands": 4})
-
-
-@pytest.fixture
-def folder() -> Iterator[Path]:
-    """A bot folder every user may read (as root, a closed one is copied for the seat's uid: one box a match)."""
-    made = Path(tempfile.mkdtemp(prefix="mjref-prestart-", dir="/tmp"))
-    made.chmod(0o755)
-    for name in ("notes.py", "stamps.py"):
-        shutil.copy(BOTS / name, made / name)
-        (made / name).chmod(0o644)
-    yield made
-    shutil.rmtree(made, ignore_errors=True)
 
 
 def bots(folder: Path, script: str, **extra: object) -> list[BotSpec]:
@@ -50,7 +34,7 @@ def stamps(stderr: Path) -> list[tuple[str, int]]:
                                              if line.startswith(("START ", "END ")))]
 
 
-def test_each_hands_process_starts_while_the_hand_before_is_played(folder: Path, tmp_path: Path,
+def test_each_hands_process_starts_while_the_hand_before_is_played(open_folder: Path, tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Four hands: every seat's process of hands 2-4 was running before the process of the hand before it had
     gone (which lingers for ``stamps.LINGER`` after its input ends: started after it, as with one box, it could
@@ -64,7 +48,7 @@ def test_each_hands_process_starts_while_the_hand_before_is_played(folder: Path,
         return real_request(self)
 
     monkeypatch.setattr(process.Box, "request", counting)
-    result = trio.run(lambda: run_match(bots(folder, "stamps.py"), seed=5, rules=RULES, stderr_dir=tmp_path))
+    result = trio.run(lambda: run_match(bots(open_folder, "stamps.py"), seed=5, rules=RULES, stderr_dir=tmp_path))
     assert result.faults == []
     for p in (1, 2, 3, 4):
         seen = stamps(tmp_path / f"seat{p}-b{p}.stderr")
@@ -74,20 +58,20 @@ def test_each_hands_process_starts_while_the_hand_before_is_played(folder: Path,
         assert all(starts[k] < ends[k - 1] for k in (1, 2, 3)), "the next hand's process starts beside the hand"
     assert len(spawned) == 16 and len(set(map(id, spawned))) == 8, "four processes a seat, in two boxes a seat"
     monkeypatch.setattr(process.Box, "request", real_request)
-    alone = play_match(bots(folder, "stamps.py", writable=True), seed=5, rules=RULES)
+    alone = play_match(bots(open_folder, "stamps.py", writable=True), seed=5, rules=RULES)
     assert alone.faults == [] and alone.totals == result.totals
 
 
-def test_a_process_started_beside_a_hand_finds_nothing_of_an_earlier_hand(folder: Path, tmp_path: Path) -> None:
+def test_a_process_started_beside_a_hand_finds_nothing_of_an_earlier_hand(open_folder: Path, tmp_path: Path) -> None:
     """Note-leaving bots over four hands (each box holds two of them, in turns): no hand's process finds a note."""
-    result = trio.run(lambda: run_match(bots(folder, "notes.py"), seed=6, rules=RULES, stderr_dir=tmp_path))
+    result = trio.run(lambda: run_match(bots(open_folder, "notes.py"), seed=6, rules=RULES, stderr_dir=tmp_path))
     assert result.faults == []
     seen = [line for f in sorted(tmp_path.glob("*.stderr")) for line in f.read_text().splitlines()
             if line.startswith("SAW ")]
     assert len(seen) == 16 and set(seen) == {"SAW -"}, seen
 
 
-def test_no_descriptor_left_for_the_next_hands_process_is_no_crash(folder: Path, monkeypatch: pytest.MonkeyPatch
+def test_no_descriptor_left_for_the_next_hands_process_is_no_crash(open_folder: Path, monkeypatch: pytest.MonkeyPatch
                                                                    ) -> None:
     """The referee out of file descriptors (EMFILE) once, as it asks a keeper for a next hand's process: the match
     goes on (the start is tried again) instead of ending in an exception."""
@@ -105,12 +89,12 @@ def test_no_descriptor_left_for_the_next_hands_process_is_no_crash(folder: Path,
         return real_request(self)
 
     monkeypatch.setattr(process.Box, "request", request)
-    result = trio.run(lambda: run_match(bots(folder, "notes.py"), seed=6, rules=make_ruleset({"hands": 3})))
+    result = trio.run(lambda: run_match(bots(open_folder, "notes.py"), seed=6, rules=make_ruleset({"hands": 3})))
     assert asked[0] > 6 and os.pipe is real_pipe
     assert all(f.kind == "start_failed" for f in result.faults), result.faults
 
 
-def test_a_hand_longer_than_the_keepers_timeout_keeps_its_next_process(folder: Path,
+def test_a_hand_longer_than_the_keepers_timeout_keeps_its_next_process(open_folder: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A match alone in its loop plays a hand without yielding while every answer comes within ``block_ms``; the
     next hand's process, asked for at the hand's beginning, is answered long before the hand's end, and its keeper
@@ -134,35 +118,18 @@ def test_a_hand_longer_than_the_keepers_timeout_keeps_its_next_process(folder: P
 
     monkeypatch.setattr(process.Box, "_break", breaking)
     monkeypatch.setattr(process.ProcessSeat, "_take_spare", take)
-    specs = [BotSpec(name=f"t{i}", cmd=(sys.executable, str(folder / "stamps.py"), "0.02")) for i in (1, 2, 3, 4)]
+    specs = [BotSpec(name=f"t{i}", cmd=(sys.executable, str(open_folder / "stamps.py"), "0.02")) for i in (1, 2, 3, 4)]
     result = trio.run(lambda: run_match(specs, seed=3, rules=make_ruleset({"hands": 3}), block_ms=250.0))
     assert result.faults == []
     assert not [why for why in broken if "did not answer" in why], broken
     assert taken[4:12] == [True] * 8, taken  # hands 2 and 3 took the processes started for them
 
 
-def test_a_match_stopped_while_its_boxes_open_leaves_nothing_behind(folder: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_match_stopped_while_its_boxes_open_leaves_nothing_behind(
+        open_folder: Path, monkeypatch: pytest.MonkeyPatch, boxes_opened: list[process.Box],
+        scratch_made: list[str]) -> None:
     """Cancelled from outside as soon as one seat's boxes are open (the others still opening): every scratch folder
     it made is gone and every box's process has ended when ``run_match`` returns."""
-    made: list[str] = []  # this match's scratch folders (other tests may make theirs meanwhile)
-    real_mkdtemp = process.tempfile.mkdtemp
-
-    def mkdtemp(*args: object, **kwargs: object) -> str:
-        path = real_mkdtemp(*args, **kwargs)  # type: ignore[arg-type]
-        if kwargs.get("prefix") == "mjref-seat-":
-            made.append(path)
-        return path
-
-    monkeypatch.setattr(process.tempfile, "mkdtemp", mkdtemp)
-    opened: list[process.Box] = []
-    real_open = process.Box.open.__func__  # type: ignore[attr-defined]
-
-    async def counting(cls: type[process.Box], launch: object, nursery: trio.Nursery) -> process.Box:
-        box = await real_open(cls, launch, nursery)
-        opened.append(box)
-        return box
-
     real_prepare = process.ProcessSeat.prepare
 
     async def main() -> None:
@@ -172,21 +139,20 @@ def test_a_match_stopped_while_its_boxes_open_leaves_nothing_behind(folder: Path
                 outside.cancel()
 
             monkeypatch.setattr(process.ProcessSeat, "prepare", prepare)
-            await run_match(bots(folder, "notes.py"), seed=6, rules=RULES)
+            await run_match(bots(open_folder, "notes.py"), seed=6, rules=RULES)
 
-    monkeypatch.setattr(process.Box, "open", classmethod(counting))
     trio.run(main)
-    assert opened and made, "no box opened before the stop"
-    assert not [path for path in made if os.path.exists(path)], "a scratch folder outlived its match"
-    assert all(box._popen.poll() is not None for box in opened), "a box outlived its match"
+    assert boxes_opened and scratch_made, "no box opened before the stop"
+    assert not [path for path in scratch_made if os.path.exists(path)], "a scratch folder outlived its match"
+    assert all(box._popen.poll() is not None for box in boxes_opened), "a box outlived its match"
 
 
 def test_a_match_stopped_while_a_hand_waits_for_its_process_releases_no_box_still_opening(
-        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        open_folder: Path, monkeypatch: pytest.MonkeyPatch, scratch_made: list[str]) -> None:
     """The next hand's process must come from a new box (the other one broke) on a slow machine (a box takes 0.6 s
     to start), and the match is stopped as the hand begins and waits for it: the seat's close waits for that box to
     open or fail before it releases its plan (uid, cgroups) and scratch folder, and nothing is left behind."""
-    events: list[tuple[str, int | None]] = []
+    events: list[tuple[str, int]] = []  # ("open" | "opened" | "release", the plan's id)
     shutdown = Shutdown()
     real_popen, real_open = process._popen_keeper, process.Box.open.__func__  # type: ignore[attr-defined]
     real_release, real_prestart = sandbox.release, process.ProcessSeat._prestart
@@ -225,25 +191,16 @@ def test_a_match_stopped_while_a_hand_waits_for_its_process_releases_no_box_stil
     monkeypatch.setattr(sandbox, "release", release)
     monkeypatch.setattr(process.ProcessSeat, "_prestart", prestart)
     monkeypatch.setattr(process.ProcessSeat, "_take_spare", take)
-    made: list[str] = []  # this match's scratch folders (other tests may make theirs meanwhile)
-    real_mkdtemp = process.tempfile.mkdtemp
-
-    def mkdtemp(*args: object, **kwargs: object) -> str:
-        path = real_mkdtemp(*args, **kwargs)  # type: ignore[arg-type]
-        if kwargs.get("prefix") == "mjref-seat-":
-            made.append(path)
-        return path
-
-    monkeypatch.setattr(process.tempfile, "mkdtemp", mkdtemp)
-    result = trio.run(lambda: run_match(bots(folder, "notes.py"), seed=6, rules=RULES, shutdown=shutdown))
+    result = trio.run(lambda: run_match(bots(open_folder, "notes.py"), seed=6, rules=RULES, shutdown=shutdown))
     assert result.aborted
     opening_now: set[int] = set()
     for word, launch in events:
         if word == "open":
-            opening_now.add(launch)  # type: ignore[arg-type]
+            opening_now.add(launch)
         elif word == "opened":
-            opening_now.discard(launch)  # type: ignore[arg-type]
+            opening_now.discard(launch)
         else:
             assert launch not in opening_now, "a plan was released while its box was opening"
-    assert ("open", None) not in events and any(word == "release" for word, _ in events)
-    assert made and not [path for path in made if os.path.exists(path)], "a scratch folder outlived its match"
+    assert any(word == "release" for word, _ in events)
+    assert scratch_made and not [path for path in scratch_made if os.path.exists(path)], \
+        "a scratch folder outlived its match"
