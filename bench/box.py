@@ -47,7 +47,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.anchor import commit_of, exported_tree  # noqa: E402
+from bench.anchor import commit_of, compiled, exported_tree  # noqa: E402
 from bench.machine import machine  # noqa: E402
 from wrappers import cgroups  # noqa: E402
 
@@ -81,11 +81,14 @@ def _cpu_group() -> str | None:
 
 def child_env(tree: Path) -> tuple[dict[str, str], str | None]:
     """The environment of an mjref command run by a bench from ``tree`` (``_CHILD``; the caller's ``MJREF_SANDBOX``
-    left out), and the CPU accounting cgroup it joins at its start (made here; None where ``_cpu_group`` gives
-    none: ``_close_group`` reads and removes it)."""
+    and ``PYTHONDONTWRITEBYTECODE`` left out, the tree's bytecode written: see ``compiled``), and the CPU accounting
+    cgroup it joins at its start (made here; None where ``_cpu_group`` gives none: ``_close_group`` reads and
+    removes it)."""
+    compiled(tree)
     group = _cpu_group()
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("MJREF_SANDBOX", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if group is not None:
         cgroups.create_cpu(group)
         env["MJREF_BENCH_CGROUP"] = group

@@ -14,7 +14,6 @@ Fixtures shared by several test folders live here too.
 from __future__ import annotations
 
 import atexit
-import compileall
 import json
 import os
 import shutil
@@ -25,6 +24,7 @@ from typing import Any
 
 import pytest
 import toolchains
+from bench.anchor import compiled
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,10 +48,9 @@ def compile_sources() -> None:
     The suite starts about a thousand Python processes (bots, most of them boxed by bubblewrap, which sees these
     folders read-only; ``mjref`` commands; tournament pool workers).  Where bytecode writing is off
     (``PYTHONDONTWRITEBYTECODE``, as in a fresh clone on this project's CI machine) each of them would compile every
-    module it imports from source again: about 0.06 s of CPU per bot and 0.17 s per ``mjref``.  Compiled once here
+    module it imports from source again (``bench.anchor.compiled`` says what that costs).  Compiled once here
     instead (about a second; nothing when they are up to date)."""
-    for package in ("bots", "referee", "tournaments", "wrappers"):
-        compileall.compile_dir(ROOT / package, quiet=2)
+    compiled(ROOT)
 
 
 def _module_fixture_group(item: pytest.Item) -> str | None:
