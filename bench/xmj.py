@@ -1,27 +1,30 @@
 """Issue 33: four Debian mj-players at an mjref table (xmj seats) against the same four at mj-server, in hands per
-second; target mjref >= 1.0x mj-server.  Prints one JSON object.
+second, on the same games; target mjref >= 1.0x mj-server.  Prints one JSON object.
 
-    python bench/xmj.py [--seeds 3] [--hands 16] [--timeout 300]
+    python bench/xmj.py [--seeds 3] [--timeout 300]
 
-For each seed, interleaved: one whole mj-server game (``mj-server --server SOCKET --seed N --hand-history``, then
-four ``mj-player``s one at a time after its ``OK:`` line, as tests/mjserver.py does), one ``mjref match mj-player
-x4 --rules xmj --set hands=H --seed N`` in the default sandbox, and the same with ``--sandbox none``.  The same
-seed is not the same deal on both sides: the figures compare rates, not games.
+For each seed: one whole mj-server game (``mj-server --server SOCKET --seed N --hand-history``, then four
+``mj-player``s one at a time after its ``OK:`` line, as tests/mjserver.py does), which writes a history
+(``hand-NN.mjs``) of each won hand; then, interleaved, mjref plays **that game's walls**: ``mjref match mj-player
+x4 --wallfile FOLDER`` (every hand of the game, its seats, winds, dealer and options) in the default sandbox, and
+the same with ``--sandbox none``.  mj-player is deterministic, so mjref's match is mj-server's game move for move:
+each run's log is compared with the histories (``referee.against.compare``, what ``mjref replay --against`` does),
+and ``same_game`` says for how many runs every hand and move was equal.  (Until session 22 each side dealt its own
+walls from the seed, and the figures compared rates over different hands.)
 
-What is counted.  mj-server writes a ``hand-NN.mjs`` only for a won hand and says nothing of a washout on its
-output, so its hands are its **won** hands (the history files).  mjref's log gives every hand's result; the
-comparison is of won hands per second on both sides (``won_hands_per_s``), with mjref's hands of any outcome
-beside it (``hands_per_s``).  Wall time is the whole command's, its start included.  CPU: mj-server's side is
-``RUSAGE_CHILDREN`` of the bench (server and players are its own children, all waited for); mjref's is a CPU
-accounting cgroup per run (bench/box.py's, as root where cgroup v1's cpuacct is its own hierarchy; else null),
-which counts the boxed players too.  A run of mjref with a fault, or one that outlives ``--timeout``, gives no
-figure: the JSON says so (``errors``) and the exit status is 1.
+What is counted.  mj-server writes a history only for a won hand, and its game also plays any washouts (rare with
+mj-player), which mjref, dealt the histories, does not: mj-server's hands per second are its won hands over the
+whole game, washouts' time included, which can only make mj-server look slower.  Wall time is the whole command's,
+its start included.  CPU: mj-server's side is ``RUSAGE_CHILDREN`` of the bench (server and players are its own
+children, all waited for); mjref's is a CPU accounting cgroup per run (bench/box.py's, as root where cgroup v1's
+cpuacct is its own hierarchy; else null), which counts the boxed players too.  A run of mjref with a fault, or one
+that outlives ``--timeout``, gives no figure: the JSON says so (``errors``) and the exit status is 1.
 
 Two ratios.  ``ratio_won_hands_per_s``: whole commands, each program's start included (mjref's is a Python
 program's: its imports, four boxes, four logins, about half a second; mj-server's, a C program's, well under a
 tenth).  ``ratio_in_play_won_hands_per_s``: the hands once the game runs, without either start: mj-server's game
-from its four players' logins to its end, mjref's as the difference between a match of ``--hands`` and one of a
-single hand on the same seed.  A tournament of xmj seats starts mjref once and pays the rest per match.
+from its four players' logins to its end, mjref's as the difference between the whole game's match and a match of
+its first hand alone.  A tournament of xmj seats starts mjref once and pays the rest per match.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.box import _CHILD, _close_group, child_env  # noqa: E402
 from bench.machine import machine  # noqa: E402
+from referee.against import compare  # noqa: E402
 
 SERVER = "/usr/games/mj-server"
 PLAYER = "/usr/games/mj-player"
@@ -63,99 +67,115 @@ def _kill(procs: list[subprocess.Popen[bytes]]) -> None:
             p.wait()
 
 
-def mjserver_game(seed: int, timeout: float) -> dict[str, float]:
-    """One whole mj-server game: wall seconds, CPU seconds of the server and its four players, won hands."""
-    with tempfile.TemporaryDirectory(prefix="mjref-xmjbench-") as tmp:
-        sock = Path(tmp, "mj.sock")
-        cpu0, started = _children_cpu(), time.perf_counter()
-        procs = [subprocess.Popen([SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history"], cwd=tmp,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  start_new_session=True)]
-        try:
-            assert procs[0].stdout is not None
-            first = procs[0].stdout.readline().decode(errors="replace")
-            if not first.startswith("OK:"):
-                raise RuntimeError(f"mj-server did not start: {first!r}")
-            from tests.mjserver import _wait_connected
-            for i in range(1, 5):
-                procs.append(subprocess.Popen([PLAYER, "--id", str(i), "--server", str(sock)], cwd=tmp,
-                                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                              stderr=subprocess.DEVNULL, start_new_session=True))
-                _wait_connected(sock, i)
-            playing = time.perf_counter()
-            procs[0].communicate(timeout=timeout)
-            for p in procs[1:]:
-                p.wait(timeout=timeout)
-        except subprocess.TimeoutExpired as e:
-            raise RuntimeError(f"the mj-server game of seed {seed} outlived {timeout:g} s") from e
-        finally:
-            _kill(procs)
-        ended = time.perf_counter()
-        won = len(list(Path(tmp).glob("hand-*.mjs")))
-        return {"wall_s": ended - started, "play_s": ended - playing, "cpu_s": _children_cpu() - cpu0,
-                "won_hands": won, "hands": won}
+def mjserver_game(seed: int, timeout: float, tmp: str) -> dict[str, float]:
+    """One whole mj-server game, played in the folder ``tmp`` (its histories stay there): wall seconds, CPU seconds
+    of the server and its four players, won hands."""
+    sock = Path(tmp, "mj.sock")
+    cpu0, started = _children_cpu(), time.perf_counter()
+    procs = [subprocess.Popen([SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history"], cwd=tmp,
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              start_new_session=True)]
+    try:
+        assert procs[0].stdout is not None
+        first = procs[0].stdout.readline().decode(errors="replace")
+        if not first.startswith("OK:"):
+            raise RuntimeError(f"mj-server did not start: {first!r}")
+        from tests.mjserver import _wait_connected
+        for i in range(1, 5):
+            procs.append(subprocess.Popen([PLAYER, "--id", str(i), "--server", str(sock)], cwd=tmp,
+                                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                          stderr=subprocess.DEVNULL, start_new_session=True))
+            _wait_connected(sock, i)
+        playing = time.perf_counter()
+        procs[0].communicate(timeout=timeout)
+        for p in procs[1:]:
+            p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        raise RuntimeError(f"the mj-server game of seed {seed} outlived {timeout:g} s") from e
+    finally:
+        _kill(procs)
+    ended = time.perf_counter()
+    won = len(list(Path(tmp).glob("hand-*.mjs")))
+    return {"wall_s": ended - started, "play_s": ended - playing, "cpu_s": _children_cpu() - cpu0,
+            "won_hands": won, "hands": won}
 
 
-def mjref_match(seed: int, hands: int, extra: list[str], timeout: float) -> dict[str, float | None]:
-    """One ``mjref match`` of four mj-player seats: wall, CPU of the whole tree (or None), hands, won hands."""
+def mjref_match(histories: list[Path], extra: list[str], timeout: float) -> dict[str, float | bool | None]:
+    """One ``mjref match`` of four mj-player seats dealt ``histories`` (an mj-server game's, in order): wall, CPU of
+    the whole tree (or None), hands, won hands, and whether it is that game move for move."""
     with tempfile.TemporaryDirectory(prefix="mjref-xmjbench-") as tmp:
         env, group = child_env(REPO)
+        walls = [arg for h in histories for arg in ("--wallfile", str(h))]
         started = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _CHILD, "match", *["mj-player"] * 4, "--rules", "xmj",
-                                 "--set", f"hands={hands}", "--seed", str(seed), "--log", "m.jsonl", *extra],
+        proc = subprocess.Popen([sys.executable, "-c", _CHILD, "match", *["mj-player"] * 4, *walls,
+                                 "--hands", str(len(histories)), "--log", "m.jsonl", *extra],
                                 cwd=tmp, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
+        what = f"mjref match {extra} of {histories[0].parent.name}"
         try:
             _, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired as e:
             _kill([proc])
-            raise RuntimeError(f"mjref match {extra} of seed {seed} outlived {timeout:g} s") from e
+            raise RuntimeError(f"{what} outlived {timeout:g} s") from e
         finally:
             wall = time.perf_counter() - started
             total = None if group is None else _close_group(group)
         if proc.returncode != 0:
-            raise RuntimeError(f"mjref match {extra} of seed {seed} failed: {err[-500:]}")
-        records = [json.loads(line) for line in Path(tmp, "m.jsonl").read_text(encoding="utf-8").splitlines()]
+            raise RuntimeError(f"{what} failed: {err[-500:]}")
+        log = Path(tmp, "m.jsonl")
+        records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         faults = [r for r in records if r.get("type") == "fault"]
         if faults:
             f = faults[0]
-            raise RuntimeError(f"mjref match {extra} of seed {seed}: {len(faults)} faults, the first in hand "
-                               f"{f.get('hand')} seat {f.get('seat')}: {f.get('kind')} ({f.get('detail')})")
+            raise RuntimeError(f"{what}: {len(faults)} faults, the first in hand {f.get('hand')} seat "
+                               f"{f.get('seat')}: {f.get('kind')} ({f.get('detail')})")
         results = [r for r in records if r.get("type") == "result"]
+        report = compare(histories, log)
         return {"wall_s": wall, "cpu_s": total, "hands": len(results),
-                "won_hands": sum(1 for r in results if r.get("outcome") == "win")}
+                "won_hands": sum(1 for r in results if r.get("outcome") == "win"),
+                "same_game": report.difference is None and report.hands == len(histories)}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=3, help="seeds, each one mj-server game and two mjref matches")
-    ap.add_argument("--hands", type=int, default=16, help="hands of each mjref match")
+    ap.add_argument("--seeds", type=int, default=3, help="seeds, each one mj-server game and mjref's matches of its walls")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds one run may take")
     args = ap.parse_args()
-    if args.seeds < 1 or args.hands < 1 or args.timeout <= 0:
-        print("bench/xmj.py: --seeds and --hands must be at least 1, --timeout positive", file=sys.stderr)
+    if args.seeds < 1 or args.timeout <= 0:
+        print("bench/xmj.py: --seeds must be at least 1, --timeout positive", file=sys.stderr)
         return 2
     for program in (SERVER, PLAYER):
         if not os.access(program, os.X_OK):
             print(f"bench/xmj.py: {program} is missing (Debian's mah-jong package)", file=sys.stderr)
             return 2
     sides = {"mjserver": None, "mjref_boxed": [], "mjref_none": ["--sandbox", "none"]}
-    runs: dict[str, list[dict[str, float | None]]] = {k: [] for k in sides}
+    runs: dict[str, list[dict[str, float | bool | None]]] = {k: [] for k in sides}
     errors: list[str] = []
-    out: dict[str, object] = {"machine": machine(), "seeds": args.seeds, "hands": args.hands,
-                              "root": os.geteuid() == 0, "load_before": os.getloadavg()[0],
-                              "note": "the same seed is not the same deal in mjref and mj-server: rates compared"}
-    one_hand: dict[str, list[dict[str, float | None]]] = {k: [] for k in sides if sides[k] is not None}
+    out: dict[str, object] = {"machine": machine(), "seeds": args.seeds, "root": os.geteuid() == 0,
+                              "load_before": os.getloadavg()[0],
+                              "note": "mjref plays each mj-server game's own walls (its won hands' histories)"}
+    one_hand: dict[str, list[dict[str, float | bool | None]]] = {k: [] for k in sides if sides[k] is not None}
     for seed in range(1, args.seeds + 1):
-        for side, extra in sides.items():
+        with tempfile.TemporaryDirectory(prefix=f"mjref-xmjbench-game{seed}-") as game:
             try:
-                if extra is None:
-                    runs[side].append(mjserver_game(seed, args.timeout))
-                else:
-                    runs[side].append(mjref_match(seed, args.hands, extra, args.timeout))
-                    one_hand[side].append(mjref_match(seed, 1, extra, args.timeout))
+                runs["mjserver"].append(mjserver_game(seed, args.timeout, game))
             except RuntimeError as e:
                 errors.append(str(e))
+                continue
+            histories = sorted(Path(game).glob("hand-*.mjs"))
+            if not histories:
+                errors.append(f"the mj-server game of seed {seed} has no won hand")
+                continue
+            for side, extra in sides.items():
+                if extra is None:
+                    continue
+                try:
+                    whole = mjref_match(histories, extra, args.timeout)
+                    first = mjref_match(histories[:1], extra, args.timeout)
+                    runs[side].append(whole)
+                    one_hand[side].append(first)
+                except RuntimeError as e:
+                    errors.append(str(e))
     figures: dict[str, dict[str, object]] = {}
     for side, rs in runs.items():
         if not rs:
@@ -171,8 +191,10 @@ def main() -> int:
                          "wall_s_per_run": [round(float(r["wall_s"] or 0), 3) for r in rs],
                          "median_wall_s_per_won_hand": round(statistics.median(
                              float(r["wall_s"] or 0) / max(1, int(r["won_hands"] or 0)) for r in rs), 4)}
+        if side != "mjserver":
+            figures[side]["same_game"] = f"{sum(1 for r in rs if r['same_game'])} of {len(rs)}"
     # In play: the hands of a game once it runs, without the start of the programs (mj-server's from its four
-    # players' logins to its end; mjref's from a match of --hands less one of 1 hand on the same seed).
+    # players' logins to its end; mjref's from the whole game's match less one of its first hand).
     for side, rs in runs.items():
         if side not in figures:
             continue
