@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,16 @@ def cbot(cbot_or_none: Path | None) -> Path:
     if cbot_or_none is None:
         pytest.skip("no C compiler on this machine")
     return cbot_or_none
+
+
+@pytest.fixture
+def open_folder() -> Iterator[Path]:
+    """A bot folder every user may read, with the test bots ``notes.py`` and ``stamps.py`` (as root, a closed one
+    is copied for the seat's uid: such a bot's box is never kept, and it has one box a match)."""
+    folder = Path(tempfile.mkdtemp(prefix="mjref-open-", dir="/tmp"))
+    folder.chmod(0o755)
+    for name in ("notes.py", "stamps.py"):
+        shutil.copy(ROOT / "tests" / "bots" / name, folder / name)
+        (folder / name).chmod(0o644)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

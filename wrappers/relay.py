@@ -193,9 +193,12 @@ class _Wrapper:
                                     detail=f.detail if f else None))
         elif isinstance(message, m.Hand):
             before = seat.pid if seat.running else None
+            # ``more``: the server never says whether another hand follows (a bot is not told which hand is the
+            # match's last, here or at a local table), so the next hand's process is always started beside this
+            # hand (``ProcessSeat._prestart``); after the last hand it is killed unused when the seat closes.
             info = HandInfo(message.seed, message.hand, message.position, message.flowers, message.dead_wall,
                             message.gong_from_previous_player, message.seven_pairs_and_pung, message.timeout,
-                            message.start_grace)
+                            message.start_grace, more=True)
             fault = await seat.begin_hand(info)
             started = fault is None and seat.pid is not None and seat.pid != before
             self.say(f"hand {message.hand + 1}" + (f": the bot did not start: {fault.detail}" if fault else ""))

@@ -895,3 +895,22 @@ def test_connect_says_when_the_servers_timeout_replaces_the_bot_files(tmp_path: 
     assert wrapper.finish()[0] == 0
     assert any("the server gives 7 s per question; the bot file's timeout (60 s) does not apply to a served match"
                in line for line in wrapper.lines), wrapper.lines
+
+
+def test_a_wrappers_next_hands_bot_starts_while_the_hand_before_is_played(tmp_path: Path, procs: list[Proc],
+                                                                         open_folder: Path) -> None:
+    """A wrapper's bot started per hand starts each next hand's process while the hand before is played, as at a
+    local table (``ProcessSeat._prestart``): the server says nothing of which hand is the match's last, so the
+    wrapper always starts one, and the one started during the last hand is killed unused at the unseat."""
+    server, url = serve(procs, tmp_path, "remote:a", "greedy", "greedy", "greedy", "--tokens",
+                        str(write_tokens(tmp_path)), "--hands", "3", "--seed", "5", "--json", "--log", "none")
+    wrapper = connect(procs, tmp_path, url, "a", f"{sys.executable} {open_folder / 'stamps.py'}")
+    code, out = server.finish()
+    assert code == 0, server.stderr
+    assert json.loads(out)["faults"] == []
+    assert wrapper.finish()[0] == 0, wrapper.stderr
+    lines = (tmp_path / "a.stderr").read_text().splitlines()
+    starts = [int(x.split()[1]) for x in lines if x.startswith("START ")]
+    ends = [int(x.split()[1]) for x in lines if x.startswith("END ")]
+    assert len(ends) == 3 and len(starts) in (3, 4), lines  # (the unused one's stderr may be dropped at its kill)
+    assert all(starts[k] < ends[k - 1] for k in (1, 2)), "the next hand's process starts beside the hand"

@@ -1,31 +1,12 @@
-"""Fixtures of the box's tests: a bot folder every user may read, and records of what a match opened."""
+"""Fixtures of the box's tests: records of what a match opened (their bot folder, ``open_folder``, is in
+tests/conftest.py: served matches use it too)."""
 
 from __future__ import annotations
-
-import shutil
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import trio
 
 from wrappers import process
-
-BOTS = Path(__file__).resolve().parents[1] / "bots"
-
-
-@pytest.fixture
-def open_folder() -> Iterator[Path]:
-    """A bot folder every user may read, with the test bots ``notes.py`` and ``stamps.py`` (as root, a closed one
-    is copied for the seat's uid: such a bot's box is never kept, and it has one box a match)."""
-    folder = Path(tempfile.mkdtemp(prefix="mjref-open-", dir="/tmp"))
-    folder.chmod(0o755)
-    for name in ("notes.py", "stamps.py"):
-        shutil.copy(BOTS / name, folder / name)
-        (folder / name).chmod(0o644)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
