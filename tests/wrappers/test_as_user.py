@@ -29,7 +29,7 @@ SKIP_PACKAGES = ("playwright", "pip", "setuptools", "dask", "distributed", "cryp
 
 def _open_tree() -> Path:
     tree = Path(tempfile.mkdtemp(prefix="mjref-as-user-"))
-    for part in ("bots", "referee", "wrappers", "tournaments", "tests"):
+    for part in ("bots", "referee", "wrappers", "tournaments", "tests", "bench"):  # (conftest imports bench.anchor)
         shutil.copytree(ROOT / part, tree / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     site = Path(sysconfig.get_paths()["purelib"])
