@@ -12,11 +12,12 @@ import trio
 import trio.testing
 
 from referee.game.classical.options import GameOptions
-from referee.game.types import HU, PASS, Answer, InitCard, InitGame, Mo, Question, Throw
+from referee.game.types import HU, PASS, Answer, Eat, Hu, InitCard, InitGame, Mo, Pong, Question, Throw
 from wrappers.seat import HandInfo, Reply
 from wrappers.xmj import messages as m
 from wrappers.xmj.codec import Framer, parse_server, write
 from wrappers.xmj.seat import XmjConnection, XmjSeat
+from wrappers.xmj.table import PRIOR_CLAIM
 from wrappers.xmj.translate import code_of
 
 ME = 2
@@ -98,6 +99,45 @@ def test_decisions_answer_the_questions_one_at_a_time() -> None:
         assert ack < client.seen.index(m.CMsgPlayerDiscards(1, code_of(241), 3, False))
         throw = Question(ME, "throw", tuple(Answer.throw(t) for t in DEAL))
         assert (await ask(client, seat, throw, m.PMsgDiscard("9C", False))).answer == Answer.throw(190)
+        await seat.close()
+
+    trio.run(main)
+
+
+def test_a_claim_that_loses_is_told_claim_denied_before_the_winners_set() -> None:
+    """As mj-server does: the client that claimed a discard another player gets is told ``ClaimDenied <id> There
+    was a prior claim`` just before that player's set; a claim that wins, and a discard not claimed, are not."""
+
+    async def main() -> None:
+        client = Scripted()
+        seat = seat_with(client)
+        await started(client, seat)
+        eat = Question(ME, "eat", (Answer.eat(220, 230), PASS), 240)
+        seat.deliver(Throw(1, 240))  # 4B, serial 1: not claimed by this client, and player 3 chows it
+        assert (await ask(client, seat, eat, m.PMsgNoClaim(1))).answer == PASS
+        seat.deliver(Eat(3, (230, 240, 250)))
+        seat.deliver(Throw(3, 112))  # 1C, serial 2: this client claims it, and player 4 goes Mah-Jong on it
+        assert (await ask(client, seat, CLAIM, m.PMsgPung(2))).answer == Answer.pong(110, 111)
+        seat.deliver(Hu(4, 112, ()))
+        await seat.end_hand()
+        await client.drain()
+        seen = client.seen
+        assert seen.count(m.CMsgClaimDenied(ME, PRIOR_CLAIM)) == 1, seen
+        denied = seen.index(m.CMsgClaimDenied(ME, PRIOR_CLAIM))
+        assert seen[denied - 1:denied + 2] == [m.CMsgPlayerClaimsMahJong(4, 2), m.CMsgClaimDenied(ME, PRIOR_CLAIM),
+                                               m.CMsgPlayerMahJongs(4, "--")]
+        await seat.close()
+
+        client = Scripted()
+        seat = seat_with(client)
+        await started(client, seat)
+        seat.deliver(Throw(1, 112))
+        assert (await ask(client, seat, CLAIM, m.PMsgPung(1))).answer == Answer.pong(110, 111)
+        seat.deliver(Pong(ME, (112, 110, 111)))  # the claim won
+        throw = Question(ME, "throw", tuple(Answer.throw(t) for t in DEAL[2:]))
+        assert (await ask(client, seat, throw, m.PMsgDiscard("9C", False))).answer == Answer.throw(190)
+        assert m.CMsgPlayerPungs(ME, "1C") in client.seen
+        assert not any(isinstance(x, m.CMsgClaimDenied) for x in client.seen)
         await seat.close()
 
     trio.run(main)

@@ -10,7 +10,8 @@ a tile or set the client cannot play ``illegal``, silence past the deadline ``ti
 ``disconnected``.
 
 What is not translated (docs/xmj.md, "Not supported yet"): ``QueryMahJong``, reconnection, and mj-server's
-informational messages (``DangerousDiscard``, a losing claim's announcement).
+informational messages (``DangerousDiscard``, the announcement of a claim that loses; the claimant itself is told
+``ClaimDenied``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ LOGIN_TIMEOUT = 30.0  # seconds for a client to connect and send Connect once st
 READ_SIZE = 65536
 _DECISIONS = (m.PMsgDiscard, m.PMsgNoClaim, m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong,
               m.PMsgDeclareClosedKong, m.PMsgAddToPung, *DECLARATIONS)
+# The decisions that claim the discard in play (or rob the kong in play): a claim that loses is told ``ClaimDenied``.
+_CLAIMS = (m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong)
 WASHOUT = "wall exhausted"  # the reason a washout is given (a hand with no winner)
 
 
@@ -488,6 +491,8 @@ class XmjSeat(Seat):
             self.outbox.append(m.CMsgPlayerDoesntClaim(self.position, msg.discard, False))
         if question is None or not _stale(msg, question, serial):
             self.decisions.take(msg)
+            if isinstance(msg, _CLAIMS) and 0 < msg.discard == serial:  # (a claim of the discard in play)
+                self.view.claimed(serial)
 
     def _drop_stale(self, question: Question, serial: int) -> None:
         if self.decisions.pending is not None and _stale(self.decisions.pending, question, serial):

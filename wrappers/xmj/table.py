@@ -105,6 +105,11 @@ class View:
             self.claim = None
         return [msg]
 
+    def claimed(self, discard: int) -> None:
+        """This client claimed ``discard`` (an mjref table announces only the claim that wins, where mj-server
+        announces each): if another player's claim is implemented instead, the client is told ``ClaimDenied``."""
+        self.claim = discard
+
     def see_all(self, msgs: Iterable[Message]) -> list[Message]:
         return [out for msg in msgs for out in self.see(msg)]
 
