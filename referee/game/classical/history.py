@@ -201,7 +201,8 @@ class _Line:
 
     def number(self, what: str, lo: int = -10**9, hi: int = 10**9) -> int:
         w = self.word(what)
-        if not (w.lstrip("-").isdigit() and len(w) <= 10) or not lo <= int(w) <= hi:
+        digits = w.removeprefix("-")  # (one sign at most, ASCII digits only: int() takes others, or raises)
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 10) or not lo <= int(w) <= hi:
             raise self._fail(f"{what} {w!r} is not an integer from {lo} to {hi}")
         return int(w)
 
