@@ -102,12 +102,17 @@ def _from_toml(text: str, where: str, name: str) -> Rules:
         raise InputError(f"{where}: unknown key {unknown[0]!r} (a ruleset has family, description and [options])")
     family = doc.get("family", "taiwan16")
     options = doc.get("options", {})
-    if family not in FAMILIES:
+    if not isinstance(family, str) or family not in FAMILIES:
         raise InputError(f"{where}: family {family!r} is not one of {', '.join(FAMILIES)}")
+    if not isinstance(doc.get("description", ""), str):
+        raise InputError(f"{where}: description must be a string")
     if not isinstance(options, dict):
         raise InputError(f"{where}: options must be a table ([options])")
     if family == "taiwan16":
-        return Rules("taiwan16", make_ruleset(options), name)
+        try:
+            return Rules("taiwan16", make_ruleset(options), name)
+        except InputError as e:  # (its reason names the option; the file is named here)
+            raise InputError(f"{where}: {e}") from None
     match = {k: v for k, v in options.items() if k in MATCH_FIELDS}
     game = {k: v for k, v in options.items() if k not in MATCH_FIELDS}
     try:

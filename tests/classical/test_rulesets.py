@@ -55,6 +55,10 @@ def test_toml_rulesets(tmp_path: Path) -> None:
     ('family = "taiwan16"\n[options]\nflowerz = true\n', "unknown rule option 'flowerz'"),
     ("GameOption 0 Lucky bool 0 1 1 x\n", "unknown game option 'Lucky'"),
     ("[[[", "not a TOML ruleset (nor an mj-server option file)"),
+    ('family = ["classical"]\n', "family ['classical'] is not one of taiwan16, classical"),
+    ('family = {a = 1}\n', "family {'a': 1} is not one of"),
+    ('description = 5\n', "description must be a string"),
+    ('[options]\nhands = "x"\n', "rule option 'hands': Input should be a valid integer"),
 ])
 def test_a_bad_ruleset_file_is_refused_with_a_reason(tmp_path: Path, text: str, reason: str) -> None:
     f = tmp_path / "r"
@@ -62,6 +66,7 @@ def test_a_bad_ruleset_file_is_refused_with_a_reason(tmp_path: Path, text: str, 
     with pytest.raises(InputError) as e:
         load_rules(str(f))
     assert reason in str(e.value) and "\n" not in str(e.value)
+    assert str(e.value).startswith(f"{f}:"), str(e.value)  # the file named (and its line, where it has one)
 
 
 def test_set_changes_single_options_of_either_family() -> None:
