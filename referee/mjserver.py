@@ -86,6 +86,8 @@ def verify_histories(paths: Iterable[Path], *, no_special_scores: bool = False) 
     """Read every history (all are read first: a malformed one is refused before any verdict), then replay each
     and compare, stopping at the first difference."""
     histories = [(p, read_history(p)) for p in history_files(paths)]
+    for _, h in histories:
+        history_deal(h)  # its wall checked whole (each tile once), as --wallfile checks it: else not mj-server's
     report = HistoryReport()
     for p, h in histories:
         check = check_history(h, no_special_scores=no_special_scores)

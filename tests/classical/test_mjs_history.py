@@ -241,3 +241,21 @@ def test_easts_consecutive_wins_come_from_the_game_line() -> None:
     assert d is None
     rotated = game.replace("Game 1 2 3 4 E 0 ", "Game 4 1 2 3 E 12 ", 1)  # East was player 4: the run is over
     assert check_history(parse_history(original.replace(game, rotated), "h.mjs")).difference is None
+
+
+def test_a_history_whose_wall_is_no_wall_is_refused_before_any_verdict(tmp_path: Path) -> None:
+    """A wall with a tile five times (another once less) is no mj-server history: ``mjref replay`` refuses it with
+    its line, exit 2, as ``--wallfile`` does, instead of replaying it to a difference."""
+    lines = text().split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("Wall "))
+    codes = lines[at].rstrip("\r").split(" ")[1:]
+    first = next(c for c in codes if c[1] in "CBD")
+    other = next(i for i, c in enumerate(codes) if c != first and c[1] in "CBD")
+    codes[other] = first
+    lines[at] = "Wall " + " ".join(codes) + ("\r" if lines[at].endswith("\r") else "")
+    bad = tmp_path / "five.mjs"
+    bad.write_text("\n".join(lines))
+    with pytest.raises(InputError, match=f"five.mjs:{at + 1}: the wall holds {first} five times"):
+        verify_histories([bad])
+    r = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "five times" in r.stderr, r.stderr
