@@ -193,11 +193,12 @@ class _Line:
         return InputError(f"{self.where}: {self.kind}: {what}")
 
     def word(self, what: str) -> str:
-        parts = self.rest.split(None, 1)
-        if not parts:
-            raise self._fail(f"missing {what}")
-        self.rest = parts[1] if len(parts) > 1 else ""
-        return parts[0]
+        """The next field: mj-server separates fields by one blank (two are no message of its)."""
+        w, sep, rest = self.rest.partition(" ")
+        if not w:
+            raise self._fail(f"two blanks before {what}" if sep else f"missing {what}")
+        self.rest = rest
+        return w
 
     def number(self, what: str, lo: int = -10**9, hi: int = 10**9) -> int:
         w = self.word(what)
@@ -219,11 +220,11 @@ class _Line:
         raise self._fail(f"{w!r} is not a tile code")
 
     def tiles(self) -> tuple[str, ...]:
-        ts = tuple(self.rest.split())
+        ts = tuple(self.rest.split(" ")) if self.rest else ()
         self.rest = ""
         for t in ts:
             if t not in ALL:
-                raise self._fail(f"{t!r} is not a tile code")
+                raise self._fail(f"{t!r} is not a tile code" if t else "two blanks between tiles")
         return ts
 
     def cpos(self) -> str:
