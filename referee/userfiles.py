@@ -169,13 +169,30 @@ def parse_json(text: str, where: str, error: type[InputError] = InputError) -> A
 def create_private(path: Path | str) -> int:
     """A new file at ``path`` for mjref's own output (a log, a bot's stderr), 0600, as a file descriptor: never
     opened through a link and never appended to a file someone else left there (a bot may plant a link in a folder
-    it can write to); whatever stands at the path is removed first (``unlink`` removes a link, not its target)."""
+    it can write to); a file or link at the path is removed first (``unlink`` removes a link, not its target).
+    A character device the user named (``--log /dev/null``) is written to as it is, as a shell's ``>`` does: it is
+    never removed (as root that replaced the machine's ``/dev/null`` with a file).  Anything else at the path (a
+    folder, a FIFO, a socket, a block device) is an ``InputError``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
         return os.open(path, flags, 0o600)
     except FileExistsError:
+        mode = os.lstat(path).st_mode
+        if stat.S_ISCHR(mode):
+            return os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY)
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+            raise InputError(f"{path}: is not a regular file; give a file name") from None
         os.unlink(path)
         return os.open(path, flags, 0o600)
+
+
+def page_beside(path: Path, what: str) -> Path:
+    """The default output of a command that makes a page of the file ``path`` (a log's viewer, a store's report):
+    ``path`` with ``.html`` for its suffix.  A path that names no file (``/``, ``.``, ``..``) has no page beside it:
+    an ``InputError`` naming ``what``, the argument."""
+    if path.name in ("", ".", ".."):
+        raise InputError(f"{what} {path}: is a folder, not a file; give the file (or -o FILE for the page)")
+    return path.with_suffix(".html")
 
 
 FORCE_HINT = "give --force to replace it, or another name"
@@ -201,8 +218,8 @@ def check_output_file(path: Path | str, what: str, error: type[InputError] = Inp
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
             raise error(f"{what} {p}: is a directory; give a file name")
-        if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode):
-            raise error(f"{what} {p}: is not a regular file")
+        if stat.S_ISFIFO(st.st_mode) or stat.S_ISSOCK(st.st_mode) or stat.S_ISBLK(st.st_mode):
+            raise error(f"{what} {p}: is not a regular file")  # (a character device, /dev/null, is written to)
         try:
             os.close(os.open(p, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_NOCTTY))
         except OSError as exc:

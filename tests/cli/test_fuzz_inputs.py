@@ -13,6 +13,7 @@ import resource
 import shlex
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -283,3 +284,24 @@ def test_restart_with_a_dask_address_that_cannot_be_used_keeps_the_store(address
     before = (tmp_path / "t.sqlite").read_bytes()
     one_line(mjref("tournament", "t.toml", "--restart", "--dask", address, "--quiet", cwd=tmp_path), address)
     assert (tmp_path / "t.sqlite").read_bytes() == before
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root (CI runs as root)")
+def test_a_device_named_as_an_output_is_written_to_never_replaced(tmp_path: Path) -> None:
+    """``--log /dev/null --force`` as root replaced the machine's ``/dev/null`` with a regular file (a log is made
+    fresh, and what stood at its path was removed first), and with it the ``/dev/null`` of every box after: a
+    character device at an output's path (a log, a bot's stderr) is written to as it is; a block device is
+    refused before the match."""
+    null = tmp_path / "null"
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    err = tmp_path / "err"
+    err.mkdir()
+    os.mknod(err / "seat1-mybot.stderr", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    proc = mjref("match", MYBOT, "--hands", "1", "--log", str(null), "--force", "--stderr-dir", str(err), "--quiet",
+                 cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert stat.S_ISCHR(null.lstat().st_mode) and stat.S_ISCHR((err / "seat1-mybot.stderr").lstat().st_mode)
+    block = tmp_path / "block"
+    os.mknod(block, 0o600 | stat.S_IFBLK, os.makedev(7, 250))
+    one_line(mjref("match", "--hands", "1", "--log", str(block), "--force", cwd=tmp_path), "not a regular file")
+    assert stat.S_ISBLK(block.lstat().st_mode)
