@@ -426,8 +426,15 @@ def _command_name(argv: Sequence[str]) -> str:
 
 
 def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
-    """Turn one BOT argument into a spec: a built-in name, a ``.toml`` file, or a command line."""
-    text = text.strip()
+    """Turn one BOT argument into a spec: a built-in name, a ``.toml`` file, or a command line.  A spec its fields
+    refuse (a built-in's name with parameters longer than a name may be) is a ``SpecError`` naming the argument."""
+    try:
+        return _parse_bot(text.strip(), builtin_names)
+    except ValidationError as exc:
+        raise SpecError(validation_line(exc, f"bot {text.strip()[:60]!r}")) from None
+
+
+def _parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
     if not text:
         raise SpecError("empty bot specification")
     for prefix in (REMOTE_PREFIX, HUMAN_PREFIX, XMJ_PREFIX):
@@ -448,7 +455,10 @@ def parse_bot(text: str, builtin_names: frozenset[str] | set[str]) -> BotSpec:
         argv = shlex.split(text)
     except ValueError as exc:
         raise SpecError(f"bot {text!r}: {exc}") from None
-    spec = BotSpec(name=command_name(argv), cmd=tuple(absolute_files(argv, Path.cwd())))
+    # (a name is 1-64 characters: a longer file name is cut; a command that names none, such as "/", is "bot",
+    # and is refused below as a command that cannot run)
+    name = command_name(argv)[:64] or "bot"
+    spec = BotSpec(name=name, cmd=tuple(absolute_files(argv, Path.cwd())))
     if spec.resolved_executable() is None and os.sep not in argv[0]:
         known = ", ".join(sorted(builtin_names))
         raise SpecError(f"bot {text!r}: not a built-in ({known}), a .toml file, or a command on the PATH (a "

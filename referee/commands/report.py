@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.commands import add_force_option, fail
 from referee.errors import printable
-from referee.userfiles import check_output_file
+from referee.userfiles import check_output_file, page_beside
 from tournaments.report import make_report, matches_dir
 
 
@@ -35,7 +35,7 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = args.output or args.store.with_suffix(".html")
+    out = args.output or page_beside(args.store, "STORE")
     if os.path.realpath(out) == os.path.realpath(args.store):  # realpath: a symlink loop is no RuntimeError
         return fail("report", f"{out}: the output would overwrite the store; give another -o FILE")
     check_output_file(out, "-o", overwrite=args.force)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.commands import add_force_option
-from referee.userfiles import check_not_same_file, check_output_file
+from referee.userfiles import check_not_same_file, check_output_file, page_beside
 from referee.viewer import write_viewer
 
 
@@ -29,7 +29,7 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = args.output or args.log.with_suffix(".html")
+    out = args.output or page_beside(args.log, "LOG")
     check_not_same_file(out, "-o", [("the log", args.log)])
     check_output_file(out, "-o", overwrite=args.force)
     written = write_viewer(args.log, out)
