@@ -126,9 +126,9 @@ def _read_tables(store_path: Path) -> dict[str, Any]:
                 "SELECT id, idx, grp, seed, rotation, seat1, seat2, seat3, seat4, hands, total1, total2, total3, "
                 f"total4, log, seconds, finished, (SELECT COUNT(*) FROM faults f WHERE f.match_id = m.id) AS faults "
                 f"FROM matches m WHERE id IN ({marks})", chunk)]  # noqa: S608 - placeholders only
-        listed.sort(key=lambda m: (m["idx"], m["id"]))
-        for m in listed:
+        for m in listed:  # (before the sort: an idx that is not a number cannot be compared)
             _check_match_row(m, store_path)
+        listed.sort(key=lambda m: (m["idx"], m["id"]))
         seats: dict[str, dict[int, dict[str, Any]]] = defaultdict(dict)
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]

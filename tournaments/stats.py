@@ -838,16 +838,33 @@ def _check_numbers(con: sqlite3.Connection, store_path: Path) -> None:
                              f"not {'a whole' if column in whole else 'a'} number; the store is damaged")
 
 
+TOTAL_LIMIT = 1e60  # no kept total comes near: a cluster's scaled points squared, over a million clusters, ~1e20
+# What the moments of any matches obey (n counts hands or matches, so Σn, Σn², Σy² are never negative, and Σn² is 0
+# only when Σn is): a row that breaks one (a store edited by hand) divided by zero or overflowed in the statistics.
+_MOMENT_RULES: dict[str, tuple[str, ...]] = {
+    "agg_bot_moments": ("g < 0", "rg < 0", "sn < 0", "rn < 0", "syy < 0", "ryy < 0", "fyy < 0", "snn < 0",
+                        "rnn < 0", "(snn = 0) <> (sn = 0)", "(rnn = 0) <> (rn = 0)"),
+    "agg_pair": ("g < 0", "sn < 0", "syy < 0", "snn < 0", "(snn = 0) <> (sn = 0)"),
+}
+
+
 def _check_total_numbers(con: sqlite3.Connection, store_path: Path) -> None:
-    """As :func:`_check_numbers`, for the totals standings read (a handful of rows)."""
+    """As :func:`_check_numbers`, for the totals standings read (a handful of rows): numbers, of a size sums of
+    points reach, and moments that some matches could have (``_MOMENT_RULES``)."""
+    damaged = "the store is damaged (`mjref standings --recount` counts its totals again from its matches)"
     for table, columns in agg.NUMBER_COLUMNS.items():
         whole = _whole_columns(con, table)
         for column in columns:
             bad = con.execute(f"SELECT {column} FROM {table} "  # noqa: S608 - fixed names
-                              f"WHERE {_not_a_number(column, whole)} LIMIT 1").fetchone()
+                              f"WHERE {_not_a_number(column, whole)} OR abs({column}) > {TOTAL_LIMIT} "
+                              "LIMIT 1").fetchone()
             if bad is not None:
-                raise StoreError(f"{store_path}: table {table}: column {column!r} holds {bad[0]!r}, not "
-                                 f"{'a whole' if column in whole else 'a'} number; the store is damaged")
+                kind = "a whole" if column in whole else "a"
+                raise StoreError(f"{store_path}: table {table}: column {column!r} holds {bad[0]!r:.60}, not {kind} "
+                                 f"number of the size totals have; {damaged}")
+        for rule in _MOMENT_RULES.get(table, ()):
+            if con.execute(f"SELECT 1 FROM {table} WHERE {rule} LIMIT 1").fetchone() is not None:  # noqa: S608
+                raise StoreError(f"{store_path}: table {table}: a row has {rule}, which no matches give; {damaged}")
 
 
 def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group", head_to_head: bool = True) -> Standings:

@@ -95,6 +95,7 @@ NUMBER_COLUMNS: dict[str, tuple[str, ...]] = {
                         "fyn"),
     "agg_pair": ("matches", "hands", "g", "sy", "sn", "syy", "syn", "snn"),
     "agg_faults": ("n",),
+    "agg_hand_points": ("points", "hands"),
 }
 
 

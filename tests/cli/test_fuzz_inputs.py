@@ -261,6 +261,14 @@ STORE_CASES = [
     ("UPDATE agg_bot_moments SET rg = 1e308", ["standings", "e.sqlite", "--cluster", "seed"], "rg"),
     ("UPDATE agg_bot SET deal_ins = 1e308 * 10", ["standings", "e.sqlite"], "deal_ins"),
     ("UPDATE seats SET deal_ins = 1e308", ["standings", "e.sqlite", "--recount"], "deal_ins"),
+    # Moments no matches give: Σn² of 0 beside a Σn that is not divided by zero; sums past any points' overflowed
+    ("UPDATE agg_pair SET snn = 0", ["standings", "e.sqlite"], "snn"),
+    ("UPDATE agg_bot_moments SET snn = 0", ["standings", "e.sqlite", "--no-head-to-head"], "snn"),
+    ("UPDATE agg_bot_moments SET sy = 1e308", ["report", "e.sqlite", "-o", "r.html"], "sy"),
+    ("UPDATE agg_pair SET syn = -1e308", ["standings", "e.sqlite"], "syn"),
+    # Cells the report read as numbers before it looked at them
+    ("UPDATE agg_hand_points SET hands = 'x'", ["report", "e.sqlite", "-o", "r.html"], "hands"),
+    ("UPDATE matches SET idx = 'nan' WHERE rowid = 1", ["report", "e.sqlite", "-o", "r.html"], "idx"),
 ]
 
 
