@@ -169,19 +169,16 @@ def parse_json(text: str, where: str, error: type[InputError] = InputError) -> A
 def create_private(path: Path | str) -> int:
     """A new file at ``path`` for mjref's own output (a log, a bot's stderr), 0600, as a file descriptor: never
     opened through a link and never appended to a file someone else left there (a bot may plant a link in a folder
-    it can write to); a file or link at the path is removed first (``unlink`` removes a link, not its target).
-    A character device the user named (``--log /dev/null``) is written to as it is, as a shell's ``>`` does: it is
-    never removed (as root that replaced the machine's ``/dev/null`` with a file).  Anything else at the path (a
-    folder, a FIFO, a socket, a block device) is an ``InputError``."""
+    it can write to); whatever stands at the path is removed first (``unlink`` removes a link, not its target; a
+    FIFO a bot planted goes too) but a character device: only the user can name one (a bot cannot make one), as
+    ``--log /dev/null``, and it is written to as it is, as a shell's ``>`` does (removing it, as root, replaced the
+    machine's ``/dev/null`` with a file).  A block device is refused before, by ``check_output_file``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
         return os.open(path, flags, 0o600)
     except FileExistsError:
-        mode = os.lstat(path).st_mode
-        if stat.S_ISCHR(mode):
+        if stat.S_ISCHR(os.lstat(path).st_mode):
             return os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY)
-        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-            raise InputError(f"{path}: is not a regular file; give a file name") from None
         os.unlink(path)
         return os.open(path, flags, 0o600)
 

@@ -15,6 +15,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -525,6 +526,19 @@ def test_a_symlinked_stderr_file_is_replaced_not_followed(tmp_path: Path) -> Non
     os.write(fd, b"bot text\n")
     os.close(fd)
     assert target.read_text() == "precious\n" and not stderr.is_symlink() and stderr.read_text() == "bot text\n"
+
+
+def test_a_fifo_planted_where_a_stderr_file_goes_is_replaced(tmp_path: Path) -> None:
+    """A FIFO (which a bot can make, unlike a device) where its stderr file goes is removed and a file made there:
+    neither opened (a write-only open of a FIFO waits for a reader) nor a reason to stop the match."""
+    from referee.userfiles import create_private
+
+    stderr = tmp_path / "seat1.stderr"
+    os.mkfifo(stderr)
+    fd = create_private(stderr)
+    os.write(fd, b"bot text\n")
+    os.close(fd)
+    assert stat.S_ISREG(stderr.lstat().st_mode) and stderr.read_text() == "bot text\n"
 
 
 def test_the_box_path_is_an_allow_list(boxed: None, scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
