@@ -856,12 +856,15 @@ def _check_total_numbers(con: sqlite3.Connection, store_path: Path) -> None:
         whole = _whole_columns(con, table)
         for column in columns:
             bad = con.execute(f"SELECT {column} FROM {table} "  # noqa: S608 - fixed names
-                              f"WHERE {_not_a_number(column, whole)} OR abs({column}) > {TOTAL_LIMIT} "
-                              "LIMIT 1").fetchone()
+                              f"WHERE {_not_a_number(column, whole)} LIMIT 1").fetchone()
             if bad is not None:
-                kind = "a whole" if column in whole else "a"
-                raise StoreError(f"{store_path}: table {table}: column {column!r} holds {bad[0]!r:.60}, not {kind} "
-                                 f"number of the size totals have; {damaged}")
+                raise StoreError(f"{store_path}: table {table}: column {column!r} holds {bad[0]!r:.60}, not "
+                                 f"{'a whole' if column in whole else 'a'} number; {damaged}")
+            big = con.execute(f"SELECT {column} FROM {table} WHERE {column} > {TOTAL_LIMIT} "  # noqa: S608
+                              f"OR {column} < -{TOTAL_LIMIT} LIMIT 1").fetchone()
+            if big is not None:
+                raise StoreError(f"{store_path}: table {table}: column {column!r} holds {big[0]!r:.60}, larger than "
+                                 f"any matches' totals; {damaged}")
         for rule in _MOMENT_RULES.get(table, ()):
             if con.execute(f"SELECT 1 FROM {table} WHERE {rule} LIMIT 1").fetchone() is not None:  # noqa: S608
                 raise StoreError(f"{store_path}: table {table}: a row has {rule}, which no matches give; {damaged}")
