@@ -49,10 +49,11 @@ def test_the_page_shows_live_standings_and_new_matches_without_a_reload(league: 
         context, page, requests, errors = watched(browser, width)
         page.goto(league)
         page.wait_for_selector("#standings-body tr[data-bot]", timeout=30_000)
-        page.wait_for_function("document.querySelectorAll('#standings-body tr[data-bot]').length === 5",
+        # (predicates as functions: an expression is evaluated by eval() while it polls, which the page's CSP refuses)
+        page.wait_for_function("() => document.querySelectorAll('#standings-body tr[data-bot]').length === 5",
                                timeout=30_000)
         # live once the whole load is in (standings, matches, then entries): the rows come before the entries
-        page.wait_for_function("document.body.dataset.state === 'live'", timeout=30_000)
+        page.wait_for_function("() => document.body.dataset.state === 'live'", timeout=30_000)
         first = page.eval_on_selector_all("#matches-body tr[data-match]", "rs => rs.map(r => r.dataset.match)")
         # a match recorded after the page loaded appears without a reload
         page.wait_for_function("(seen) => [...document.querySelectorAll('#matches-body tr[data-match]')]"
