@@ -66,7 +66,12 @@ def test_start_bench_times_every_bot_beside_python() -> None:
     assert result["interpreter"] == "bare venv"  # no development install's .pth file in the anchor
     assert result["python_c_pass"]["median_ms"] > 0 and result["python_c_pass"]["cpu_median_ms"] > 0
     assert result["bots"]["drawdiscard"]["median_ms"] > 0 and result["bots"]["drawdiscard"]["cpu_median_ms"] > 0
-    assert any(row["module"] == "bots.base" for row in result["slowest_imports"]["drawdiscard"])
+    # Which ten imports are slowest depends on the machine's load of the moment (bots.base is usually among them,
+    # not always): the list is the slowest first, and every import of the start is measured
+    slowest = [row["cumulative_us"] for row in result["slowest_imports"]["drawdiscard"]]
+    assert 0 < len(slowest) <= 10 and slowest == sorted(slowest, reverse=True)
+    from bench.start import slowest_imports
+    assert any(row["module"] == "bots.base" for row in slowest_imports("drawdiscard", n=10_000))
     bad = run_bench("bench/start.py", "--bots", "nosuchbot")
     assert bad.returncode == 2 and "unknown bot 'nosuchbot'" in bad.stderr
 
