@@ -518,7 +518,10 @@ async def _start_silent(seat: ProcessSeat, hand: Hand, events: list[Event]) -> S
         if 1 in e.audience:
             seat.deliver(e)
     seat.deliver(Exit((0, 0, 0, 0)))
-    await seat.flush()
+    try:
+        await seat.flush()
+    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+        pass  # it ended (or closed its input) after its answer: ``exit_after_exit`` judges how it ended
     return ScenarioResult("start_silent", silent.title, True, expected, reply.line, ms,
                           "no output before the first question; then one legal answer")
 

@@ -39,6 +39,7 @@ finished first.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import sqlite3
 from collections import Counter
@@ -52,6 +53,7 @@ import trio
 from referee.errors import printable
 from referee.shutdown import Shutdown, watching_signals
 from referee.userfiles import check_output_dir, read_toml
+from wrappers.codec import cut
 from wrappers.process import box_pool
 from wrappers.spec import BotSpec, SpecError
 
@@ -78,6 +80,8 @@ from .runner import (
 )
 from .schedule import ScheduledMatch, seatings
 from .store import MatchRecord, Store, StoreError
+
+_LOG = logging.getLogger("mjref.league")
 
 LEAGUE_VERSION = 1  # in the store's identity: a store a league wrote says so
 ID_PREFIX = "L"
@@ -532,7 +536,12 @@ class LeagueDesk:
         from referee.game.family import rules_from_dump
 
         rules = rules_from_dump(self.plan.rules_json)  # the league's family: a classical league checks 13-tile hands
-        report = (await check(spec, rules=rules)).to_json()
+        try:
+            report = (await check(spec, rules=rules)).to_json()
+        except Exception as exc:  # noqa: BLE001 - a bug in mjref met by a stranger's bot: it must not end the league
+            _LOG.exception("the conformance check of %s raised", printable(spec.name))
+            report = {"ok": False, "error": f"the conformance check itself failed ({type(exc).__name__}: "
+                                            f"{cut(str(exc))}): a bug in mjref, which its log shows in full"}
         report.pop("stderr_path", None)  # a path on the league's machine
         if report["ok"] and self.control.vet is not None:
             problems = await trio.to_thread.run_sync(self.control.vet, spec)

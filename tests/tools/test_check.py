@@ -216,3 +216,20 @@ def test_a_stopped_check_leaves_no_temporary_file(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=30)
     assert proc.returncode != 0 and b"Traceback" not in err, err
     assert list(tmp_path.glob("mjref-check-*")) == []
+
+
+@pytest.mark.parametrize("after", ["exit 0", "exec 0<&-; sleep 3; exit 0", "exit 255"],
+                         ids=["exits", "closes-stdin", "exits-255"])
+def test_a_bot_that_ends_right_after_its_first_answer_gets_a_report(after: str, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The throw's broadcast and ``/exit`` find the pipe to the bot broken: the suite goes on and says what the bot
+    did (it raised out of ``mjref check``, and out of a league checking a submission, before)."""
+    bot = tmp_path / "bot.sh"
+    bot.write_text('#!/bin/sh\nwhile read -r cmd a rest; do\n  case "$cmd" in\n    /initCard) t=$a ;;\n'
+                   f'    /ask) echo "/throw $t"; {after} ;;\n  esac\ndone\n', encoding="ascii")
+    bot.chmod(0o755)
+    code, out, err = run_cmd([str(bot), "--only", "start_silent", "--only", "exit_after_exit", "--json"], capsys)
+    assert "Traceback" not in out + err and code in (0, 1), (code, out, err)
+    scenarios = {s["name"]: s for s in json.loads(out)["scenarios"]}
+    assert scenarios["start_silent"]["status"] == "pass", scenarios
+    assert set(scenarios) == {"start_silent", "exit_after_exit"}
