@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
-from referee.game.kinds import AskKind, MeldType
+from referee.game.kinds import AskKind, IcgaAsk, MeldType
+from referee.game.match_options import MAX_SECONDS
 from referee.validation import validation_reason
 
 from .codec import cut
@@ -37,6 +38,14 @@ CLOSE_OVER = 1000  # normal closure: the match or tournament is over (an ``over`
 
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# A protocol line relayed to a bot: printable ASCII, as every line of docs/protocol.md (a wrapper writes it to its
+# bot's stdin as it is, so no line end, no control byte, nothing the ASCII pipe cannot carry)
+ProtocolLine = Annotated[str, StringConstraints(max_length=4096, pattern=r"^[ -~]*$")]
+# Seconds of a deadline: finite, positive, and no more than any timeout mjref takes (a NaN or a negative number
+# from a server would make the wrapper's own deadline meaningless)
+Seconds = Annotated[float, Field(gt=0, le=MAX_SECONDS, allow_inf_nan=False)]
 
 
 # ------------------------------------------------------------------------------------------ wrapper -> server
@@ -89,7 +98,7 @@ class Seat(_Message):
     match: str
     position: int = Field(..., ge=1, le=4)
     keep_alive: bool = False
-    timeout: float = Field(..., gt=0)
+    timeout: Seconds
 
 
 class Hand(_Message):
@@ -103,8 +112,8 @@ class Hand(_Message):
     dead_wall: int
     gong_from_previous_player: bool
     seven_pairs_and_pung: bool
-    timeout: float
-    start_grace: float
+    timeout: Seconds
+    start_grace: float = Field(..., ge=0, le=MAX_SECONDS, allow_inf_nan=False)
 
 
 class Ask(_Message):
@@ -112,15 +121,15 @@ class Ask(_Message):
 
     type: Literal["ask"] = "ask"
     q: int
-    lines: list[str]
-    ask: AskKind
+    lines: list[ProtocolLine]
+    ask: IcgaAsk
 
 
 class EndHand(_Message):
     """The hand is over: the last lines (``/exit …``); a bot that is not kept alive then stops."""
 
     type: Literal["end_hand"] = "end_hand"
-    lines: list[str]
+    lines: list[ProtocolLine]
 
 
 class Abandon(_Message):

@@ -42,6 +42,7 @@ from typing import IO
 import trio
 
 from referee.errors import printable
+from referee.game.kinds import ICGA_ASKS
 from referee.game.types import Answer, Event, Question
 from referee.userfiles import create_private
 
@@ -85,7 +86,7 @@ _Item = bytes | _Eof | _TooLong
 # exact bytes.
 _PARSED: dict[bytes, tuple[Answer, str, str | None]] = {}
 _PARSED_LIMIT = 4096
-_ASK_LINES = {kind: f"/ask {kind}" for kind in ("throw", "hu", "gong", "pong", "eat")}
+_ASK_LINES = {kind: f"/ask {kind}" for kind in ICGA_ASKS}
 
 
 PROTOCOL_LOG = logging.getLogger("mjref.protocol")

@@ -24,8 +24,9 @@ from referee.errors import BotError
 from referee.game.types import Question
 
 from . import messages as m
-from . import websocket  # noqa: F401  (importing it fixes trio-websocket for this end too)
+from .websocket import close_ws, ping  # (importing it fixes trio-websocket for this end too)
 from .process import ProcessSeat
+from .remote import PING_INTERVAL, PING_TIMEOUT
 from .seat import HandInfo
 from .spec import BotSpec
 
@@ -41,6 +42,10 @@ class Refused(BotError):
 
 class _Over(Exception):
     pass
+
+
+class _Silent(Exception):
+    """The server said nothing when it should have (why, one line): the wrapper reconnects."""
 
 
 _REFUSALS = {
@@ -78,6 +83,8 @@ async def relay(url: str, token: str, name: str, spec: BotSpec, *, say: Say,
             say(f"cannot reach {url}: {_why(exc)}")
         except m.BadMessage as exc:
             say(f"the server sent a message this wrapper does not understand ({exc})")
+        except _Silent as exc:
+            say(str(exc))
         if not reconnect:
             raise Refused(f"the connection to {url} ended before the server said it was over")
         say(f"reconnecting in {delay:g} s")
@@ -125,13 +132,18 @@ def _why(exc: BaseException) -> str:
 async def _session(ws: WebSocketConnection, url: str, token: str, name: str, spec: BotSpec, say: Say,
                    stderr_path: Path | None) -> None:
     await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name=name, token=token)))
-    first = m.read_server(await ws.get_message())
+    first: m.Welcome | m.Seat | m.Hand | m.Ask | m.EndHand | m.Abandon | m.Unseat | m.Over | None = None
+    with trio.move_on_after(m.AUTH_TIMEOUT):  # a server that takes the connection and says nothing
+        first = m.read_server(await ws.get_message())
+    if first is None:
+        raise _Silent(f"the server sent no welcome within {m.AUTH_TIMEOUT:g} s")
     if not isinstance(first, m.Welcome):
         raise m.BadMessage(f"expected welcome, got {first.type}")
     say(f"logged in to {url} as {name}")
     ended: BaseException | None = None  # raised again outside the nursery, so that it is not wrapped in a group
     async with trio.open_nursery() as nursery:
         wrapper = _Wrapper(ws, spec, nursery, say, stderr_path)
+        nursery.start_soon(_keep_alive, ws)
         try:
             while await wrapper.step():
                 pass
@@ -140,8 +152,19 @@ async def _session(ws: WebSocketConnection, url: str, token: str, name: str, spe
         finally:
             with trio.CancelScope(shield=True):
                 await wrapper.unseat()
+            nursery.cancel_scope.cancel()  # the keep-alive
     if ended is not None:
         raise ended
+
+
+async def _keep_alive(ws: WebSocketConnection) -> None:
+    """Ping the server as it pings its wrappers (``PING_INTERVAL``): a connection that went silent (half-open, a
+    server that stopped answering) is closed, and the wrapper reconnects, instead of waiting for it for ever."""
+    while True:
+        await trio.sleep(PING_INTERVAL)
+        if not await ping(ws, PING_TIMEOUT):
+            await close_ws(ws, m.CLOSE_BAD_MESSAGE, wait=False)
+            return
 
 
 class _Wrapper:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import trio
-from trio_websocket import WebSocketConnection
+from trio_websocket import ConnectionClosed, WebSocketConnection
 from wsproto.connection import ConnectionState
 from wsproto.events import CloseConnection, Pong
 
@@ -45,4 +45,30 @@ async def close_ws(ws: WebSocketConnection, code: int, *, wait: bool = True) -> 
         await ws.aclose(code)  # cancelled, it still closes the stream (trio-websocket's aclose)
 
 
-__all__ = ["SEND_TIMEOUT", "close_ws"]
+CLOSED_POLL = 0.1  # seconds between looks at whether a connection closed while a ping waits for its pong
+
+
+async def ping(ws: WebSocketConnection, timeout: float) -> bool:
+    """A ping, and its pong within ``timeout`` seconds: False if none came, or if the connection closed first.
+    The library's ``ping`` waits for its pong even once the connection is closed (nothing wakes it), so a link
+    that dropped would otherwise be noticed only at the timeout, holding its name that long."""
+    answered = False
+    async with trio.open_nursery() as nursery:
+
+        async def closed() -> None:
+            while ws.closed is None:
+                await trio.sleep(CLOSED_POLL)
+            nursery.cancel_scope.cancel()
+
+        nursery.start_soon(closed)
+        with trio.move_on_after(timeout):
+            try:
+                await ws.ping()
+                answered = True
+            except ConnectionClosed:
+                pass
+        nursery.cancel_scope.cancel()
+    return answered
+
+
+__all__ = ["SEND_TIMEOUT", "close_ws", "ping"]

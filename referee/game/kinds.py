@@ -13,6 +13,10 @@ from __future__ import annotations
 from typing import Literal
 
 AskKind = Literal["throw", "hu", "gong", "pong", "eat", "declare"]
+# What a bot of the ICGA protocol is asked (``/ask KIND``); ``declare`` is asked only of a seat that declares its sets
+# (an xmj client), never of a bot process, here or behind a wrapper
+IcgaAsk = Literal["throw", "hu", "gong", "pong", "eat"]
+ICGA_ASKS: tuple[str, ...] = IcgaAsk.__args__  # type: ignore[attr-defined]
 AnswerKind = Literal["throw", "hu", "gong", "pong", "eat", "pass", "declare"]
 MeldType = Literal["eat", "pong", "gong", "concealed_gong", "concealed_pong"]  # (the last: a robbed concealed gong)
 GroupType = Literal["chow", "pung", "pair"]  # a group of an arrangement (``analysis.Group``)
