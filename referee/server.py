@@ -29,7 +29,7 @@ import ipaddress
 import secrets
 import socket
 import ssl
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -53,6 +53,7 @@ from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
 from wrappers.seat import Seat
 from wrappers.spec import REMOTE_NAME, BotSpec, SpecError, check_protocol_family
+from wrappers.codec import cut
 from wrappers.websocket import close_ws
 from wrappers.xmj.listen import XmjDoor
 from wrappers.xmj.seat import XmjSeat
@@ -60,6 +61,7 @@ from wrappers.xmj.seat import XmjSeat
 TOKEN_MIN = 16  # characters: a token shorter than this is refused in a tokens file
 TOKEN_MAX = 256
 MAX_PENDING = 32  # connections not logged in open at once (logging in, or not wrappers at all): Door
+REFUSALS_KEPT = 1000  # refused attempts a server keeps to look at (each is also said in its log as it happens)
 MAX_PENDING_PER_ORIGIN = 8  # of those, from one address (an IPv6 /64)
 
 Say = Callable[[str], None]
@@ -198,7 +200,9 @@ class Door:
     an IPv4 /24) and then the address holding the most, which is closed: a client with a whole /56 (256 /64s) floods
     out its own connections, not those of a person elsewhere.  The door cannot tell whether a new connection holds
     a token, so it always lets it in: idle strangers cannot keep a person or a wrapper out, since a login takes a
-    round trip or two and a stranger's place is only ever taken by a newer one.  Connections that logged in are at
+    round trip or two and a stranger's place is only ever taken by a newer one.  Where a login takes longer (the
+    xmj port asks for a password, which a person types), a connection that has said which free seat it logs in to
+    (``hear``) is closed to make room only after every stranger that has not.  Connections that logged in are at
     most one per name, and never closed here."""
 
     def __init__(self, limit: int, refused: Callable[[str, str], None], *, where: str = "",
@@ -209,19 +213,23 @@ class Door:
         self._pending = " not logged in" if logins else ""  # the play page's port has no logins to vouch
         self._open: dict[Any, str] = {}  # the sockets handed out, oldest first, and their origins
         self._vouched: set[Any] = set()
+        self._heard: set[Any] = set()  # strangers asked for a password (``hear``): closed to make room last
 
     def admit(self, sock: Any, address: tuple[str, int]) -> str | None:
         """Count ``sock`` from now on, closing a stranger to make room if need be; None (it may come in)."""
         for gone in [s for s in self._open if s.fileno() == -1]:  # a closed socket's fileno is -1
             del self._open[gone]
             self._vouched.discard(gone)
+            self._heard.discard(gone)
         origin = _origin(address[0])
         strangers = [(s, o) for s, o in self._open.items() if s not in self._vouched]
         same = [s for s, o in strangers if o == origin]
         if len(same) >= MAX_PENDING_PER_ORIGIN:
-            self._close(same[0], f"more than {MAX_PENDING_PER_ORIGIN} connections at once from {origin}"
-                                 f"{self._where}{self._pending}: the oldest was closed")
+            oldest = next((s for s in same if s not in self._heard), same[0])
+            self._close(oldest, f"more than {MAX_PENDING_PER_ORIGIN} connections at once from {origin}"
+                                f"{self._where}{self._pending}: the oldest was closed")
         elif len(strangers) >= self.limit:  # the network, then the address, holding the most gives up its oldest
+            strangers = [(s, o) for s, o in strangers if s not in self._heard] or strangers
             networks = Counter(_network(o) for _, o in strangers)
             counts = Counter(o for _, o in strangers)
             most = max((networks[_network(o)], counts[o]) for _, o in strangers)
@@ -237,11 +245,18 @@ class Door:
         WebSocket library's, Hypercorn's) wakes with the socket closed under it, which both take as the end of the
         connection (as ``referee.pages`` ends a connection that outlives its time)."""
         del self._open[sock]
+        self._heard.discard(sock)
         peer = _address_of(sock)
         with suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)  # the peer learns at once
         sock.close()
         self.refused(f"{peer[0]}:{peer[1]}" if peer is not None else "?", reason)
+
+    def hear(self, address: tuple[str, int]) -> None:
+        """The connection from ``address`` has said who it is and is asked for its password (the xmj port: a person
+        types it): it still counts, but it is closed to make room only when every other stranger of its address
+        (or of the door) has said who it is as well."""
+        self._heard.update(s for s in self._open if s.fileno() != -1 and _address_of(s) == address)
 
     def vouch(self, address: tuple[str, int]) -> None:
         """The connection from ``address`` holds a token: it no longer counts, and is never closed to make room."""
@@ -313,7 +328,7 @@ class Server:
         self._decoy = secrets.token_bytes(32)
         self.say = say
         self.on_change = on_change
-        self.refused: list[Attempt] = []
+        self.refused: deque[Attempt] = deque(maxlen=REFUSALS_KEPT)  # the latest (a flood of them is not kept)
         self.too_many: dict[str, int] = {}  # connections closed at once for being one too many, by port
         self.port = 0
         self._links: set[Link] = set()
@@ -323,7 +338,8 @@ class Server:
         self._page: tuple[str, int] | None = None  # the play page's scheme and port (``allow_page``)
         self._xmj_door = Door(MAX_PENDING, self.turned_away("xmj"), where=" to the xmj port")
         self.xmj = XmjDoor([n for n in tokens if n in self._xmj_names], partial(self._check, xmj=True),
-                           refuse=self._refuse, say=say, vouch=self._xmj_door.vouch, changed=self._changed)
+                           refuse=self._refuse, say=say, vouch=self._xmj_door.vouch, hear=self._xmj_door.hear,
+                           changed=self._changed)
         self.xmj_port = 0
 
     # ------------------------------------------------------------------------------------------ listening
@@ -429,11 +445,18 @@ class Server:
         try:
             ws = await request.accept()
         except ConnectionClosed:
+            self._refuse(peer, None, "the connection closed during the WebSocket handshake")
             return
         try:
             frame: str | bytes | None = None
             with trio.move_on_after(m.AUTH_TIMEOUT):
-                frame = await ws.get_message()
+                try:
+                    frame = await ws.get_message()
+                except ConnectionClosed as exc:  # a frame too large, one that breaks the protocol, or a close
+                    r = exc.reason
+                    self._refuse(peer, None, f"the connection closed before a hello ({r.code if r else '?'}"
+                                             f"{' ' + cut(r.reason) if r and r.reason else ''})")
+                    return
             if frame is None:
                 self._refuse(peer, None, f"no hello within {m.AUTH_TIMEOUT:g} s")
                 await close_ws(ws, m.CLOSE_AUTH_TIMEOUT)
@@ -455,7 +478,8 @@ class Server:
             if address is not None:  # it holds a token: no longer a stranger, never closed to make room (Door)
                 self._door.vouch(address)
             if hello.v != m.PROTOCOL:
-                self._refuse(peer, hello.name, f"protocol version {hello.v} (this server speaks {m.PROTOCOL})")
+                self._refuse(peer, hello.name, f"protocol version {cut(str(hello.v), 24)} (this server speaks "
+                                               f"{m.PROTOCOL})")
                 await close_ws(ws, m.CLOSE_VERSION)
                 return
             slot = self.slots[hello.name]

@@ -32,12 +32,16 @@ from .codec import cut, format_event
 from .process import judge_line
 from .seat import FAULT_KINDS, Fault, HandInfo, Reply, Seat
 from .spec import BotSpec, seat_timeout
-from .websocket import SEND_TIMEOUT, close_ws
+from .websocket import SEND_TIMEOUT, close_ws, ping
 
 PING_INTERVAL = 5.0  # seconds between round-trip measurements of a logged-in wrapper
 PING_TIMEOUT = 10.0  # a ping unanswered this long ends the link (a silent, half-open connection)
 LOGIN_PINGS = 3  # round trips measured at login; the smallest is the link's first rtt
 MAX_QUEUED = 32  # frames from a wrapper not yet read by its seat; more is a flood and ends the link
+# The faults a wrapper may report for its bot's answer: what its own process seat can see.  Not what only the
+# referee decides (``disconnected``; ``forfeit`` after max_faults, which a log that says it where the rules do not
+# fails its replay), nor ``start_failed``, which ``ready`` reports: any other word is a ``crash``.
+WRAPPER_FAULTS = frozenset(FAULT_KINDS) - {"disconnected", "forfeit", "start_failed"}
 
 
 class Link:
@@ -52,20 +56,17 @@ class Link:
         self.reason = ""  # why the link ended, for the server's log
         self._to_seat, self._from_wrapper = trio.open_memory_channel[m.Ready | m.Reply](MAX_QUEUED)
         self.on_rtt: Callable[[Link], None] | None = None
+        self.asked = 0  # the number of the last question sent: a reply numbered above it answers nothing yet
 
     async def measure(self) -> float | None:
         """One round trip (a WebSocket ping and its pong), in ms; None if the link ended or it took too long."""
         started = time.perf_counter()
-        with trio.move_on_after(PING_TIMEOUT):
-            try:
-                await self.ws.ping()
-            except ConnectionClosed:
-                return None
-            self.rtt_ms = round((time.perf_counter() - started) * 1000, 3)
-            if self.on_rtt is not None:
-                self.on_rtt(self)
-            return self.rtt_ms
-        return None
+        if not await ping(self.ws, PING_TIMEOUT):
+            return None
+        self.rtt_ms = round((time.perf_counter() - started) * 1000, 3)
+        if self.on_rtt is not None:
+            self.on_rtt(self)
+        return self.rtt_ms
 
     async def login_rtt(self) -> float | None:
         """The round trip at login: the best of a few pings (the first may pay for cold caches)."""
@@ -83,6 +84,12 @@ class Link:
         """Send one message; False if the connection is gone."""
         if self.gone.is_set():
             return False
+        q = message.q if isinstance(message, m.Ask) else (
+            message.ask.q if isinstance(message, m.Table) and message.ask is not None else None)
+        if q is not None:
+            self.asked = max(self.asked, q)  # before the send: its reply may be read before the send returns
+        elif isinstance(message, m.Seat):
+            self.asked = 0  # a match's seat numbers its questions from 1
         with trio.move_on_after(SEND_TIMEOUT):
             try:
                 await self.ws.send_message(m.write(message))
@@ -138,6 +145,8 @@ class Link:
             if isinstance(message, m.Hello):
                 await self.close(m.CLOSE_BAD_MESSAGE, "a second hello")
                 return
+            if isinstance(message, m.Reply) and message.q > self.asked:
+                continue  # an answer sent before its question: dropped (kept, it would be taken as given at once)
             try:
                 self._to_seat.send_nowait(message)
             except trio.WouldBlock:
@@ -298,7 +307,7 @@ class RemoteSeat(Seat):
             seconds = time.perf_counter() - started
             if message.line is not None and message.fault is None:
                 return judge_line(message.line.encode("utf-8", "replace"), question.ask, seconds)
-            kind = message.fault if message.fault in FAULT_KINDS and message.fault != "disconnected" else "crash"
+            kind = message.fault if message.fault in WRAPPER_FAULTS else "crash"
             # The wrapper escaped its bot's line and reason (wrappers.process) already: not twice, and the reason whole
             detail = cut(f"reported by the wrapper: {message.detail or message.fault or 'no answer'}", 400,
                          escaped=True)
