@@ -164,6 +164,73 @@ def test_a_second_connection_for_a_name_is_refused() -> None:
     assert reasons(trio.run(with_door, body)) == ["already logged in on another connection"]
 
 
+def test_a_login_that_leaves_before_its_seat_is_played_frees_the_name() -> None:
+    """A person who logged in and closed xmj while the table was still waiting for others held the name for the
+    whole match: the next login was refused as "connected elsewhere", and the match began on the dead connection.
+    What a client sends while it waits is kept for its seat; a flood ends its login."""
+
+    async def body(server: Server, port: int) -> None:
+        first = await Wire.open(port)
+        await first.login("alice", TOKEN)
+        while server.xmj.missing():
+            await trio.sleep(0.01)
+        await first.stream.aclose()
+        while not server.xmj.missing():  # the door notices, and the name is free again
+            await trio.sleep(0.01)
+        second = await Wire.open(port)
+        await second.login("alice", TOKEN)
+        await second.send("Ready")  # sent before the seat takes the connection: kept for it
+        while server.xmj.missing():
+            await trio.sleep(0.01)
+        conn = await server.xmj.client("alice").open()
+        assert (await conn.receive()).name == "alice"  # type: ignore[attr-defined]
+        assert type(await conn.receive()).__name__ == "PMsgReady"
+        third = await Wire.open(port)
+        await third.login("alice", TOKEN)
+        assert await third.closed() == ["ConnectReply 1110 0 Your id is already connected elsewhere"]
+
+    assert reasons(trio.run(with_door, body)) == ["login given up: it left before its seat was played",
+                                                  "already logged in on another connection"]
+
+
+def test_a_login_that_floods_before_its_seat_is_played_is_let_go() -> None:
+    async def body(server: Server, port: int) -> None:
+        wire = await Wire.open(port)
+        await wire.login("alice", TOKEN)
+        for _ in range(listen.LOBBY_MESSAGES + 1):
+            await wire.send("Ready")
+        assert await wire.closed() == []
+        assert server.xmj.missing() == ["alice"]
+
+    assert reasons(trio.run(with_door, body)) == [
+        f"login given up: more than {listen.LOBBY_MESSAGES} messages before its seat was played"]
+
+
+def test_strangers_of_the_same_address_cannot_close_a_login_waiting_for_its_password() -> None:
+    """A person types the password xmj asks for: idle connections from the same address (any local process, or a
+    web page's requests to the port) were let in in its place, the oldest first, and its login was closed."""
+
+    async def body(server: Server, port: int) -> None:
+        person = await Wire.open(port)
+        await person.send("Connect 1110 0 alice")
+        assert await person.line() == "AuthReqd basic "
+        idle = [await Wire.open(port) for _ in range(3 * 8)]  # three times the per-address cap (server.Door)
+        await trio.sleep(0.2)
+        await person.send(f"AuthInfo basic {TOKEN}")
+        with trio.move_on_after(10):
+            while server.xmj.missing():
+                await trio.sleep(0.01)
+        assert server.xmj.missing() == [], "the person's login was closed to make room"
+        closed = 0
+        for wire in idle:
+            with trio.move_on_after(0.05):
+                closed += await wire.line() is None
+            await wire.stream.aclose()
+        assert closed == len(idle) - 7, closed  # the newest seven stay, beside the person's
+
+    trio.run(with_door, body)
+
+
 @pytest.mark.parametrize(("lines", "told", "reason"), [
     (["Connect 2000 0 alice"], ["ConnectReply 1110 0 Protocol major version mismatch"], "protocol version 2000"),
     (["Connect 1050 0 alice"], ["ConnectReply 1110 0 Protocol version 1050 is older than 1110: this server plays "

@@ -26,6 +26,7 @@ import trio
 from ..messages import AUTH_TIMEOUT
 from . import messages as m
 from .codec import PROTOCOL_VERSION, XmjProtocolError, version_refusal
+from ..seat import FaultKind
 from .seat import ClientGone, XmjConnection
 
 PASSWORD_TIMEOUT = 120.0  # seconds a client asked for its password has to give it (a person types it)
@@ -33,6 +34,7 @@ AUTH_FAILURE = "Authentication failure"  # mj-server's reasons (its controller.c
 ALREADY_CONNECTED = "Your id is already connected elsewhere"
 NAME_MISSING = "A non-empty name must be given"
 REFUSAL_SEND_TIMEOUT = 2.0  # seconds a refusal may take to send before the connection is cut
+LOBBY_MESSAGES = 64  # messages a client that logged in may send before its seat is played (a client sends none)
 
 
 class XmjLogin:
@@ -46,6 +48,7 @@ class XmjLogin:
         self.arrived = trio.Event()
         self.taken = False  # the seat took the connection
         self.released = trio.Event()  # the seat is done with it (or the match over): the connection may close
+        self.lobby: trio.CancelScope | None = None  # watches the connection until the seat takes it (``_lobby``)
 
     @property
     def connected(self) -> bool:
@@ -59,12 +62,14 @@ class XmjDoor:
     def __init__(self, names: list[str], check: Callable[[str, str], bool], *,
                  refuse: Callable[[str, str | None, str], None], say: Callable[[str], None],
                  vouch: Callable[[tuple[str, int]], None] = lambda _: None,
+                 hear: Callable[[tuple[str, int]], None] = lambda _: None,
                  changed: Callable[[], None] = lambda: None) -> None:
         self.logins = {name: XmjLogin(name) for name in names}
         self._check = check
         self._refuse = refuse
         self._say = say
         self._vouch = vouch
+        self._hear = hear
         self._changed = changed
 
     def missing(self) -> list[str]:
@@ -84,6 +89,8 @@ class XmjDoor:
         login: XmjLogin | None = None
         try:
             login = await self._login(conn, peer, address)
+            if login is not None and not await self._lobby(login, conn, peer):
+                login = None  # it left (or misbehaved) before its seat took it: closed below, its name free again
             if login is not None:
                 await login.released.wait()
         except _Refused:
@@ -116,6 +123,9 @@ class XmjDoor:
             self._refuse(peer, name, f"protocol version {hello.pvers} (this server speaks {PROTOCOL_VERSION})")
             return None
         await conn.send([m.CMsgAuthReqd("basic", "")])
+        login = self.logins.get(name)
+        if address is not None and login is not None and not (login.pending or login.connected or login.taken):
+            self._hear(address)  # a person may take a while to type the password: strangers make room first
         auth: m.Message | None = None
         with trio.move_on_after(PASSWORD_TIMEOUT):
             auth = await self._next(conn, peer, name)
@@ -126,7 +136,6 @@ class XmjDoor:
             await self._reply(conn, AUTH_FAILURE)
             self._refuse(peer, name, f"{auth.NAME} {getattr(auth, 'authtype', '')} where AuthInfo basic was asked")
             return None
-        login = self.logins.get(name)
         if not self._check(name, auth.authdata) or login is None:
             await self._reply(conn, AUTH_FAILURE)
             self._refuse(peer, name, "wrong name or token")
@@ -145,6 +154,29 @@ class XmjDoor:
         self._say(f"{name} logged in with xmj from {peer}")
         self._changed()
         return login
+
+    async def _lobby(self, login: XmjLogin, conn: XmjConnection, peer: str) -> bool:
+        """Watch a client that logged in until its seat takes the connection (``ListenClient.open`` cancels this)
+        or the match is over: True.  A client that closes its connection meanwhile, sends bytes that are no
+        message, or more than ``LOBBY_MESSAGES`` messages, loses its login (False): its name may log in again,
+        where it was held, refused as "connected elsewhere", for the whole match.  What it sent is kept for the
+        seat."""
+        with trio.CancelScope() as scope:
+            login.lobby = scope
+            try:
+                while conn.fill() <= LOBBY_MESSAGES:
+                    await conn.wait_readable()
+                why = f"more than {LOBBY_MESSAGES} messages before its seat was played"
+            except ClientGone:
+                why = "it left before its seat was played"
+            except XmjProtocolError as exc:
+                why = f"not a message of mj-server's protocol ({exc})"
+            login.conn, login.pending, login.peer, login.arrived, login.lobby = None, False, "", trio.Event(), None
+            self._refuse(peer, login.name, f"login given up: {why}")
+            self._changed()
+            return False
+        login.lobby = None
+        return True
 
     async def _next(self, conn: XmjConnection, peer: str, name: str | None) -> m.Message:
         """The client's next message; one that does not parse is refused (logged, and ``_Refused`` raised)."""
@@ -166,6 +198,8 @@ class XmjDoor:
     async def close(self) -> None:
         """The match is over: every connection held is let go (closed by its task)."""
         for login in self.logins.values():
+            if login.lobby is not None:
+                login.lobby.cancel()
             login.conn = None
             login.released.set()
 
@@ -177,6 +211,8 @@ class _Refused(Exception):
 class ListenClient:
     """The ``Client`` of an ``xmj:NAME`` seat (``wrappers.xmj.seat``): the connection its client logged in on."""
 
+    gone: FaultKind = "disconnected"  # a person's client that is not there left (reconnecting is not supported)
+
     def __init__(self, login: XmjLogin) -> None:
         self.login = login
 
@@ -184,6 +220,8 @@ class ListenClient:
         await self.login.arrived.wait()  # the seat bounds the wait (its LOGIN_TIMEOUT)
         if self.login.conn is None or self.login.taken:
             raise ClientGone(f"{self.login.name}'s client is not connected")
+        if self.login.lobby is not None:
+            self.login.lobby.cancel()  # at once: its wait for the socket is given up before the seat's begins
         self.login.taken = True
         return self.login.conn
 

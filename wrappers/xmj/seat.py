@@ -37,7 +37,7 @@ from referee.game.types import Dealt, Event, Gong, Hu, InitCard, InitGame, Quest
 from .. import sandbox
 from ..codec import cut
 from ..process import ENDED_WAIT, STDERR_TAIL, BotProcess, Box, BoxError, end_box
-from ..seat import Fault, HandInfo, Reply, Seat
+from ..seat import Fault, FaultKind, HandInfo, Reply, Seat
 from ..spec import BotSpec
 from . import messages as m
 from .codec import PROTOCOL_VERSION, Framer, XmjProtocolError, parse_client, version_refusal, write
@@ -142,6 +142,25 @@ class XmjConnection:
                 raise ClientGone(f"the connection broke ({exc.strerror or exc})") from None
             self._feed(data)
         return parse_client(self.queue.popleft()) if self.queue else None
+
+    async def wait_readable(self) -> None:
+        """Wait until the client has sent something (or closed): ``fill`` then reads it.  A socket stream only."""
+        await trio.lowlevel.wait_readable(self._fileno())
+
+    def fill(self) -> int:
+        """Read what the client has sent so far into the queue, without waiting (a client that logged in and waits
+        for its seat to be played: its messages are kept for the seat); how many are queued.  ``ClientGone`` if it
+        closed the connection, ``XmjProtocolError`` for bytes that are no message."""
+        if self._sock is None:
+            return len(self.queue)
+        try:
+            data = os.read(self._fileno(), READ_SIZE)  # non-blocking (trio's socket)
+        except BlockingIOError:
+            return len(self.queue)
+        except OSError as exc:
+            raise ClientGone(f"the connection broke ({exc.strerror or exc})") from None
+        self._feed(data)
+        return len(self.queue)
 
     def _fileno(self) -> int:
         assert self._sock is not None
@@ -254,7 +273,7 @@ class XmjSeat(Seat):
         except XmjProtocolError as exc:
             fault = Fault("garbage", str(exc))
         except ClientGone as exc:
-            fault = Fault("start_failed", str(exc))
+            fault = Fault(self.client.gone, str(exc))
         except OSError as exc:
             fault = Fault("start_failed", f"cannot start the client: {exc}")
         if fault is not None:
@@ -565,7 +584,10 @@ class _Await:
 
 class Client(Protocol):
     """How a seat gets its client's connection: ``await client.open()`` (a client started, its connection taken),
-    and ``await client.stop()`` when the match is over."""
+    and ``await client.stop()`` when the match is over.  ``gone``: the fault of a hand whose client is not there
+    (``ClientGone`` from ``open``)."""
+
+    gone: FaultKind
 
     async def open(self) -> XmjConnection: ...
 
@@ -577,6 +599,8 @@ class BoxedClient:
     never root, no network, its limits), with one thing from outside: the folder of a fresh unix socket of its own,
     bound read-only (a socket needs no write to be connected to), on which it logs in.  mj-player and xmj take
     ``--server PATH --id N --name NAME``."""
+
+    gone: FaultKind = "start_failed"  # mjref starts it: a client that is not there could not be started
 
     def __init__(self, spec: BotSpec, position: int, name: str, nursery: trio.Nursery, *, mode: str | None = None,
                  hands: int | None = None) -> None:
