@@ -274,7 +274,8 @@ def test_serve_refuses_an_xmj_seat_without_its_port_or_under_taiwan16(capsys: py
 
 def test_a_scripted_client_is_seated_and_dealt(tmp_path: Path) -> None:
     """Logged in on the xmj port, the client gets mj-server's login and its deal; then it leaves, and the match
-    goes on without it (a disconnected seat's stand-in)."""
+    goes on without it (a disconnected seat's stand-in): each hand after is a ``disconnected`` fault too, as for a
+    remote seat whose wrapper is away (it was ``start_failed``, which is for a client mjref starts itself)."""
     specs = [parse_bot(b, {"greedy"}) for b in ("xmj:alice", "greedy", "greedy", "greedy")]
     seen: list[str] = []
 
@@ -298,7 +299,7 @@ def test_a_scripted_client_is_seated_and_dealt(tmp_path: Path) -> None:
             nursery.start_soon(client)
             with trio.fail_after(WAIT):
                 result = await serve_match(specs, server, listen=(HOST, 0), xmj_listen=(HOST, 0),
-                                           on_xmj=address.append, on_fault=None, rules=classical(),
+                                           on_xmj=address.append, on_fault=None, rules=classical(hands=3),
                                            log_path=tmp_path / "m.jsonl", seed=7)
         return result
 
@@ -308,7 +309,9 @@ def test_a_scripted_client_is_seated_and_dealt(tmp_path: Path) -> None:
     own = [x.split()[2] for x in seen if x.startswith("PlayerDraws 1 ")]
     assert len(own) == 14 and "--" not in own  # its own tiles, face up
     assert any(x.startswith("PlayerDraws 2 --") for x in seen)  # another's, face down
-    assert len(result.hands) == 1
+    assert len(result.hands) == 3
+    kinds = [(f.hand, f.kind) for f in result.faults if f.position == 1]
+    assert [k for _, k in kinds if k != "forfeit"] == ["disconnected"] * 3 and [h for h, _ in kinds][:3] == [0, 1, 2], kinds
 
 
 # ------------------------------------------------------------------------------------------------ real clients
