@@ -86,6 +86,7 @@ def test_an_answer_sent_before_its_question_is_not_taken() -> None:
             await link.send(m.Ask(q=1, lines=[], ask="throw"))
             await ws.incoming.send(m.write(m.Reply(q=1, line="/throw 111")))
             await ws.incoming.send(m.write(m.Reply(q=2, line="/throw 222")))  # before question 2
+            await trio.sleep(0.1)
             reply = await link.receive()
             assert isinstance(reply, m.Reply)
             got.append((reply.q, reply.line))
@@ -98,6 +99,7 @@ def test_an_answer_sent_before_its_question_is_not_taken() -> None:
             # a new match's seat numbers its questions from 1 again
             await link.send(m.Seat(match="y", position=1, timeout=5.0))
             await ws.incoming.send(m.write(m.Reply(q=1, line="/throw 444")))  # before its question
+            await trio.sleep(0.1)  # (read before the question is sent, as a frame sent early would be)
             await link.send(m.Ask(q=1, lines=[], ask="throw"))
             await ws.incoming.send(m.write(m.Reply(q=1, line="/throw 555")))
             reply = await link.receive()
