@@ -547,6 +547,11 @@ class LeagueDesk:
             problems = await trio.to_thread.run_sync(self.control.vet, spec)
             if problems:  # it passed, but cannot play where the league plays (Dask workers without its folder)
                 report = {**report, "ok": False, "error": "; ".join(problems)}
+        if report["ok"]:
+            try:  # what joining hashes into the store's identity: a folder too large for it is refused here,
+                spec.identity_files()  # not raised out of the join (it ended the league, and every restart)
+            except SpecError as exc:
+                report = {**report, "ok": False, "error": f"its files cannot be identified: {exc}"}
         ok = bool(report["ok"])
         self.register.set_status(spec.name, "active" if ok else "refused", report)
         if ok:

@@ -125,7 +125,11 @@ def _zip_members(data: bytes) -> tuple[list[_Member], Any]:
         path = _member_path(info.filename)
         mode = info.external_attr >> 16
         if stat.S_ISLNK(mode):
-            out.append(_Member(path, "link", 0, 0o777, z.read(info)[:4096].decode("utf-8", "replace")))
+            with z.open(info) as f:  # read no more than a target may hold: z.read() inflated all of it first
+                target = f.read(4097)
+            if len(target) > 4096:
+                raise SubmissionError(f"archive member {printable(info.filename)!r}: a link target over 4096 bytes")
+            out.append(_Member(path, "link", 0, 0o777, target.decode("utf-8", "replace")))
         elif info.is_dir():
             out.append(_Member(path, "dir", 0, 0o755))
         elif stat.S_IFMT(mode) and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # no type bits: a file

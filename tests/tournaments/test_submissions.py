@@ -91,6 +91,20 @@ def test_a_zip_with_a_path_out_or_a_symlink_out_is_refused(tmp_path: Path) -> No
         unpack(buf.getvalue(), tmp_path / "b")
 
 
+def test_a_zip_links_target_is_read_no_further_than_a_target_may_go(tmp_path: Path) -> None:
+    """A symlink member holding 200 MB of zeros (0.2 MB compressed) was inflated whole before its first 4096 bytes
+    were kept: a 20 MB upload could take 20 GB of the league's memory."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("bot.toml", BOT_TOML)
+        info = zipfile.ZipInfo("bomb")
+        info.external_attr = (0o120777 << 16)
+        info.compress_type = zipfile.ZIP_DEFLATED
+        z.writestr(info, b"\0" * (200 << 20))
+    with pytest.raises(SubmissionError, match="a link target over 4096 bytes"):
+        unpack(buf.getvalue(), tmp_path / "a")
+
+
 def test_a_safe_archive_unpacks_with_inner_links_and_a_bot_file(tmp_path: Path) -> None:
     data = tar_of([("mine/bot.toml", BOT_TOML.encode()), ("mine/bot.py", GOOD_BOT.encode()),
                    ("mine/lib/x.py", b""), ("mine/alias.py", ("sym", "bot.py"))])
