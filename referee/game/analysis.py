@@ -27,6 +27,7 @@ the tests check all of this against brute force.
 
 from __future__ import annotations
 
+from _thread import _local  # (``threading`` itself would cost a bot's every start a millisecond)
 from collections import namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 from operator import add
@@ -703,6 +704,10 @@ def _block_table(t: tuple[int, ...]) -> _Table:
 
 
 _FULL_CAPS = (4,) * 9
+# :func:`_exact_suit_table`'s last run in each thread (matches may run in threads): ``path``, per rank, (held,
+# copies, chow room) and the states after it (never changed)
+_PROGRAMME = _local()
+_PROGRAMME_START: dict[tuple[int, int, int], list[int]] = {(0, 0, 0): [0, -1, -1, -1, -1, -1]}
 
 
 def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) -> _Table:
@@ -719,14 +724,26 @@ def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) ->
     kept apart from the rest of the state: one entry per (chows started one rank back, chows started at this
     rank, pairs) holds, per number of sets 0..5, the most hand tiles used (-1: unreachable), so that a rank's
     choices are worked out once for all set counts (a greedy bot asks this for every suit with copies seen).
+
+    The states after each rank depend only on the ranks so far (each rank's held count, copies and chow room), so
+    the programme keeps the ranks of its last run (``_PROGRAMME``) and starts after the ranks a new suit shares with
+    it: suits asked for in order (``build_seen_tables`` asks for every suit of a pattern in lexicographic order)
+    share most of their ranks.  States are never changed once made, so a kept one can be shared.
     """
-    states: dict[tuple[int, int, int], list[int]] = {(0, 0, 0): [0, -1, -1, -1, -1, -1]}
     last_chow = len(t) - 3
-    for i in range(len(t)):
-        held = t[i]
-        cap = caps[i]
+    ranks = [(t[i], caps[i], max(t[i : i + 3]) if i <= last_chow else 0) for i in range(len(t))]
+    path = getattr(_PROGRAMME, "path", None)
+    if path is None:
+        path = _PROGRAMME.path = []
+    done = 0
+    while done < len(ranks) and done < len(path) and path[done][0] == ranks[done]:
+        done += 1
+    del path[done:]
+    states = path[done - 1][1] if done else _PROGRAMME_START
+    for i in range(done, len(t)):
+        rank = ranks[i]
+        held, cap, chow_room = rank
         groups = (0, 1) if held else (0,)
-        chow_room = max(t[i : i + 3]) if i <= last_chow else 0
         new: dict[tuple[int, int, int], list[int]] = {}
         for (x, y, p), by_sets in states.items():
             pending = x + y
@@ -750,6 +767,7 @@ def _exact_suit_table(t: tuple[int, ...], caps: tuple[int, ...] = _FULL_CAPS) ->
                             used = by_sets[s]
                             if used >= 0 and used + gain > out[s + more]:
                                 out[s + more] = used + gain
+        path.append((rank, new))
         states = new
     best = [0] * 12
     for (_x, _y, p), by_sets in states.items():
