@@ -26,7 +26,7 @@ SUFFIX = ".mjs"
 
 def is_history_path(path: Path) -> bool:
     """Whether ``mjref replay`` should read ``path`` as mj-server histories: a ``.mjs`` file or a folder."""
-    return path.suffix == SUFFIX or path.is_dir()
+    return path.suffix == SUFFIX or os.path.isdir(path)  # (never an OSError for a name too long)
 
 
 def history_files(paths: Iterable[Path]) -> list[Path]:
@@ -34,12 +34,12 @@ def history_files(paths: Iterable[Path]) -> list[Path]:
     by name."""
     out: list[Path] = []
     for p in paths:
-        if p.is_dir():
+        if os.path.isdir(p):
             found = sorted(p.glob(f"*{SUFFIX}"))
             if not found:
                 raise InputError(f"{p}: a directory without mj-server hand histories (*{SUFFIX} files)")
             out += found
-        elif p.is_file() or os.path.lexists(p):
+        elif os.path.isfile(p) or os.path.lexists(p):
             out.append(p)  # (a FIFO, a device, a symlink loop: read_history says what it is)
         else:
             raise InputError(f"{p}: no such file or folder")

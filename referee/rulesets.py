@@ -11,6 +11,7 @@ and an ``[options]`` table) or an mj-server option file (``GameOption`` lines), 
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -81,7 +82,7 @@ def load_rules(spec: str) -> Rules:
         text = (_preset_dir() / f"{spec}.toml").read_text(encoding="utf-8")
         return _from_toml(text, spec, spec)
     path = Path(spec)
-    if not path.exists():
+    if not os.path.exists(path):  # (os.path's: never an OSError for a name too long)
         raise InputError(f"--rules {spec!r}: not a rule family ({', '.join(FAMILIES)}), a preset "
                          f"({', '.join(preset_names())}) or a file")
     text = read_text(path)

@@ -17,6 +17,7 @@ The k-th seed of the tournament (in its ``seeds`` order) plays the k-th opening,
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from referee.errors import InputError
@@ -36,7 +37,7 @@ def load_openings(path: Path, rules: Ruleset, hands: int, where: str, written: s
     every wall checked against ``rules`` (a wall of the tiles with flowers for a ruleset with them).  ``written``:
     the path as the file or command line wrote it, for messages."""
     shown = f"{where}: wallfile {written or path}"
-    if path.is_dir():
+    if os.path.isdir(path):  # (os.path's: a name too long for the system is no folder, not an OSError)
         files = sorted(p for p in path.iterdir() if not p.name.startswith(".") and p.is_file())
         if not files:
             raise OpeningsError(f"{shown}: the folder holds no wall file")

@@ -182,7 +182,7 @@ class BotSpec(BotFields):
         base = Path(self.cwd) if self.cwd else Path.cwd()
         if os.sep in exe or (os.altsep and os.altsep in exe):
             p = Path(exe) if Path(exe).is_absolute() else base / exe
-            return str(p) if p.is_file() and os.access(p, os.X_OK) else None
+            return str(p) if os.path.isfile(p) and os.access(p, os.X_OK) else None
         return shutil.which(exe) or (xmj_program(exe) if self.protocol == "xmj" else None)
 
     def executable_problem(self) -> str | None:
@@ -196,11 +196,11 @@ class BotSpec(BotFields):
         where = f" (relative to the bot's cwd {self.cwd})" if self.cwd else ""
         if os.sep in exe or (os.altsep and os.altsep in exe):
             p = Path(exe) if Path(exe).is_absolute() else (Path(self.cwd) if self.cwd else Path.cwd()) / exe
-            if p.is_dir():
+            if os.path.isdir(p):  # (os.path's: a name too long for the system is no file, not an OSError)
                 return f"{p} is a folder, not a program"
-            if not p.exists():
+            if not os.path.exists(p):
                 return f"no such file{where}"
-            if not p.is_file():
+            if not os.path.isfile(p):
                 return "not a regular file"
             if not os.access(p, os.X_OK):
                 return "the file is not executable (chmod +x it, or name its interpreter first: \"python3 FILE\")"
@@ -237,7 +237,7 @@ class BotSpec(BotFields):
         sandbox mode that cannot be had; ``sandbox``: the run's ``--sandbox``)."""
         if self.cmd is None:
             return
-        if self.cwd and not Path(self.cwd).is_dir():
+        if self.cwd and not os.path.isdir(self.cwd):
             raise SpecError(f"bot {self.name!r}: working directory {self.cwd!r} does not exist")
         problem = self.executable_problem()
         if problem is not None:
@@ -319,7 +319,7 @@ def script_interpreter_problem(path: Path, search_path: str | None = None) -> st
     if not words:
         return "its #! line names no interpreter"
     interpreter = words[0]
-    if not Path(interpreter).is_file():
+    if not os.path.isfile(interpreter):
         return f"its interpreter {interpreter!r} (the script's #! line) does not exist"
     if not os.access(interpreter, os.X_OK):
         return f"its interpreter {interpreter!r} (the script's #! line) is not executable"
@@ -384,7 +384,7 @@ def absolute_files(argv: Any, base: Path) -> Any:
     out = []
     for i, word in enumerate(argv):
         if isinstance(word, str) and word and not word.startswith("-") and not os.path.isabs(word) and (
-                i > 0 or os.sep in word) and (base / word).exists():
+                i > 0 or os.sep in word) and os.path.exists(base / word):
             word = os.path.normpath(str(base.resolve() / word))
         out.append(word)
     return out
