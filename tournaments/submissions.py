@@ -18,9 +18,11 @@ in the league while the old one's history stays under its own name.  An entry is
 
 from __future__ import annotations
 
+import bz2
 import hashlib
 import io
 import json
+import lzma
 import os
 import re
 import shutil
@@ -28,14 +30,16 @@ import sqlite3
 import stat
 import tarfile
 import zipfile
+import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from referee.errors import InputError, printable
+from referee.errors import InputError
 from referee.tokens import new_token
 from referee.userfiles import read_toml
+from wrappers.codec import cut
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping
 
 MAX_ARCHIVE = 20 << 20  # bytes of a submitted archive
@@ -54,31 +58,79 @@ class SubmissionError(InputError):
 # ------------------------------------------------------------------------------------------------ unpacking
 
 
+def _quoted(text: object, limit: int = 120) -> str:
+    """A name from the archive in a message: quoted and escaped once (``repr``: a control character shows as
+    ``\\x1b``, never as ``\\\\x1b``), cut to ``limit`` characters."""
+    s = str(text)
+    return repr(s if len(s) <= limit else s[:limit] + "…")
+
+
 def _member_path(name: str) -> PurePosixPath:
     p = PurePosixPath(name.replace("\\", "/"))
     if p.is_absolute() or name.startswith("/"):
-        raise SubmissionError(f"archive member {printable(name)!r}: an absolute path")
+        raise SubmissionError(f"archive member {_quoted(name)}: an absolute path")
     if any(part == ".." for part in p.parts):
-        raise SubmissionError(f"archive member {printable(name)!r}: a path out of its folder ('..')")
+        raise SubmissionError(f"archive member {_quoted(name)}: a path out of its folder ('..')")
     parts = [x for x in p.parts if x not in ("", ".")]
     if not parts:
-        raise SubmissionError(f"archive member {printable(name)!r}: no name")
+        raise SubmissionError(f"archive member {_quoted(name)}: no name")
     if any("\0" in x for x in parts):
         raise SubmissionError("an archive member's name holds a NUL character")
     return PurePosixPath(*parts)
 
 
 def _link_stays_inside(member: PurePosixPath, target: str) -> None:
+    """The target's own text: no absolute path, no ``..`` above the folder (a chain of links, each harmless by its
+    text, is not seen here)."""
+    if not target:
+        raise SubmissionError(f"archive member {_quoted(member)}: a link to nothing (an empty target)")
+    if "\0" in target:
+        raise SubmissionError(f"archive member {_quoted(member)}: a link target holds a NUL character")
     t = PurePosixPath(target)
     if t.is_absolute():
-        raise SubmissionError(f"archive member {printable(str(member))!r}: a link out of its folder (to "
-                              f"{printable(target)!r})")
+        raise SubmissionError(f"archive member {_quoted(member)}: a link out of its folder (to {_quoted(target)})")
     depth = len(member.parts) - 1
     for part in t.parts:
         depth += -1 if part == ".." else (0 if part == "." else 1)
         if depth < 0:
-            raise SubmissionError(f"archive member {printable(str(member))!r}: a link out of its folder (to "
-                                  f"{printable(target)!r})")
+            raise SubmissionError(f"archive member {_quoted(member)}: a link out of its folder (to {_quoted(target)})")
+
+
+# What the archive libraries raise on damaged or hostile data (a truncated stream, a bad CRC, an encrypted or
+# unsupported zip member, a name that is not UTF-8): turned into one line at the unpack boundary, and only there.
+_ARCHIVE_FAULTS = (tarfile.TarError, zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError,
+                   KeyError, RuntimeError, NotImplementedError)
+# A tar's bytes once decompressed: its files and, for each member, its headers (a long name's or pax header's data).
+MAX_TAR = MAX_UNPACKED + (MAX_FILES + 2) * 8192
+
+
+def _why(exc: BaseException) -> str:
+    return cut(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)
+
+
+def _inflate(data: bytes) -> bytes:
+    """A compressed tar's bytes, decompressed no further than :data:`MAX_TAR`: ``tarfile`` reads a member's header
+    data (a pax header's, a long name's) whole into memory, so a 300 KB tar.gz claiming a 300 MB header took 600 MB
+    before any limit of ours was checked."""
+    if data[:2] == b"\x1f\x8b":
+        new: Any = lambda: zlib.decompressobj(wbits=31)  # noqa: E731
+    elif data[:3] == b"BZh":
+        new = bz2.BZ2Decompressor
+    elif data[:6] == b"\xfd7zXZ\x00":
+        new = lzma.LZMADecompressor
+    else:
+        return data
+    out = bytearray()
+    rest = data
+    while rest:  # a stream may hold several members one after another (gzip: concatenated, padded with zeros)
+        d = new()
+        out += d.decompress(rest, MAX_TAR + 1 - len(out))
+        if len(out) > MAX_TAR:
+            raise SubmissionError(f"the archive unpacks to more than {MAX_UNPACKED >> 20} MB")
+        if not d.eof:
+            raise SubmissionError("not a tar, tar.gz or zip archive (its compressed data end early)")
+        rest = d.unused_data.lstrip(b"\0")
+    return bytes(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,30 +140,31 @@ class _Member:
     size: int
     mode: int
     link: str = ""
+    source: Any = None  # its TarInfo or ZipInfo: read by it, never looked up again by a name (a\b, a/./b)
 
 
 def _tar_members(data: bytes) -> tuple[list[_Member], Any]:
-    tar = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
+    tar = tarfile.open(fileobj=io.BytesIO(_inflate(data)), mode="r:")
     out = []
     for m in tar:
         path = _member_path(m.name)
         if m.isfile():
-            out.append(_Member(path, "file", m.size, m.mode))
+            out.append(_Member(path, "file", m.size, m.mode, source=m))
         elif m.isdir():
             out.append(_Member(path, "dir", 0, m.mode))
         elif m.issym():
             out.append(_Member(path, "link", 0, 0o777, m.linkname))
         elif m.islnk():
-            raise SubmissionError(f"archive member {printable(m.name)!r}: a hard link (not allowed)")
+            raise SubmissionError(f"archive member {_quoted(m.name)}: a hard link (not allowed)")
         else:
-            raise SubmissionError(f"archive member {printable(m.name)!r}: a device, FIFO or other special file")
+            raise SubmissionError(f"archive member {_quoted(m.name)}: a device, FIFO or other special file")
         if len(out) > MAX_FILES:
             raise SubmissionError(f"more than {MAX_FILES} files in the archive")
 
     def read(member: _Member) -> bytes:
-        f = tar.extractfile(str(member.path)) or tar.extractfile("./" + str(member.path))
+        f = tar.extractfile(member.source)
         if f is None:
-            raise SubmissionError(f"archive member {printable(str(member.path))!r}: cannot be read")
+            raise SubmissionError(f"archive member {_quoted(member.path)}: cannot be read")
         return f.read(MAX_UNPACKED + 1)
 
     return out, read
@@ -120,7 +173,6 @@ def _tar_members(data: bytes) -> tuple[list[_Member], Any]:
 def _zip_members(data: bytes) -> tuple[list[_Member], Any]:
     z = zipfile.ZipFile(io.BytesIO(data))
     out = []
-    infos = {}
     for info in z.infolist():
         path = _member_path(info.filename)
         mode = info.external_attr >> 16
@@ -128,23 +180,35 @@ def _zip_members(data: bytes) -> tuple[list[_Member], Any]:
             with z.open(info) as f:  # read no more than a target may hold: z.read() inflated all of it first
                 target = f.read(4097)
             if len(target) > 4096:
-                raise SubmissionError(f"archive member {printable(info.filename)!r}: a link target over 4096 bytes")
+                raise SubmissionError(f"archive member {_quoted(info.filename)}: a link target over 4096 bytes")
             out.append(_Member(path, "link", 0, 0o777, target.decode("utf-8", "replace")))
         elif info.is_dir():
             out.append(_Member(path, "dir", 0, 0o755))
         elif stat.S_IFMT(mode) and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # no type bits: a file
-            raise SubmissionError(f"archive member {printable(info.filename)!r}: a device, FIFO or other special file")
+            raise SubmissionError(f"archive member {_quoted(info.filename)}: a device, FIFO or other special file")
         else:
-            out.append(_Member(path, "file", info.file_size, mode or 0o644))
-        infos[str(path)] = info
+            out.append(_Member(path, "file", info.file_size, mode or 0o644, source=info))
         if len(out) > MAX_FILES:
             raise SubmissionError(f"more than {MAX_FILES} files in the archive")
 
     def read(member: _Member) -> bytes:
-        with z.open(infos[str(member.path)]) as f:
+        with z.open(member.source) as f:
             return f.read(MAX_UNPACKED + 1)
 
     return out, read
+
+
+def _write(dest: Path, m: _Member, content: bytes) -> None:
+    target = dest.joinpath(*m.path.parts)
+    target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+    if m.kind == "dir":
+        target.mkdir(mode=0o755, exist_ok=True)
+    elif m.kind == "link":
+        os.symlink(m.link, target)
+    else:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o755 if m.mode & 0o111 else 0o644)
+        with os.fdopen(fd, "wb") as f:
+            f.write(content)
 
 
 def unpack(data: bytes, dest: Path) -> None:
@@ -156,41 +220,45 @@ def unpack(data: bytes, dest: Path) -> None:
             members, read = _zip_members(data)
         else:
             members, read = _tar_members(data)
-    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError) as exc:
-        raise SubmissionError(f"not a tar, tar.gz or zip archive ({printable(str(exc))[:80]})") from None
+    except SubmissionError:
+        raise
+    except _ARCHIVE_FAULTS as exc:
+        raise SubmissionError(f"not a tar, tar.gz or zip archive ({_why(exc)})") from None
     total = sum(m.size for m in members)
     if total > MAX_UNPACKED:
         raise SubmissionError(f"the archive unpacks to more than {MAX_UNPACKED >> 20} MB")
-    seen: set[PurePosixPath] = set()
+    kinds: dict[PurePosixPath, str] = {}
     for m in members:
-        if m.path in seen:
-            raise SubmissionError(f"archive member {printable(str(m.path))!r} appears twice")
-        seen.add(m.path)
+        if m.path in kinds:
+            raise SubmissionError(f"archive member {_quoted(m.path)} appears twice")
+        kinds[m.path] = m.kind
         if m.kind == "link":
             _link_stays_inside(m.path, m.link)
-    links = {m.path for m in members if m.kind == "link"}
-    for m in members:  # nothing is written through a link
-        if any(parent in links for parent in m.path.parents):
-            raise SubmissionError(f"archive member {printable(str(m.path))!r}: inside a link")
+    for m in members:  # nothing is written through a link, nor under a file
+        for parent in m.path.parents:
+            if kinds.get(parent) == "link":
+                raise SubmissionError(f"archive member {_quoted(m.path)}: inside a link")
+            if kinds.get(parent) == "file":
+                raise SubmissionError(f"archive member {_quoted(m.path)}: under {_quoted(parent)}, which is a file")
     dest.mkdir(mode=0o755, parents=False)
     written = 0
     try:
         for m in sorted(members, key=lambda m: len(m.path.parts)):
-            target = dest.joinpath(*m.path.parts)
-            target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            if m.kind == "dir":
-                target.mkdir(mode=0o755, exist_ok=True)
-            elif m.kind == "link":
-                os.symlink(m.link, target)
-            else:
-                content = read(m)
+            content = b""
+            if m.kind == "file":
+                try:
+                    content = read(m)
+                except SubmissionError:
+                    raise
+                except _ARCHIVE_FAULTS as exc:
+                    raise SubmissionError(f"archive member {_quoted(m.path)}: cannot be read ({_why(exc)})") from None
                 written += len(content)
                 if written > MAX_UNPACKED:
                     raise SubmissionError(f"the archive unpacks to more than {MAX_UNPACKED >> 20} MB")
-                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                             0o755 if m.mode & 0o111 else 0o644)
-                with os.fdopen(fd, "wb") as f:
-                    f.write(content)
+            try:
+                _write(dest, m, content)
+            except (OSError, ValueError) as exc:  # a name too long for the system, not encodable, a full disk
+                raise SubmissionError(f"archive member {_quoted(m.path)}: cannot be unpacked ({_why(exc)})") from None
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise
@@ -284,14 +352,14 @@ class Register:
     def add_author(self, name: str, *, organiser: bool = False) -> str:
         """A new author (or organiser); returns their token, which is kept only as its SHA-256."""
         if not NAME.fullmatch(name):
-            raise SubmissionError(f"author name {printable(name)!r}: use 1-40 letters, digits, '_' or '-', starting "
+            raise SubmissionError(f"author name {_quoted(name)}: use 1-40 letters, digits, '_' or '-', starting "
                                   "with a letter")
         token = new_token()
         try:
             self.con.execute("INSERT INTO authors VALUES (?, ?, ?, ?)",
                              (name, _hash(token), int(organiser), _now()))
         except sqlite3.IntegrityError:
-            raise SubmissionError(f"author {name!r} exists already") from None
+            raise SubmissionError(f"author {_quoted(name)} exists already") from None
         return token
 
     def author(self, token: str | None) -> Author | None:
@@ -310,7 +378,7 @@ class Register:
     def next_version(self, bot: str, author: Author) -> tuple[str, int]:
         """The entrant name and version of ``author``'s next version of ``bot`` (another author's bot: refused)."""
         if not NAME.fullmatch(bot):
-            raise SubmissionError(f"bot name {printable(bot)!r}: use 1-40 letters, digits, '_' or '-', starting with "
+            raise SubmissionError(f"bot name {_quoted(bot)}: use 1-40 letters, digits, '_' or '-', starting with "
                                   "a letter")
         row = self.con.execute("SELECT author, MAX(version) FROM entries WHERE bot = ?", (bot,)).fetchone()
         if row[0] is not None and row[0] != author.name:
