@@ -84,6 +84,21 @@ def _console_class() -> type[Console]:
             on_closed: Callable[[], None] | None = None
             closed = False
 
+            def render_str(self, text: str, **kwargs: Any) -> Any:
+                """Every string this console shows passes here (a line, a table's cell, markup or not): a control
+                character in it (a store path or a name from a file someone else wrote) is shown escaped, never
+                obeyed."""
+                return super().render_str(_lines_shown(text), **kwargs)
+
+            def print(self, *objects: Any, **kwargs: Any) -> None:
+                """A ``Text`` of one style (``Text(f"results in {path}")``) is not rendered from a string: its
+                text is escaped here, as ``render_str`` escapes a string's."""
+                from rich.text import Text
+
+                super().print(*(Text(_lines_shown(o.plain), style=o.style, end=o.end)
+                                if isinstance(o, Text) and not o.spans and not o.plain.isprintable() else o
+                                for o in objects), **kwargs)
+
             def on_broken_pipe(self) -> None:
                 self.quiet = True
                 self.closed = True
@@ -97,6 +112,12 @@ def _console_class() -> type[Console]:
 
 
 _CONSOLE: type[Console] | None = None
+
+
+def _lines_shown(text: str) -> str:
+    """``text`` with its control characters escaped as ``printable`` escapes them, line by line (a newline stays
+    one, a tab is shown as ``\\t``)."""
+    return text if text.isprintable() else "\n".join(printable(line) for line in text.split("\n"))
 
 
 def to_null(stream: Any) -> None:
