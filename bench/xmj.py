@@ -24,7 +24,9 @@ Two ratios.  ``ratio_won_hands_per_s``: whole commands, each program's start inc
 program's: its imports, four boxes, four logins, about half a second; mj-server's, a C program's, well under a
 tenth).  ``ratio_in_play_won_hands_per_s``: the hands once the game runs, without either start: mj-server's game
 from its four players' logins to its end, mjref's as the difference between the whole game's match and a match of
-its first hand alone.  A tournament of xmj seats starts mjref once and pays the rest per match.
+its first hand alone, dealt the same walls (every history is read before the first hand: until session 24 the
+one-hand match read one, and the other histories' reading, about 2.5 ms each, counted as play).  A tournament of
+xmj seats starts mjref once and pays the rest per match.
 """
 
 from __future__ import annotations
@@ -100,15 +102,17 @@ def mjserver_game(seed: int, timeout: float, tmp: str) -> dict[str, float]:
             "won_hands": won, "hands": won}
 
 
-def mjref_match(histories: list[Path], extra: list[str], timeout: float) -> dict[str, float | bool | None]:
-    """One ``mjref match`` of four mj-player seats dealt ``histories`` (an mj-server game's, in order): wall, CPU of
-    the whole tree (or None), hands, won hands, and whether it is that game move for move."""
+def mjref_match(histories: list[Path], extra: list[str], timeout: float,
+                hands: int | None = None) -> dict[str, float | bool | None]:
+    """One ``mjref match`` of four mj-player seats dealt ``histories`` (an mj-server game's, in order), of their
+    first ``hands`` (default: all): wall, CPU of the whole tree (or None), hands, won hands, and whether it is that
+    game move for move."""
     with tempfile.TemporaryDirectory(prefix="mjref-xmjbench-") as tmp:
         env, group = child_env(REPO)
         walls = [arg for h in histories for arg in ("--wallfile", str(h))]
         started = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-c", _CHILD, "match", *["mj-player"] * 4, *walls,
-                                 "--hands", str(len(histories)), "--log", "m.jsonl", *extra],
+                                 "--hands", str(hands or len(histories)), "--log", "m.jsonl", *extra],
                                 cwd=tmp, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
         what = f"mjref match {extra} of {histories[0].parent.name}"
@@ -171,7 +175,7 @@ def main() -> int:
                     continue
                 try:
                     whole = mjref_match(histories, extra, args.timeout)
-                    first = mjref_match(histories[:1], extra, args.timeout)
+                    first = mjref_match(histories, extra, args.timeout, hands=1)
                     runs[side].append(whole)
                     one_hand[side].append(first)
                 except RuntimeError as e:
