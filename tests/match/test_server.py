@@ -486,6 +486,24 @@ def test_a_slow_remote_bot_times_out_at_the_server(tmp_path: Path, procs: list[P
 
 
 # ------------------------------------------------------------------------------------------ hostile clients
+async def scripted_wrapper(ws: WebSocketConnection, name: str,
+                           answer: Callable[[m.Ask], Awaitable[str]]) -> int | None:
+    """A wrapper that logs in as ``name``, is ready for every hand and sends ``answer(question)`` (a whole frame)
+    for every question, until the match is over (None) or the server closes the connection (its close code)."""
+    await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name=name, token=TOKENS[name])))
+    try:
+        while True:
+            msg = m.read_server(await ws.get_message())
+            if isinstance(msg, m.Hand):
+                await ws.send_message(m.write(m.Ready(hand=msg.hand, started=True)))
+            elif isinstance(msg, m.Ask):
+                await ws.send_message(await answer(msg))
+            elif isinstance(msg, m.Over):
+                return None
+    except ConnectionClosed as exc:
+        return exc.reason.code if exc.reason else None
+
+
 async def _attack_logged_in(url: str) -> dict[str, Any]:
     """Clients that get past the door, or try to hold it.  First 300 idle connections at once, and a login while
     they are open; then, together: ``b`` logs in with its own token and sends garbage at its first question, a
@@ -506,17 +524,11 @@ async def _attack_logged_in(url: str) -> dict[str, Any]:
         raise AssertionError("the door stayed shut")
 
     async def garbage_after_login(ws: WebSocketConnection) -> None:
-        await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="b", token=TOKENS["b"])))
-        try:
-            while True:
-                msg = m.read_server(await ws.get_message())
-                if isinstance(msg, m.Hand):
-                    await ws.send_message(m.write(m.Ready(hand=msg.hand, started=True)))
-                elif isinstance(msg, m.Ask):
-                    seen.setdefault("b_asked", msg.ask)
-                    await ws.send_message("/throw 111 for the referee, from seat b")
-        except ConnectionClosed as exc:
-            seen["b"] = exc.reason.code if exc.reason else None
+        async def garbage(msg: m.Ask) -> str:
+            seen.setdefault("b_asked", msg.ask)
+            return "/throw 111 for the referee, from seat b"
+
+        seen["b"] = await scripted_wrapper(ws, "b", garbage)
 
     async def second_login_as_a(ws: WebSocketConnection) -> None:
         await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])))

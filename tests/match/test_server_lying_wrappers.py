@@ -16,7 +16,8 @@ import trio
 from trio_websocket import ConnectionClosed, open_websocket_url
 
 from referee.cli import main as mjref
-from tests.match.test_server import TOKENS, Proc, connect, procs, serve, write_tokens  # noqa: F401 - fixture
+from tests.match.test_server import (  # noqa: F401 - procs: a fixture
+    TOKENS, Proc, connect, procs, scripted_wrapper, serve, write_tokens)
 from wrappers import messages as m
 from wrappers.remote import PING_TIMEOUT, Link
 from wrappers.websocket import ping
@@ -25,20 +26,15 @@ from wrappers.websocket import ping
 async def _answer_every_question_with(url: str, fault: str) -> int:
     """Log in as ``a`` and report ``fault`` for every question; the number of questions."""
     asked = 0
+
+    async def report(msg: m.Ask) -> str:
+        nonlocal asked
+        asked += 1
+        return m.write(m.Reply(q=msg.q, fault=fault, detail="said by the wrapper"))
+
     async with open_websocket_url(url) as ws:
-        await ws.send_message(m.write(m.Hello(v=m.PROTOCOL, name="a", token=TOKENS["a"])))
-        try:
-            while True:
-                msg = m.read_server(await ws.get_message())
-                if isinstance(msg, m.Hand):
-                    await ws.send_message(m.write(m.Ready(hand=msg.hand, started=True)))
-                elif isinstance(msg, m.Ask):
-                    asked += 1
-                    await ws.send_message(m.write(m.Reply(q=msg.q, fault=fault, detail="said by the wrapper")))
-                elif isinstance(msg, m.Over):
-                    return asked
-        except ConnectionClosed:
-            return asked
+        await scripted_wrapper(ws, "a", report)
+    return asked
 
 
 def test_a_wrapper_cannot_report_a_forfeit_or_a_disconnection(tmp_path: Path, procs: list[Proc]) -> None:
