@@ -337,6 +337,21 @@ def _entry(identity: Mapping[str, Any], name: str) -> dict[str, Any]:
     return {"entry": entry, **{k: (identity.get(k) or {}).get(name) for k in ("executables", "files")}}
 
 
+def entrant_change(old: Mapping[str, Any], new: Mapping[str, Any], name: str) -> str | None:
+    """How entrant ``name`` differs between two identities that both hold it (None: not at all, or not in both)."""
+    if _entry(old, name)["entry"] is None or _entry(new, name)["entry"] is None:
+        return None
+    if canonical(_entry(old, name)) == canonical(_entry(new, name)):
+        return None
+    return "; ".join(diff_identity(_entry(old, name), _entry(new, name))[:4])
+
+
+def _without(identity: Mapping[str, Any], name: str) -> dict[str, Any]:
+    return {**identity, "bots": [b for b in identity.get("bots") or [] if not (isinstance(b, dict) and
+                                                                              b.get("name") == name)],
+            **{k: {n: v for n, v in (identity.get(k) or {}).items() if n != name} for k in ("executables", "files")}}
+
+
 def merge_identity(old: Mapping[str, Any] | None, new: Mapping[str, Any], where: str, store_path: Path,
                    recorded: int) -> dict[str, Any]:
     """The store's identity with this file's entrants: settings must not change once a match is recorded, nor may
@@ -357,8 +372,8 @@ def merge_identity(old: Mapping[str, Any] | None, new: Mapping[str, Any], where:
         name = b["name"]
         mine = _entry(new, name)
         if name in known:
-            if canonical(_entry(old, name)) != canonical(mine):
-                what = "; ".join(diff_identity(_entry(old, name), mine)[:4])
+            what = entrant_change(old, new, name)
+            if what is not None:
                 raise LeagueError(f"{where}: bot {name!r} changed since it joined the league ({what}): a new version "
                                   "is a new entrant, give it a new name (the old one's results stay)")
             continue
@@ -377,25 +392,35 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
     specs = bot_specs(t, base_dir, where)
     submissions = base_dir / config.submissions
     check_output_dir(submissions, f"{where}: submissions", LeagueError, private=True)
-    submitted = submitted_specs(submissions, {s.name for s in specs})
+    notes: list[str] = []
+    submitted = submitted_specs(submissions, {s.name for s in specs}, notes)
     try:
         for spec in specs:
             spec.check_runnable()
         identity = {"league": LEAGUE_VERSION,
                     **{k: v for k, v in tournament_identity(t, specs).items() if k not in ("format", "seeds")}}
-        for spec in submitted:
-            identity = _with_entrant(identity, spec)
     except SpecError as exc:
         raise LeagueError(f"{where}: {exc}") from None
-    specs += submitted
+    for spec, ident in submitted:
+        identity = _with_entrant(identity, spec, ident)
+    specs += [spec for spec, _ in submitted]
     by_name, dummy, store_path, logs_dir = seats_and_places(t, rules, specs, base_dir, where, store_override,
                                                            LeagueError)
-    notes: list[str] = []
+    active = [s.name for s in specs]
     try:
         with locked_store(store_path, restart, notes) as store:
             recorded = store.count()
             old = store.identity()
+            # A submitted entrant changed on disk since it joined: refused alone (a bot of the file stops the league)
+            changed = {s.name: why for s, _ in submitted
+                       if old is not None and recorded and (why := entrant_change(old, identity, s.name)) is not None}
+            for name in changed:
+                identity = _without(identity, name)
             merged = merge_identity(old, identity, where, store_path, recorded)
+            for name, what in changed.items():
+                _refuse(submissions, name, f"it changed since it joined the league ({what})", notes)
+                del by_name[name]
+                active.remove(name)
             if old is None or not recorded:
                 if old is not None:
                     store.clear()
@@ -405,37 +430,72 @@ def open_league(config: LeagueConfig, base_dir: Path, *, where: str = "league", 
             salt = store.wall_salt()
     except StoreError as exc:
         raise LeagueError(str(exc)) from None
-    return LeaguePlan(config, store_path, logs_dir, submissions, by_name, [s.name for s in specs], dummy,
+    return LeaguePlan(config, store_path, logs_dir, submissions, by_name, active, dummy,
                       rules.model_dump(), merged, notes, where, salt)
 
 
-def submitted_specs(folder: Path, taken: set[str]) -> list[BotSpec]:
-    """The specs of the active submitted entries of a league's register (none without a register)."""
+def submitted_specs(folder: Path, taken: set[str], notes: list[str]) -> list[tuple[BotSpec, Hashed]]:
+    """The specs of the active submitted entries of a league's register (none without a register), each with its
+    identity (:func:`hashed`).  An entry that can no longer be used as it is on disk (its folder gone or changed, a
+    link out of it) is refused (:func:`_refuse`): the league starts without it, not at all."""
     from .submissions import Register, SubmissionError, bot_spec
 
     if not (folder / "entries.sqlite").exists():
         return []
     register = Register(folder)
     try:
-        out = []
-        for entry in register.entries():
-            if entry.status != "active" or entry.name in taken:
-                continue
-            try:
-                out.append(bot_spec(Path(entry.folder), entry.name))
-            except SubmissionError as exc:
-                raise LeagueError(f"{folder}: entry {entry.name!r}: {exc}") from None
-        return out
+        entries = [e for e in register.entries() if e.status == "active" and e.name not in taken]
     finally:
         register.close()
+    out = []
+    for entry in entries:
+        try:
+            spec = bot_spec(Path(entry.folder), entry.name)
+            spec.check_runnable()
+            out.append((spec, hashed(spec)))
+        except (SubmissionError, SpecError) as exc:
+            _refuse(folder, entry.name, str(exc), notes)
+    return out
 
 
-def _with_entrant(identity: Mapping[str, Any], spec: BotSpec) -> dict[str, Any]:
-    """``identity`` with a submitted entrant: its bot entry and what it runs (its folder's files)."""
+def _refuse(folder: Path, name: str, why: str, notes: list[str]) -> None:
+    """Refuse a submitted entry found unusable when the league starts: the reason in its report (its author sees
+    it), in the log and in ``notes`` (the organiser's terminal)."""
+    from .submissions import Register
+
+    why = f"refused when the league started: {why}"
+    register = Register(folder)
+    try:
+        entry = register.entry(name)
+        report = entry.report if entry is not None and isinstance(entry.report, dict) else {}
+        register.set_status(name, "refused", {**report, "ok": False, "error": why})
+    finally:
+        register.close()
+    _LOG.warning("submitted entry %s %s", name, why)
+    notes.append(f"{folder}: entry {name!r} {why}")
+
+
+Hashed = tuple[str | None, dict[str, str]]
+"""What a submitted entrant runs, as the store's identity keeps it: its executable's SHA-256 and its files'."""
+
+
+def hashed(spec: BotSpec) -> Hashed:
+    """A submitted entrant's identity (:data:`Hashed`): file reads, run in a worker thread by a running league.
+    Its folder is checked for links out of it first (a bot that could write there has run since it was unpacked):
+    :class:`~tournaments.submissions.SubmissionError`, or ``SpecError`` for a folder too large to hash."""
+    from .submissions import check_inside
+
+    check_inside(Path(spec.cwd or "."))
+    return spec.executable_hash(), spec.identity_files()
+
+
+def _with_entrant(identity: Mapping[str, Any], spec: BotSpec, ident: Hashed) -> dict[str, Any]:
+    """``identity`` with a submitted entrant: its bot entry and what it runs (``ident``: its folder's files)."""
     entry = {"name": spec.name, "cmd": list(spec.cmd or ()), "submitted": True}
+    executable, files = ident
     return {**identity, "bots": [*(identity.get("bots") or []), entry],
-            "executables": {**(identity.get("executables") or {}), spec.name: spec.executable_hash()},
-            "files": {**(identity.get("files") or {}), spec.name: spec.identity_files()}}
+            "executables": {**(identity.get("executables") or {}), spec.name: executable},
+            "files": {**(identity.get("files") or {}), spec.name: files}}
 
 
 # ------------------------------------------------------------------------------------------------ running
@@ -456,11 +516,14 @@ class LeagueControl:
         # Whether a bot can play where the league plays (on Dask: its paths on every worker): the problems, if any
         self.vet: Callable[[BotSpec], list[str]] | None = None
 
-    def join(self, spec: BotSpec) -> None:
+    def join(self, spec: BotSpec, ident: Hashed | None) -> None:
+        """``spec`` plays from now on; ``ident`` (:func:`hashed`, read in a worker thread) is what it runs, for an
+        entrant new to the league (None: one that played already)."""
         p = self.plan
         if spec.name not in p.specs:
+            assert ident is not None, f"LeagueControl.join: {spec.name} is new to the league: give its identity"
             p.specs[spec.name] = spec
-            identity = _with_entrant(p.identity, spec)
+            identity = _with_entrant(p.identity, spec, ident)
             if self.store is not None:
                 self.store.set_identity(identity)
             p.identity = identity
@@ -535,6 +598,8 @@ class LeagueDesk:
         from referee.conformance import check
         from referee.game.family import rules_from_dump
 
+        from .submissions import SubmissionError
+
         rules = rules_from_dump(self.plan.rules_json)  # the league's family: a classical league checks 13-tile hands
         try:
             report = (await check(spec, rules=rules)).to_json()
@@ -547,21 +612,22 @@ class LeagueDesk:
             problems = await trio.to_thread.run_sync(self.control.vet, spec)
             if problems:  # it passed, but cannot play where the league plays (Dask workers without its folder)
                 report = {**report, "ok": False, "error": "; ".join(problems)}
+        ident: Hashed | None = None
         if report["ok"]:
-            try:  # what joining hashes into the store's identity: a folder too large for it is refused here,
-                spec.identity_files()  # not raised out of the join (it ended the league, and every restart)
-            except SpecError as exc:
+            try:  # what joining puts in the store's identity, read here once and in a worker thread: a folder too
+                ident = await trio.to_thread.run_sync(hashed, spec)  # large is refused, not raised out of the join
+            except (SubmissionError, SpecError) as exc:
                 report = {**report, "ok": False, "error": f"its files cannot be identified: {exc}"}
         ok = bool(report["ok"])
         self.register.set_status(spec.name, "active" if ok else "refused", report)
-        if ok:
+        if ok and ident is not None:
             entry = self.register.entry(spec.name)
             for older in self.register.entries():  # a new version replaces the old one, whose history stays
                 if entry is not None and older.bot == entry.bot and older.name != spec.name and \
                         older.status in ("active", "paused"):
                     self.register.set_status(older.name, "retired")
                     self.control.leave(older.name)
-            self.control.join(spec)
+            self.control.join(spec, ident)
 
     def entry(self, token: str | None, name: str) -> tuple[int, dict[str, Any]]:
         """An entry; with its author's (or an organiser's) token, with its whole check report."""
@@ -594,7 +660,8 @@ class LeagueDesk:
         status = {"retire": "retired", "pause": "paused", "reinstate": "active"}[action]
         self.register.set_status(name, status)
         if status == "active":
-            self.control.join(bot_spec(Path(entry.folder), name))
+            spec = bot_spec(Path(entry.folder), name)
+            self.control.join(spec, None if name in self.plan.specs else hashed(spec))
         else:
             self.control.leave(name)
         return 200, {"entrant": name, "status": status}

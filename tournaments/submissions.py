@@ -40,6 +40,7 @@ from referee.errors import InputError
 from referee.tokens import new_token
 from referee.userfiles import read_toml
 from wrappers.codec import cut
+from wrappers.identity import command_files
 from wrappers.spec import BotSpec, SpecError, spec_from_mapping
 
 MAX_ARCHIVE = 20 << 20  # bytes of a submitted archive
@@ -81,7 +82,7 @@ def _member_path(name: str) -> PurePosixPath:
 
 def _link_stays_inside(member: PurePosixPath, target: str) -> None:
     """The target's own text: no absolute path, no ``..`` above the folder (a chain of links, each harmless by its
-    text, is not seen here)."""
+    text, is caught once unpacked: :func:`check_inside`)."""
     if not target:
         raise SubmissionError(f"archive member {_quoted(member)}: a link to nothing (an empty target)")
     if "\0" in target:
@@ -259,14 +260,35 @@ def unpack(data: bytes, dest: Path) -> None:
                 _write(dest, m, content)
             except (OSError, ValueError) as exc:  # a name too long for the system, not encodable, a full disk
                 raise SubmissionError(f"archive member {_quoted(m.path)}: cannot be unpacked ({_why(exc)})") from None
+        check_inside(dest)
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise
 
 
+def check_inside(folder: Path) -> None:
+    """Refuse a submission's folder that holds a link leading out of it.  Each link's own text is checked when it
+    is unpacked, but a chain is not seen there: ``l2 -> .``, ``l1 -> l2/..``, ``s -> l1/league.sqlite`` each stay
+    inside by their text, and together reach the league's store (hashed into the entrant's identity, it changed
+    with every match and no restart was let through).  So every link is resolved as the system would."""
+    root = os.path.realpath(folder)
+    for dirpath, dirs, files in os.walk(root):  # links are not followed: a link to a folder is listed in dirs
+        for name in dirs + files:
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path):
+                real = os.path.normpath(os.path.realpath(path))  # a loop is left unresolved: normpath settles it
+                if real != root and not real.startswith(root + os.sep):
+                    raise SubmissionError(f"{_quoted(os.path.relpath(path, root))}: a link out of the submission's "
+                                          f"folder (to {_quoted(os.readlink(path))}, through other links)")
+
+
 def bot_spec(folder: Path, entrant: str) -> BotSpec:
     """The spec of an unpacked submission: its ``bot.toml`` (at the top, or in its single top-level folder), with
-    only the fields a submission may set; it runs in the folder that holds ``bot.toml``."""
+    only the fields a submission may set; it runs in the folder that holds ``bot.toml``.  What makes its identity
+    stays in its folder: no link out of it (:func:`check_inside`), no argument of ``cmd`` naming a file outside."""
+    if not folder.is_dir():
+        raise SubmissionError(f"its folder {str(folder)!r} is missing")
+    check_inside(folder)
     top = folder / BOT_FILE
     if not top.is_file():
         inner = [p for p in folder.iterdir() if not p.name.startswith(".")]
@@ -285,10 +307,16 @@ def bot_spec(folder: Path, entrant: str) -> BotSpec:
         raise SubmissionError(f"{BOT_FILE}: cmd: give the command that runs the bot, e.g. cmd = [\"python3\", "
                               "\"bot.py\"]")
     try:
-        return spec_from_mapping({**data, "name": entrant, "cwd": ".", "identity": "folder"}, BOT_FILE,
+        spec = spec_from_mapping({**data, "name": entrant, "cwd": ".", "identity": "folder"}, BOT_FILE,
                                  top.parent)
     except SpecError as exc:
         raise SubmissionError(str(exc)) from None
+    root = os.path.realpath(folder)
+    for path in command_files(spec.cmd or (), Path(spec.cwd or top.parent), None):  # the files identity hashes
+        if not str(path).startswith(root + os.sep):
+            raise SubmissionError(f"{BOT_FILE}: cmd: {_quoted(path)} is a file outside the submission (only the "
+                                  "program, the first word, may be the league's)")
+    return spec
 
 
 # ------------------------------------------------------------------------------------------------ the register
@@ -437,4 +465,5 @@ def pack_folder(folder: Path) -> bytes:
     return data
 
 
-__all__ = ["MAX_FILES", "Author", "Entry", "Register", "SubmissionError", "bot_spec", "pack_folder", "unpack"]
+__all__ = ["MAX_FILES", "Author", "Entry", "Register", "SubmissionError", "bot_spec", "check_inside", "pack_folder",
+           "unpack"]

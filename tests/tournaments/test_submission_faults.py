@@ -131,3 +131,57 @@ def test_a_tar_gz_is_inflated_no_further_than_a_submission_may_unpack(tmp_path: 
     data += z.flush()
     assert len(data) < 1 << 20
     refused(data, tmp_path / "e", r"^the archive unpacks to more than 64 MB$")
+
+
+# ------------------------------------------------------------------------------------------------ links out, in chains
+
+
+CHAIN = [("bot.toml", BOT_TOML), ("bot.py", b""), ("l2", ("sym", ".")), ("l1", ("sym", "l2/..")),
+         ("l3", ("sym", "l1/..")), ("s", ("sym", "l3/league.sqlite"))]
+
+
+def test_a_chain_of_links_each_inside_by_its_text_is_refused_once_it_leads_out(tmp_path: Path) -> None:
+    """l2 -> ., l1 -> l2/.., s -> l3/league.sqlite: each link's text stays inside, together they reach the folder
+    that holds the submissions (the league's store was hashed into the entrant's identity)."""
+    (tmp_path / "league.sqlite").write_bytes(b"the league's store")
+    dest = tmp_path / "e"
+    refused(tar_of(CHAIN), dest,
+            r"^'(l1|l3|s)': a link out of the submission's folder \(to '.*', through other links\)$")
+    refused(tar_of([("bot.toml", BOT_TOML), ("l2", ("sym", ".")), ("s", ("sym", "l2/../gone"))]), dest,
+            r"^'s': a link out of the submission's folder")  # leading out to nothing is leading out too
+    unpack(tar_of([("bot.toml", BOT_TOML), ("d/l2", ("sym", ".")), ("d/s", ("sym", "l2/../bot.toml")),
+                   ("loop", ("sym", "loop"))]), dest)  # a chain that stays inside, a loop: harmless
+    assert (dest / "d" / "s").read_bytes() == BOT_TOML
+
+
+def test_a_submissions_folder_with_a_link_out_already_on_disk_is_refused(tmp_path: Path) -> None:
+    """Unpacked before the chain was caught: its spec (what the league starts and hashes) is refused."""
+    from tournaments.submissions import bot_spec
+
+    (tmp_path / "league.sqlite").write_bytes(b"the league's store")
+    entry = tmp_path / "subs" / "chain"
+    entry.mkdir(parents=True)
+    (entry / "bot.toml").write_bytes(BOT_TOML)
+    (entry / "bot.py").write_text("")
+    (entry / "s").symlink_to("../../league.sqlite")
+    with pytest.raises(SubmissionError, match=r"^'s': a link out of the submission's folder"):
+        bot_spec(entry, "chain")
+    with pytest.raises(SubmissionError, match=r"^its folder '.*gone' is missing$"):
+        bot_spec(tmp_path / "subs" / "gone", "gone")
+
+
+def test_a_bot_files_command_may_not_name_a_file_outside_the_submission(tmp_path: Path) -> None:
+    """Every argument of cmd that names a file is hashed into the entrant's identity: "../../league.sqlite" was the
+    store's changing bytes, and a restart was refused."""
+    from tournaments.submissions import bot_spec
+
+    (tmp_path / "league.sqlite").write_bytes(b"the league's store")
+    entry = tmp_path / "subs" / "x"
+    entry.mkdir(parents=True)
+    (entry / "bot.py").write_text("")
+    (entry / "bot.toml").write_text('cmd = ["python3", "bot.py", "../../league.sqlite"]\n')
+    with pytest.raises(SubmissionError, match=r"^bot\.toml: cmd: '.*league\.sqlite' is a file outside the "
+                                              r"submission"):
+        bot_spec(entry, "x")
+    (entry / "bot.toml").write_text('cmd = ["python3", "bot.py", "-q", "nothing-here"]\n')
+    assert bot_spec(entry, "x").cmd == ("python3", "bot.py", "-q", "nothing-here")

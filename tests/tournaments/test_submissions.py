@@ -254,9 +254,11 @@ def test_submitting_over_http(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_a_restarted_league_plays_its_active_entries_and_refuses_one_changed_on_disk(tmp_path: Path) -> None:
+    """An entry changed on disk since it joined is refused alone, the reason in its report and on the organiser's
+    terminal: it stopped the whole league at every start."""
     import trio
 
-    from tournaments.league import LeagueError, load_league, open_league, run_league
+    from tournaments.league import load_league, open_league, run_league
 
     league = tmp_path / "league.toml"
     league.write_text('name = "class"\nhands = 1\nduplicate = false\nconcurrency = 1\nstore = "league.sqlite"\n'
@@ -271,6 +273,27 @@ def test_a_restarted_league_plays_its_active_entries_and_refuses_one_changed_on_
     assert sorted(p.active) == ["greedy", "mine", "random"]
     assert trio.run(lambda: run_league(p, matches=2)) == 2
     assert "mine" in seated(tmp_path / "league.sqlite")
+    played = mine_played(tmp_path / "league.sqlite")
     (tmp_path / "submissions" / "mine" / "bot.py").write_text(GOOD_BOT + "\n# edited\n")
-    with pytest.raises(LeagueError, match=r"bot 'mine' changed since it joined the league"):
-        open_league(load_league(league), tmp_path, where=str(league))
+    p = open_league(load_league(league), tmp_path, where=str(league))
+    assert sorted(p.active) == ["greedy", "random"] and "mine" not in p.specs
+    notes = [n for n in p.notes if "mine" in n]
+    assert len(notes) == 1 and notes[0].startswith(
+        f"{tmp_path / 'submissions'}: entry 'mine' refused when the league started: it changed since it joined the "
+        "league (files.bot.py: ")
+    register = Register(tmp_path / "submissions")
+    mine = register.entry("mine")
+    register.close()
+    assert mine is not None and mine.status == "refused" and mine.report is not None
+    assert mine.report["error"].startswith("refused when the league started: it changed since it joined")
+    assert "bot.py" in p.identity["files"]["mine"]  # its history stays, as it was when it played
+    assert trio.run(lambda: run_league(p, matches=2)) == 2
+    assert mine_played(tmp_path / "league.sqlite") == played >= 1  # 'mine' played before, not since
+
+
+def mine_played(store: Path) -> int:
+    con = connect(store, readonly=True)
+    try:
+        return sum("mine" in r for r in con.execute("SELECT seat1, seat2, seat3, seat4 FROM matches"))
+    finally:
+        con.close()
