@@ -32,7 +32,7 @@ class Desk(Protocol):
     """Submissions and the organiser's actions (``tournaments.league.LeagueDesk``): each gives (status, JSON)."""
 
     async def submit(self, token: str | None, bot: str, data: bytes) -> tuple[int, dict[str, Any]]: ...
-    def act(self, token: str | None, action: str, name: str) -> tuple[int, dict[str, Any]]: ...
+    async def act(self, token: str | None, action: str, name: str) -> tuple[int, dict[str, Any]]: ...
     def entry(self, token: str | None, name: str) -> tuple[int, dict[str, Any]]: ...
     def entries(self) -> list[dict[str, Any]]: ...
 
@@ -108,7 +108,7 @@ def league_app(standings: Callable[[], dict[str, Any]], matches: Callable[[int],
         assert desk is not None
         if _foreign_origin(request):
             return JSONResponse({"error": "a request from another site"}, status_code=403)
-        status, data = desk.act(_token(request), request.path_params["action"], request.path_params["name"])
+        status, data = await desk.act(_token(request), request.path_params["action"], request.path_params["name"])
         return JSONResponse(data, status_code=status)
 
     async def match_page(request: Request) -> Response:

@@ -555,6 +555,7 @@ class LeagueDesk:
         self.control = control
         self.register = Register(plan.submissions_dir)
         self._one = trio.Lock()
+        self._acting = trio.Lock()
         self.nursery: trio.Nursery | None = None  # where checks run (the league's, set by whoever serves the desk)
         self.register.interrupted()
 
@@ -618,16 +619,17 @@ class LeagueDesk:
                 ident = await trio.to_thread.run_sync(hashed, spec)  # large is refused, not raised out of the join
             except (SubmissionError, SpecError) as exc:
                 report = {**report, "ok": False, "error": f"its files cannot be identified: {exc}"}
-        ok = bool(report["ok"])
-        self.register.set_status(spec.name, "active" if ok else "refused", report)
-        if ok and ident is not None:
-            entry = self.register.entry(spec.name)
-            for older in self.register.entries():  # a new version replaces the old one, whose history stays
-                if entry is not None and older.bot == entry.bot and older.name != spec.name and \
-                        older.status in ("active", "paused"):
-                    self.register.set_status(older.name, "retired")
-                    self.control.leave(older.name)
-            self.control.join(spec, ident)
+        # Its status may have changed while it was checked (retired or paused by its author or an organiser): only an
+        # entry still being checked becomes active; a failed check refuses it whatever it became.
+        if not self.register.finish_check(spec.name, report) or ident is None:
+            return
+        entry = self.register.entry(spec.name)
+        for older in self.register.entries():  # a new version replaces the old one, whose history stays
+            if entry is not None and older.bot == entry.bot and older.name != spec.name and \
+                    older.status in ("active", "paused"):
+                self.register.set_status(older.name, "retired")
+                self.control.leave(older.name)
+        self.control.join(spec, ident)
 
     def entry(self, token: str | None, name: str) -> tuple[int, dict[str, Any]]:
         """An entry; with its author's (or an organiser's) token, with its whole check report."""
@@ -640,9 +642,10 @@ class LeagueDesk:
             data["report"] = entry.report
         return 200, data
 
-    def act(self, token: str | None, action: str, name: str) -> tuple[int, dict[str, Any]]:
-        """``retire`` (the entry's author or an organiser), ``pause`` or ``reinstate`` (an organiser)."""
-        from .submissions import bot_spec
+    async def act(self, token: str | None, action: str, name: str) -> tuple[int, dict[str, Any]]:
+        """``retire`` (the entry's author or an organiser), ``pause`` or ``reinstate`` (an organiser).  An entry
+        being checked may be retired or paused (it then does not join when its check passes), not reinstated."""
+        from .submissions import SubmissionError, bot_spec
 
         author = self.register.author(token)
         if author is None:
@@ -655,16 +658,26 @@ class LeagueDesk:
         if not author.organiser and (action != "retire" or author.name != entry.author):
             return 403, {"error": f"only an organiser may {action} an entry" if action != "retire" else
                          "only the entry's author or an organiser may retire it"}
-        if entry.status == "refused":
-            return 409, {"error": f"{name!r} failed its check: it never plays"}
-        status = {"retire": "retired", "pause": "paused", "reinstate": "active"}[action]
-        self.register.set_status(name, status)
-        if status == "active":
-            spec = bot_spec(Path(entry.folder), name)
-            self.control.join(spec, None if name in self.plan.specs else hashed(spec))
-        else:
-            self.control.leave(name)
-        return 200, {"entrant": name, "status": status}
+        async with self._acting:  # one action at a time: a pause during a reinstatement's reading waits for it
+            entry = self.register.entry(name) or entry  # as it is now (its check may have ended meanwhile)
+            if entry.status == "refused":
+                why = (entry.report or {}).get("error") or "its check failed"
+                return 409, {"error": f"{name!r} was refused ({cut(str(why))}): it never plays"}
+            if action != "reinstate":
+                status = {"retire": "retired", "pause": "paused"}[action]
+                self.register.set_status(name, status)
+                self.control.leave(name)
+                return 200, {"entrant": name, "status": status}
+            if entry.status == "checking":
+                return 409, {"error": f"{name!r} is still being checked: it joins the league if its check passes"}
+            try:  # its status cannot change meanwhile: other actions wait, and its check is over
+                spec = await trio.to_thread.run_sync(bot_spec, Path(entry.folder), name)
+                ident = None if name in self.plan.specs else await trio.to_thread.run_sync(hashed, spec)
+            except (SubmissionError, SpecError) as exc:
+                return 409, {"error": f"{name!r} cannot play as it is on disk: {exc}"}
+            self.register.set_status(name, "active")
+            self.control.join(spec, ident)
+        return 200, {"entrant": name, "status": "active"}
 
     def entries(self) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.register.entries()]

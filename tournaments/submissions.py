@@ -429,6 +429,19 @@ class Register:
             self.con.execute("UPDATE entries SET status = ?, report = ? WHERE name = ?",
                              (status, json.dumps(report), name))
 
+    def finish_check(self, name: str, report: dict[str, Any]) -> bool:
+        """Keep an entry's check report: a failed check refuses it; a passed one makes it active only if it is still
+        being checked (retired or paused meanwhile, it stays so).  Whether it became active."""
+        if not report.get("ok"):
+            self.set_status(name, "refused", report)
+            return False
+        cur = self.con.execute("UPDATE entries SET status = 'active', report = ? WHERE name = ? AND status = "
+                               "'checking'", (json.dumps(report), name))
+        if cur.rowcount:
+            return True
+        self.con.execute("UPDATE entries SET report = ? WHERE name = ?", (json.dumps(report), name))
+        return False
+
     def interrupted(self) -> None:
         """Entries whose check a stopped league never finished are refused (their authors submit again)."""
         self.con.execute("UPDATE entries SET status = 'refused', report = ? WHERE status = 'checking'",

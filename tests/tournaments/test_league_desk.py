@@ -1,14 +1,16 @@
 """The league's desk and page against what the fuzzing found: an entry unusable on disk is refused alone and the
-league starts."""
+league starts; an entry retired or paused while its check runs stays so when the check passes."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import trio
 
-from tournaments.league import load_league, open_league
+from tournaments.league import LeagueControl, LeagueDesk, load_league, open_league
 from tournaments.submissions import Register, pack_folder, unpack
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,6 +80,76 @@ def test_the_first_start_says_which_entries_it_refused(tmp_path: Path) -> None:
     p = open_league(load_league(path), tmp_path, where=str(path))
     assert [n for n in p.notes if "gone" in n] == [f"{subs}: entry 'gone' refused when the league started: its "
                                                    f"folder {str(subs / 'gone')!r} is missing"]
+
+
+def desk_of(tmp: Path) -> tuple[LeagueDesk, dict[str, str]]:
+    path = league(tmp)
+    p = open_league(load_league(path), tmp, where=str(path))
+    desk = LeagueDesk(p, LeagueControl(p))
+    tokens = {"alice": desk.register.add_author("alice"), "boss": desk.register.add_author("boss", organiser=True)}
+    return desk, tokens
+
+
+def submit_and(desk: LeagueDesk, token: str, bot: str, folder: Path, *acts: tuple[str, str]) -> list[Any]:
+    """Submit ``folder`` as ``bot``, then make each (token, action) on it while its check runs; wait for the check."""
+    replies: list[Any] = []
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            desk.nursery = nursery
+            replies.append(await desk.submit(token, bot, pack_folder(folder)))
+            assert replies[0][0] == 202, replies[0]
+            for who, action in acts:
+                replies.append(await desk.act(who, action, replies[0][1]["entrant"]))
+
+    trio.run(main)
+    return replies
+
+
+def test_an_entry_retired_or_paused_during_its_check_stays_so_when_the_check_passes(tmp_path: Path) -> None:
+    """The check's end made it active (and joined it to the league) whatever its author or an organiser had done."""
+    desk, tokens = desk_of(tmp_path)
+    good = bot_folder(tmp_path, "good")
+    replies = submit_and(desk, tokens["alice"], "good", good, (tokens["boss"], "reinstate"),
+                         (tokens["alice"], "retire"))
+    assert replies[1] == (409, {"error": "'good' is still being checked: it joins the league if its check passes"})
+    assert replies[2] == (200, {"entrant": "good", "status": "retired"})
+    entry = desk.register.entry("good")
+    assert entry is not None and entry.status == "retired"
+    assert entry.report is not None and entry.report["ok"] is True  # its report is kept
+    assert "good" not in desk.plan.active and "good" not in desk.plan.specs
+
+    replies = submit_and(desk, tokens["alice"], "good", good, (tokens["boss"], "pause"))
+    assert replies[1] == (200, {"entrant": "good.v2", "status": "paused"})
+    entry = desk.register.entry("good.v2")
+    assert entry is not None and entry.status == "paused" and "good.v2" not in desk.plan.active
+
+    # reinstated once its check passed: it joins, its identity read in a worker thread
+    assert trio.run(desk.act, tokens["boss"], "reinstate", "good.v2") == (200, {"entrant": "good.v2",
+                                                                               "status": "active"})
+    assert "good.v2" in desk.plan.active and "bot.py" in desk.plan.identity["files"]["good.v2"]
+
+    # unusable on disk now: reinstating it says why (the SubmissionError out of bot_spec was an HTTP 500)
+    assert trio.run(desk.act, tokens["boss"], "pause", "good.v2")[0] == 200
+    (desk.plan.submissions_dir / "good.v2" / "bot.toml").unlink()
+    assert trio.run(desk.act, tokens["boss"], "reinstate", "good.v2") == (409, {
+        "error": "'good.v2' cannot play as it is on disk: no bot.toml at the top of the submission (docs/league.md)"})
+    entry = desk.register.entry("good.v2")
+    assert entry is not None and entry.status == "paused" and "good.v2" not in desk.plan.active
+    desk.close()
+
+
+def test_an_entry_retired_during_a_check_it_fails_is_refused(tmp_path: Path) -> None:
+    desk, tokens = desk_of(tmp_path)
+    replies = submit_and(desk, tokens["alice"], "bad", bot_folder(tmp_path, "bad", BAD_BOT),
+                         (tokens["alice"], "retire"))
+    assert replies[1] == (200, {"entrant": "bad", "status": "retired"})
+    entry = desk.register.entry("bad")
+    assert entry is not None and entry.status == "refused" and entry.report is not None
+    assert entry.report["ok"] is False
+    status, reply = trio.run(desk.act, tokens["boss"], "reinstate", "bad")
+    assert status == 409 and reply["error"].startswith("'bad' was refused (") and "never plays" in reply["error"]
+    desk.close()
 
 
 if __name__ == "__main__":  # pragma: no cover
