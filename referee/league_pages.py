@@ -42,6 +42,15 @@ def _token(request: Request) -> str | None:
     return value[7:].strip() or None if value.lower().startswith("bearer ") else None
 
 
+def _number(request: Request, name: str, default: int, low: int, high: int) -> int | Response:
+    """A whole number in the query, or the 400 that says what to give: read only when it has no more digits than
+    ``high`` (``int()`` of 5,000 digits raised past Python's limit on them: an HTTP 500)."""
+    text = request.query_params.get(name, str(default))
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(high)) and low <= int(text) <= high):
+        return JSONResponse({"error": f"{name}: give a whole number from {low} to {high}"}, status_code=400)
+    return int(text)
+
+
 def _foreign_origin(request: Request) -> bool:
     """A browser's request from another site (a POST a page elsewhere makes): refused, as the play page's server
     refuses a WebSocket from another origin.  Tools send no Origin."""
@@ -78,10 +87,10 @@ def league_app(standings: Callable[[], dict[str, Any]], matches: Callable[[int],
         return JSONResponse(await trio.to_thread.run_sync(standings))
 
     async def api_matches(request: Request) -> Response:
-        text = request.query_params.get("limit", "20")
-        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_MATCHES:
-            return JSONResponse({"error": f"limit: give a whole number from 1 to {MAX_MATCHES}"}, status_code=400)
-        return JSONResponse({"matches": await trio.to_thread.run_sync(matches, int(text))})
+        limit = _number(request, "limit", 20, 1, MAX_MATCHES)
+        if isinstance(limit, Response):
+            return limit
+        return JSONResponse({"matches": await trio.to_thread.run_sync(matches, limit)})
 
     async def submit(request: Request) -> Response:
         assert desk is not None

@@ -238,13 +238,13 @@ class Chooser:
         row = con.execute("SELECT value FROM meta WHERE key = ?", (NEXT_TABLE_KEY,)).fetchone()
         if row is not None:
             if not str(row[0]).isdigit():
-                raise StoreError(f"a damaged league store: meta {NEXT_TABLE_KEY} is {printable(str(row[0]))[:40]!r}")
+                raise StoreError(f"a damaged league store: meta {NEXT_TABLE_KEY} is {str(row[0])[:40]!r}")
             self.next_table = int(row[0])
         for grp, rotation, *seats in con.execute("SELECT grp, rotation, seat1, seat2, seat3, seat4 FROM matches"):
             self.count(seats)
             g = parse_table(str(grp))
             if g is None:
-                raise StoreError(f"match group {printable(grp)!r} is not a league table")
+                raise StoreError(f"match group {str(grp)[:60]!r} is not a league table")
             if self.per_table > 1:
                 done.setdefault(g, []).append((int(rotation), tuple(seats)))
             self.next_table = max(self.next_table, g + 1)
@@ -635,7 +635,7 @@ class LeagueDesk:
         """An entry; with its author's (or an organiser's) token, with its whole check report."""
         entry = self.register.entry(name)
         if entry is None:
-            return 404, {"error": f"no submitted entry {printable(name)!r}"}
+            return 404, {"error": f"no submitted entry {name[:80]!r}"}
         data = entry.to_json()
         author = self.register.author(token)
         if author is not None and (author.organiser or author.name == entry.author):
@@ -652,7 +652,7 @@ class LeagueDesk:
             return 401, {"error": "a valid token is needed"}
         entry = self.register.entry(name)
         if entry is None:
-            return 404, {"error": f"no submitted entry {printable(name)!r}"}
+            return 404, {"error": f"no submitted entry {name[:80]!r}"}
         if action not in ("retire", "pause", "reinstate"):
             return 400, {"error": "action: retire, pause or reinstate"}
         if not author.organiser and (action != "retire" or author.name != entry.author):

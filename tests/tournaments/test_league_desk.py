@@ -1,8 +1,10 @@
 """The league's desk and page against what the fuzzing found: an entry unusable on disk is refused alone and the
-league starts; an entry retired or paused while its check runs stays so when the check passes."""
+league starts; an entry retired or paused while its check runs stays so when the check passes; messages quote a
+name escaped once; a query's number of any length is a 400, never a 500."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -150,6 +152,77 @@ def test_an_entry_retired_during_a_check_it_fails_is_refused(tmp_path: Path) -> 
     status, reply = trio.run(desk.act, tokens["boss"], "reinstate", "bad")
     assert status == 409 and reply["error"].startswith("'bad' was refused (") and "never plays" in reply["error"]
     desk.close()
+
+
+def test_a_name_in_a_desks_message_is_escaped_once(tmp_path: Path) -> None:
+    """printable() and then !r: a control character showed as \\\\x1b, its backslash escaped a second time."""
+    desk, tokens = desk_of(tmp_path)
+    assert desk.entry(None, "a\x1bb") == (404, {"error": "no submitted entry 'a\\x1bb'"})
+    assert trio.run(desk.act, tokens["boss"], "pause", "a\u202eb") == (404, {"error": "no submitted entry "
+                                                                                  "'a\\u202eb'"})
+    desk.close()
+
+
+def test_a_damaged_stores_text_is_escaped_once_in_the_message() -> None:
+    import sqlite3
+
+    from referee.errors import StoreError
+    from tournaments.league import NEXT_TABLE_KEY, Chooser
+    from tournaments.ratings import Ratings
+
+    con = sqlite3.connect(":memory:")
+    con.executescript("CREATE TABLE meta (key TEXT, value TEXT); CREATE TABLE matches (grp TEXT, rotation INTEGER, "
+                      "seat1 TEXT, seat2 TEXT, seat3 TEXT, seat4 TEXT);")
+    con.execute("INSERT INTO matches VALUES ('G\x1b[2J', 0, 'a', 'b', 'c', 'd')")
+    with pytest.raises(StoreError, match=r"^match group 'G\\x1b\[2J' is not a league table$"):
+        Chooser(Ratings(), ["a", "b"], "greedy", 1).load(con)
+    con.execute("INSERT INTO meta VALUES (?, ?)", (NEXT_TABLE_KEY, "7\x1b"))
+    with pytest.raises(StoreError, match=r"is '7\\x1b'$"):
+        Chooser(Ratings(), ["a", "b"], "greedy", 1).load(con)
+
+
+# ------------------------------------------------------------------------------------------------ the page's queries
+
+
+def get(path: str, query: bytes) -> tuple[int, dict[str, Any]]:
+    """``GET path?query`` of the league's app, through ASGI as the server calls it."""
+    from referee.league_pages import league_app
+
+    asked: list[int] = []
+
+    def matches(n: int) -> list[dict[str, Any]]:
+        asked.append(n)
+        return [{"id": f"L{i:07d}-r00"} for i in range(n)]
+
+    app = league_app(lambda: {}, matches)
+    sent: list[dict[str, Any]] = []
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "root_path": "", "query_string": query,
+             "headers": [(b"host", b"league")], "client": ("127.0.0.1", 1), "server": ("league", 80)}
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    trio.run(app, scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, json.loads(body)
+
+
+@pytest.mark.parametrize("limit", [b"9" * 5000, b"1" + b"0" * 4400, b"0" * 5000, b"101", b"0", b"", b"-1", b"1e2",
+                                   b"%D9%A3", b"1%00"])
+def test_a_bad_number_in_the_query_is_a_400_whatever_its_length(limit: bytes) -> None:
+    """5,000 digits: int() raised past Python's limit on a number's digits, an HTTP 500 and a traceback."""
+    assert get("/api/matches", b"limit=" + limit) == (400, {"error": "limit: give a whole number from 1 to 100"})
+
+
+def test_a_good_number_in_the_query_is_read() -> None:
+    status, data = get("/api/matches", b"limit=100")
+    assert status == 200 and len(data["matches"]) == 100
+    assert get("/api/matches", b"")[0] == 200 and len(get("/api/matches", b"")[1]["matches"]) == 20
 
 
 if __name__ == "__main__":  # pragma: no cover
