@@ -10,7 +10,6 @@ and an ``[options]`` table) or an mj-server option file (``GameOption`` lines), 
 
 from __future__ import annotations
 
-import json
 import os
 import tomllib
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ from referee.game.taiwan16.rules import (
     parse_assignments,
     rules_schema,
 )
-from referee.userfiles import loads_toml, read_text
+from referee.userfiles import assignment_value, loads_toml, read_text
 from referee.validation import validation_reason
 
 if TYPE_CHECKING:
@@ -131,10 +130,7 @@ def _values(assignments: list[str]) -> dict[str, Any]:
         if "=" not in item:
             raise InputError(f"--set {item!r}: expected OPTION=VALUE")
         key, raw = (x.strip() for x in item.split("=", 1))
-        try:
-            values[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            values[key] = raw
+        values[key] = assignment_value(raw, f"--set {key}")
     return values
 
 

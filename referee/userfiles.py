@@ -35,8 +35,15 @@ _BRACKET = re.compile(r"[\[\]{}]")
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")  # the escape of half a character beyond U+FFFF
 
 
+class JSONRefused(json.JSONDecodeError):
+    """JSON that mjref refuses whether or not it is well formed: nested deeper than it reads, a number of more
+    digits than Python converts, half of a surrogate pair.  A ``json.JSONDecodeError``, so that every reader's
+    ``except json.JSONDecodeError`` gives its reason; :func:`assignment_value` tells it from text that is not
+    JSON."""
+
+
 def check_depth(text: str, max_depth: int = MAX_JSON_DEPTH) -> None:
-    """Raise ``json.JSONDecodeError`` if the JSON ``text`` nests deeper than ``max_depth``.  Cheap for real input:
+    """Raise ``JSONRefused`` (a ``json.JSONDecodeError``) if the JSON ``text`` nests deeper than ``max_depth``.  Cheap for real input:
     the brackets are only followed when there are more than ``max_depth`` of them."""
     if text.count("[") + text.count("{") <= max_depth:
         return
@@ -44,7 +51,7 @@ def check_depth(text: str, max_depth: int = MAX_JSON_DEPTH) -> None:
     for m in _BRACKET.finditer(_STRING.sub('""', text)):  # brackets inside strings do not nest
         depth += 1 if m.group() in "[{" else -1
         if depth > max_depth:
-            raise json.JSONDecodeError(f"nested more than {max_depth} levels deep", text, m.start())
+            raise JSONRefused(f"nested more than {max_depth} levels deep", text, m.start())
 
 
 def loads_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
@@ -58,11 +65,24 @@ def loads_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise
     except ValueError:  # (json's only other: an integer of more digits than Python converts)
         _, pos = _long_number(text)
-        raise json.JSONDecodeError(f"a number of more than {sys.get_int_max_str_digits()} digits", text, pos) from None
+        raise JSONRefused(f"a number of more than {sys.get_int_max_str_digits()} digits", text, pos) from None
     found = _SURROGATE.search(text) if "\\u" in text else None  # cheap for real input: a pair is rare
     if found is not None and not _is_text(data):
-        raise json.JSONDecodeError("a string holds half of a surrogate pair, not text", text, found.start())
+        raise JSONRefused("a string holds half of a surrogate pair, not text", text, found.start())
     return data
+
+
+def assignment_value(raw: str, what: str) -> Any:
+    """The VALUE of an ``OPTION=VALUE`` given on the command line (``--set``, ``--each``): read as JSON where it
+    parses (``true``, ``12``, ``"x"``, ``["flower"]``), else the text as given.  JSON that mjref refuses (a number
+    of more digits than Python converts, nesting past ``MAX_JSON_DEPTH``) is an ``InputError`` naming ``what``
+    (``--set hands``), not a traceback nor text taken in its place."""
+    try:
+        return loads_json(raw)
+    except JSONRefused as exc:
+        raise InputError(f"{what}: {exc.msg}") from None
+    except json.JSONDecodeError:
+        return raw
 
 
 def _long_number(text: str) -> tuple[int, int]:
@@ -278,6 +298,6 @@ def check_output_dir(path: Path | str, what: str, error: type[InputError] = Inpu
 
 __all__ = [
     "FORCE_HINT", "MAX_FILE_BYTES", "MAX_JSON_DEPTH", "check_depth", "check_output_dir", "check_output_file",
-    "loads_json",
+    "JSONRefused", "assignment_value", "loads_json",
     "parse_json", "read_bytes", "read_text", "read_toml", "utf8_reason",
 ]

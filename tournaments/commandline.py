@@ -31,7 +31,7 @@ from typing import Any
 
 from bots.base import BUILTIN_NAMES
 from referee.errors import InputError
-from referee.userfiles import read_toml
+from referee.userfiles import assignment_value, read_toml
 from tournaments.config import BotEntry, ConfigError, canonical, parse_config
 from wrappers.spec import SpecError, absolute_files, command_name, load_spec_file
 
@@ -168,10 +168,7 @@ def apply_each(entries: list[dict[str, Any]], assignments: Sequence[str]) -> Non
         key = key.strip()
         if not sep or not key:
             raise ConfigError(f"--each {item!r}: expected KEY=VALUE (e.g. --each timeout=5)")
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
+        value = assignment_value(raw, f"--each {key}")
         field = key.split(".", 1)[0]
         if field not in _ENTRY_FIELDS or field in ("name", "builtin", "cmd", "remote"):
             fields = sorted(_ENTRY_FIELDS - {"name", "builtin", "cmd", "remote"})

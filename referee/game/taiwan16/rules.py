@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from referee.game.match_options import MAX_POINTS, RulesError, check_fault_penalty, field
+from referee.userfiles import assignment_value
 from referee.validation import validation_reason
 
 DEFAULT_TAI: dict[str, int] = {
@@ -164,10 +165,7 @@ def assignment_options(items: Iterable[str]) -> dict[str, Any]:
         key, raw = item.split("=", 1)
         key = key.strip()
         raw = raw.strip()
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
+        value = assignment_value(raw, f"--set {key}")
         if key.startswith("tai."):
             table = options.setdefault("tai", {})
             if not isinstance(table, dict):  # --set tai=2 --set tai.dealer=1: a TypeError
