@@ -43,8 +43,8 @@ class JSONRefused(json.JSONDecodeError):
 
 
 def check_depth(text: str, max_depth: int = MAX_JSON_DEPTH) -> None:
-    """Raise ``JSONRefused`` (a ``json.JSONDecodeError``) if the JSON ``text`` nests deeper than ``max_depth``.  Cheap for real input:
-    the brackets are only followed when there are more than ``max_depth`` of them."""
+    """Raise ``JSONRefused`` (a ``json.JSONDecodeError``) if the JSON ``text`` nests deeper than ``max_depth``.
+    Cheap for real input: the brackets are only followed when there are more than ``max_depth`` of them."""
     if text.count("[") + text.count("{") <= max_depth:
         return
     depth = 0
