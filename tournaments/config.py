@@ -113,7 +113,7 @@ class TournamentConfig(BaseModel):
 
         return named_rules_table(v)
     bots: list[BotEntry] = Field(..., min_length=1)
-    dask: str | None = Field(None, description="A Dask scheduler address, or 'local' (see docs).")
+    dask: str | None = Field(None, min_length=1, description="A Dask scheduler address, or 'local' (see docs).")
     trust_memory: bool = Field(
         False,
         description="Let bots that can remember across matches (writable = true, network = true, or remote) play "

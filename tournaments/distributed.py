@@ -340,36 +340,89 @@ def namespace_of(identity: dict[str, Any]) -> str:
     return hashlib.sha256(canonical(identity).encode()).hexdigest()[:16]
 
 
-def _precheck_tcp(address: str, timeout: float) -> None:
-    """Fail fast with the operating system's reason (refused, unknown host) instead of Dask's generic timeout."""
+def _precheck(address: str, timeout: float) -> None:
+    """Refuse (DaskError, one line) an address that cannot be a Dask scheduler's, before any ``Client`` is made:
+    a scheme Dask has not, or has but cannot use here (``ucx://`` without its package: a TypeError, then a client
+    that took 20 s to close at exit); a TCP address the operating system cannot reach (its reason, not Dask's
+    generic timeout); a server that does not answer as a Dask scheduler within ``timeout`` (an HTTP server on the
+    port made ``Client()`` wait for ever)."""
     try:  # Dask's parsers say ValueError for an address they cannot read; only that is caught here
         scheme, loc = parse_address(address)
         known = sorted(set(backends) - {"inproc"})  # inproc: within one process only
         if scheme not in known:  # Client() would fail, then time out for 20 s closing itself at exit (a traceback)
-            raise ValueError(f"unknown scheme {scheme!r}, known: {', '.join(known)}")
-        if scheme not in ("tcp", "tls"):
-            return
-        host, port = parse_host_port(loc)
+            raise ValueError(f"unknown scheme {scheme!r}, known: {', '.join(k for k in known if _unusable(k) is None)}")
+        host, port = parse_host_port(loc) if scheme in ("tcp", "tls", "ws", "wss") else (None, None)
     except ValueError as exc:
         raise DaskError(f"{address}: not a Dask scheduler address ({exc}); e.g. tcp://host:8786, or 'local'") \
             from None
+    why = _unusable(scheme)
+    if why is not None:
+        raise DaskError(f"{address}: Dask cannot use {scheme}:// here ({why})")
+    if host is not None:
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                pass
+        except socket.gaierror as exc:
+            raise DaskError(f"{address}: cannot resolve host {host!r} ({exc.strerror})") from None
+        except TimeoutError:
+            raise DaskError(f"{address}: no answer within {timeout:g} s (is `dask scheduler` running there?)") \
+                from None
+        except OSError as exc:
+            raise DaskError(f"{address}: cannot connect ({exc.strerror or exc}; is `dask scheduler` running there?)") \
+                from None
+    _ask_identity(address, timeout)
+
+
+def _unusable(scheme: str) -> str | None:
+    """Why Dask cannot connect by ``scheme`` here (``ucx``: registered, but its package is gone), or None."""
     try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
-    except socket.gaierror as exc:
-        raise DaskError(f"{address}: cannot resolve host {host!r} ({exc.strerror})") from None
+        backends[scheme].get_connector()
+    except Exception as exc:  # noqa: BLE001 - whatever a backend fails with here, it cannot be used
+        return f"{type(exc).__name__}: {_first_line(exc)}"
+    return None
+
+
+def _ask_identity(address: str, timeout: float) -> None:
+    """Ask ``address`` who it is (the ``identity`` request every Dask server answers), within ``timeout`` whatever
+    happens (``asyncio.wait_for`` cancels a read that never ends); refuse (DaskError) unless a scheduler answers."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.core import send_recv
+    from distributed.security import Security
+
+    async def ask() -> Any:
+        comm = await connect(address, timeout=timeout, **Security().get_connection_args("client"))
+        try:
+            return await send_recv(comm, op="identity")
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(ask(), timeout))
     except TimeoutError:
-        raise DaskError(f"{address}: no answer within {timeout:g} s (is `dask scheduler` running there?)") from None
-    except OSError as exc:
-        raise DaskError(f"{address}: cannot connect ({exc.strerror or exc}; is `dask scheduler` running there?)") \
-            from None
+        raise DaskError(f"{address}: no Dask scheduler answered within {timeout:g} s (is `dask scheduler` running "
+                        "there, on that port?)") from None
+    except Exception as exc:  # noqa: BLE001 - whatever the connection failed with, it cannot be used
+        raise DaskError(f"{address}: cannot connect to the Dask scheduler ({type(exc).__name__}: "
+                        f"{_first_line(exc)})") from None
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        raise DaskError(f"{address}: not a Dask scheduler (it answered as {str(kind)[:40]!r}); give the address "
+                        "of `dask scheduler`")
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message cut to its first line (Dask's run to paragraphs), at most 200 characters."""
+    text = str(exc).strip().split("\n", 1)[0]
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def check_address(address: str, timeout: float = 10.0) -> None:
-    """Refuse (DaskError) an address that cannot be a scheduler, or a TCP one that cannot be reached, without
-    connecting a client: a run checks it before ``--restart`` discards anything."""
+    """Refuse (DaskError) an address that cannot be a scheduler, or one that cannot be reached or does not answer
+    as a scheduler, without making a client: a run checks it before ``--restart`` discards anything."""
     if address != LOCAL:
-        _precheck_tcp(address, timeout)
+        _precheck(address, timeout)
 
 
 def _connect(address: str, workers: int | None, timeout: float) -> tuple[Client, LocalCluster | None]:
@@ -382,17 +435,21 @@ def _connect(address: str, workers: int | None, timeout: float) -> tuple[Client,
             raise DaskError(f"local: cannot start a Dask cluster of {n} workers ({type(exc).__name__}: {exc})") \
                 from None
         return Client(cluster, set_as_default=False), cluster
-    _precheck_tcp(address, timeout)
+    _precheck(address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, ValueError) as exc:
-        raise DaskError(f"{address}: cannot connect to the Dask scheduler ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - any failure to connect is the address's, said in one line
+        raise DaskError(f"{address}: cannot connect to the Dask scheduler ({type(exc).__name__}: "
+                        f"{_first_line(exc)})") from None
     try:
         client.wait_for_workers(1, timeout=timeout)
-    except (TimeoutError, OSError):
+    except Exception as exc:  # noqa: BLE001
         client.close()
-        raise DaskError(f"{address}: no Dask workers joined within {timeout:g} s (start `dask worker {address}` "
-                        f"on each machine)") from None
+        if isinstance(exc, (TimeoutError, OSError)):
+            raise DaskError(f"{address}: no Dask workers joined within {timeout:g} s (start `dask worker {address}` "
+                            f"on each machine)") from None
+        raise DaskError(f"{address}: the Dask scheduler failed while waiting for workers ({type(exc).__name__}: "
+                        f"{_first_line(exc)})") from None
     return client, None
 
 

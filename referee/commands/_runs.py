@@ -51,6 +51,14 @@ class RunStopped(Exception):  # noqa: N818 - not an error: the run ended early, 
         self.status = status
 
 
+def dask_address(text: str) -> str:
+    """The value of ``--dask``: an address or ``local``; an empty one is refused (it was taken as no Dask at all,
+    and the run played on this machine without a word)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a Dask scheduler's address (tcp://host:8786) or 'local'")
+    return text
+
+
 def open_dask(address: str | None, opener: Callable[[Any, str], Any]) -> Any:
     """None without an address; else the executor ``opener(tournaments.distributed, address)`` opens.  Without
     Dask installed, or with a cluster that cannot be used (``DaskError``), an :class:`InputError` in one line."""

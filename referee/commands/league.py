@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.commands import add_play_options, make_console
-from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, dask_address, open_dask
 from referee.errors import printable
 from referee.numbers import int_arg
 from referee.userfiles import check_output_file
@@ -55,7 +55,7 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--listen", default=None, metavar="HOST:PORT",
                    help="serve the league's page (live standings and latest matches, read-only) there; port 0: any "
                    "free port, printed")
-    p.add_argument("--dask", metavar="ADDRESS", default=None,
+    p.add_argument("--dask", metavar="ADDRESS", default=None, type=dask_address,
                    help="play the matches on a Dask cluster: a scheduler address (tcp://host:8786) or 'local' "
                    "(default: the file's dask, else this machine; needs: pip install 'mjref[dask]')")
     p.add_argument("--wrappers", default=None, metavar="HOST:PORT",

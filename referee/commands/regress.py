@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from referee.commands import add_play_options, add_rules_options, add_timeout_option, fail, make_console
-from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, dask_address, open_dask
 from referee.markdown import md_code
 from referee.match import MatchError, resolve_bots
 from referee.numbers import count, float_arg, int_arg
@@ -101,7 +101,7 @@ def register(sub: Any, name: str, summary: str) -> None:
                    help="salt of the walls (default: a secret one per store, so nobody can derive the walls from "
                    "the seeds; give one to replay the same walls in another store)")
     p.add_argument("--concurrency", type=int_arg, default=None, help="matches at once (default: the cores)")
-    p.add_argument("--dask", metavar="ADDRESS", default=None,
+    p.add_argument("--dask", metavar="ADDRESS", default=None, type=dask_address,
                    help="play the matches on a Dask cluster: a scheduler address, or 'local' "
                    "(needs: pip install 'mjref[dask]')")
     p.add_argument("--store", type=Path, default=Path(DEFAULT_STORE),

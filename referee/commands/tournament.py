@@ -25,7 +25,7 @@ from referee.commands import (
     fail,
     make_console,
 )
-from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, open_dask
+from referee.commands._runs import LongRun, RunStopped, bad_input_exits_2, check_dask, dask_address, open_dask
 from referee.errors import InputError, printable
 from referee.numbers import count, int_arg
 from referee.rulesets import rules_table
@@ -86,7 +86,7 @@ def register(sub: Any, name: str, summary: str) -> None:
                    "default when stdout is not a terminal")
     p.add_argument("--standings-every", type=int_arg, default=None, metavar="N",
                    help="with lines: the standings every N finished matches, with the rate and an ETA")
-    p.add_argument("--dask", metavar="ADDRESS", default=None,
+    p.add_argument("--dask", metavar="ADDRESS", default=None, type=dask_address,
                    help="run every match on a Dask cluster: a scheduler address, or 'local' for a local cluster "
                    "(needs: pip install 'mjref[dask]')")
     add_timeout_option(p)

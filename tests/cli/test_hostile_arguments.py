@@ -3,10 +3,15 @@ exit status 2, never a traceback (the helpers are ``test_fuzz_inputs``')."""
 
 from __future__ import annotations
 
+import http.server
+import shutil
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_fuzz_inputs import ROOT, mjref, one_line
+from test_fuzz_inputs import ROOT, mjref, one_line, store  # noqa: F401 - store: a fixture
 
 HUGE = "9" * 5000  # more digits than Python converts to an integer (a ValueError of its own, not a JSONDecodeError)
 DEEP = "[" * 50_000  # JSON nested past Python's stack (a RecursionError)
@@ -37,3 +42,53 @@ def test_an_option_value_json_cannot_hold_is_one_line(argv: list[str], word: str
 
 def test_an_option_value_that_is_not_json_is_still_text(tmp_path: Path) -> None:
     one_line(mjref("match", "--set", "hands=abc", "--log", "none", cwd=tmp_path), "not 'abc'")
+
+
+@pytest.fixture()
+def not_dask() -> Iterator[str]:
+    """An HTTP server: it accepts a connection and never answers as Dask does (``Client()`` waited for ever)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("address", ["ucx://127.0.0.1:1", "ws://127.0.0.1:1", "not_dask"])
+def test_a_dask_address_that_cannot_be_used_is_one_line(address: str, request: pytest.FixtureRequest,
+                                                        tmp_path: Path) -> None:
+    """``ucx://``: a scheme Dask registers but cannot use without its package (a TypeError from Client, then a
+    second traceback as the half-made client timed out closing at exit); a server that is not a scheduler: a
+    wait without end.  Each is refused in one line before any client is made."""
+    if address == "not_dask":
+        address = request.getfixturevalue("not_dask")
+    (tmp_path / "c.toml").write_text(BOT_TOML)
+    started = time.monotonic()
+    one_line(mjref("tournament", "greedy", "random", "--dask", address, "--quiet", cwd=tmp_path), address)
+    assert time.monotonic() - started < 40  # the connection's timeout is 10 s
+
+
+@pytest.mark.parametrize("command", [["tournament", "greedy", "random"], ["league", "l.toml"],
+                                     ["regress", "greedy", "greedy"]])
+def test_an_empty_dask_address_is_a_usage_error(command: list[str], tmp_path: Path) -> None:
+    """``--dask ""`` was no Dask at all: the run played on this machine without a word."""
+    one_line(mjref(*command, "--dask", "", "--quiet", cwd=tmp_path), "--dask")
+
+
+def test_an_empty_dask_address_in_a_tournament_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text('name = "t"\nseeds = 1\ndask = ""\n[[bots]]\nname = "g"\nbuiltin = "greedy"\n')
+    one_line(mjref("tournament", "t.toml", "--quiet", cwd=tmp_path), "dask")
+    assert not list(tmp_path.rglob("*.sqlite"))
+
+
+def test_restart_with_a_server_that_is_not_dask_keeps_the_store(not_dask: str, store: Path, tmp_path: Path) -> None:
+    """``--restart`` checks the address before it discards the store: a server that accepts and never answers as
+    a scheduler is refused there too."""
+    shutil.copy(store / "t.toml", tmp_path / "t.toml")
+    shutil.copy(store / "t.sqlite", tmp_path / "t.sqlite")
+    before = (tmp_path / "t.sqlite").read_bytes()
+    one_line(mjref("tournament", "t.toml", "--restart", "--dask", not_dask, "--quiet", cwd=tmp_path), not_dask)
+    assert (tmp_path / "t.sqlite").read_bytes() == before
