@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__
-from referee.errors import InputError, printable
+from referee.errors import InputError, MjrefError, printable
 from referee.html import charts, report_page
-from referee.viewer import ViewerError, write_viewer
+from referee.viewer import write_viewer
 from tournaments import totals as agg
 from tournaments.schedule import MATCH_ID
 from tournaments.stats import TRUST_MEMORY_MARK, compute_standings, to_json
@@ -440,7 +440,7 @@ def make_report(store_path: Path | str, out_path: Path | str, with_matches: bool
             target = folder / f"{m['id']}.html"
             try:
                 viewers[m["id"]] = write_viewer(log, target)
-            except ViewerError as exc:
+            except MjrefError as exc:  # a log (or its page) that cannot be used: a ViewerError, a LogError, …
                 problems[m["id"]] = str(exc)
                 continue
             links[m["id"]] = Path(os.path.relpath(target, out.parent)).as_posix()
