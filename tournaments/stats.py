@@ -848,10 +848,13 @@ _MOMENT_RULES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _check_total_numbers(con: sqlite3.Connection, store_path: Path) -> None:
+RECOUNT_ADVICE = "the store is damaged (`mjref standings --recount` counts its totals again from its matches)"
+
+
+def check_total_numbers(con: sqlite3.Connection, store_path: Path, damaged: str = RECOUNT_ADVICE) -> None:
     """As :func:`_check_numbers`, for the totals standings read (a handful of rows): numbers, of a size sums of
-    points reach, and moments that some matches could have (``_MOMENT_RULES``)."""
-    damaged = "the store is damaged (`mjref standings --recount` counts its totals again from its matches)"
+    points reach, and moments that some matches could have (``_MOMENT_RULES``).  ``damaged`` ends each message:
+    the advice to recount, or (from the recount itself, :meth:`tournaments.store.Store.recount`) what else."""
     for table, columns in agg.NUMBER_COLUMNS.items():
         whole = _whole_columns(con, table)
         for column in columns:
@@ -881,7 +884,7 @@ def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group", head
         con.execute("BEGIN")  # one snapshot, even while a tournament is writing
         faults: dict[str, dict[str, int]] = defaultdict(dict)
         if has_totals(con):
-            _check_total_numbers(con, store_path)
+            check_total_numbers(con, store_path)
             bots, pairs, matches, hands, groups = kept_totals(con, cluster_by, pairs_too=head_to_head)
             faults.update(agg.fault_counts(con))
         else:

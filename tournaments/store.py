@@ -355,6 +355,9 @@ def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
     kind = _inspect(path)
     if readonly and kind == "missing":
         raise StoreError(f"{path}: no such store")
+    if kind == "empty" and readonly:  # a reader (standings, report): --restart is not its to give
+        raise StoreError(f"{path}: an empty file (0 bytes), not a results store (mjref tournament, league or regress "
+                         "writes one)")
     if kind == "empty":
         raise StoreError(f"{path}: an empty file (0 bytes), not a results store; nothing to resume (use --restart "
                          f"to start a new store there)")
@@ -479,9 +482,21 @@ class Store:
 
     def recount(self) -> int:
         """Compute the kept totals again from the match rows, in one transaction (``mjref standings --recount``,
-        for a store whose rows were edited by hand); returns how many matches were counted."""
+        for a store whose rows were edited by hand); returns how many matches were counted.  Totals that standings
+        would refuse (sums past any matches', moments no matches give) roll it back: the store is left as it was
+        (``StoreError``)."""
+        from .stats import check_total_numbers  # (stats imports this module)
+
         with self._transaction():
-            return self._rebuild_totals()
+            try:
+                n = agg.rebuild(self.con)
+            except OverflowError:  # whole numbers each, but their sums are past SQLite's integers
+                raise StoreError(f"{self.path}: its match rows cannot be totalled (their sums are larger than a "
+                                 f"store keeps); {UNCHANGED}") from None
+            except (TypeError, ValueError, KeyError) as exc:
+                raise StoreError(f"{self.path}: its match rows cannot be totalled ({exc}); {UNCHANGED}") from None
+            check_total_numbers(self.con, self.path, damaged=f"its match rows are damaged; {UNCHANGED}")
+            return n
 
     def close(self) -> None:
         if self._key is not None:
@@ -615,11 +630,24 @@ class Store:
         return True
 
 
+UNCHANGED = "the store is left as it was"
+
+
 def recount(path: Path) -> int:
     """``mjref standings --recount``: the store's kept totals computed again from its match rows (after rows were
     edited by hand), under the store's lock (a running tournament is not disturbed: :class:`StoreBusy`); returns
-    how many matches were counted.  A missing, empty or foreign file is refused, never created."""
-    connect(path, readonly=True).close()
+    how many matches were counted.  A missing, empty or foreign file is refused, never created; match rows that
+    cannot be totalled are refused (``StoreError`` naming the match and the column) before the store is opened
+    for writing, and totals that come out wrong roll the recount back: a recount that fails changes nothing."""
+    con = connect(path, readonly=True)  # before the lock, which would make the folder of a store that is missing
+    try:
+        con.execute("BEGIN")  # every row the totals use read and checked, nothing written
+        for _ in agg.facts_from_tables(con):
+            pass
+    except (sqlite3.Error, TypeError, ValueError, KeyError, OverflowError) as exc:
+        raise StoreError(f"{path}: its match rows cannot be totalled ({exc}); {UNCHANGED}") from None
+    finally:
+        con.close()
     with StoreLock(path), Store(path) as store:
         return store.recount()
 

@@ -259,25 +259,61 @@ def clear(con: sqlite3.Connection) -> None:
 
 
 _WHOLE_SEAT_COLUMNS = ("points", "hands", "wins", "self_draws", "deal_ins", "faults", "answers")
+_SECONDS_SEAT_COLUMNS = ("answer_seconds", "max_answer_seconds")
+SEATS = 4  # every match has four seats (dummies fill the empty ones), and so four seat rows
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int
+
+
+def _seconds(value: Any) -> bool:
+    """A number of seconds as a match records it: finite and not negative (1e999 is kept as inf by SQLite)."""
+    return type(value) in (int, float) and 0 <= value < float("inf")
 
 
 def facts_from_tables(con: sqlite3.Connection) -> Iterator[MatchFacts]:
-    """Every recorded match, read back from the store's match tables (to build the totals of an older store)."""
-    seat_cols = ("bot", "points", "rank", "hands", "wins", "self_draws", "deal_ins", "faults", "answers",
+    """Every recorded match, read back from the store's match tables (to build the totals of an older store, or
+    again by ``mjref standings --recount``).  Every cell the totals use is checked first: a row edited by hand
+    (a seat missing, a rank of inf, points of 1e308, a seed of text) is a ``ValueError`` naming the match, the
+    table and the column, never a total that is silently wrong or an error of Python's own (``max() arg is an
+    empty sequence``)."""
+    seat_cols = ("position", "bot", "points", "rank", "hands", "wins", "self_draws", "deal_ins", "faults", "answers",
                  "answer_seconds", "max_answer_seconds")
-    matches = con.execute("SELECT id, grp, seed, hands, seat1, seat2, seat3, seat4 FROM matches ORDER BY idx, id")
-    for mid, grp, seed, hands, *names in matches.fetchall():
+    matches = con.execute("SELECT id, grp, seed, hands FROM matches ORDER BY idx, id")
+    for mid, grp, seed, hands in matches.fetchall():
+        where = f"match {str(mid)[:60]!r}"
+        if not _whole(seed):
+            raise ValueError(f"{where}: column 'seed' holds {seed!r:.60}, not a whole number")
+        if not _whole(hands) or hands < 0:
+            raise ValueError(f"{where}: column 'hands' holds {hands!r:.60}, not a whole number of 0 or more")
         seat_rows = [dict(zip(seat_cols, r, strict=True)) for r in con.execute(
             f"SELECT {', '.join(seat_cols)} FROM seats WHERE match_id = ? ORDER BY position", (mid,))]  # noqa: S608
+        if len(seat_rows) != SEATS or len({r["position"] for r in seat_rows}) != SEATS:
+            raise ValueError(f"{where}: it has {len(seat_rows)} seat row(s) at positions "
+                             f"{[r['position'] for r in seat_rows]!r:.60}, not one for each of its {SEATS} seats")
         for r in seat_rows:  # a count edited to 1e308 (a real, kept as given in an INTEGER column) summed to inf
-            column = next((c for c in _WHOLE_SEAT_COLUMNS if type(r[c]) is not int), None)
+            seat = f"{where}, seat {r['position']!r:.20}"
+            column = next((c for c in _WHOLE_SEAT_COLUMNS if not _whole(r[c])), None)
             if column is not None:
-                raise ValueError(f"match {mid!r}: seat column {column!r} holds {r[column]!r}, not a whole number")
-        bots = {i + 1: r["bot"] for i, r in enumerate(seat_rows)} or dict(enumerate(names, start=1))
-        hand_points = [(bots[p], r[p - 1] - r[p + 3]) for r in con.execute(
-            "SELECT s1, s2, s3, s4, p1, p2, p3, p4 FROM hands WHERE match_id = ?", (mid,)) for p in (1, 2, 3, 4)]
+                raise ValueError(f"{seat}: column {column!r} holds {r[column]!r:.60}, not a whole number")
+            column = next((c for c in _SECONDS_SEAT_COLUMNS if not _seconds(r[c])), None)
+            if column is not None:
+                raise ValueError(f"{seat}: column {column!r} holds {r[column]!r:.60}, not a number of seconds")
+            if type(r["rank"]) not in (int, float) or not 1 <= r["rank"] <= SEATS:
+                raise ValueError(f"{seat}: column 'rank' holds {r['rank']!r:.60}, not a rank from 1 to {SEATS}")
+        bots = {i + 1: r["bot"] for i, r in enumerate(seat_rows)}
+        hand_points = []
+        for hand, *r in con.execute("SELECT hand, s1, s2, s3, s4, p1, p2, p3, p4 FROM hands WHERE match_id = ?",
+                                    (mid,)):
+            bad = next((i for i, v in enumerate(r) if not _whole(v)), None)
+            if bad is not None:
+                column = f"{'sp'[bad // SEATS]}{bad % SEATS + 1}"
+                raise ValueError(f"{where}, hand {hand!r:.20}: column {column!r} holds {r[bad]!r:.60}, not a whole "
+                                 "number")
+            hand_points += [(bots[p], r[p - 1] - r[p + 3]) for p in (1, 2, 3, 4)]
         faults = [(str(b), str(k)) for b, k in con.execute("SELECT bot, kind FROM faults WHERE match_id = ?", (mid,))]
-        yield MatchFacts(str(grp), int(seed), int(hands), seat_rows, hand_points, faults)
+        yield MatchFacts(str(grp), seed, hands, seat_rows, hand_points, faults)
 
 
 def rebuild(con: sqlite3.Connection) -> int:

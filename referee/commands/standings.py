@@ -19,7 +19,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import fail, make_console
+from referee.commands import make_console
+from referee.errors import printable
 from referee.numbers import count
 from tournaments.ratings import league_standings
 from tournaments.stats import (
@@ -59,17 +60,10 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        empty = args.store.is_file() and args.store.stat().st_size == 0
-    except (OSError, ValueError):
-        empty = False  # reading it says why
-    if empty:  # the store's own message suggests --restart, which is the tournament's, not this command's
-        return fail("standings", f"{args.store}: an empty file (0 bytes), not a results store (mjref tournament or "
-                    "mjref regress writes one)")
-    if args.recount:
-        n = recount(args.store)
-        print(f"{args.store}: totals recounted from {n} match{'es' if n != 1 else ''}", file=sys.stderr)
+    n = recount(args.store) if args.recount else None  # a recount that fails changes nothing (tournaments.store)
     standings, ratings = league_standings(args.store, cluster_by=args.cluster)
+    if n is not None:  # said once the standings are read: no progress line before an error
+        print(printable(f"{args.store}: totals recounted from {count(n, 'match', 'matches')}"), file=sys.stderr)
     if args.format == "json":
         data = to_json(standings, ratings)
         if not args.head_to_head:

@@ -4,10 +4,12 @@ the store as it was (the helpers are ``test_fuzz_inputs``')."""
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
-from test_fuzz_inputs import mjref
+from test_fuzz_inputs import mjref, one_line, store  # noqa: F401 - store: a fixture
 
 BOTS = '[[bots]]\nname = "g"\nbuiltin = "greedy"\n[[bots]]\nname = "r"\nbuiltin = "random"\n'
 
@@ -39,3 +41,51 @@ def test_a_bad_match_log_costs_only_its_own_viewer(logged: Path) -> None:
     assert "wrote 5 match viewer(s)" in proc.stdout
     assert sorted(p.stem for p in (d / "r_matches").glob("*.html")) == [p.stem for p in logs[3:]]
     assert "no viewer" in (d / "r.html").read_text()
+
+
+RECOUNT_CASES = [
+    # No seat rows for a match (its ID edited, or the rows deleted): "max() arg is an empty sequence"
+    ("UPDATE matches SET id = 'a' || char(27) || '[2J' WHERE rowid = 1", "0 seat row(s)"),
+    ("DELETE FROM seats WHERE position = 1", "3 seat row(s)"),
+    ("UPDATE seats SET rank = 1e999", "column 'rank' holds inf"),
+    ("UPDATE matches SET seed = 'x'", "column 'seed' holds 'x'"),
+    # Totalled without complaint, then refused by standings with advice to run the command just run
+    ("UPDATE hands SET p1 = 1e308", "column 'p1' holds 1e+308"),
+    ("UPDATE seats SET answer_seconds = -1e308", "column 'answer_seconds' holds -1e+308"),
+    ("UPDATE seats SET answer_seconds = 1e300", "column 'answer_seconds' holds 4e+300"),
+    ("UPDATE hands SET p1 = 9223372036854775807, s1 = -9223372036854775807", "larger than a store keeps"),
+]
+
+
+@pytest.mark.parametrize(("sql", "word"), RECOUNT_CASES, ids=[s for s, _ in RECOUNT_CASES])
+def test_a_recount_that_fails_says_why_in_one_line_and_changes_nothing(sql: str, word: str, store: Path,
+                                                                      tmp_path: Path) -> None:
+    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
+    con = sqlite3.connect(tmp_path / "e.sqlite")
+    con.execute(sql)
+    con.commit()
+    con.close()
+    before = (tmp_path / "e.sqlite").read_bytes()
+    line = one_line(mjref("standings", "e.sqlite", "--recount", cwd=tmp_path), word)
+    assert "--recount" not in line and "left as it was" in line and "\x1b" not in line
+    assert (tmp_path / "e.sqlite").read_bytes() == before
+
+
+def test_a_recount_says_so_after_the_standings_are_read(store: Path, tmp_path: Path) -> None:
+    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
+    con = sqlite3.connect(tmp_path / "e.sqlite")
+    con.execute("UPDATE agg_bot SET points = points + 1000")  # totals edited: the recount mends them
+    con.commit()
+    con.close()
+    proc = mjref("standings", "e.sqlite", "--recount", "--format", "csv", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stderr == "e.sqlite: totals recounted from 4 matches\n", proc.stderr
+    assert proc.stdout.startswith("name,")
+
+
+@pytest.mark.parametrize("argv", [["report", "z.sqlite", "-o", "z.html"], ["standings", "z.sqlite"],
+                                  ["standings", "z.sqlite", "--recount"]])
+def test_an_empty_store_is_refused_without_advice_to_restart(argv: list[str], tmp_path: Path) -> None:
+    """The store's message for an empty file advised ``--restart``, which these commands do not have."""
+    (tmp_path / "z.sqlite").write_bytes(b"")
+    line = one_line(mjref(*argv, cwd=tmp_path), "z.sqlite: an empty file (0 bytes)")
+    assert "--restart" not in line and (tmp_path / "z.sqlite").read_bytes() == b""
