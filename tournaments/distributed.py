@@ -170,26 +170,26 @@ def bot_paths(spec: BotSpec) -> BotPaths | None:
     base = Path(spec.cwd) if spec.cwd else Path.cwd()
     if os.sep in exe or (os.altsep and os.altsep in exe):
         exe = str(Path(exe) if Path(exe).is_absolute() else base / exe)
-    files = tuple(str(base / a) for a in spec.cmd[1:] if not a.startswith("-") and (base / a).exists())
+    files = tuple(str(base / a) for a in spec.cmd[1:] if not a.startswith("-") and os.path.exists(base / a))
     return BotPaths(spec.name, spec.cwd, exe, files)
 
 
 def _path_problems(bots: Iterable[BotPaths]) -> list[str]:
     problems = []
     for b in bots:
-        if b.cwd and not Path(b.cwd).is_dir():
+        if b.cwd and not os.path.isdir(b.cwd):
             problems.append(f"bot {b.name!r}: working directory {b.cwd} does not exist")
             continue
         if os.sep in b.executable:
             p = Path(b.executable)
-            if not p.exists():
+            if not os.path.exists(p):
                 problems.append(f"bot {b.name!r}: executable {p} does not exist")
-            elif not p.is_file() or not os.access(p, os.X_OK):
+            elif not os.path.isfile(p) or not os.access(p, os.X_OK):
                 problems.append(f"bot {b.name!r}: {p} is not an executable file")
         elif shutil.which(b.executable) is None:
             problems.append(f"bot {b.name!r}: {b.executable!r} is not on the worker's PATH")
         for f in b.files:
-            if not Path(f).exists():
+            if not os.path.exists(f):
                 problems.append(f"bot {b.name!r}: file {f} does not exist")
     return problems
 

@@ -330,3 +330,20 @@ def test_a_classical_duplicate_tournament_on_dask_gives_the_local_runners_result
         assert body[0]["rules"]["family"] == "classical"
         assert all(len(r["wall"]) == 144 for r in body if r["type"] == "hand")
     assert main(["replay", str(logs[0])]) == 0
+
+
+def test_a_bots_argument_too_long_for_a_file_name_is_an_argument_not_an_oserror(tmp_path: Path) -> None:
+    """``bot_paths`` asks which arguments are files to check on the workers: pathlib's ``exists()`` raised
+    ``OSError`` (ENAMETOOLONG) for an argument longer than a file name may be, so a tournament of such a bot
+    ended in a traceback before any match; the argument is no file."""
+    import dataclasses
+
+    from tournaments.distributed import _path_problems
+    from wrappers.spec import BotSpec
+
+    long = "a" * 300
+    spec = BotSpec(name="long", cmd=[sys.executable, long, "--model=" + long], cwd=str(tmp_path))
+    paths = bot_paths(spec)
+    assert paths is not None and paths.files == ()
+    assert _path_problems([dataclasses.replace(paths, cwd=str(tmp_path / long))]) == [
+        f"bot 'long': working directory {tmp_path / long} does not exist"]
