@@ -85,6 +85,28 @@ def parse_listen(text: str, option: str = "--listen") -> tuple[str, int]:
     return host, number
 
 
+def check_listen(host: str, port: int, option: str = "--listen") -> None:
+    """Refuse (``ServeError``) an address this machine cannot listen on: a host name that does not resolve, an
+    address of another machine, a port in use or one this user may not take.  A command checks each of its
+    addresses before it mints or prints anything (a token printed for a server that never listened is a secret
+    given away for nothing).  Each address is bound as trio's listeners bind it (``SO_REUSEADDR``, IPv6 only on
+    an IPv6 socket) and closed at once."""
+    where = f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError, ValueError) as exc:  # gaierror; a name IDNA cannot encode; a NUL in it
+        raise ServeError(f"cannot listen on {where} ({option}): {getattr(exc, 'strerror', None) or exc}") from None
+    for family, kind, proto, _, address in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {where} ({option}): {exc.strerror or exc}") from None
+
+
 def load_tokens(path: Path, names: Iterable[str]) -> dict[str, str]:
     """The tokens of a TOML file ``name = "token"``, for exactly the remote bots ``names`` (each must have one)."""
     data = read_toml(path, ServeError)  # a FIFO or /dev/zero is refused, not read for ever
@@ -691,5 +713,5 @@ def check_xmj_seats(specs: Sequence[BotSpec], rules: Any, xmj_listen: tuple[str,
             raise ServeError(str(exc)) from None
 
 
-__all__ = ["Capped", "Door", "MAX_PENDING", "MAX_PENDING_PER_ORIGIN", "Server", "ServeError", "generate_tokens",
-           "load_tokens", "open_capped", "parse_listen", "remote_names", "serve_match", "server_ssl_context"]
+__all__ = ["Capped", "Door", "MAX_PENDING", "MAX_PENDING_PER_ORIGIN", "Server", "ServeError", "check_listen",
+           "generate_tokens", "load_tokens", "open_capped", "parse_listen", "remote_names", "serve_match", "server_ssl_context"]

@@ -156,7 +156,7 @@ def add_author(args: argparse.Namespace) -> int:
 @bad_input_exits_2("league")
 def run(args: argparse.Namespace) -> int:
     from referee.commands.serve import tokens_for
-    from referee.server import ServeError, parse_listen, server_ssl_context
+    from referee.server import ServeError, check_listen, parse_listen, server_ssl_context
     from tournaments import league as lg
 
     if args.file.name == "add-author":
@@ -182,6 +182,11 @@ def run(args: argparse.Namespace) -> int:
     dask = args.dask or config.tournament.dask
     if args.restart:
         check_dask(dask)
+    # every address checked before a token is minted or printed
+    if listen is not None:
+        check_listen(*listen, "--listen")
+    if remote:
+        check_listen(*wrappers, "--wrappers")
     # before the store is opened (--restart discards it): a bad tokens file is said first
     tokens = tokens_for(args, remote, make_console(stderr=args.json)) if remote else {}
     p = lg.open_league(config, args.file.resolve().parent, where=str(args.file), restart=args.restart,

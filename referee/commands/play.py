@@ -22,7 +22,7 @@ from referee.commands import match as match_command
 from referee.errors import InputError
 from referee.match import MatchResult
 from referee.numbers import int_arg
-from referee.server import Server, generate_tokens, parse_listen, serve_match
+from referee.server import Server, check_listen, generate_tokens, parse_listen, serve_match
 from referee.shutdown import watching_signals
 from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, XMJ_PREFIX, BotSpec
 
@@ -66,8 +66,12 @@ def run(args: argparse.Namespace) -> int:
         return fail("play", f"--port {args.port}: give 0-65535 (0: any free port)")
     if not REMOTE_NAME.fullmatch(args.name):
         return fail("play", f"--name {args.name!r}: use 1-64 letters, digits, '_', '.', '-'")
-    try:
+    try:  # every address checked before the match starts
         xmj_listen = parse_listen(args.xmj_listen, "--xmj-listen") if args.xmj_listen is not None else None
+        if xmj_listen is not None:
+            check_listen(*xmj_listen, "--xmj-listen")
+        else:
+            check_listen(HOST, args.port, "--port")
     except InputError as exc:
         return fail("play", str(exc))
     args.bots = seat_bots(args.bots, args.seat, args.name, XMJ_PREFIX if xmj_listen else HUMAN_PREFIX)

@@ -26,10 +26,12 @@ from referee.commands import fail, make_console
 from referee.commands import match as match_command
 from referee.errors import printable
 from referee.match import MatchResult
-from referee.numbers import float_arg
+from referee.game.match_options import MAX_SECONDS
+from referee.numbers import is_float_text
 from referee.server import (
     ServeError,
     Server,
+    check_listen,
     generate_tokens,
     load_tokens,
     parse_listen,
@@ -67,8 +69,9 @@ def register(sub: Any, name: str, summary: str) -> None:
     p.add_argument("--xmj-listen", default=None, metavar="HOST:PORT",
                    help="where the xmj clients of xmj:NAME seats connect (mj-server's protocol; port 0: any free "
                    "port, printed); each logs in with its seat's name and token as password")
-    p.add_argument("--wait", type=float_arg, default=None, metavar="SECONDS",
-                   help="give up (exit 2) if the wrappers are not all logged in after this long (default: wait)")
+    p.add_argument("--wait", type=wait_seconds, default=None, metavar="SECONDS",
+                   help="give up (exit 2) if the wrappers are not all logged in after this long, at most "
+                   f"{MAX_SECONDS:g} s (default: wait as long as it takes)")
     match_command.add_match_options(p)
     p.set_defaults(func=run)
 
@@ -126,14 +129,30 @@ def tokens_for(args: argparse.Namespace, names: list[str], out: Console) -> dict
     return tokens
 
 
+MIN_WAIT = 0.001  # seconds: less is no wait at all (1e-320 was taken)
+
+
+def wait_seconds(text: str) -> float:
+    """The value of ``--wait``: seconds, from ``MIN_WAIT`` to ``MAX_SECONDS`` (the bound of every time mjref is
+    given; without ``--wait`` the server waits as long as it takes): inf, 1e309, nan, 0 and 1e-320 are refused."""
+    if not is_float_text(text):  # ASCII digits only (referee.numbers)
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds, e.g. 60")
+    value = float(text)
+    if not MIN_WAIT <= value <= MAX_SECONDS:  # also false for nan
+        raise argparse.ArgumentTypeError(f"{text}: give seconds from {MIN_WAIT:g} to {MAX_SECONDS:g} (without "
+                                         "--wait: as long as it takes)")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.wait is not None and not args.wait >= 0:  # trio's timeout refuses a negative or nan with a ValueError
-        return fail("serve", f"--wait {args.wait}: give seconds, 0 or more")
-    try:
+    try:  # every address checked before a token is minted or printed
         listen = parse_listen(args.listen)
         page = parse_listen(args.page, "--page") if args.page is not None else None
         ssl_context = server_ssl_context(args.cert, args.key)
         xmj_listen = parse_listen(args.xmj_listen, "--xmj-listen") if args.xmj_listen is not None else None
+        for address, option in ((listen, "--listen"), (page, "--page"), (xmj_listen, "--xmj-listen")):
+            if address is not None:
+                check_listen(*address, option)
     except ServeError as exc:
         return fail("serve", str(exc))
     # Progress and the server's log go to stderr: stdout carries the tokens (unless --json) and the result.

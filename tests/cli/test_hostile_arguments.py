@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import shutil
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -92,3 +93,47 @@ def test_restart_with_a_server_that_is_not_dask_keeps_the_store(not_dask: str, s
     before = (tmp_path / "t.sqlite").read_bytes()
     one_line(mjref("tournament", "t.toml", "--restart", "--dask", not_dask, "--quiet", cwd=tmp_path), not_dask)
     assert (tmp_path / "t.sqlite").read_bytes() == before
+
+
+@pytest.mark.parametrize("wait", ["inf", "1e309", "1e300", "3601", "0", "1e-320", "nan", "-1"])
+def test_serve_refuses_a_wait_that_is_no_time_or_forever(wait: str, tmp_path: Path) -> None:
+    """``--wait`` took inf, 1e309 and huge numbers (waiting for ever, or trio's OverflowError), and 0 and 1e-320
+    (giving up at once); it is bounded as every time mjref is given is."""
+    proc = mjref("serve", "remote:abc", "greedy", "--wait", wait, "--listen", "127.0.0.1:0", cwd=tmp_path)
+    one_line(proc, "--wait")
+    assert proc.stdout == ""
+
+
+@pytest.fixture()
+def taken_port() -> Iterator[int]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield sock.getsockname()[1]
+
+
+LEAGUE = ('name = "l"\nstore = "l.sqlite"\ntrust_memory = true\n[[bots]]\nname = "a"\nremote = true\n'
+          '[[bots]]\nname = "g"\nbuiltin = "greedy"\n')
+# {taken}: an address another socket listens on; 192.0.2.1 (TEST-NET-1) is no machine's
+LISTEN_CASES = [
+    (["serve", "remote:abc", "greedy", "--listen", "{taken}"], "--listen"),
+    (["serve", "remote:abc", "greedy", "--listen", "192.0.2.1:0"], "--listen"),
+    (["serve", "remote:abc", "greedy", "--listen", "127.0.0.1:0", "--page", "{taken}"], "--page"),
+    (["serve", "xmj:abc", "greedy", "--rules", "classical", "--listen", "127.0.0.1:0", "--xmj-listen", "{taken}"],
+     "--xmj-listen"),
+    (["league", "l.toml", "--wrappers", "{taken}"], "--wrappers"),
+    (["league", "l.toml", "--wrappers", "127.0.0.1:0", "--listen", "{taken}"], "--listen"),
+    (["play", "--port", "{port}", "--no-browser"], "--port"),
+]
+
+
+@pytest.mark.parametrize(("argv", "option"), LISTEN_CASES, ids=[" ".join(a) for a, _ in LISTEN_CASES])
+def test_an_address_that_cannot_be_listened_on_is_refused_before_any_token(argv: list[str], option: str,
+                                                                           taken_port: int, tmp_path: Path) -> None:
+    """A bad ``--listen`` printed newly minted tokens (a secret given away for a server that never ran), then
+    its error; every address is now checked first (and before a league's store is made)."""
+    (tmp_path / "l.toml").write_text(LEAGUE)
+    proc = mjref(*(a.format(taken=f"127.0.0.1:{taken_port}", port=taken_port) for a in argv), cwd=tmp_path)
+    line = one_line(proc, "cannot listen on")
+    assert option in line and proc.stdout == ""
+    assert not (tmp_path / "l.sqlite").exists()
