@@ -19,13 +19,13 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from html import escape
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from referee import __version__
 from referee.errors import InputError, MjrefError, printable
-from referee.html import charts, report_page
+from referee.html import charts, html_text, report_page
 from referee.viewer import write_viewer
 from tournaments import totals as agg
 from tournaments.schedule import MATCH_ID
@@ -237,7 +237,7 @@ def _ci(ci: Any, caveat: str | None = None, digits: int = 1) -> str:
     if not ci:
         return "too few groups"
     text = f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
-    return f"{text} <small>({escape(caveat)})</small>" if caveat else text
+    return f"{text} <small>({html_text(caveat)})</small>" if caveat else text
 
 
 def _standings_table(st: dict[str, Any]) -> str:
@@ -254,9 +254,9 @@ def _standings_table(st: dict[str, Any]) -> str:
         swatch = f'<span class="sw" style="background:{charts.colour(i - 1, b["dummy"])}"></span>'
         ms = f'{_num(b["mean_answer_ms"], 2)} / {_num(b["max_answer_ms"], 1)}'
         rows.append(
-            f'<tr class="standing{" dummy" if b["dummy"] else ""}" data-bot="{escape(b["name"])}" data-rank="{i}" '
+            f'<tr class="standing{" dummy" if b["dummy"] else ""}" data-bot="{html_text(b["name"])}" data-rank="{i}" '
             f'data-mean="{b["mean"]}" data-points="{b["points"]}">'
-            f'<td>{i}</td><td class="l name">{swatch}{escape(b["name"])}{dummy}</td><td>{b["matches"]}</td>'
+            f'<td>{i}</td><td class="l name">{swatch}{html_text(b["name"])}{dummy}</td><td>{b["matches"]}</td>'
             f'<td>{b["hands"]}</td><td>{b["points"]:g}</td><td class="mean{sig}">{_num(b["mean"], 1, True)}</td>'
             f'<td class="ci">{_ci(ci, b.get("ci95_caveat"))}</td><td>{_num(b["avg_rank"], 2)}</td>'
             f'<td>{_pct(b["first_rate"])}</td>'
@@ -268,7 +268,7 @@ def _standings_table(st: dict[str, Any]) -> str:
 def _h2h_table(st: dict[str, Any]) -> str:
     names = [b["name"] for b in st["bots"]]
     cells = {(h["a"], h["b"]): h for h in st["head_to_head"]}
-    head = "<tr><th class=l>row − column</th>" + "".join(f"<th>{escape(n)}</th>" for n in names) + "</tr>"
+    head = "<tr><th class=l>row − column</th>" + "".join(f"<th>{html_text(n)}</th>" for n in names) + "</tr>"
     rows = []
     for a in names:
         tds = []
@@ -278,25 +278,26 @@ def _h2h_table(st: dict[str, Any]) -> str:
                 continue
             h = cells.get((a, b))
             if h is None or h["mean_diff"] is None:
-                tds.append(f'<td class="none" data-a="{escape(a)}" data-b="{escape(b)}">never met</td>')
+                tds.append(f'<td class="none" data-a="{html_text(a)}" data-b="{html_text(b)}">never met</td>')
                 continue
             ci = h["ci95"]
             tone = "pos" if ci and ci[0] > 0 else "neg" if ci and ci[1] < 0 else "flat"
             tip = (f"{a} minus {b}: {h['mean_diff']:+.2f} points per hand over {h['hands']} hands "
                    f"({h['matches']} matches)")
-            tds.append(f'<td class="{tone}" data-a="{escape(a)}" data-b="{escape(b)}" data-diff="{h["mean_diff"]}" '
-                       f'title="{escape(tip)}">{_num(h["mean_diff"], 1, True)}<br>'
+            tds.append(f'<td class="{tone}" data-a="{html_text(a)}" data-b="{html_text(b)}" '
+                       f'data-diff="{h["mean_diff"]}" title="{html_text(tip)}">{_num(h["mean_diff"], 1, True)}<br>'
                        f'<small>{_ci(ci, h.get("ci95_caveat"))}</small></td>')
-        rows.append(f"<tr><th class=l>{escape(a)}</th>{''.join(tds)}</tr>")
+        rows.append(f"<tr><th class=l>{html_text(a)}</th>{''.join(tds)}</tr>")
     return f'<table id="h2h" class="grid"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def _faults_section(report: dict[str, Any], limit: int = 100) -> str:
     st = report["standings"]
     kinds = sorted({k for b in st["bots"] for k in b["faults"]})
-    head = "<tr><th class=l>bot</th><th>faults</th>" + "".join(f"<th>{escape(k)}</th>" for k in kinds) + "</tr>"
+    head = "<tr><th class=l>bot</th><th>faults</th>" + "".join(f"<th>{html_text(k)}</th>" for k in kinds) + "</tr>"
     rows = "".join(
-        f'<tr data-bot="{escape(b["name"])}" data-faults="{b["fault_count"]}"><td class=l>{escape(b["name"])}</td>'
+        f'<tr data-bot="{html_text(b["name"])}" data-faults="{b["fault_count"]}">'
+        f'<td class=l>{html_text(b["name"])}</td>'
         f'<td class="{"neg" if b["fault_count"] else ""}">{b["fault_count"]}</td>'
         + "".join(f"<td>{b['faults'].get(k, 0)}</td>" for k in kinds) + "</tr>"
         for b in st["bots"])
@@ -311,18 +312,18 @@ def _faults_section(report: dict[str, Any], limit: int = 100) -> str:
         for (bot, kind), n in sorted(counts.items(), key=lambda g: (-g[1], g[0])):
             fs = groups.get((bot, kind), [])[:limit]
             rows = "".join(
-                f'<tr class="fault-row"><td class=l>{escape(f["match_id"])}</td><td>{f["hand"] + 1}</td>'
-                f'<td>{f["position"]}</td><td class="l detail">{escape(f["detail"])}'
-                + (f' <code>{escape(f["line"])}</code>' if f.get("line") else "") + "</td></tr>"
+                f'<tr class="fault-row"><td class=l>{html_text(f["match_id"])}</td><td>{f["hand"] + 1}</td>'
+                f'<td>{f["position"]}</td><td class="l detail">{html_text(f["detail"])}'
+                + (f' <code>{html_text(f["line"])}</code>' if f.get("line") else "") + "</td></tr>"
                 for f in fs)
             more = f"<p class=note>… and {n - len(fs)} more (see the store's faults table).</p>" \
                 if n > len(fs) else ""
             matches = len({f["match_id"] for f in fs})
             where = (f'in {matches} match{"es" if matches != 1 else ""}; ' if n == len(fs) else "") + \
-                (f'first: {escape(fs[0]["detail"][:120])}' if fs else "")
+                (f'first: {html_text(fs[0]["detail"][:120])}' if fs else "")
             items.append(
-                f'<details class="fault-group" data-bot="{escape(bot)}" data-kind="{escape(kind)}" '
-                f'data-count="{n}"><summary><b>{n}×</b> {escape(bot)}: <b>{escape(kind)}</b> '
+                f'<details class="fault-group" data-bot="{html_text(bot)}" data-kind="{html_text(kind)}" '
+                f'data-count="{n}"><summary><b>{n}×</b> {html_text(bot)}: <b>{html_text(kind)}</b> '
                 f'<span class=note>{where}</span></summary>'
                 f'<table class="grid"><thead><tr><th class=l>match</th><th>hand</th><th>seat</th>'
                 f'<th class=l>detail</th></tr></thead><tbody>{rows}</tbody></table>{more}</details>')
@@ -337,15 +338,15 @@ def _matches_table(report: dict[str, Any], links: dict[str, str], problems: dict
     for m in report["matches"]:
         seats = " ".join(
             f'<span class="seat{" first" if s["rank"] == 1 else ""}">{s["position"]} '
-            f'{escape(s["bot"])} <b>{s["total"]:+d}</b></span>' for s in m["seats"])
+            f'{html_text(s["bot"])} <b>{s["total"]:+d}</b></span>' for s in m["seats"])
         if m["id"] in links:
-            view = f'<a class="viewer" href="{escape(links[m["id"]])}">view</a>'
+            view = f'<a class="viewer" href="{html_text(quote(links[m["id"]]))}">view</a>'
         elif m["id"] in problems:
-            view = f'<span class="note" title="{escape(problems[m["id"]])}">no viewer</span>'
+            view = f'<span class="note" title="{html_text(problems[m["id"]])}">no viewer</span>'
         else:
             view = ""
-        rows.append(f'<tr class="match" data-id="{escape(m["id"])}"><td>{m["n"]}</td><td class=l>{escape(m["id"])}'
-                    f'</td><td>{m["seed"]}</td><td>{m["hands"]}</td><td class="l seats">{seats}</td>'
+        rows.append(f'<tr class="match" data-id="{html_text(m["id"])}"><td>{m["n"]}</td>'
+                    f'<td class=l>{html_text(m["id"])}</td><td>{m["seed"]}</td><td>{m["hands"]}</td><td class="l seats">{seats}</td>'
                     f'<td>{m["faults"] or ""}</td><td>{m["seconds"]:.1f}</td><td>{view}</td></tr>')
     return ('<table id="matches" class="grid"><thead><tr><th>#</th><th class=l>match</th><th>seed</th><th>hands</th>'
             '<th class=l>seats (points)</th><th>faults</th><th>s</th><th></th></tr></thead>'
@@ -376,7 +377,7 @@ def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None
                 for b in bots]
         lines = [{"name": b["name"], "points": report["cumulative"].get(b["name"], []), "dummy": b["dummy"]}
                  for b in bots]
-        notes = "".join(f"<li>{escape(n)}</li>" for n in st["notes"])
+        notes = "".join(f"<li>{html_text(n)}</li>" for n in st["notes"])
         body = "".join([
             '<section class="card"><h2>Standings</h2>',
             '<p class="scroll-note">more columns to the right: scroll the table sideways (rates, faults, times)</p>',
@@ -396,8 +397,8 @@ def render_report(report: dict[str, Any], *, links: dict[str, str] | None = None
         ])
     trusted = f"{TRUST_MEMORY_MARK} · " if st.get("trust_memory") else ""  # the note under the standings says who
     subtitle = (f"{trusted}{st['matches']} matches · {st['hands']} hands · {st['groups']} "
-                f"{escape(st['cluster_by'])}s · "
-                f"store {escape(report['store'])} · made {escape(report['generated'])} by mjref {__version__}")
+                f"{html_text(st['cluster_by'])}s · "
+                f"store {html_text(report['store'])} · made {html_text(report['generated'])} by mjref {__version__}")
     mark = f" ({TRUST_MEMORY_MARK})" if st.get("trust_memory") else ""
     return report_page.render(title=f"mjref tournament: {report['name']}{mark}", subtitle=subtitle, body=body)
 

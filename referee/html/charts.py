@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from html import escape
+
+from referee.html import html_text
 
 PALETTE = ("#2f7ed8", "#e4572e", "#29a36a", "#9b59b6", "#f0a202", "#17becf", "#d62d79", "#8c564b", "#7f8c8d",
            "#b5bd00", "#1f3a93", "#ff7f50")
@@ -69,7 +70,8 @@ def interval_chart(rows: Sequence[dict[str, object]], *, width: int = 720, unit:
     x = _Scale(ticks[0], ticks[-1], label_w, width - pad)
     height = top + row_h * len(rows) + 34
     out = [(f'<svg id="ci-chart" class="chart" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-           f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="mean {escape(unit)} with 95% intervals" {FONT}>')]
+           f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="mean {html_text(unit)} with 95% intervals" '
+           f'{FONT}>')]
     bottom = top + row_h * len(rows)
     for t in ticks:
         out.append(f'<line x1="{x(t):.1f}" y1="{top - 6}" x2="{x(t):.1f}" y2="{bottom}" stroke="#e3e7e5"/>'
@@ -78,15 +80,15 @@ def interval_chart(rows: Sequence[dict[str, object]], *, width: int = 720, unit:
     out.append(f'<line x1="{x(0):.1f}" y1="{top - 8}" x2="{x(0):.1f}" y2="{bottom}" stroke="#333" '
                f'stroke-dasharray="4 3"/>')
     out.append(f'<text x="{(label_w + width - pad) / 2:.0f}" y="{bottom + 31}" font-size="11" text-anchor="middle" '
-               f'fill="#333">mean {escape(unit)}, with 95% interval</text>')
+               f'fill="#333">mean {html_text(unit)}, with 95% interval</text>')
     for i, r in enumerate(rows):
         y = top + row_h * i + row_h / 2
         name = str(r["name"])
         c = colour(i, bool(r.get("dummy")))
         mean, lo, hi = r.get("mean"), r.get("lo"), r.get("hi")
-        out.append(f'<g class="ci-row" data-bot="{escape(name)}" data-mean="{mean}" data-lo="{lo}" data-hi="{hi}">')
+        out.append(f'<g class="ci-row" data-bot="{html_text(name)}" data-mean="{mean}" data-lo="{lo}" data-hi="{hi}">')
         out.append(f'<text x="{label_w - 8}" y="{y + 4:.1f}" font-size="12" text-anchor="end" fill="#222">'
-                   f'{escape(_short(name, 20))}</text>')
+                   f'{html_text(_short(name, 20))}</text>')
         if isinstance(mean, (int, float)):
             tip = f"{name}: {fmt(float(mean), 2)}"
             if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
@@ -99,7 +101,7 @@ def interval_chart(rows: Sequence[dict[str, object]], *, width: int = 720, unit:
             else:
                 tip += " (no interval: one group)"
             out.append(f'<circle class="point" cx="{x(float(mean)):.1f}" cy="{y:.1f}" r="5.5" fill="{c}" '
-                       f'stroke="#fff" stroke-width="1.5"><title>{escape(tip)}</title></circle>')
+                       f'stroke="#fff" stroke-width="1.5"><title>{html_text(tip)}</title></circle>')
         out.append("</g>")
     out.append("</svg>")
     return "".join(out)
@@ -138,9 +140,9 @@ def histograms(series: Sequence[dict[str, object]], *, width: int = 720, bins: i
         n = sum(k for _, k in pairs)
         peak = max([1, *counts])
         mean = sum(v * k for v, k in pairs) / n if n else 0.0
-        out.append(f'<g class="hist" data-bot="{escape(name)}" data-n="{n}">')
+        out.append(f'<g class="hist" data-bot="{html_text(name)}" data-n="{n}">')
         out.append(f'<text x="{label_w - 8}" y="{y0 + panel_h / 2 + 4:.1f}" font-size="12" text-anchor="end" '
-                   f'fill="#222">{escape(_short(name, 20))}</text>')
+                   f'fill="#222">{html_text(_short(name, 20))}</text>')
         out.append(f'<line x1="{label_w}" y1="{base}" x2="{width - pad}" y2="{base}" stroke="#bbb"/>')
         for j, k in enumerate(counts):
             if not k:
@@ -149,7 +151,7 @@ def histograms(series: Sequence[dict[str, object]], *, width: int = 720, bins: i
             bh = (panel_h - 4) * k / peak
             share = 100 * k / n
             out.append(f'<rect x="{bx + 0.5:.1f}" y="{base - bh:.1f}" width="{max(1.0, bw - 1):.1f}" '
-                       f'height="{bh:.1f}" fill="{c}" opacity="0.85"><title>{escape(name)}: {k} hands '
+                       f'height="{bh:.1f}" fill="{c}" opacity="0.85"><title>{html_text(name)}: {k} hands '
                        f'({share:.0f}%) in [{fmt(edges[j])}, {fmt(edges[j + 1])})</title></rect>')
         if n:
             out.append(f'<line class="mean" x1="{x(mean):.1f}" y1="{y0}" x2="{x(mean):.1f}" y2="{base}" '
@@ -187,9 +189,9 @@ def line_chart(series: Sequence[dict[str, object]], *, matches: int, width: int 
         name = str(s["name"])
         c = colour(i, bool(s.get("dummy")))
         path = " ".join(f"{x(a):.1f},{y(b):.1f}" for a, b in pts)
-        out.append(f'<g class="line" data-bot="{escape(name)}" data-final="{pts[-1][1]:g}">'
+        out.append(f'<g class="line" data-bot="{html_text(name)}" data-final="{pts[-1][1]:g}">'
                    f'<polyline points="{path}" fill="none" stroke="{c}" stroke-width="2" stroke-linejoin="round">'
-                   f'<title>{escape(name)}: {pts[-1][1]:g} after {len(pts) - 1} matches</title></polyline></g>')
+                   f'<title>{html_text(name)}: {pts[-1][1]:g} after {len(pts) - 1} matches</title></polyline></g>')
         labels.append((y(pts[-1][1]), name, c))
     # legend at the line ends, nudged apart
     labels.sort()
@@ -198,7 +200,7 @@ def line_chart(series: Sequence[dict[str, object]], *, matches: int, width: int 
         ly = max(ly, last + 14)
         last = ly
         out.append(f'<text x="{width - right + 8}" y="{ly + 4:.1f}" font-size="12" fill="{c}">'
-                   f'{escape(_short(name, 18))}</text>')
+                   f'{html_text(_short(name, 18))}</text>')
     out.append("</svg>")
     return "".join(out)
 

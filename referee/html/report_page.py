@@ -8,8 +8,7 @@ DOM contract (docs/viewer.md): ``#standings tbody tr.standing[data-bot][data-ran
 
 from __future__ import annotations
 
-from html import escape
-
+from referee.html import html_text
 from referee.html.viewer_page import fill
 
 CSS = r"""
@@ -80,4 +79,4 @@ _PAGE = """<!DOCTYPE html>
 
 def render(*, title: str, subtitle: str, body: str) -> str:
     """``subtitle`` and ``body`` are HTML already (escaped by the caller); ``title`` is text."""
-    return fill(_PAGE, {"TITLE": escape(title), "SUBTITLE": subtitle, "CSS": CSS, "BODY": body})
+    return fill(_PAGE, {"TITLE": html_text(title), "SUBTITLE": subtitle, "CSS": CSS, "BODY": body})

@@ -89,3 +89,36 @@ def test_an_empty_store_is_refused_without_advice_to_restart(argv: list[str], tm
     (tmp_path / "z.sqlite").write_bytes(b"")
     line = one_line(mjref(*argv, cwd=tmp_path), "z.sqlite: an empty file (0 bytes)")
     assert "--restart" not in line and (tmp_path / "z.sqlite").read_bytes() == b""
+
+
+BAD_NAME = "ev\x1b[31mil\x07\x00x\u202e\x85<b>"
+
+
+def _unprintable(text: str) -> list[str]:
+    return [ch for ch in text if not ch.isprintable() and ch not in "\n\t\r"]
+
+
+def test_the_report_page_shows_the_control_characters_of_names_escaped(store: Path, tmp_path: Path) -> None:
+    """Names from a store edited by hand were HTML-escaped but written with their control bytes (an ESC, a NUL, a
+    bidi override): the page shows them as ``printable`` does everywhere else."""
+    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
+    con = sqlite3.connect(tmp_path / "e.sqlite")
+    con.execute("UPDATE seats SET bot = ? WHERE bot = 'g'", (BAD_NAME,))
+    for n in (1, 2, 3, 4):
+        con.execute(f"UPDATE matches SET seat{n} = ? WHERE seat{n} = 'g'", (BAD_NAME,))  # noqa: S608
+    con.execute("UPDATE meta SET value = ? WHERE key = 'name'", ("t\x1b]0;x\x07",))
+    con.commit()
+    con.close()
+    assert mjref("standings", "e.sqlite", "--recount", cwd=tmp_path).returncode == 0
+    proc = mjref("report", "e.sqlite", "-o", "r.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert _unprintable(page) == []
+    assert "ev\\x1b[31mil\\x07\\x00x\\u202e\\x85&lt;b&gt;" in page and "Content-Security-Policy" in page
+
+
+def test_a_viewer_link_is_a_url_whatever_the_page_is_called(logged: Path) -> None:
+    """The link to a match's viewer is the page's folder as a URL: a '#' in its name started a fragment."""
+    proc = mjref("report", "t.sqlite", "-o", "r#1.html", "--with-matches", cwd=logged)
+    assert proc.returncode == 0, proc.stderr
+    assert 'href="r%231_matches/' in (logged / "r#1.html").read_text(encoding="utf-8")
