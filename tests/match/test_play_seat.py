@@ -393,7 +393,9 @@ def test_play_refuses_a_page_port_in_use(capsys: pytest.CaptureFixture[str]) -> 
         port = busy.getsockname()[1]
         assert mjref(["play", "--no-browser", "--port", str(port), "--log", "none"]) == 2
     err = capsys.readouterr().err
-    assert f"cannot serve the play page on 127.0.0.1:{port}" in err and "Traceback" not in err
+    # checked before a token is minted or printed (referee.server.check_listen), naming the option
+    assert f"cannot listen on 127.0.0.1:{port} (--port)" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
 
 
 def test_play_with_json_keeps_stdout_for_the_result(tmp_path: Path) -> None:
