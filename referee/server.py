@@ -714,4 +714,5 @@ def check_xmj_seats(specs: Sequence[BotSpec], rules: Any, xmj_listen: tuple[str,
 
 
 __all__ = ["Capped", "Door", "MAX_PENDING", "MAX_PENDING_PER_ORIGIN", "Server", "ServeError", "check_listen",
-           "generate_tokens", "load_tokens", "open_capped", "parse_listen", "remote_names", "serve_match", "server_ssl_context"]
+           "generate_tokens", "load_tokens", "open_capped", "parse_listen", "remote_names", "serve_match",
+           "server_ssl_context"]

@@ -346,7 +346,8 @@ def _matches_table(report: dict[str, Any], links: dict[str, str], problems: dict
         else:
             view = ""
         rows.append(f'<tr class="match" data-id="{html_text(m["id"])}"><td>{m["n"]}</td>'
-                    f'<td class=l>{html_text(m["id"])}</td><td>{m["seed"]}</td><td>{m["hands"]}</td><td class="l seats">{seats}</td>'
+                    f'<td class=l>{html_text(m["id"])}</td><td>{m["seed"]}</td><td>{m["hands"]}</td>'
+                    f'<td class="l seats">{seats}</td>'
                     f'<td>{m["faults"] or ""}</td><td>{m["seconds"]:.1f}</td><td>{view}</td></tr>')
     return ('<table id="matches" class="grid"><thead><tr><th>#</th><th class=l>match</th><th>seed</th><th>hands</th>'
             '<th class=l>seats (points)</th><th>faults</th><th>s</th><th></th></tr></thead>'

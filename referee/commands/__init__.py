@@ -179,17 +179,25 @@ class _VerboseAction(argparse.Action):
         setattr(namespace, self.dest, True)
 
 
-def timeout_seconds(text: str) -> float:
-    """The value of ``--timeout``: seconds per question, above 0 and at most ``MAX_SECONDS`` (the bounds of a bot
-    file's ``timeout`` and of the ruleset's ``move_timeout``)."""
+def seconds_arg(text: str, *, example: str, least: float | None = None) -> float:
+    """Seconds given on the command line: ASCII digits, above 0 (or at least ``least``) and at most
+    ``MAX_SECONDS``, the bound of every time mjref is given (``example``: what the message suggests)."""
     from referee.game.match_options import MAX_SECONDS
 
     if not is_float_text(text):  # ASCII digits only: not "５" (referee.numbers)
-        raise argparse.ArgumentTypeError(f"{text!r}: give seconds per question, e.g. 5")
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds{example}")
     value = float(text)
-    if not 0 < value <= MAX_SECONDS:  # also refuses nan (every comparison is false) and inf
-        raise argparse.ArgumentTypeError(f"{text}: must be above 0 and at most {MAX_SECONDS:g} seconds")
+    low = value > 0 if least is None else value >= least
+    if not (low and value <= MAX_SECONDS):  # also refuses nan (every comparison is false) and inf
+        lowest = "above 0" if least is None else f"at least {least:g}"
+        raise argparse.ArgumentTypeError(f"{text}: must be {lowest} and at most {MAX_SECONDS:g} seconds")
     return value
+
+
+def timeout_seconds(text: str) -> float:
+    """The value of ``--timeout``: seconds per question (the bounds of a bot file's ``timeout`` and of the
+    ruleset's ``move_timeout``)."""
+    return seconds_arg(text, example=" per question, e.g. 5")
 
 
 def add_timeout_option(p: argparse.ArgumentParser, default: str = "the bot file's timeout, else the ruleset's "

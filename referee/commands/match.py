@@ -150,7 +150,8 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     if stderr_dir is not None and log_path is not None and args.stderr_dir is None:
         stderr_dir = log_path.parent / (log_path.stem + ".stderr")
     # (a folder of histories: each of its files is an input)
-    inputs = [("--wallfile", f) for w in args.wallfile or () for f in (sorted(w.glob("*.mjs")) if os.path.isdir(w) else [w])]
+    inputs = [("--wallfile", f) for w in args.wallfile or ()
+              for f in (sorted(w.glob("*.mjs")) if os.path.isdir(w) else [w])]
     if log_path is not None:  # every place the match will write, checked before it starts
         check_not_same_file(log_path, "--log", inputs)
         check_output_file(log_path, "--log", private=True, overwrite=args.force)

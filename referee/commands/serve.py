@@ -22,12 +22,11 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from referee.commands import fail, make_console
+from referee.commands import fail, make_console, seconds_arg
 from referee.commands import match as match_command
 from referee.errors import printable
 from referee.match import MatchResult
 from referee.game.match_options import MAX_SECONDS
-from referee.numbers import is_float_text
 from referee.server import (
     ServeError,
     Server,
@@ -133,15 +132,9 @@ MIN_WAIT = 0.001  # seconds: less is no wait at all (1e-320 was taken)
 
 
 def wait_seconds(text: str) -> float:
-    """The value of ``--wait``: seconds, from ``MIN_WAIT`` to ``MAX_SECONDS`` (the bound of every time mjref is
-    given; without ``--wait`` the server waits as long as it takes): inf, 1e309, nan, 0 and 1e-320 are refused."""
-    if not is_float_text(text):  # ASCII digits only (referee.numbers)
-        raise argparse.ArgumentTypeError(f"{text!r}: give seconds, e.g. 60")
-    value = float(text)
-    if not MIN_WAIT <= value <= MAX_SECONDS:  # also false for nan
-        raise argparse.ArgumentTypeError(f"{text}: give seconds from {MIN_WAIT:g} to {MAX_SECONDS:g} (without "
-                                         "--wait: as long as it takes)")
-    return value
+    """The value of ``--wait``: seconds from ``MIN_WAIT`` to ``MAX_SECONDS`` (without ``--wait`` the server waits
+    as long as it takes): inf, 1e309, nan, 0 and 1e-320 are refused."""
+    return seconds_arg(text, example=", e.g. 60", least=MIN_WAIT)
 
 
 def run(args: argparse.Namespace) -> int:
