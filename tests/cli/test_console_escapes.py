@@ -13,27 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_long_names import tournament_toml
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 STORE = "\\u001b]0;owned\\u0007\\u001b[2Jst\\tore.sqlite"  # as TOML writes it: a title, a clear screen, a tab
-
-_TOURNAMENT = f"""name = "x"
-seeds = 1
-hands = 1
-store = "{STORE}"
-[[bots]]
-name = "g"
-builtin = "greedy"
-[[bots]]
-name = "r"
-builtin = "random"
-"""
 
 
 @pytest.mark.parametrize("extra", [[], ["--report", "r\x1b[31m.html"]], ids=["lines", "report"])
 def test_a_store_named_with_escapes_in_a_tournament_file_never_reaches_the_terminal_raw(
         extra: list[str], tmp_path: Path) -> None:
-    (tmp_path / "t.toml").write_text(_TOURNAMENT)
+    (tmp_path / "t.toml").write_text(tournament_toml(store=STORE))
     done = subprocess.run([sys.executable, "-m", "referee.cli", "tournament", "t.toml", *extra], cwd=tmp_path,
                           capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL, env=ENV)
     assert done.returncode == 0, done.stderr

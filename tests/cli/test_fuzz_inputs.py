@@ -17,6 +17,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from processes import unprivileged_python
@@ -275,12 +276,21 @@ STORE_CASES = [
 @pytest.mark.parametrize(("sql", "argv", "word"), STORE_CASES, ids=[s for s, _, _ in STORE_CASES])
 def test_a_store_edited_by_hand_is_refused_in_one_line(sql: str, argv: list[str], word: str, store: Path,
                                                        tmp_path: Path) -> None:
-    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
-    con = sqlite3.connect(tmp_path / "e.sqlite")
-    con.execute(sql)
+    edited_store(store, tmp_path, sql)
+    one_line(mjref(*argv, cwd=tmp_path), word)
+
+
+def edited_store(store: Path, tmp_path: Path, *statements: str | tuple[str, tuple[Any, ...]]) -> Path:
+    """``tmp_path/e.sqlite``: a copy of the real store in ``store`` with ``statements`` (SQL, or SQL and its
+    parameters) run on it, as a hand would."""
+    edited = tmp_path / "e.sqlite"
+    shutil.copy(store / "t.sqlite", edited)
+    con = sqlite3.connect(edited)
+    for statement in statements:
+        con.execute(*((statement,) if isinstance(statement, str) else statement))
     con.commit()
     con.close()
-    one_line(mjref(*argv, cwd=tmp_path), word)
+    return edited
 
 
 @pytest.mark.parametrize("address", ["nonsense://x", "tcp://127.0.0.1:1"])

@@ -15,17 +15,14 @@ from referee.cli import main
 COMPONENT = "a" * 300  # one name over NAME_MAX
 DEEP = "a/" * 2100  # a path over PATH_MAX
 
-_TOURNAMENT = """name = "x"
-seeds = 1
-hands = 1
-{field} = "{value}"
-[[bots]]
-name = "g"
-builtin = "greedy"
-[[bots]]
-name = "r"
-builtin = "random"
-"""
+
+
+def tournament_toml(**fields: str) -> str:
+    """A one-hand tournament file of greedy and random with ``fields`` as TOML strings (written as given: a
+    ``\\u001b`` stays TOML's escape)."""
+    lines = ['name = "x"', "seeds = 1", "hands = 1", *(f'{k} = "{v}"' for k, v in fields.items())]
+    return "\n".join([*lines, "[[bots]]", 'name = "g"', 'builtin = "greedy"', "[[bots]]", 'name = "r"',
+                      'builtin = "random"', ""])
 
 CASES = [
     ["match", "greedy", "greedy", "greedy", "greedy", "--rules", "{long}"],
@@ -49,7 +46,7 @@ def test_a_name_too_long_for_the_system_is_one_line_and_exit_2(
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
     for field in ("wallfile", "rules"):
-        (tmp_path / f"{field}.toml").write_text(_TOURNAMENT.format(field=field, value=long))
+        (tmp_path / f"{field}.toml").write_text(tournament_toml(**{field: long}))
     (tmp_path / "m.jsonl").write_text("")
     (tmp_path / "request.json").write_text("{}")
     args = [a.format(long=long) for a in argv]

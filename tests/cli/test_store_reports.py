@@ -4,12 +4,10 @@ the store as it was (the helpers are ``test_fuzz_inputs``')."""
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
-from test_fuzz_inputs import mjref, one_line, store  # noqa: F401 - store: a fixture
+from test_fuzz_inputs import edited_store, mjref, one_line, store  # noqa: F401 - store: a fixture
 
 BOTS = '[[bots]]\nname = "g"\nbuiltin = "greedy"\n[[bots]]\nname = "r"\nbuiltin = "random"\n'
 
@@ -60,23 +58,14 @@ RECOUNT_CASES = [
 @pytest.mark.parametrize(("sql", "word"), RECOUNT_CASES, ids=[s for s, _ in RECOUNT_CASES])
 def test_a_recount_that_fails_says_why_in_one_line_and_changes_nothing(sql: str, word: str, store: Path,
                                                                       tmp_path: Path) -> None:
-    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
-    con = sqlite3.connect(tmp_path / "e.sqlite")
-    con.execute(sql)
-    con.commit()
-    con.close()
-    before = (tmp_path / "e.sqlite").read_bytes()
+    before = edited_store(store, tmp_path, sql).read_bytes()
     line = one_line(mjref("standings", "e.sqlite", "--recount", cwd=tmp_path), word)
     assert "--recount" not in line and "left as it was" in line and "\x1b" not in line
     assert (tmp_path / "e.sqlite").read_bytes() == before
 
 
 def test_a_recount_says_so_after_the_standings_are_read(store: Path, tmp_path: Path) -> None:
-    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
-    con = sqlite3.connect(tmp_path / "e.sqlite")
-    con.execute("UPDATE agg_bot SET points = points + 1000")  # totals edited: the recount mends them
-    con.commit()
-    con.close()
+    edited_store(store, tmp_path, "UPDATE agg_bot SET points = points + 1000")  # totals edited: the recount mends
     proc = mjref("standings", "e.sqlite", "--recount", "--format", "csv", cwd=tmp_path)
     assert proc.returncode == 0 and proc.stderr == "e.sqlite: totals recounted from 4 matches\n", proc.stderr
     assert proc.stdout.startswith("name,")
@@ -101,14 +90,9 @@ def _unprintable(text: str) -> list[str]:
 def test_the_report_page_shows_the_control_characters_of_names_escaped(store: Path, tmp_path: Path) -> None:
     """Names from a store edited by hand were HTML-escaped but written with their control bytes (an ESC, a NUL, a
     bidi override): the page shows them as ``printable`` does everywhere else."""
-    shutil.copy(store / "t.sqlite", tmp_path / "e.sqlite")
-    con = sqlite3.connect(tmp_path / "e.sqlite")
-    con.execute("UPDATE seats SET bot = ? WHERE bot = 'g'", (BAD_NAME,))
-    for n in (1, 2, 3, 4):
-        con.execute(f"UPDATE matches SET seat{n} = ? WHERE seat{n} = 'g'", (BAD_NAME,))  # noqa: S608
-    con.execute("UPDATE meta SET value = ? WHERE key = 'name'", ("t\x1b]0;x\x07",))
-    con.commit()
-    con.close()
+    edited_store(store, tmp_path, ("UPDATE seats SET bot = ? WHERE bot = 'g'", (BAD_NAME,)),
+                 *((f"UPDATE matches SET seat{n} = ? WHERE seat{n} = 'g'", (BAD_NAME,)) for n in (1, 2, 3, 4)),
+                 ("UPDATE meta SET value = ? WHERE key = 'name'", ("t\x1b]0;x\x07",)))
     assert mjref("standings", "e.sqlite", "--recount", cwd=tmp_path).returncode == 0
     proc = mjref("report", "e.sqlite", "-o", "r.html", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr

@@ -14,25 +14,10 @@ from typing import Any
 
 import pytest
 
+from tests.tournaments.test_submissions import tar_of
 from tournaments.submissions import MAX_UNPACKED, SubmissionError, unpack
 
 BOT_TOML = b'cmd = ["python3", "bot.py"]\n'
-
-
-def tar_of(members: list[tuple[str, Any]], mode: str = "w:gz") -> bytes:
-    """A tar of (name, content): bytes for a file, ("sym", target) for a link."""
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode=mode) as tar:
-        for name, content in members:
-            info = tarfile.TarInfo(name)
-            if isinstance(content, tuple):
-                info.type = tarfile.SYMTYPE
-                info.linkname = content[1]
-                tar.addfile(info)
-            else:
-                info.size = len(content)
-                tar.addfile(info, io.BytesIO(content))
-    return buf.getvalue()
 
 
 def zip_of(members: list[tuple[str, Any]]) -> bytes:

@@ -31,10 +31,11 @@ BAD_BOT = ("import sys\nfor line in sys.stdin:\n    if line.startswith('/ask'):\
 BOT_TOML = 'cmd = ["python3", "bot.py"]\n'
 
 
-def tar_of(members: list[tuple[str, Any]]) -> bytes:
-    """A tar.gz of (name, content): bytes for a file, ("sym", target) or ("hard", target) for links."""
+def tar_of(members: list[tuple[str, Any]], mode: str = "w:gz") -> bytes:
+    """A tar (by default a tar.gz; ``mode`` as ``tarfile.open`` takes it) of (name, content): bytes for a file,
+    ("sym", target) or ("hard", target) for links."""
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+    with tarfile.open(fileobj=buf, mode=mode) as tar:
         for name, content in members:
             info = tarfile.TarInfo(name)
             if isinstance(content, tuple):
