@@ -50,10 +50,10 @@ if TYPE_CHECKING:
 
 LOGIN_TIMEOUT = 30.0  # seconds for a client to connect and send Connect once started (a start grace, not a move)
 READ_SIZE = 65536
-_DECISIONS = (m.PMsgDiscard, m.PMsgNoClaim, m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong,
-              m.PMsgDeclareClosedKong, m.PMsgAddToPung, *DECLARATIONS)
+_DECISIONS = frozenset({m.PMsgDiscard, m.PMsgNoClaim, m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong,
+                        m.PMsgDeclareClosedKong, m.PMsgAddToPung, *DECLARATIONS})
 # The decisions that claim the discard in play (or rob the kong in play): a claim that loses is told ``ClaimDenied``.
-_CLAIMS = (m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong)
+_CLAIMS = frozenset({m.PMsgPung, m.PMsgKong, m.PMsgChow, m.PMsgMahJong})
 WASHOUT = "wall exhausted"  # the reason a washout is given (a hand with no winner)
 
 
@@ -88,7 +88,7 @@ class XmjConnection:
     def post(self, msgs: Sequence[Message]) -> None:
         """Send ``msgs`` without waiting: what the socket takes at once goes now, the rest with the next ``send``
         (a broken connection is told by that ``send``)."""
-        data = self._unsent + b"".join(write(x) for x in msgs)
+        data = self._unsent + b"".join(map(write, msgs))
         self._unsent = b""
         if self._sending or self._broken is not None or self._sock is None:
             self._unsent = data
@@ -282,19 +282,20 @@ class XmjSeat(Seat):
         return fault
 
     def deliver(self, event: Event) -> None:
-        if isinstance(event, InitGame):
-            self._init_game(event)
+        kind = event.__class__  # (the events are final classes)
+        if kind is InitGame:
+            self._init_game(event)  # type: ignore[arg-type]
             return
-        if isinstance(event, InitCard):
-            if event.seat == self.position:
-                self.init_card = event.tiles  # dealt at the Dealt that follows (the deal in the wall's order)
+        if kind is InitCard:
+            if event.seat == self.position:  # type: ignore[attr-defined]
+                self.init_card = event.tiles  # type: ignore[attr-defined]  # dealt at the Dealt that follows
             return
-        if isinstance(event, Dealt):
-            self._deal(event)
+        if kind is Dealt:
+            self._deal(event)  # type: ignore[arg-type]
             return
         if self.init_card is not None:  # no Dealt (a seat that does not declare): the InitCard's tiles
             self._deal(None)
-        if self.dealing and isinstance(event, _PLAY):
+        if self.dealing and kind in _PLAY:
             self._end_of_deal()
         self._out(self.translator.events(event))
 
@@ -367,7 +368,10 @@ class XmjSeat(Seat):
         seen = self.view.see_all(msgs)
         self.outbox += seen
         if not self.prompted:  # another player's discard or kong (the client's own asks it nothing)
-            self.prompted = any(type(x) in _PROMPTS and x.id != self.position for x in seen)  # type: ignore[attr-defined]
+            for x in seen:
+                if x.__class__ in _PROMPTS and x.id != self.position:  # type: ignore[attr-defined]
+                    self.prompted = True
+                    break
 
     posts_early = True
 
@@ -379,7 +383,11 @@ class XmjSeat(Seat):
             return
         self.prompted = False
         outbox = self.outbox
-        upto = next((i for i, x in enumerate(outbox) if isinstance(x, _Await)), len(outbox))
+        upto = 0
+        for x in outbox:
+            if x.__class__ is _Await:
+                break
+            upto += 1
         if upto:
             self.conn.post(outbox[:upto])  # type: ignore[arg-type]
             del outbox[:upto]
@@ -389,7 +397,7 @@ class XmjSeat(Seat):
         assert self.conn is not None
         batch: list[Message] = []
         for item in self.outbox:
-            if isinstance(item, _Await):
+            if item.__class__ is _Await:
                 await self.conn.send(batch)
                 batch = []
                 await self._until_ready(deadline)
@@ -413,7 +421,7 @@ class XmjSeat(Seat):
         assert self.conn is not None
         if isinstance(msg, m.PMsgListGameOptions):
             await self.conn.send(option_messages(self.options))
-        elif isinstance(msg, _DECISIONS):
+        elif msg.__class__ in _DECISIONS:
             self._decision(msg, None, self.translator.discard[0] if self.translator.discard else 0)
         # Ready twice, DeclareSpecial (mjref declares flowers itself), chat, options: nothing to do
 
@@ -441,7 +449,7 @@ class XmjSeat(Seat):
                     if reply is not None:
                         return reply
                     msg = await self.conn.receive()
-                    if isinstance(msg, _DECISIONS):
+                    if msg.__class__ in _DECISIONS:
                         self._decision(msg, question, serial)
                     else:
                         await self._aside(msg)
@@ -475,7 +483,7 @@ class XmjSeat(Seat):
             msg = conn.take()
             if msg is None:
                 return None
-            if not isinstance(msg, _DECISIONS):
+            if msg.__class__ not in _DECISIONS:
                 conn.hold(msg)
                 return None
             self._decision(msg, question, serial)
@@ -502,7 +510,7 @@ class XmjSeat(Seat):
         client that repeats its no-claim gets no more to read than one."""
         if self.between_hands:
             return  # a decision about the hand that is over, sent before the client's Ready for the next
-        if isinstance(msg, m.PMsgNoClaim) and 0 < msg.discard <= self.translator.serial \
+        if msg.__class__ is m.PMsgNoClaim and 0 < msg.discard <= self.translator.serial \
                 and msg.discard not in self.acknowledged:
             # (any discard made so far: a no-claim read at the seat's own turn, when no discard is in play, is
             # acknowledged too; a client's game ignores an acknowledgement of a discard gone by)
@@ -510,7 +518,7 @@ class XmjSeat(Seat):
             self.outbox.append(m.CMsgPlayerDoesntClaim(self.position, msg.discard, False))
         if question is None or not _stale(msg, question, serial):
             self.decisions.take(msg)
-            if isinstance(msg, _CLAIMS) and 0 < msg.discard == serial:  # (a claim of the discard in play)
+            if msg.__class__ in _CLAIMS and 0 < msg.discard == serial:  # (a claim of the discard in play)
                 self.view.claimed(serial)
 
     def _drop_stale(self, question: Question, serial: int) -> None:
@@ -554,7 +562,7 @@ class XmjSeat(Seat):
 
 # The moves that end the deal: East's first discard, or, before it, a kong declared or Mah-Jong on its dealt tiles
 # (mj-server runs the specials phase and the pause to start play first).
-_PLAY = (Throw, Gong, Hu)
+_PLAY = frozenset({Throw, Gong, Hu})
 # What a client answers with a claim or NoClaim (or, on a kong, by robbing it): sent as it happens.
 _PROMPTS = frozenset({m.CMsgPlayerDiscards, m.CMsgPlayerAddsToPung, m.CMsgPlayerDeclaresClosedKong})
 
@@ -562,17 +570,20 @@ _PROMPTS = frozenset({m.CMsgPlayerDiscards, m.CMsgPlayerAddsToPung, m.CMsgPlayer
 def _stale(msg: Message, question: Question, serial: int) -> bool:
     """A claim of a discard that is no longer in play: an earlier one, or any when it is the client's turn (at
     the end of a hand, a claim of any discard: the sets are declared with serial 0)."""
+    kind = msg.__class__
     if question.ask == "declare":
-        return isinstance(msg, m.PMsgNoClaim | m.PMsgPung | m.PMsgKong | m.PMsgChow | m.PMsgMahJong) \
-            and msg.discard != 0
-    if isinstance(msg, DECLARATIONS) or (isinstance(msg, m.PMsgPung | m.PMsgChow) and msg.discard == 0):
+        return (kind in _ON_DISCARD or kind is m.PMsgMahJong) and msg.discard != 0  # type: ignore[attr-defined]
+    if kind in _DECLARED or ((kind is m.PMsgPung or kind is m.PMsgChow) and msg.discard == 0):  # type: ignore[attr-defined]
         return True  # a declaration of a hand that is over (the seat asks no more once a loser has shown)
-    own_turn = question.ask == "throw" or question.tile is None
-    if isinstance(msg, m.PMsgNoClaim | m.PMsgPung | m.PMsgKong | m.PMsgChow):
-        return own_turn or msg.discard < serial
-    if isinstance(msg, m.PMsgMahJong) and msg.discard:
-        return own_turn or msg.discard < serial
+    if kind in _ON_DISCARD or (kind is m.PMsgMahJong and msg.discard):  # type: ignore[attr-defined]
+        return question.ask == "throw" or question.tile is None or msg.discard < serial  # type: ignore[attr-defined]
     return False
+
+
+# The decisions about a discard in play (Mah-Jong on one names its serial too), and the declarations of sets at the
+# end of a hand.  The records are final classes: their types are looked up.
+_ON_DISCARD = frozenset({m.PMsgNoClaim, m.PMsgPung, m.PMsgKong, m.PMsgChow})
+_DECLARED = frozenset(DECLARATIONS)
 
 
 class _Await:

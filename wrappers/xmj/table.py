@@ -74,8 +74,14 @@ def game_messages(game: m.CMsgGame, options: Sequence[m.CMsgGameOption]) -> list
 
 
 # Messages by which the server implements a claim of the discard in play (the end of the other claims on it).
-_IMPLEMENTS = (m.CMsgPlayerPungs, m.CMsgPlayerKongs, m.CMsgPlayerChows, m.CMsgPlayerMahJongs, m.CMsgPlayerRobsKong)
-_CLAIMS = (m.CMsgPlayerClaimsPung, m.CMsgPlayerClaimsKong, m.CMsgPlayerClaimsChow, m.CMsgPlayerClaimsMahJong)
+_IMPLEMENTS = frozenset({m.CMsgPlayerPungs, m.CMsgPlayerKongs, m.CMsgPlayerChows, m.CMsgPlayerMahJongs,
+                         m.CMsgPlayerRobsKong})
+_CLAIMS = frozenset({m.CMsgPlayerClaimsPung, m.CMsgPlayerClaimsKong, m.CMsgPlayerClaimsChow,
+                     m.CMsgPlayerClaimsMahJong})
+_DRAWS = frozenset({m.CMsgPlayerDraws, m.CMsgPlayerDrawsLoose})
+# The messages ``View.see`` changes, drops or learns from; a client sees every other one as it is.  (The records
+# are final classes: their type is looked up, not tested with ``isinstance``, on a path that sees every message.)
+_WATCHED = _IMPLEMENTS | _CLAIMS | _DRAWS | {m.CMsgPlayerDoesntClaim, m.CMsgPlayerDiscards, m.CMsgNewHand}
 
 
 class View:
@@ -89,19 +95,21 @@ class View:
 
     def see(self, msg: Message) -> list[Message]:
         me = self.client
-        if isinstance(msg, m.CMsgPlayerDraws | m.CMsgPlayerDrawsLoose):
+        kind = msg.__class__
+        if kind in _DRAWS:
             self.claim = None
-            return [msg if msg.id == me else type(msg)(msg.id, HIDDEN)]
-        if isinstance(msg, m.CMsgPlayerDoesntClaim):
-            return [msg] if msg.id == me else []
-        if isinstance(msg, _CLAIMS) and msg.id == me:
-            self.claim = msg.discard
-        elif isinstance(msg, _IMPLEMENTS):
-            denied = self.claim is not None and msg.id != me
+            return [msg if msg.id == me else kind(msg.id, HIDDEN)]  # type: ignore[attr-defined, call-arg]
+        if kind is m.CMsgPlayerDoesntClaim:
+            return [msg] if msg.id == me else []  # type: ignore[attr-defined]
+        if kind in _CLAIMS:
+            if msg.id == me:  # type: ignore[attr-defined]
+                self.claim = msg.discard  # type: ignore[attr-defined]
+        elif kind in _IMPLEMENTS:
+            denied = self.claim is not None and msg.id != me  # type: ignore[attr-defined]
             self.claim = None
             if denied:
                 return [m.CMsgClaimDenied(me, PRIOR_CLAIM), msg]
-        elif isinstance(msg, m.CMsgPlayerDiscards | m.CMsgNewHand):
+        elif kind is m.CMsgPlayerDiscards or kind is m.CMsgNewHand:
             self.claim = None
         return [msg]
 
@@ -111,7 +119,13 @@ class View:
         self.claim = discard
 
     def see_all(self, msgs: Iterable[Message]) -> list[Message]:
-        return [out for msg in msgs for out in self.see(msg)]
+        out: list[Message] = []
+        for msg in msgs:
+            if msg.__class__ in _WATCHED:
+                out += self.see(msg)
+            else:
+                out.append(msg)
+        return out
 
 
 def client_message(msg: Message, client: int, *, scoring: bool) -> Message | None:

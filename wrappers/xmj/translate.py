@@ -48,14 +48,22 @@ _WIND_LETTER = {"EAST": "E", "SOUTH": "S", "WEST": "W", "NORTH": "N"}
 
 def code_of(tid: int) -> str:
     """The mj-server code of a TID's face; ``--`` for 0 (a tile this client does not see)."""
-    if tid == 0:
-        return "--"
-    kind = tid // 10
-    if kind in _HONOUR:
-        return _HONOUR[kind]
-    if kind in _FLOWER:
-        return _FLOWER[kind]
-    return f"{kind % 10}{_SUIT[kind // 10]}"
+    code = _CODES.get(tid)
+    if code is None:
+        kind = tid // 10
+        if tid == 0:
+            code = "--"
+        elif kind in _HONOUR:
+            code = _HONOUR[kind]
+        elif kind in _FLOWER:
+            code = _FLOWER[kind]
+        else:
+            code = f"{kind % 10}{_SUIT[kind // 10]}"
+        _CODES[tid] = code
+    return code
+
+
+_CODES: dict[int, str] = {}  # the codes found so far, by TID (a hand's 144 tiles)
 
 
 def wind_letter(wind: str) -> str:
@@ -145,65 +153,79 @@ class Translator:
         return [(m.CMsgPlayerDrawsLoose if kind == "loose" else m.CMsgPlayerDraws)(p, code_of(tile))]
 
     def events(self, e: Event) -> list[Message]:
-        if isinstance(e, Mo):
-            self.discard = None
-            self.owed.pop(e.seat, None)
-            cls = m.CMsgPlayerDrawsLoose if e.replacement else m.CMsgPlayerDraws
-            return [cls(e.seat, code_of(e.tile))]
-        if isinstance(e, Flower):
-            if self.dealing:
-                self.deal_flowers[e.seat].append(e.tile)
-                return []
-            out = [*self._shown_draw(e.seat, e.tile), m.CMsgPlayerDeclaresSpecial(e.seat, code_of(e.tile))]
-            self.owed[e.seat] = "loose" if self.flowers_loose else "live"  # its replacement (own: the next Mo)
-            return out
-        if isinstance(e, Throw):
-            out = self._shown_draw(e.seat)
-            self.serial += 1
-            self.discard = (self.serial, e.seat, e.tile)
-            self.kong_in_play = False
-            self.owed = {e.seat % 4 + 1: "live"}  # the next player draws, unless the discard is claimed
-            return [*out, m.CMsgPlayerDiscards(e.seat, code_of(e.tile), self.serial, False)]
-        if isinstance(e, Pong):
-            self.owed = {}
-            serial = self.discard[0] if self.discard else 0
-            return [m.CMsgPlayerClaimsPung(e.seat, serial), m.CMsgPlayerPungs(e.seat, code_of(e.tiles[0]))]
-        if isinstance(e, Eat):
-            self.owed = {}
-            serial, _, claimed = self.discard if self.discard else (0, 0, e.tiles[1])
-            ranks = sorted(t // 10 for t in e.tiles)
-            cpos = ("Lower", "Middle", "Upper")[ranks.index(claimed // 10)]
-            return [m.CMsgPlayerClaimsChow(e.seat, serial, cpos), m.CMsgPlayerChows(e.seat, code_of(claimed), cpos)]
-        if isinstance(e, Gong):
-            if e.mode == 4:
-                self.owed = {}
-            out = self._shown_draw(e.seat)
-            out += self._gong(e)
-            self.owed[e.seat] = "loose"  # its replacement, unless the kong is robbed
-            return out
-        if isinstance(e, Hu):
-            if self.discard is not None and self.discard[1] != e.seat and self.discard[2] == e.tile:
-                self.claimed = self.discard[2]
-                self.owed = {}
-                # mj-server implements Mah-Jong on a kong's tile as the kong robbed, not as a discard taken
-                won = m.CMsgPlayerRobsKong(e.seat, code_of(e.tile)) if self.kong_in_play \
-                    else m.CMsgPlayerMahJongs(e.seat, "--")
-                return [m.CMsgPlayerClaimsMahJong(e.seat, self.discard[0]), won]
-            self.claimed = None  # from the wall: the winner's draw first, if not shown yet
-            drawn = self._shown_draw(e.seat)
-            self.owed = {}
-            return [*drawn, m.CMsgPlayerMahJongs(e.seat, code_of(e.tile))]
-        if isinstance(e, Declare):
-            return [self._declared(e)]
-        if isinstance(e, Show):
-            return [m.CMsgPlayerShowsTiles(e.seat, tuple(code_of(t) for t in e.tiles))]
-        if isinstance(e, Scored):
-            self.scored.add(e.seat)
-            return [m.CMsgHandScore(e.seat, e.score, e.explanation)]
-        if isinstance(e, InitGame):
-            self.new_hand(e.dealer)
+        """The messages mj-server broadcasts for the event ``e`` (none for an event it does not show)."""
+        handle = _EVENTS.get(e.__class__)
+        return handle(self, e) if handle is not None else []
+
+    def _mo(self, e: Mo) -> list[Message]:
+        self.discard = None
+        self.owed.pop(e.seat, None)
+        cls = m.CMsgPlayerDrawsLoose if e.replacement else m.CMsgPlayerDraws
+        return [cls(e.seat, code_of(e.tile))]
+
+    def _flower(self, e: Flower) -> list[Message]:
+        if self.dealing:
+            self.deal_flowers[e.seat].append(e.tile)
             return []
-        return []  # Exit: the scores and the settlement come from the hand's result (the seat's ``hand_over``)
+        out = [*self._shown_draw(e.seat, e.tile), m.CMsgPlayerDeclaresSpecial(e.seat, code_of(e.tile))]
+        self.owed[e.seat] = "loose" if self.flowers_loose else "live"  # its replacement (own: the next Mo)
+        return out
+
+    def _throw(self, e: Throw) -> list[Message]:
+        out = self._shown_draw(e.seat) if self.owed else []
+        self.serial += 1
+        self.discard = (self.serial, e.seat, e.tile)
+        self.kong_in_play = False
+        self.owed = {e.seat % 4 + 1: "live"}  # the next player draws, unless the discard is claimed
+        out.append(m.CMsgPlayerDiscards(e.seat, code_of(e.tile), self.serial, False))
+        return out
+
+    def _pong(self, e: Pong) -> list[Message]:
+        self.owed = {}
+        serial = self.discard[0] if self.discard else 0
+        return [m.CMsgPlayerClaimsPung(e.seat, serial), m.CMsgPlayerPungs(e.seat, code_of(e.tiles[0]))]
+
+    def _eat(self, e: Eat) -> list[Message]:
+        self.owed = {}
+        serial, _, claimed = self.discard if self.discard else (0, 0, e.tiles[1])
+        ranks = sorted(t // 10 for t in e.tiles)
+        cpos = ("Lower", "Middle", "Upper")[ranks.index(claimed // 10)]
+        return [m.CMsgPlayerClaimsChow(e.seat, serial, cpos), m.CMsgPlayerChows(e.seat, code_of(claimed), cpos)]
+
+    def _gong_event(self, e: Gong) -> list[Message]:
+        if e.mode == 4:
+            self.owed = {}
+        out = self._shown_draw(e.seat)
+        out += self._gong(e)
+        self.owed[e.seat] = "loose"  # its replacement, unless the kong is robbed
+        return out
+
+    def _hu(self, e: Hu) -> list[Message]:
+        if self.discard is not None and self.discard[1] != e.seat and self.discard[2] == e.tile:
+            self.claimed = self.discard[2]
+            self.owed = {}
+            # mj-server implements Mah-Jong on a kong's tile as the kong robbed, not as a discard taken
+            won = m.CMsgPlayerRobsKong(e.seat, code_of(e.tile)) if self.kong_in_play \
+                else m.CMsgPlayerMahJongs(e.seat, "--")
+            return [m.CMsgPlayerClaimsMahJong(e.seat, self.discard[0]), won]
+        self.claimed = None  # from the wall: the winner's draw first, if not shown yet
+        drawn = self._shown_draw(e.seat)
+        self.owed = {}
+        return [*drawn, m.CMsgPlayerMahJongs(e.seat, code_of(e.tile))]
+
+    def _declare(self, e: Declare) -> list[Message]:
+        return [self._declared(e)]
+
+    def _show(self, e: Show) -> list[Message]:
+        return [m.CMsgPlayerShowsTiles(e.seat, tuple(code_of(t) for t in e.tiles))]
+
+    def _scored(self, e: Scored) -> list[Message]:
+        self.scored.add(e.seat)
+        return [m.CMsgHandScore(e.seat, e.score, e.explanation)]
+
+    def _init_game(self, e: InitGame) -> list[Message]:
+        self.new_hand(e.dealer)
+        return []
 
     def _declared(self, e: Declare) -> Message:
         """A set declared at the end of the hand, as mj-server announces it: the set the winning discard went to
@@ -242,6 +264,14 @@ class Translator:
             self.discard, self.kong_in_play = (self.serial, e.seat, e.tiles[0]), True
             return [m.CMsgPlayerDeclaresClosedKong(e.seat, code_of(e.tiles[0]), self.serial)]
         return []  # the others' copy of a concealed gong: mjref hides the tiles mj-server shows (see docs/xmj.md)
+
+
+# What each event is in mj-server's words (an event of another type, such as ``Exit``, is none: the scores and the
+# settlement come from the hand's result, the seat's ``hand_over``).  The events are final classes: their type is
+# looked up, on a path that every event of every seat takes.
+_EVENTS = {Mo: Translator._mo, Flower: Translator._flower, Throw: Translator._throw, Pong: Translator._pong,
+           Eat: Translator._eat, Gong: Translator._gong_event, Hu: Translator._hu, Declare: Translator._declare,
+           Show: Translator._show, Scored: Translator._scored, InitGame: Translator._init_game}
 
 
 class Decisions:
