@@ -240,7 +240,10 @@ class Deliveries:
 
     def __init__(self) -> None:
         self._seats: dict[int, Seat] = {}
-        self._early: tuple[Seat, ...] = ()  # the seats that post early (``Seat.posts_early``)
+        # the seats that post early (``Seat.posts_early``), in the order they post after a step whose last event is
+        # of a seat (by that seat): from that seat round the table, so that the player it concerns (who drew, or the
+        # next to draw after a discard) gets its messages first: the others wake after it
+        self._early: dict[int | None, tuple[Seat, ...]] = {}
         # per audience (the engine shares a few frozensets): the outboxes' appends grouped by extensions, and the
         # seats delivered the event
         self._targets: dict[frozenset[int], _Targets] = {}
@@ -252,7 +255,11 @@ class Deliveries:
         self._seats[position] = seat
         self._targets.clear()
         self._outboxes.clear()
-        self._early = tuple(x for _, x in sorted(self._seats.items()) if x.posts_early)
+        early = [(p, x) for p, x in sorted(self._seats.items()) if x.posts_early]
+        self._early = {None: tuple(x for _, x in early)}
+        if early:
+            for first in (1, 2, 3, 4):
+                self._early[first] = tuple(x for _, x in sorted(early, key=lambda px: (px[0] - first) % 4))
 
     def _targets_for(self, audience: frozenset[int]) -> _Targets:
         groups: dict[frozenset[str], list[Callable[[str], None]]] = {}
@@ -283,8 +290,11 @@ class Deliveries:
                         append(line)
                     continue
             self._deliver(e)
-        for seat in self._early:
-            seat.delivered()
+        early = self._early
+        if len(early) > 1:
+            order = early.get(getattr(events[-1], "seat", None)) if events else None
+            for seat in order or early[None]:
+                seat.delivered()
 
     def _deliver(self, e: Event) -> None:
         audience = e.audience
