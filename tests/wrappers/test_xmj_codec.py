@@ -160,3 +160,41 @@ def test_hostile_wire_is_bounded() -> None:
     with pytest.raises(XmjProtocolError, match="GameOption: value"):
         parse_server("GameOption 0 Flowers bool 1020 1 2 play using flowers")
 
+
+
+def test_messages_read_and_written_again_are_remembered_and_bounded() -> None:
+    """``parse_client`` and ``write`` remember short messages (a client's ``NoClaim 12``, a discard sent to four
+    clients): the same text gives the same record, the same record the same bytes; what is refused is refused every
+    time; long messages (a chat, a score's explanation) are not kept, and at most ``MEMO_SIZE`` are."""
+    from wrappers.xmj import codec
+
+    first = parse_client("NoClaim 12")
+    assert parse_client("NoClaim 12") is first and first == m.PMsgNoClaim(12)
+    for _ in range(2):
+        with pytest.raises(XmjProtocolError, match="is not an integer"):
+            parse_client("NoClaim 012")
+    chat = "SendMessage 0 " + "x" * codec.MEMO_LENGTH
+    assert parse_client(chat) == parse_client(chat) and chat not in codec._CLIENT_READ
+    discard = m.CMsgPlayerDiscards(2, "5B", 7, False)
+    assert write(discard) == write(m.CMsgPlayerDiscards(2, "5B", 7, False)) == b"PlayerDiscards 2 5B 7 0\r\n"
+    assert write(m.CMsgPlayerDiscards(2, "5B", 7, True)) == b"PlayerDiscards 2 5B 7 1\r\n"  # another field, other bytes
+    assert write(m.CMsgPlayerShowsTiles(1, ["1C", "2C"])) == b"PlayerShowsTiles 1 1C 2C\r\n"  # unhashable: not kept
+    score = m.CMsgHandScore(2, 26, "basic 20\n" * 10)
+    assert write(score) == to_wire(format_message(score))
+    assert (m.CMsgHandScore, (2, 26, score.explanation)) not in codec._WRITTEN
+    for serial in range(codec.MEMO_SIZE + 10):
+        parse_client(f"NoClaim {serial}")
+        write(m.CMsgPlayerDoesntClaim(1, serial, False))
+    assert len(codec._CLIENT_READ) <= codec.MEMO_SIZE and len(codec._WRITTEN) <= codec.MEMO_SIZE
+
+
+def test_framer_reads_escaped_and_plain_lines_alike() -> None:
+    """A plain ASCII line is passed through as it is; a line with a backslash, a CR inside or bytes beyond ASCII is
+    read as before (unescaped, checked, continued)."""
+    f = Framer()
+    f.feed(b"NoClaim 3\r\nComment a\\\\b\r\nComment \xc3\xa9\r\nComment go\\\r\non\r\nReady\n")
+    assert list(f.messages()) == ["NoClaim 3", "Comment a\\b", "Comment \u00e9", "Comment go\non", "Ready"]
+    f.feed(b"Ready\r\r\n")
+    assert list(f.messages()) == ["Ready\r"]  # one CR is the line end's: the other is the message's (refused later)
+    with pytest.raises(XmjProtocolError, match="control character"):
+        parse_client("Connect 1110 0 bo\rb")

@@ -263,13 +263,17 @@ def parse_client(text: str) -> Message:
     msg = _CLIENT_READ.get(text)
     if msg is None:
         msg = _parse(text, CLIENT_MESSAGES, "client")
-        if len(_CLIENT_READ) >= MEMO_SIZE:
-            _CLIENT_READ.clear()
-        _CLIENT_READ[text] = msg
+        if len(text) <= MEMO_LENGTH:
+            if len(_CLIENT_READ) >= MEMO_SIZE:
+                _CLIENT_READ.clear()
+            _CLIENT_READ[text] = msg
     return msg
 
 
-MEMO_SIZE = 4096  # messages remembered by ``parse_client`` and ``write`` (the distinct ones of a game are fewer)
+# What ``parse_client`` and ``write`` remember: at most this many messages (the distinct ones of a game are fewer),
+# each at most this long (a game's repeated ones are short; a client's long chat is not kept).
+MEMO_SIZE = 4096
+MEMO_LENGTH = 64
 _CLIENT_READ: dict[str, Message] = {}
 
 
@@ -328,12 +332,16 @@ def write(msg: Message) -> bytes:
     if fields is None:
         fields = _FIELDS[cls] = attrgetter(*(f for f, _ in cls.SPEC)) if cls.SPEC else _no_fields
     key = (cls, fields(msg))
-    data = _WRITTEN.get(key)
+    try:
+        data = _WRITTEN.get(key)
+    except TypeError:  # a field that is not hashable (tiles in a list): written, not remembered
+        return to_wire(format_message(msg))
     if data is None:
         data = to_wire(format_message(msg))
-        if len(_WRITTEN) >= MEMO_SIZE:
-            _WRITTEN.clear()
-        _WRITTEN[key] = data
+        if len(data) <= MEMO_LENGTH:
+            if len(_WRITTEN) >= MEMO_SIZE:
+                _WRITTEN.clear()
+            _WRITTEN[key] = data
     return data
 
 
