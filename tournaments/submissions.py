@@ -50,6 +50,9 @@ BOT_FILE = "bot.toml"
 ALLOWED_FIELDS = ("cmd", "env", "keep_alive", "extensions")
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")  # a submitted bot's name (versions add .vN)
 STATUSES = ("checking", "active", "paused", "retired", "refused")
+# What the first word of a submission's cmd may be besides a file of its own: these interpreters, by their bare
+# names, found on the league machine's PATH (docs/league.md)
+INTERPRETERS = ("python3", "python", "pypy3", "node", "java", "ruby", "perl", "lua")
 
 
 class SubmissionError(InputError):
@@ -312,11 +315,30 @@ def bot_spec(folder: Path, entrant: str) -> BotSpec:
     except SpecError as exc:
         raise SubmissionError(str(exc)) from None
     root = os.path.realpath(folder)
+    check_program(spec.cmd[0] if spec.cmd else "", Path(spec.cwd or top.parent), root)
     for path in command_files(spec.cmd or (), Path(spec.cwd or top.parent), None):  # the files identity hashes
         if not str(path).startswith(root + os.sep):
             raise SubmissionError(f"{BOT_FILE}: cmd: {_quoted(path)} is a file outside the submission (only the "
-                                  "program, the first word, may be the league's)")
+                                  "program, the first word, may be one of the league's interpreters)")
     return spec
+
+
+def check_program(program: str, cwd: Path, root: str) -> None:
+    """Refuse the first word of a submission's ``cmd`` unless it is a file in the submission's folder (``root``,
+    resolved; given with a ``/``: ``./bot``, ``bin/bot``) or an interpreter of :data:`INTERPRETERS` by its bare
+    name.  Anything else (``/bin/sh``, ``../other/bot``, ``curl``) is a program the league did not agree to run,
+    whose bytes the entrant's identity would not hold."""
+    if os.sep in program or (os.altsep and os.altsep in program):
+        real = os.path.realpath(program if os.path.isabs(program) else cwd / program)
+        if real.startswith(root + os.sep):
+            return
+        where = "a file outside the submission"
+    elif program in INTERPRETERS:
+        return
+    else:
+        where = "not an interpreter the league runs"
+    raise SubmissionError(f"{BOT_FILE}: cmd: the program {_quoted(program)} is {where}: give a file in the "
+                          f"submission's folder (e.g. \"./bot\") or one of {', '.join(INTERPRETERS)} by its name")
 
 
 # ------------------------------------------------------------------------------------------------ the register
@@ -478,5 +500,5 @@ def pack_folder(folder: Path) -> bytes:
     return data
 
 
-__all__ = ["MAX_FILES", "Author", "Entry", "Register", "SubmissionError", "bot_spec", "check_inside", "pack_folder",
-           "unpack"]
+__all__ = ["INTERPRETERS", "MAX_FILES", "Author", "Entry", "Register", "SubmissionError", "bot_spec", "check_inside",
+           "check_program", "pack_folder", "unpack"]

@@ -1,0 +1,48 @@
+"""What a submitted bot runs stays what joined the league: the program, the first word of its ``cmd``, is a file of
+its own folder or one of the league's interpreters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tournaments.submissions import INTERPRETERS, SubmissionError, bot_spec
+
+
+def entry(tmp: Path, cmd: str) -> Path:
+    folder = tmp / "subs" / "x"
+    folder.mkdir(parents=True)
+    (folder / "bot.py").write_text("")
+    (folder / "bot.toml").write_text(f"cmd = {cmd}\n")
+    return folder
+
+
+@pytest.mark.parametrize(("cmd", "why"), [
+    ('["/bin/sh", "bot.py"]', "'/bin/sh' is a file outside the submission"),
+    ('["../x/../../y", "bot.py"]', "'../x/../../y' is a file outside the submission"),
+    ('["sh", "-c", "cat /etc/passwd"]', "'sh' is not an interpreter the league runs"),
+    ('["curl", "bot.py"]', "'curl' is not an interpreter the league runs"),
+    ('["./"]', "'./' is a file outside the submission"),
+])
+def test_a_program_outside_the_folder_and_not_an_interpreter_is_refused_naming_cmd(tmp_path: Path, cmd: str,
+                                                                                   why: str) -> None:
+    """Only the arguments of cmd were held to the folder: its first word ran whatever the system had."""
+    folder = entry(tmp_path, cmd)
+    with pytest.raises(SubmissionError) as info:
+        bot_spec(folder, "x")
+    line = str(info.value)
+    assert line.startswith("bot.toml: cmd: the program ") and why in line and "\n" not in line
+    assert ", ".join(INTERPRETERS) in line
+
+
+def test_a_program_of_its_own_or_an_interpreter_is_taken(tmp_path: Path) -> None:
+    folder = entry(tmp_path, '["python3", "bot.py"]')
+    assert bot_spec(folder, "x").cmd == ("python3", "bot.py")
+    (folder / "bin").mkdir()
+    for run in (folder / "run", folder / "bin" / "run"):
+        run.write_text("#!/bin/sh\n")
+        run.chmod(0o755)
+    for cmd in ('["./run"]', '["bin/run"]'):
+        (folder / "bot.toml").write_text(f"cmd = {cmd}\n")
+        assert bot_spec(folder, "x").cmd is not None
