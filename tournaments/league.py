@@ -521,8 +521,9 @@ class LeagueControl:
         entrant new to the league (None: one that played already)."""
         p = self.plan
         if spec.name not in p.specs:
-            assert ident is not None, f"LeagueControl.join: {spec.name} is new to the league: give its identity"
             p.specs[spec.name] = spec
+        if _entry(p.identity, spec.name)["entry"] is None:  # new to the store's identity (not one that played)
+            assert ident is not None, f"LeagueControl.join: {spec.name} is new to the league: give its identity"
             identity = _with_entrant(p.identity, spec, ident)
             if self.store is not None:
                 self.store.set_identity(identity)
@@ -672,9 +673,14 @@ class LeagueDesk:
                 return 409, {"error": f"{name!r} is still being checked: it joins the league if its check passes"}
             try:  # its status cannot change meanwhile: other actions wait, and its check is over
                 spec = await trio.to_thread.run_sync(bot_spec, Path(entry.folder), name)
-                ident = None if name in self.plan.specs else await trio.to_thread.run_sync(hashed, spec)
+                ident = await trio.to_thread.run_sync(hashed, spec)  # hashed again: it may have changed on disk
             except (SubmissionError, SpecError) as exc:
                 return 409, {"error": f"{name!r} cannot play as it is on disk: {exc}"}
+            what = entrant_change(self.plan.identity, _with_entrant(_without(self.plan.identity, name), spec, ident),
+                                  name)
+            if what is not None:  # what it runs is not what joined: a new version is a new submission
+                return 409, {"error": f"{name!r} changed since it joined the league ({what}): submit it again as a "
+                                      "new version"}
             self.register.set_status(name, "active")
             self.control.join(spec, ident)
         return 200, {"entrant": name, "status": "active"}
