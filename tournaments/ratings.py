@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import DUMMY_PREFIX
-from .stats import ClusterBy, Standings, compute_standings
+from .stats import ClusterBy, Standings, snapshot, standings_in
 from .store import StoreError, connect
 
 RATINGS_KEY = "league_ratings"  # meta: the ratings after the last recorded match (JSON)
@@ -181,14 +181,15 @@ def stored_ratings(con: sqlite3.Connection) -> dict[str, Rating] | None:
 
 def read_ratings(store_path: Path) -> dict[str, Rating] | None:
     """``stored_ratings`` of a store file (read-only), for standings and the page."""
-    con = connect(store_path, readonly=True)
+    with snapshot(Path(store_path)) as con:
+        return _stored_ratings_of(con, Path(store_path))
+
+
+def _stored_ratings_of(con: sqlite3.Connection, store_path: Path) -> dict[str, Rating] | None:
     try:
-        try:
-            return stored_ratings(con)
-        except StoreError as exc:
-            raise StoreError(f"{store_path}: {exc}") from None
-    finally:
-        con.close()
+        return stored_ratings(con)
+    except StoreError as exc:
+        raise StoreError(f"{store_path}: {exc}") from None
 
 
 def league_order(names: Iterable[str], ratings: Mapping[str, Rating]) -> list[str]:
@@ -200,9 +201,19 @@ def league_order(names: Iterable[str], ratings: Mapping[str, Rating]) -> list[st
 
 def league_standings(store_path: Path, *, cluster_by: ClusterBy = "group",
                      head_to_head: bool = True) -> tuple[Standings, dict[str, Rating] | None]:
-    """A store's standings and, for a league's store, its stored ratings, with the bots in the league's order."""
-    standings = compute_standings(store_path, cluster_by=cluster_by, head_to_head=head_to_head)
-    ratings = read_ratings(Path(store_path))
+    """A store's standings and, for a league's store, its stored ratings, with the bots in the league's order: both
+    read in one transaction (a league recording a match meanwhile cannot pair one state's standings with another's
+    ratings)."""
+    with snapshot(Path(store_path)) as con:
+        return league_standings_in(con, Path(store_path), cluster_by=cluster_by, head_to_head=head_to_head)
+
+
+def league_standings_in(con: sqlite3.Connection, store_path: Path, *, cluster_by: ClusterBy = "group",
+                        head_to_head: bool = True) -> tuple[Standings, dict[str, Rating] | None]:
+    """:func:`league_standings` read through ``con``, in the caller's transaction (``tournaments.store.recount``'s:
+    ``mjref standings --recount`` shows the totals it recounted, whatever is written after)."""
+    standings = standings_in(con, store_path, cluster_by=cluster_by, head_to_head=head_to_head)
+    ratings = _stored_ratings_of(con, store_path)
     if ratings is None:
         return standings, None
     order = {n: i for i, n in enumerate(league_order([b.name for b in standings.bots], ratings))}
@@ -306,4 +317,4 @@ class LeagueReader:
 
 
 __all__ = ["HISTORY_POINTS", "RATINGS_KEY", "History", "LeagueReader", "Rating", "Ratings", "league_order",
-           "league_standings", "read_ratings", "stored_ratings"]
+           "league_standings", "league_standings_in", "read_ratings", "stored_ratings"]

@@ -52,6 +52,7 @@ import math
 import sqlite3
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -876,12 +877,32 @@ def check_total_numbers(con: sqlite3.Connection, store_path: Path, damaged: str 
 def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group", head_to_head: bool = True) -> Standings:
     """Standings and (unless ``head_to_head`` is False) head-to-head of the matches in a results store (raises
     ``StoreError`` naming the file)."""
-    if cluster_by not in ("group", "seed"):
-        raise ValueError(f"cluster_by must be 'group' or 'seed', not {cluster_by!r}")
-    store_path = Path(store_path)
+    with snapshot(Path(store_path)) as con:
+        return standings_in(con, Path(store_path), cluster_by=cluster_by, head_to_head=head_to_head)
+
+
+@contextmanager
+def snapshot(store_path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to a store in one read transaction: everything read through it is one state of the
+    store, even while a tournament is writing (``StoreError`` naming the file)."""
     con = connect(store_path, readonly=True)
     try:
-        con.execute("BEGIN")  # one snapshot, even while a tournament is writing
+        try:
+            con.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{store_path}: not an mjref results store, or a damaged one ({exc})") from None
+        yield con
+    finally:
+        con.close()
+
+
+def standings_in(con: sqlite3.Connection, store_path: Path, *, cluster_by: ClusterBy = "group",
+                 head_to_head: bool = True) -> Standings:
+    """:func:`compute_standings` read through ``con``, in the caller's transaction (:func:`snapshot`, or a recount's
+    own: ``tournaments.store.recount``), so that what else the caller reads there is of the same state."""
+    if cluster_by not in ("group", "seed"):
+        raise ValueError(f"cluster_by must be 'group' or 'seed', not {cluster_by!r}")
+    try:
         faults: dict[str, dict[str, int]] = defaultdict(dict)
         if has_totals(con):
             check_total_numbers(con, store_path)
@@ -893,13 +914,10 @@ def compute_standings(store_path: Path, *, cluster_by: ClusterBy = "group", head
             for bot, kind, n in con.execute("SELECT bot, kind, COUNT(*) FROM faults GROUP BY bot, kind"):
                 faults[str(bot)][str(kind)] = int(n)
         meta = {str(k): v for k, v in con.execute("SELECT key, value FROM meta WHERE key IN ('name', 'identity')")}
-        con.execute("ROLLBACK")
     except StoreError:
         raise
     except (sqlite3.Error, ValueError, TypeError) as exc:
         raise StoreError(f"{store_path}: not an mjref results store, or a damaged one ({exc})") from None
-    finally:
-        con.close()
     return assemble(bots, pairs, matches, hands, groups, faults, cluster_by=cluster_by,
                     # escaped: names are printable when a tournament is made, so only an edited store changes here
                     name=printable(str(meta["name"])) if meta.get("name") is not None else None,
@@ -1067,7 +1085,7 @@ __all__ = [
     "CSV_COLUMNS", "MIN_GROUPS", "clopper_pearson", "BotStanding", "Estimate", "HeadToHead", "SeatRow", "Standings",
     "StoreError", "CAVEATS", "MARKS", "SKEW_MIN_GROUPS", "SKEWED_MIN_GROUPS", "interval_caveat", "build_standings",
     "cluster_ratio",
-    "compute_standings", "fmt_interval", "fmt_num", "fmt_pct",
+    "compute_standings", "snapshot", "standings_in", "fmt_interval", "fmt_num", "fmt_pct",
     "BotTotals", "Moments", "PairTotals", "assemble", "kept_totals", "ratio_estimate", "read_totals",
     "totals_from_rows",
     "t_quantile", "to_csv", "to_json", "to_markdown",

@@ -37,12 +37,12 @@ import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from referee import __version__
 from referee.errors import StoreError as _StoreError
@@ -52,6 +52,8 @@ from wrappers.sandbox import hide_from_bots
 
 from . import totals as agg
 from .lock import StoreLock
+
+T = TypeVar("T")
 
 MAX_STORED_SEED = (1 << 63) - 1
 """The largest seed a store keeps: seeds are SQLite integers (signed 64-bit), so a tournament or a regression may
@@ -480,11 +482,12 @@ class Store:
             raise StoreError(f"{self.path}: a damaged results store: its matches cannot be totalled ({exc})") \
                 from None
 
-    def recount(self) -> int:
+    def recount(self, read: Callable[[sqlite3.Connection], T]) -> tuple[int, T]:
         """Compute the kept totals again from the match rows, in one transaction (``mjref standings --recount``,
-        for a store whose rows were edited by hand); returns how many matches were counted.  Totals that standings
-        would refuse (sums past any matches', moments no matches give) roll it back: the store is left as it was
-        (``StoreError``)."""
+        for a store whose rows were edited by hand); returns how many matches were counted and what ``read`` read
+        in the same transaction (the standings of exactly the totals recounted: nothing written after is mixed
+        in).  Totals that standings would refuse (sums past any matches', moments no matches give) roll it back:
+        the store is left as it was (``StoreError``)."""
         from .stats import check_total_numbers  # (stats imports this module)
 
         with self._transaction():
@@ -496,7 +499,7 @@ class Store:
             except (TypeError, ValueError, KeyError) as exc:
                 raise StoreError(f"{self.path}: its match rows cannot be totalled ({exc}); {UNCHANGED}") from None
             check_total_numbers(self.con, self.path, damaged=f"its match rows are damaged; {UNCHANGED}")
-            return n
+            return n, read(self.con)
 
     def close(self) -> None:
         if self._key is not None:
@@ -633,10 +636,11 @@ class Store:
 UNCHANGED = "the store is left as it was"
 
 
-def recount(path: Path) -> int:
+def recount(path: Path, read: Callable[[sqlite3.Connection], T]) -> tuple[int, T]:
     """``mjref standings --recount``: the store's kept totals computed again from its match rows (after rows were
     edited by hand), under the store's lock (a running tournament is not disturbed: :class:`StoreBusy`); returns
-    how many matches were counted.  A missing, empty or foreign file is refused, never created; match rows that
+    how many matches were counted and what ``read`` read in the recount's own transaction (its standings: of the
+    totals recounted, whatever a runner that takes the store next records).  A missing, empty or foreign file is refused, never created; match rows that
     cannot be totalled are refused (``StoreError`` naming the match and the column) before the store is opened
     for writing, and totals that come out wrong roll the recount back: a recount that fails changes nothing."""
     con = connect(path, readonly=True)  # before the lock, which would make the folder of a store that is missing
@@ -649,5 +653,5 @@ def recount(path: Path) -> int:
     finally:
         con.close()
     with StoreLock(path), Store(path) as store:
-        return store.recount()
+        return store.recount(read)
 

@@ -22,7 +22,7 @@ from rich.text import Text
 from referee.commands import make_console
 from referee.errors import printable
 from referee.numbers import count
-from tournaments.ratings import league_standings
+from tournaments.ratings import league_standings, league_standings_in
 from tournaments.stats import (
     BotStanding,
     Standings,
@@ -60,8 +60,12 @@ def register(sub: Any, name: str, summary: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    n = recount(args.store) if args.recount else None  # a recount that fails changes nothing (tournaments.store)
-    standings, ratings = league_standings(args.store, cluster_by=args.cluster)
+    if args.recount:  # a recount that fails changes nothing; its standings are read in its own transaction
+        n, (standings, ratings) = recount(args.store, lambda con: league_standings_in(con, args.store,
+                                                                                       cluster_by=args.cluster))
+    else:
+        n = None
+        standings, ratings = league_standings(args.store, cluster_by=args.cluster)
     if n is not None:  # said once the standings are read: no progress line before an error
         print(printable(f"{args.store}: totals recounted from {count(n, 'match', 'matches')}"), file=sys.stderr)
     if args.format == "json":
