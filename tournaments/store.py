@@ -640,9 +640,10 @@ def recount(path: Path, read: Callable[[sqlite3.Connection], T]) -> tuple[int, T
     """``mjref standings --recount``: the store's kept totals computed again from its match rows (after rows were
     edited by hand), under the store's lock (a running tournament is not disturbed: :class:`StoreBusy`); returns
     how many matches were counted and what ``read`` read in the recount's own transaction (its standings: of the
-    totals recounted, whatever a runner that takes the store next records).  A missing, empty or foreign file is refused, never created; match rows that
-    cannot be totalled are refused (``StoreError`` naming the match and the column) before the store is opened
-    for writing, and totals that come out wrong roll the recount back: a recount that fails changes nothing."""
+    totals recounted, whatever a runner that takes the store next records).  A missing, empty or foreign file is
+    refused, never created; match rows that cannot be totalled are refused (``StoreError`` naming the match and the
+    column) before the store is opened for writing, and totals that come out wrong roll the recount back: a
+    recount that fails changes nothing."""
     con = connect(path, readonly=True)  # before the lock, which would make the folder of a store that is missing
     try:
         con.execute("BEGIN")  # every row the totals use read and checked, nothing written
