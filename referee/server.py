@@ -30,8 +30,8 @@ import secrets
 import socket
 import ssl
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -90,21 +90,59 @@ def check_listen(host: str, port: int, option: str = "--listen") -> None:
     address of another machine, a port in use or one this user may not take.  A command checks each of its
     addresses before it mints or prints anything (a token printed for a server that never listened is a secret
     given away for nothing).  Each address is bound as trio's listeners bind it (``SO_REUSEADDR``, IPv6 only on
-    an IPv6 socket) and closed at once."""
+    an IPv6 socket) and kept listening: the listener this process opens on that address later takes these very
+    sockets (:func:`open_capped`), so the port cannot be taken by another program between the check and the
+    listening, after the tokens were printed.  A command that checks releases what it did not use on its way out
+    (:func:`released_listeners`)."""
     where = f"[{host}]:{port}" if ":" in host and not host.startswith("[") else f"{host}:{port}"
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError, ValueError) as exc:  # gaierror; a name IDNA cannot encode; a NUL in it
         raise ServeError(f"cannot listen on {where} ({option}): {getattr(exc, 'strerror', None) or exc}") from None
-    for family, kind, proto, _, address in infos:
-        try:
-            with socket.socket(family, kind, proto) as sock:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                if family == socket.AF_INET6:
-                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-                sock.bind(address)
-        except OSError as exc:
-            raise ServeError(f"cannot listen on {where} ({option}): {exc.strerror or exc}") from None
+    socks: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in infos:
+            sock = socket.socket(family, kind, proto)
+            socks.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+            sock.listen(BACKLOG)
+    except OSError as exc:
+        for sock in socks:
+            sock.close()
+        raise ServeError(f"cannot listen on {where} ({option}): {exc.strerror or exc}") from None
+    _HELD.setdefault((host, port), []).append(socks)
+
+
+BACKLOG = 0xFFFF  # connections the system queues before they are accepted (trio's own; it caps it at its maximum)
+_HELD: dict[tuple[str, int], list[list[socket.socket]]] = {}  # check_listen's sockets, by the address checked
+
+
+def _take_held(host: str, port: int) -> list[socket.socket] | None:
+    """The sockets :func:`check_listen` bound and keeps for ``host:port`` (None: it checked no such address)."""
+    held = _HELD.get((host, port))
+    if not held:
+        return None
+    socks = held.pop(0)
+    if not held:
+        del _HELD[(host, port)]
+    return socks
+
+
+@contextmanager
+def released_listeners() -> Iterator[None]:
+    """Around a command that calls :func:`check_listen`: the sockets it checked and its listeners never took (it
+    failed, or ended, before it listened) are closed on the way out, so that the port is free again."""
+    try:
+        yield
+    finally:
+        while _HELD:
+            _, held = _HELD.popitem()
+            for socks in held:
+                for sock in socks:
+                    sock.close()
 
 
 def load_tokens(path: Path, names: Iterable[str]) -> dict[str, str]:
@@ -322,8 +360,12 @@ class Capped(trio.abc.Listener[trio.abc.Stream]):
 
 async def open_capped(host: str, port: int, ssl_context: ssl.SSLContext | None, door: Door) -> list[Capped]:
     """Listeners on ``host:port`` (TLS with ``ssl_context``) that let in only what ``door`` admits; OSError if it
-    cannot listen."""
-    tcp = await trio.open_tcp_listeners(port, host=host)
+    cannot listen.  The sockets :func:`check_listen` bound for that address are the ones that listen."""
+    held = _take_held(host, port)
+    if held is not None:
+        tcp = [trio.SocketListener(trio.socket.from_stdlib_socket(sock)) for sock in held]
+    else:
+        tcp = await trio.open_tcp_listeners(port, host=host)
     inner: list[trio.abc.Listener[Any]] = list(tcp)
     if ssl_context is not None:
         inner = [trio.SSLListener(t, ssl_context, https_compatible=True) for t in tcp]
@@ -714,5 +756,5 @@ def check_xmj_seats(specs: Sequence[BotSpec], rules: Any, xmj_listen: tuple[str,
 
 
 __all__ = ["Capped", "Door", "MAX_PENDING", "MAX_PENDING_PER_ORIGIN", "Server", "ServeError", "check_listen",
-           "generate_tokens", "load_tokens", "open_capped", "parse_listen", "remote_names", "serve_match",
-           "server_ssl_context"]
+           "generate_tokens", "load_tokens", "open_capped", "parse_listen", "released_listeners", "remote_names",
+           "serve_match", "server_ssl_context"]

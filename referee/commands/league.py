@@ -155,6 +155,13 @@ def add_author(args: argparse.Namespace) -> int:
 
 @bad_input_exits_2("league")
 def run(args: argparse.Namespace) -> int:
+    from referee.server import released_listeners
+
+    with released_listeners():  # the addresses checked are kept until listened on: closed if never
+        return _start(args)
+
+
+def _start(args: argparse.Namespace) -> int:
     from referee.commands.serve import tokens_for
     from referee.server import ServeError, check_listen, parse_listen, server_ssl_context
     from tournaments import league as lg
@@ -182,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     dask = args.dask or config.tournament.dask
     if args.restart:
         check_dask(dask)
-    # every address checked before a token is minted or printed
+    # every address checked (and kept: referee.server.check_listen) before a token is minted or printed
     if listen is not None:
         check_listen(*listen, "--listen")
     if remote:

@@ -22,7 +22,7 @@ from referee.commands import match as match_command
 from referee.errors import InputError
 from referee.match import MatchResult
 from referee.numbers import int_arg
-from referee.server import Server, check_listen, generate_tokens, parse_listen, serve_match
+from referee.server import Server, check_listen, generate_tokens, parse_listen, released_listeners, serve_match
 from referee.shutdown import watching_signals
 from wrappers.spec import HUMAN_PREFIX, REMOTE_NAME, XMJ_PREFIX, BotSpec
 
@@ -59,6 +59,7 @@ def seat_bots(bots: list[str], seat: int, name: str, prefix: str = HUMAN_PREFIX)
     return others[:seat - 1] + [f"{prefix}{name}"] + others[seat - 1:]
 
 
+@released_listeners()  # the address checked is kept until listened on: closed if never
 def run(args: argparse.Namespace) -> int:
     if len(args.bots) > 3:
         return fail("play", f"at most three bots (you are the fourth), got {len(args.bots)}")

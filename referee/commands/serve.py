@@ -34,6 +34,7 @@ from referee.server import (
     generate_tokens,
     load_tokens,
     parse_listen,
+    released_listeners,
     remote_names,
     serve_match,
     server_ssl_context,
@@ -137,8 +138,9 @@ def wait_seconds(text: str) -> float:
     return seconds_arg(text, example=", e.g. 60", least=MIN_WAIT)
 
 
+@released_listeners()  # the addresses checked are kept until listened on: closed if never
 def run(args: argparse.Namespace) -> int:
-    try:  # every address checked before a token is minted or printed
+    try:  # every address checked (and kept: referee.server.check_listen) before a token is minted or printed
         listen = parse_listen(args.listen)
         page = parse_listen(args.page, "--page") if args.page is not None else None
         ssl_context = server_ssl_context(args.cert, args.key)
