@@ -478,28 +478,30 @@ async def _play_hand(
             else:
                 deliveries.seat(p, seats[p])
 
+    # The hand's log lines are written once its seats are told it is over (and have gone on to the next), not
+    # before: the players read the scores while the referee formats the hand.
     try:
         await _question_loop(hand, seats, active, deliveries.deliver, journal, take_over, rules.pace)
+        result.play_digest = _play_digest(result.play_digest, h, journal, faults)
+        assert hand.result is not None
+        for p in (1, 2, 3, 4):
+            if p not in forfeited:
+                seats[p].hand_over(hand.result)
+
+        # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
+        ending: list[Seat] = []
+        for p in (1, 2, 3, 4):
+            ending.append(active[p])
+            if active[p] is not seats[p] and p not in forfeited:
+                ending.append(seats[p])
+        waiting = [one for one in ending if not one.end_hand_nowait()]
+        if waiting:
+            async with trio.open_nursery() as nursery:
+                for one in waiting:
+                    nursery.start_soon(one.end_hand)
     finally:
         log_journal()
         _count_answers(journal, result.seats)
-    result.play_digest = _play_digest(result.play_digest, h, journal, faults)
-    assert hand.result is not None
-    for p in (1, 2, 3, 4):
-        if p not in forfeited:
-            seats[p].hand_over(hand.result)
-
-    # Seats that can end the hand at once do (a kept-alive bot: /exit written); the others are awaited together.
-    ending: list[Seat] = []
-    for p in (1, 2, 3, 4):
-        ending.append(active[p])
-        if active[p] is not seats[p] and p not in forfeited:
-            ending.append(seats[p])
-    waiting = [one for one in ending if not one.end_hand_nowait()]
-    if waiting:
-        async with trio.open_nursery() as nursery:
-            for one in waiting:
-                nursery.start_soon(one.end_hand)
     assert hand.result is not None
     return HandSummary(h, setup, hand.result, fault_settlement(sorted(payers), rules), (0, 0, 0, 0), faults)
 
