@@ -23,6 +23,11 @@ resume logic (finished match IDs are never submitted).  Only ``submit`` and ``re
   (``client.run``): the same mjref (version and code), and every process bot's executable, working directory and
   file arguments at the same paths.  A worker that fails is named with the path it lacks (:class:`DaskError`).
   Built-in bots need nothing but mjref.
+* **Every call to the cluster is bounded**, as the start-up's identity check is (``connect_timeout``, 10 s): a
+  scheduler that took the connection and then stopped answering (a machine frozen, a process stopped) is a
+  :class:`DaskError` naming its address, never a wait without end.  A match's result may take as long as the match
+  does, so while one is awaited the scheduler is asked every ``connect_timeout`` seconds whether it still answers
+  (:meth:`DaskExecutor.answering`); the matches already recorded stay recorded.
 
 Dask is optional (``pip install 'mjref[dask]'``); importing this module without it raises ``ImportError`` that
 says so.  ``mjref regress`` (or anything else with ``MatchJob``s) uses :func:`open_dask_executor` directly.
@@ -39,12 +44,13 @@ import socket
 import sys
 import tempfile
 import threading
+import time
 import zlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from referee.errors import InputError
 
@@ -69,11 +75,29 @@ from .store import MatchRecord
 
 RETRIES = 2  # reruns of a task that raised; a task lost with its worker is rerun by the scheduler regardless
 LOCAL = "local"
+T = TypeVar("T")
 
 
 class DaskError(InputError):
-    """A Dask cluster that cannot be used (unreachable, no workers, a worker failing the start-up check) or a match
-    that failed there; the message is one line per problem and names the address, worker and path."""
+    """A Dask cluster that cannot be used (unreachable, no workers, a worker failing the start-up check, a scheduler
+    that stopped answering) or a match that failed there; the message is one line per problem and names the
+    address, worker and path."""
+
+
+class NoAnswer(DaskError):
+    """The scheduler took the connection but did not answer a call within its time (:func:`answered`)."""
+
+
+def answered(address: str, timeout: float, doing: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``call(*args, **kwargs)``, a blocking call of a Dask ``Client`` that takes ``callback_timeout`` (Dask then
+    cancels what it was waiting for), given at most ``timeout`` seconds: :class:`NoAnswer` naming ``address`` and
+    what it was ``doing`` if the scheduler did not answer by then.  The one bound of every call after the identity
+    check (:func:`_ask_identity`), with the same time."""
+    try:
+        return call(*args, callback_timeout=timeout, **kwargs)
+    except TimeoutError:
+        raise NoAnswer(f"{address}: the Dask scheduler did not answer within {timeout:g} s ({doing}; is it still "
+                       "running?)") from None
 
 
 # ------------------------------------------------------------------------------------------------ worker side
@@ -230,8 +254,8 @@ class MatchFuture:
         if self._record is not None:
             return self._record
         try:
-            remote = self._future.result(timeout)
-        except CancelledError:
+            remote = self._executor.wait(self._future, timeout)
+        except (CancelledError, NoAnswer):
             raise
         except Exception as exc:
             raise DaskError(f"{self._executor.address}: match {self.job.match.id}: {type(exc).__name__}: {exc}") \
@@ -276,21 +300,61 @@ def _write_private(path: Path, data: bytes) -> None:
 class DaskExecutor:
     """``submit(run_job, job)`` → :class:`MatchFuture`; ``shutdown()`` cancels what is left and disconnects."""
 
-    def __init__(self, client: Client, address: str, namespace: str, cluster: LocalCluster | None = None) -> None:
+    def __init__(self, client: Client, address: str, namespace: str, cluster: LocalCluster | None = None, *,
+                 timeout: float = 10.0) -> None:
         self.client = client
         self.address = address
         self.namespace = namespace
         self.cluster = cluster
+        self.timeout = timeout  # seconds the scheduler has to answer any call (``answered``)
         self._pending: set[Any] = set()  # futures not yet landed (results arrive in the runner's threads)
         self._lock = threading.Lock()
+        self._asking = threading.Lock()  # one liveness question at a time, whatever the threads waiting
+        self._answered = time.monotonic()  # when the scheduler last answered one
+        self._silent: NoAnswer | None = None  # why it is taken for gone: every later question ends at once
 
     @property
     def slots(self) -> int:
         """Matches the cluster can play at once now (its worker threads): a good ``concurrency``."""
-        return max(1, sum(self.client.nthreads().values()))
+        return max(1, sum(self._nthreads().values()))
+
+    def _nthreads(self) -> dict[str, int]:
+        return answered(self.address, self.timeout, "asked for its workers", self.client.nthreads)
+
+    def answering(self) -> None:
+        """Raise :class:`NoAnswer` unless the scheduler answers (its ``identity``) within :attr:`timeout`; asked at
+        most once a :attr:`timeout`, however many matches are awaited (and once it did not, never again)."""
+        with self._asking:
+            if self._silent is not None:
+                raise self._silent
+            if time.monotonic() - self._answered < self.timeout:
+                return
+            try:
+                answered(self.address, self.timeout, "asked whether it still runs while matches were awaited",
+                         self.client.sync, self.client.scheduler.identity)
+            except NoAnswer as exc:
+                self._silent = exc
+                raise
+            self._answered = time.monotonic()
+
+    def wait(self, future: Any, timeout: float | None = None) -> Any:
+        """A task's result, waited for in slices of :attr:`timeout` (a match takes as long as it takes), the
+        scheduler asked after each whether it still answers (:meth:`answering`): ``TimeoutError`` after
+        ``timeout`` seconds, :class:`NoAnswer` once the scheduler stopped answering."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            step = self.timeout if deadline is None else max(0.0, min(self.timeout, deadline - time.monotonic()))
+            try:
+                return future.result(timeout=step)
+            except TimeoutError:
+                if future.done():  # it ended as the wait did: its result, or its own error
+                    return future.result(timeout=self.timeout)
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise  # the caller's time is up
+            self.answering()
 
     def describe(self) -> str:
-        n = self.client.nthreads()
+        n = self._nthreads()
         where = f"a local Dask cluster (dashboard {self.client.dashboard_link})" if self.cluster \
             else f"Dask at {self.address}"
         return f"{where}: {len(n)} workers, {sum(n.values())} threads"
@@ -320,10 +384,10 @@ class DaskExecutor:
         with self._lock:
             pending = list(self._pending)
             self._pending.clear()
-        with contextlib.suppress(Exception):  # a dead scheduler cannot stop shutdown
-            if cancel_futures and pending:
+        with contextlib.suppress(Exception):  # a dead or silent scheduler cannot stop shutdown
+            if cancel_futures and pending:  # (a message sent, no answer awaited)
                 self.client.cancel(pending, force=True)
-            self.client.close(timeout=10)
+            self.client.close(timeout=self.timeout)
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 self.cluster.close(timeout=10)
@@ -458,10 +522,13 @@ def scheduler_check() -> dict[str, str]:
     return {"host": socket.gethostname(), "mjref": __version__, "code": code_fingerprint()}
 
 
-def check_scheduler(client: Client, address: str) -> None:
-    """Refuse (DaskError) unless the scheduler can import this mjref (it deserializes the tasks)."""
+def check_scheduler(client: Client, address: str, timeout: float = 10.0) -> None:
+    """Refuse (DaskError) unless the scheduler can import this mjref (it deserializes the tasks); it has ``timeout``
+    seconds to answer."""
     try:
-        r = client.run_on_scheduler(scheduler_check)
+        r = answered(address, timeout, "checking its mjref", client.run_on_scheduler, scheduler_check)
+    except NoAnswer:
+        raise
     except Exception as exc:  # noqa: BLE001 - whatever the scheduler failed with, the fix is the same
         raise DaskError(f"{address}: the scheduler cannot load mjref ({type(exc).__name__}: {exc}); install the "
                         f"same mjref where `dask scheduler` runs") from None
@@ -470,11 +537,13 @@ def check_scheduler(client: Client, address: str) -> None:
                         f"this coordinator {__version__} (code {code_fingerprint()})")
 
 
-def check_workers(client: Client, address: str, bots: tuple[BotPaths, ...]) -> None:
-    """Refuse (DaskError) unless every worker runs this mjref and has every process bot's paths."""
+def check_workers(client: Client, address: str, bots: tuple[BotPaths, ...], timeout: float = 10.0) -> None:
+    """Refuse (DaskError) unless every worker runs this mjref and has every process bot's paths; the scheduler has
+    ``timeout`` seconds to answer each question (its workers' answers included)."""
     here = {"mjref": __version__, "code": code_fingerprint()}
-    results = client.run(check_worker, bots, on_error="return")
-    names = {a: str(w.get("name", a)) for a, w in client.scheduler_info().get("workers", {}).items()}
+    results = answered(address, timeout, "checking its workers", client.run, check_worker, bots, on_error="return")
+    info = answered(address, timeout, "naming its workers", client.sync, client.scheduler.identity, n_workers=-1)
+    names = {a: str(w.get("name", a)) for a, w in info.get("workers", {}).items()}
     lines: list[str] = []
     missing = False
     for addr, r in sorted(results.items()):
@@ -505,10 +574,10 @@ def open_dask_executor(address: str, *, specs: Iterable[BotSpec], namespace: str
     """
     bots = tuple({b.name: b for b in (bot_paths(s) for s in specs) if b is not None}.values())
     client, cluster = _connect(address, workers, connect_timeout)
-    executor = DaskExecutor(client, address, namespace, cluster)
+    executor = DaskExecutor(client, address, namespace, cluster, timeout=connect_timeout)
     try:
-        check_scheduler(client, address)
-        check_workers(client, address, bots)
+        check_scheduler(client, address, connect_timeout)
+        check_workers(client, address, bots, connect_timeout)
     except BaseException:
         executor.shutdown()
         raise
@@ -523,5 +592,6 @@ def dask_executor(address: str, plan: Plan, workers: int | None = None, *,
                               workers=workers or plan.config.workers(), connect_timeout=connect_timeout)
 
 
-__all__ = ["DaskError", "DaskExecutor", "MatchFuture", "RemoteResult", "check_scheduler", "check_workers",
-           "code_fingerprint", "dask_executor", "land", "namespace_of", "open_dask_executor", "play_remote", "run_job"]
+__all__ = ["DaskError", "DaskExecutor", "MatchFuture", "NoAnswer", "RemoteResult", "answered", "check_scheduler",
+           "check_workers", "code_fingerprint", "dask_executor", "land", "namespace_of", "open_dask_executor",
+           "play_remote", "run_job"]

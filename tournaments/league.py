@@ -759,7 +759,8 @@ def dask_vet(executor: Any) -> Callable[[BotSpec], list[str]]:
     def vet(spec: BotSpec) -> list[str]:
         paths = distributed.bot_paths(spec)
         try:
-            distributed.check_workers(executor.client, executor.address, (paths,) if paths is not None else ())
+            distributed.check_workers(executor.client, executor.address, (paths,) if paths is not None else (),
+                                      executor.timeout)
         except distributed.DaskError as exc:
             return [str(exc).replace("\n", "; ")]
         return []
