@@ -31,7 +31,8 @@ from tournaments.distributed import DaskError, NoAnswer, dask_executor, open_das
 from tournaments.runner import execute, plan
 
 ROOT = Path(__file__).resolve().parents[2]
-HANG = 300.0  # seconds: only a guard against a wait without end (the bound under test is 1 s)
+BOUND = 5  # seconds the scheduler has to answer: ample for a loaded machine (1 s was not, for a worker's answer)
+HANG = 300.0  # seconds: only a guard against a wait without end
 
 
 class Relay:
@@ -133,10 +134,11 @@ def test_a_scheduler_silent_after_the_connection_is_refused_at_the_start_up_chec
 
     monkeypatch.setattr(distributed.Client, "wait_for_workers", then_freeze)
     exc = one_error(within_guard(lambda: open_dask_executor(relay.address, specs=(), namespace="silent",
-                                                            connect_timeout=1)))
+                                                            connect_timeout=BOUND)))
     assert isinstance(exc, DaskError), repr(exc)
     line = str(exc)
-    assert line.startswith(f"{relay.address}: the Dask scheduler did not answer within 1 s (") and "\n" not in line
+    assert line.startswith(f"{relay.address}: the Dask scheduler did not answer within {BOUND} s (")
+    assert "\n" not in line
 
 
 def test_a_scheduler_silent_while_matches_are_awaited_stops_the_run_and_keeps_what_is_recorded(
@@ -145,7 +147,7 @@ def test_a_scheduler_silent_while_matches_are_awaited_stops_the_run_and_keeps_wh
                         "bots": [{"name": n, "builtin": b} for n, b in (("g", "greedy"), ("r", "random"),
                                                                          ("d", "drawdiscard"))]})
     p = plan(cfg, tmp_path)
-    executor = dask_executor(relay.address, p, workers=1, connect_timeout=1)
+    executor = dask_executor(relay.address, p, workers=1, connect_timeout=BOUND)
     recorded: list[str] = []
 
     def on_match(rec: Any) -> None:
@@ -159,7 +161,7 @@ def test_a_scheduler_silent_while_matches_are_awaited_stops_the_run_and_keeps_wh
     finally:
         assert within_guard(executor.shutdown) is None  # and shutting down does not wait for it either
     assert isinstance(exc, NoAnswer), repr(exc)
-    assert str(exc).startswith(f"{relay.address}: the Dask scheduler did not answer within 1 s (")
+    assert str(exc).startswith(f"{relay.address}: the Dask scheduler did not answer within {BOUND} s (")
     with sqlite3.connect(p.store_path) as con:
         kept = [r[0] for r in con.execute("SELECT id FROM matches")]
     assert kept and set(kept) == set(recorded) and len(kept) < len(p.schedule)
