@@ -17,6 +17,7 @@ from referee.errors import InputError
 from referee.game.classical.history import HandHistory, parse_history
 from referee.game.classical.table import Difference, HandCheck, check_history
 from referee.game.classical.wallfile import HistoryDeal, history_deal
+from referee.game.records import record
 from referee.game.wall import Wall
 from referee.userfiles import read_bytes, utf8_text
 
@@ -53,7 +54,7 @@ def read_history(path: Path) -> HandHistory:
     return parse_history(utf8_text(data, str(path)), str(path))
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Verified:
     path: Path
     history: HandHistory

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -22,6 +21,7 @@ from pydantic import ValidationError
 from referee.errors import InputError
 from referee.game.classical.options import GameOptions, parse_option_file
 from referee.game.match_options import MATCH_FIELDS
+from referee.game.records import record
 from referee.game.taiwan16.rules import (
     DEFAULT_RULES,
     Ruleset,
@@ -44,7 +44,7 @@ FAMILIES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rules:
     """A chosen ruleset: its family, that family's options, and the name it was chosen by; for a classical ruleset
     the match's own options its file set (``MATCH_FIELDS``: hands, timeouts, faults)."""

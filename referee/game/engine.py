@@ -38,6 +38,7 @@ from .options import (
     throw_answer,
     with_pass,
 )
+from .records import record
 from .taiwan16.rules import Ruleset
 from .taiwan16.scoring import ScoreResult
 from .tiles import ALL_TIDS, FLOWER_TIDS, INDEX, WINDS_IN_ORDER
@@ -86,7 +87,7 @@ class EngineError(RuntimeError):
     """The engine was used out of order (apply before start, apply after the end)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WinRecord:
     seat: int
     tile: int | None  # None for a flowers win
@@ -96,7 +97,7 @@ class WinRecord:
     payments: tuple[int, int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HandResult:
     outcome: Literal["win", "draw"]
     wins: tuple[WinRecord, ...]

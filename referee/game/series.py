@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 
 from .engine import HandResult
 from .family import family_of
+from .records import record
 from .taiwan16.rules import Ruleset
 from .tiles import WINDS_IN_ORDER
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HandSetup:
     """Everything ``/initGame`` says about one hand, and its 0-based index in the match."""
 

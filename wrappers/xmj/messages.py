@@ -13,20 +13,22 @@ the word that starts its line (``#`` for ``Comment``) and ``SPEC`` its fields in
 
 The reading and writing of these records is ``wrappers.xmj.codec``.  A record is made, sent or read, and never
 changed: they are plain slotted dataclasses, not frozen ones, because a frozen one's ``__init__`` costs three times
-as much and an xmj match makes about twelve hundred of them a hand.
+as much and an xmj match makes about twelve hundred of them a hand.  They are made by ``referee.game.records.record``
+(the same dataclasses, defined at a tenth of ``dataclass``'s cost: every ``mjref`` start defines them all).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
+
+from referee.game.records import record
 
 INT, BOOL, TILE, WIND, CPOS, WORD, TEXT, TILES, OPTION, OTYPE, OVALUE, DESC = (
     "int", "bool", "tile", "wind", "cpos", "word", "text", "tiles", "option", "otype", "ovalue", "desc")
 Spec = tuple[tuple[str, str], ...]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Message:
     """One message of either side; ``NAME`` and ``SPEC`` say how it is written."""
 
@@ -34,7 +36,7 @@ class Message:
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgError(Message):
     NAME: ClassVar[str] = "Error"
     SPEC: ClassVar[Spec] = (("seqno", INT), ("error", TEXT))
@@ -42,7 +44,7 @@ class CMsgError(Message):
     error: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgStateSaved(Message):
     NAME: ClassVar[str] = "StateSaved"
     SPEC: ClassVar[Spec] = (("id", INT), ("filename", TEXT))
@@ -50,7 +52,7 @@ class CMsgStateSaved(Message):
     filename: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgInfoTiles(Message):
     NAME: ClassVar[str] = "InfoTiles"
     SPEC: ClassVar[Spec] = (("id", INT), ("tileinfo", TEXT))
@@ -58,7 +60,7 @@ class CMsgInfoTiles(Message):
     tileinfo: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgConnectReply(Message):
     NAME: ClassVar[str] = "ConnectReply"
     SPEC: ClassVar[Spec] = (("pvers", INT), ("id", INT), ("reason", TEXT))
@@ -67,7 +69,7 @@ class CMsgConnectReply(Message):
     reason: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgAuthReqd(Message):
     NAME: ClassVar[str] = "AuthReqd"
     SPEC: ClassVar[Spec] = (("authtype", WORD), ("authdata", TEXT))
@@ -75,20 +77,20 @@ class CMsgAuthReqd(Message):
     authdata: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgRedirect(Message):
     NAME: ClassVar[str] = "Redirect"
     SPEC: ClassVar[Spec] = (("dest", TEXT),)
     dest: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgReconnect(Message):
     NAME: ClassVar[str] = "Reconnect"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayer(Message):
     NAME: ClassVar[str] = "Player"
     SPEC: ClassVar[Spec] = (("id", INT), ("name", TEXT))
@@ -96,7 +98,7 @@ class CMsgPlayer(Message):
     name: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgGame(Message):
     NAME: ClassVar[str] = "Game"
     SPEC: ClassVar[Spec] = (
@@ -118,14 +120,14 @@ class CMsgGame(Message):
     manager: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgNewRound(Message):
     NAME: ClassVar[str] = "NewRound"
     SPEC: ClassVar[Spec] = (("round", WIND),)
     round: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgNewHand(Message):
     NAME: ClassVar[str] = "NewHand"
     SPEC: ClassVar[Spec] = (("east", INT), ("start_wall", INT), ("start_stack", INT))
@@ -134,7 +136,7 @@ class CMsgNewHand(Message):
     start_stack: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerDraws(Message):
     NAME: ClassVar[str] = "PlayerDraws"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -142,7 +144,7 @@ class CMsgPlayerDraws(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerDrawsLoose(Message):
     NAME: ClassVar[str] = "PlayerDrawsLoose"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -150,7 +152,7 @@ class CMsgPlayerDrawsLoose(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerDeclaresSpecial(Message):
     NAME: ClassVar[str] = "PlayerDeclaresSpecial"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -158,21 +160,21 @@ class CMsgPlayerDeclaresSpecial(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgStartPlay(Message):
     NAME: ClassVar[str] = "StartPlay"
     SPEC: ClassVar[Spec] = (("id", INT),)
     id: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgStopPlay(Message):
     NAME: ClassVar[str] = "StopPlay"
     SPEC: ClassVar[Spec] = (("reason", TEXT),)
     reason: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPause(Message):
     NAME: ClassVar[str] = "Pause"
     SPEC: ClassVar[Spec] = (("exempt", INT), ("requestor", INT), ("reason", TEXT))
@@ -181,14 +183,14 @@ class CMsgPause(Message):
     reason: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerReady(Message):
     NAME: ClassVar[str] = "PlayerReady"
     SPEC: ClassVar[Spec] = (("id", INT),)
     id: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerDiscards(Message):
     NAME: ClassVar[str] = "PlayerDiscards"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE), ("discard", INT), ("calling", BOOL))
@@ -198,7 +200,7 @@ class CMsgPlayerDiscards(Message):
     calling: bool
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerDoesntClaim(Message):
     NAME: ClassVar[str] = "PlayerDoesntClaim"
     SPEC: ClassVar[Spec] = (("id", INT), ("discard", INT), ("timeout", BOOL))
@@ -207,7 +209,7 @@ class CMsgPlayerDoesntClaim(Message):
     timeout: bool
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgDangerousDiscard(Message):
     NAME: ClassVar[str] = "DangerousDiscard"
     SPEC: ClassVar[Spec] = (("id", INT), ("discard", INT), ("nochoice", BOOL))
@@ -216,7 +218,7 @@ class CMsgDangerousDiscard(Message):
     nochoice: bool
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerClaimsPung(Message):
     NAME: ClassVar[str] = "PlayerClaimsPung"
     SPEC: ClassVar[Spec] = (("id", INT), ("discard", INT))
@@ -224,7 +226,7 @@ class CMsgPlayerClaimsPung(Message):
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgClaimDenied(Message):
     NAME: ClassVar[str] = "ClaimDenied"
     SPEC: ClassVar[Spec] = (("id", INT), ("reason", TEXT))
@@ -232,7 +234,7 @@ class CMsgClaimDenied(Message):
     reason: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerPungs(Message):
     NAME: ClassVar[str] = "PlayerPungs"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -240,7 +242,7 @@ class CMsgPlayerPungs(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerFormsClosedPung(Message):
     NAME: ClassVar[str] = "PlayerFormsClosedPung"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -248,7 +250,7 @@ class CMsgPlayerFormsClosedPung(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerClaimsKong(Message):
     NAME: ClassVar[str] = "PlayerClaimsKong"
     SPEC: ClassVar[Spec] = (("id", INT), ("discard", INT))
@@ -256,7 +258,7 @@ class CMsgPlayerClaimsKong(Message):
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerKongs(Message):
     NAME: ClassVar[str] = "PlayerKongs"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -264,7 +266,7 @@ class CMsgPlayerKongs(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerDeclaresClosedKong(Message):
     NAME: ClassVar[str] = "PlayerDeclaresClosedKong"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE), ("discard", INT))
@@ -273,7 +275,7 @@ class CMsgPlayerDeclaresClosedKong(Message):
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerAddsToPung(Message):
     NAME: ClassVar[str] = "PlayerAddsToPung"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE), ("discard", INT))
@@ -282,7 +284,7 @@ class CMsgPlayerAddsToPung(Message):
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerRobsKong(Message):
     NAME: ClassVar[str] = "PlayerRobsKong"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -290,7 +292,7 @@ class CMsgPlayerRobsKong(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgCanMahJong(Message):
     NAME: ClassVar[str] = "CanMahJong"
     SPEC: ClassVar[Spec] = (("tile", TILE), ("answer", BOOL))
@@ -298,7 +300,7 @@ class CMsgCanMahJong(Message):
     answer: bool
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerClaimsChow(Message):
     NAME: ClassVar[str] = "PlayerClaimsChow"
     SPEC: ClassVar[Spec] = (("id", INT), ("discard", INT), ("cpos", CPOS))
@@ -307,7 +309,7 @@ class CMsgPlayerClaimsChow(Message):
     cpos: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerChows(Message):
     NAME: ClassVar[str] = "PlayerChows"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE), ("cpos", CPOS))
@@ -316,7 +318,7 @@ class CMsgPlayerChows(Message):
     cpos: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerFormsClosedChow(Message):
     NAME: ClassVar[str] = "PlayerFormsClosedChow"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -324,14 +326,14 @@ class CMsgPlayerFormsClosedChow(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgWashOut(Message):
     NAME: ClassVar[str] = "WashOut"
     SPEC: ClassVar[Spec] = (("reason", TEXT),)
     reason: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerClaimsMahJong(Message):
     NAME: ClassVar[str] = "PlayerClaimsMahJong"
     SPEC: ClassVar[Spec] = (("id", INT), ("discard", INT))
@@ -339,7 +341,7 @@ class CMsgPlayerClaimsMahJong(Message):
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerMahJongs(Message):
     NAME: ClassVar[str] = "PlayerMahJongs"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -347,7 +349,7 @@ class CMsgPlayerMahJongs(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerPairs(Message):
     NAME: ClassVar[str] = "PlayerPairs"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -355,7 +357,7 @@ class CMsgPlayerPairs(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerFormsClosedPair(Message):
     NAME: ClassVar[str] = "PlayerFormsClosedPair"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE))
@@ -363,7 +365,7 @@ class CMsgPlayerFormsClosedPair(Message):
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerSpecialSet(Message):
     NAME: ClassVar[str] = "PlayerSpecialSet"
     SPEC: ClassVar[Spec] = (("id", INT), ("tile", TILE), ("tiles", TILES))
@@ -372,7 +374,7 @@ class CMsgPlayerSpecialSet(Message):
     tiles: tuple[str, ...]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerFormsClosedSpecialSet(Message):
     NAME: ClassVar[str] = "PlayerFormsClosedSpecialSet"
     SPEC: ClassVar[Spec] = (("id", INT), ("tiles", TILES))
@@ -380,7 +382,7 @@ class CMsgPlayerFormsClosedSpecialSet(Message):
     tiles: tuple[str, ...]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerShowsTiles(Message):
     NAME: ClassVar[str] = "PlayerShowsTiles"
     SPEC: ClassVar[Spec] = (("id", INT), ("tiles", TILES))
@@ -388,7 +390,7 @@ class CMsgPlayerShowsTiles(Message):
     tiles: tuple[str, ...]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgHandScore(Message):
     NAME: ClassVar[str] = "HandScore"
     SPEC: ClassVar[Spec] = (("id", INT), ("score", INT), ("explanation", TEXT))
@@ -397,7 +399,7 @@ class CMsgHandScore(Message):
     explanation: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgSettlement(Message):
     NAME: ClassVar[str] = "Settlement"
     SPEC: ClassVar[Spec] = (("east", INT), ("south", INT), ("west", INT), ("north", INT), ("explanation", TEXT))
@@ -408,7 +410,7 @@ class CMsgSettlement(Message):
     explanation: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgPlayerOptionSet(Message):
     NAME: ClassVar[str] = "PlayerOptionSet"
     SPEC: ClassVar[Spec] = (("option", OPTION), ("ack", BOOL), ("value", INT), ("text", TEXT))
@@ -418,13 +420,13 @@ class CMsgPlayerOptionSet(Message):
     text: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgGameOver(Message):
     NAME: ClassVar[str] = "GameOver"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgGameOption(Message):
     NAME: ClassVar[str] = "GameOption"
     SPEC: ClassVar[Spec] = (
@@ -439,7 +441,7 @@ class CMsgGameOption(Message):
     desc: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgChangeManager(Message):
     NAME: ClassVar[str] = "ChangeManager"
     SPEC: ClassVar[Spec] = (("id", INT), ("manager", INT))
@@ -447,7 +449,7 @@ class CMsgChangeManager(Message):
     manager: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgMessage(Message):
     NAME: ClassVar[str] = "Message"
     SPEC: ClassVar[Spec] = (("sender", INT), ("addressee", INT), ("text", TEXT))
@@ -456,21 +458,21 @@ class CMsgMessage(Message):
     text: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgWall(Message):
     NAME: ClassVar[str] = "Wall"
     SPEC: ClassVar[Spec] = (("wall", TILES),)
     wall: tuple[str, ...]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgComment(Message):
     NAME: ClassVar[str] = "#"
     SPEC: ClassVar[Spec] = (("comment", TEXT),)
     comment: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class CMsgSwapTile(Message):
     NAME: ClassVar[str] = "SwapTile"
     SPEC: ClassVar[Spec] = (("id", INT), ("oldtile", TILE), ("newtile", TILE))
@@ -483,21 +485,21 @@ class CMsgSwapTile(Message):
 # ------------------------------------------------------------------------------------- client → server
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgSaveState(Message):
     NAME: ClassVar[str] = "SaveState"
     SPEC: ClassVar[Spec] = (("filename", TEXT),)
     filename: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgLoadState(Message):
     NAME: ClassVar[str] = "LoadState"
     SPEC: ClassVar[Spec] = (("filename", TEXT),)
     filename: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgConnect(Message):
     NAME: ClassVar[str] = "Connect"
     SPEC: ClassVar[Spec] = (("pvers", INT), ("last_id", INT), ("name", TEXT))
@@ -506,7 +508,7 @@ class PMsgConnect(Message):
     name: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgAuthInfo(Message):
     NAME: ClassVar[str] = "AuthInfo"
     SPEC: ClassVar[Spec] = (("authtype", WORD), ("authdata", TEXT))
@@ -514,7 +516,7 @@ class PMsgAuthInfo(Message):
     authdata: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgNewAuthInfo(Message):
     NAME: ClassVar[str] = "NewAuthInfo"
     SPEC: ClassVar[Spec] = (("authtype", WORD), ("authdata", TEXT))
@@ -522,39 +524,39 @@ class PMsgNewAuthInfo(Message):
     authdata: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgRequestReconnect(Message):
     NAME: ClassVar[str] = "RequestReconnect"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgDisconnect(Message):
     NAME: ClassVar[str] = "Disconnect"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgDeclareSpecial(Message):
     NAME: ClassVar[str] = "DeclareSpecial"
     SPEC: ClassVar[Spec] = (("tile", TILE),)
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgRequestPause(Message):
     NAME: ClassVar[str] = "RequestPause"
     SPEC: ClassVar[Spec] = (("reason", TEXT),)
     reason: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgReady(Message):
     NAME: ClassVar[str] = "Ready"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgDiscard(Message):
     NAME: ClassVar[str] = "Discard"
     SPEC: ClassVar[Spec] = (("tile", TILE), ("calling", BOOL))
@@ -562,56 +564,56 @@ class PMsgDiscard(Message):
     calling: bool
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgNoClaim(Message):
     NAME: ClassVar[str] = "NoClaim"
     SPEC: ClassVar[Spec] = (("discard", INT),)
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgPung(Message):
     NAME: ClassVar[str] = "Pung"
     SPEC: ClassVar[Spec] = (("discard", INT),)
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgFormClosedPung(Message):
     NAME: ClassVar[str] = "FormClosedPung"
     SPEC: ClassVar[Spec] = (("tile", TILE),)
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgKong(Message):
     NAME: ClassVar[str] = "Kong"
     SPEC: ClassVar[Spec] = (("discard", INT),)
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgDeclareClosedKong(Message):
     NAME: ClassVar[str] = "DeclareClosedKong"
     SPEC: ClassVar[Spec] = (("tile", TILE),)
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgAddToPung(Message):
     NAME: ClassVar[str] = "AddToPung"
     SPEC: ClassVar[Spec] = (("tile", TILE),)
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgQueryMahJong(Message):
     NAME: ClassVar[str] = "QueryMahJong"
     SPEC: ClassVar[Spec] = (("tile", TILE),)
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgChow(Message):
     NAME: ClassVar[str] = "Chow"
     SPEC: ClassVar[Spec] = (("discard", INT), ("cpos", CPOS))
@@ -619,58 +621,58 @@ class PMsgChow(Message):
     cpos: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgFormClosedChow(Message):
     NAME: ClassVar[str] = "FormClosedChow"
     SPEC: ClassVar[Spec] = (("tile", TILE),)
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgDeclareWashOut(Message):
     NAME: ClassVar[str] = "DeclareWashOut"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgMahJong(Message):
     NAME: ClassVar[str] = "MahJong"
     SPEC: ClassVar[Spec] = (("discard", INT),)
     discard: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgPair(Message):
     NAME: ClassVar[str] = "Pair"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgFormClosedPair(Message):
     NAME: ClassVar[str] = "FormClosedPair"
     SPEC: ClassVar[Spec] = (("tile", TILE),)
     tile: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgSpecialSet(Message):
     NAME: ClassVar[str] = "SpecialSet"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgFormClosedSpecialSet(Message):
     NAME: ClassVar[str] = "FormClosedSpecialSet"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgShowTiles(Message):
     NAME: ClassVar[str] = "ShowTiles"
     SPEC: ClassVar[Spec] = ()
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgSetPlayerOption(Message):
     NAME: ClassVar[str] = "SetPlayerOption"
     SPEC: ClassVar[Spec] = (("option", OPTION), ("ack", BOOL), ("value", INT), ("text", TEXT))
@@ -680,7 +682,7 @@ class PMsgSetPlayerOption(Message):
     text: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgSetGameOption(Message):
     NAME: ClassVar[str] = "SetGameOption"
     SPEC: ClassVar[Spec] = (("optname", WORD), ("optvalue", TEXT))
@@ -688,28 +690,28 @@ class PMsgSetGameOption(Message):
     optvalue: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgQueryGameOption(Message):
     NAME: ClassVar[str] = "QueryGameOption"
     SPEC: ClassVar[Spec] = (("optname", WORD),)
     optname: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgListGameOptions(Message):
     NAME: ClassVar[str] = "ListGameOptions"
     SPEC: ClassVar[Spec] = (("include_disabled", BOOL),)
     include_disabled: bool
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgChangeManager(Message):
     NAME: ClassVar[str] = "ChangeManager"
     SPEC: ClassVar[Spec] = (("manager", INT),)
     manager: int
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgSendMessage(Message):
     NAME: ClassVar[str] = "SendMessage"
     SPEC: ClassVar[Spec] = (("addressee", INT), ("text", TEXT))
@@ -717,7 +719,7 @@ class PMsgSendMessage(Message):
     text: str
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PMsgSwapTile(Message):
     NAME: ClassVar[str] = "SwapTile"
     SPEC: ClassVar[Spec] = (("id", INT), ("oldtile", TILE), ("newtile", TILE))

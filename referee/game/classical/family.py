@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import chain, product
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -39,6 +38,7 @@ from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
 from referee.game.family import Family
 from referee.game.match_options import MATCH_FIELDS, check_fault_penalty
+from referee.game.records import record
 from referee.game.tiles import ALL_TIDS, ALL_TIDS_WITH_FLOWERS
 from referee.game.types import PASS, Answer, Meld
 
@@ -365,7 +365,7 @@ class ClassicalFamily(Family):
 _NO_DANGER = Danger(0)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ClassicalState:
     """What the classical family keeps during a hand: each player's danger flags about every seat (East first)."""
 
@@ -376,7 +376,7 @@ class ClassicalState:
         return cls([[_NO_DANGER] * 4, [_NO_DANGER] * 4, [_NO_DANGER] * 4, [_NO_DANGER] * 4])  # (once per hand)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClassicalScore:
     """A classical winner's score: ``tai`` is its score in points (the name the logs and reports read), and its
     explanation lines (mj-server's)."""
@@ -393,7 +393,7 @@ class ClassicalScore:
         return {"score": self.tai, "explanation": list(self.explanation)}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PlayerScore:
     """One player's score at the end of a classical hand: its seat (1-4) and seat index (0 is East), its sets as
     scored (declared in play and declared for it), tiles left out of any set, flowers, score and explanation."""
@@ -411,7 +411,7 @@ class PlayerScore:
                 "flowers": list(self.flowers), "score": self.score, "explanation": list(self.explanation)}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClassicalDetail:
     """Everything a classical hand's result tells beyond its payments: every player's score (by seat 1-4) and the
     settlement's explanation (mj-server's lines), and the seat that let off a cannon (if one did)."""

@@ -21,6 +21,7 @@ from referee.game.classical.table import Difference
 from referee.game.classical.tiles import HIDDEN, step
 from referee.game.classical.wallfile import HistoryDeal
 from referee.game.engine import Hand
+from referee.game.records import record
 from referee.game.types import (
     GONG_CONCEALED,
     GONG_MELDED,
@@ -148,7 +149,7 @@ def follow(deal: HistoryDeal, rules: object) -> Followed:
     return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Draw:
     """A tile drawn: by which seat, the TID, and whether it was a loose tile (None: not told, a flower drawn)."""
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from referee.game.classical.tiles import PLAYING, THIRTEEN_WONDERS, is_suited, step
+from referee.game.records import record
 
 SetType = Literal["Chow", "ClosedChow", "Pung", "ClosedPung", "Kong", "ClosedKong", "Pair", "ClosedPair"]
 CLOSED = frozenset({"ClosedChow", "ClosedPung", "ClosedKong", "ClosedPair"})
@@ -18,7 +19,7 @@ SIZE = {"Chow": 3, "ClosedChow": 3, "Pung": 3, "ClosedPung": 3, "Kong": 4, "Clos
         "ClosedPair": 2}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TileSet:
     """A declared set: its type, its tile (a chow's lowest) and, for a kong, whether it was added to a pung."""
 

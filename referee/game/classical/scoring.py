@@ -36,6 +36,7 @@ from referee.game.classical.tiles import (
     suit,
     value,
 )
+from referee.game.records import record
 
 Whence = Literal["wall", "loose", "discard", "robbed"]
 SEAT_NAMES = ("East ", "South", "West ", "North")
@@ -79,7 +80,7 @@ class Situation:
     no_special_scores: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HandScore:
     value: int
     explanation: tuple[str, ...]
@@ -437,7 +438,7 @@ def _wriggling_snake(sets: Sequence[TileSet]) -> bool:
                                         or (8 in pairv and {2, 5} <= chowv))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Settlement:
     changes: tuple[int, int, int, int]  # East, South, West, North
     explanation: tuple[str, ...]

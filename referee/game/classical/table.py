@@ -29,9 +29,10 @@ from referee.game.classical.history import (
 )
 from referee.game.classical.scoring import Danger, HandScore, Situation, Whence, score_hand, settle
 from referee.game.classical.tiles import HIDDEN, is_special, step
+from referee.game.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Difference:
     """Where mjref and mj-server part: the history's line, what differs, mjref's value and mj-server's."""
 
@@ -56,7 +57,7 @@ class _Player:
     score: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Scored:
     """One player's tiles as they were scored, the situation, and mjref's score."""
 
@@ -65,7 +66,7 @@ class Scored:
     score: HandScore
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HandCheck:
     """The verdict on one history: the first difference (None when every figure agrees) and what was compared."""
 

@@ -18,12 +18,11 @@ kept the deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from referee.errors import InputError
 from referee.game.classical.family import CODE, ClassicalRuleset
 from referee.game.classical.history import HandHistory
 from referee.game.classical.options import GameOptions
+from referee.game.records import record
 from referee.game.series import HandSetup
 from referee.game.tiles import WINDS_IN_ORDER
 from referee.game.wall import Wall, check_wall
@@ -52,7 +51,7 @@ def wall_tids(codes: tuple[str, ...], where: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HistoryDeal:
     """One history's hand as mjref deals it.  ``positions``: mj-server's player id to mjref's seat (1-4)."""
 

@@ -30,12 +30,12 @@ from the winner's side, by seat wind (the dealer sits EAST, then SOUTH, WEST, NO
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from referee.errors import InputError
+from referee.game.records import record
 from referee.validation import validation_reason
 
 from .. import analysis
@@ -134,7 +134,7 @@ class ScoreError(InputError):
 # ------------------------------------------------------------------------------------------------ results
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WinContext:
     """Everything scoring needs to know about one win.  ``concealed`` includes the winning tile."""
 
@@ -152,7 +152,7 @@ class WinContext:
     first_turn: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Item:
     """One scoring item: ``tai`` is the item's total (table value × ``count``, e.g. two dragon pungs)."""
 
@@ -167,7 +167,7 @@ class Item:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ArrangedSet:
     """One set of the scored arrangement.
 
@@ -187,7 +187,7 @@ class ArrangedSet:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ScoreResult:
     tai: int
     items: tuple[Item, ...]
@@ -302,7 +302,7 @@ def validate_context(ctx: WinContext) -> None:
 # ------------------------------------------------------------------------------------------------ scoring
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Set:
     type: SetType
     kind: int
@@ -311,7 +311,7 @@ class _Set:
     winning: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Facts:
     """What does not depend on the arrangement."""
 
