@@ -10,12 +10,13 @@ foreign or damaged file gets one line, never a wrong verdict.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+import re
+from typing import Any, Literal
 
 from referee.errors import InputError
 from referee.game.classical.options import GameOptions, parse_option_line
 from referee.game.classical.tiles import ALL, HIDDEN, WINDS
+from referee.game.records import record
 
 ChowPosition = Literal["Lower", "Middle", "Upper", "AnyPos"]
 CHOW_POSITIONS = ("Lower", "Middle", "Upper", "AnyPos")
@@ -23,7 +24,7 @@ MAX_LINES = 100_000  # far more than any hand: a guard against a foreign file of
 PROTOCOL_VERSION = 1110  # mj-server 1.11's protocol (``protocol.h``): the rules mjref plays, the messages it speaks
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Msg:
     """One message of the history: its kind (mj-server's name, ``PlayerDraws``) and the line it starts on."""
 
@@ -31,13 +32,13 @@ class Msg:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PlayerMsg(Msg):
     id: int
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GameMsg(Msg):
     """The game before this hand: the player ids by seat (East first), the round, East's consecutive hands."""
 
@@ -50,19 +51,19 @@ class GameMsg(Msg):
     manager: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WallMsg(Msg):
     tiles: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class NewHandMsg(Msg):
     east: int
     start_wall: int
     start_stack: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TileMsg(Msg):
     """A player and a tile: draws, loose draws, specials, pungs, kongs, pairs, closed sets, robbing, Mah-Jong."""
 
@@ -70,7 +71,7 @@ class TileMsg(Msg):
     tile: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SerialTileMsg(Msg):
     """A kong declared in hand or added to a pung: it can be robbed, so it has a serial number like a discard."""
 
@@ -79,7 +80,7 @@ class SerialTileMsg(Msg):
     discard: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DiscardMsg(Msg):
     id: int
     tile: str
@@ -87,7 +88,7 @@ class DiscardMsg(Msg):
     calling: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ClaimMsg(Msg):
     """A claim of a discard (``PlayerClaimsPung``...) or a pass (``PlayerDoesntClaim``; ``flag``: by timeout)."""
 
@@ -97,21 +98,21 @@ class ClaimMsg(Msg):
     flag: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DangerousDiscardMsg(Msg):
     id: int
     discard: int
     nochoice: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ChowsMsg(Msg):
     id: int
     tile: str
     cpos: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ShowMsg(Msg):
     """Concealed tiles shown: ``PlayerShowsTiles``, ``PlayerSpecialSet`` (with the discard), closed special sets."""
 
@@ -120,12 +121,12 @@ class ShowMsg(Msg):
     tiles: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class IdMsg(Msg):
     id: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TextMsg(Msg):
     """``Pause`` (exempt and requestor ids), ``WashOut`` and ``Comment``."""
 
@@ -133,20 +134,20 @@ class TextMsg(Msg):
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HandScoreMsg(Msg):
     id: int
     score: int
     explanation: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SettlementMsg(Msg):
     changes: tuple[int, int, int, int]  # East, South, West, North
     explanation: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class HandHistory:
     """One won hand as mj-server recorded it."""
 
@@ -253,17 +254,10 @@ def unescape(raw: str) -> str:
     """A message as mj-server reads it back: a backslash escapes the next character (a line end: a newline)."""
     if "\\" not in raw:
         return raw
-    out: list[str] = []
-    i = 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch == "\\":
-            out.append(raw[i + 1 : i + 2])  # never the last character: _records pairs every backslash
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
+    return _ESCAPED.sub(r"\1", raw)  # (one that ends the text escapes nothing: _records pairs every backslash)
+
+
+_ESCAPED = re.compile(r"\\(.?)", re.DOTALL)  # a backslash and the character it escapes
 
 
 def _records(text: str, name: str) -> list[tuple[int, str]]:
@@ -275,17 +269,47 @@ def _records(text: str, name: str) -> list[tuple[int, str]]:
         lines.pop()
     if len(lines) > MAX_LINES:
         raise InputError(f"{name}: more than {MAX_LINES} lines: not a hand history")
-    i = 0
-    while i < len(lines):
+    i, end = 0, len(lines)
+    while i < end:
+        if "\\" not in lines[i]:  # most lines: one message, nothing escaped
+            out.append((i + 1, lines[i]))
+            i += 1
+            continue
         start, parts = i + 1, [lines[i]]
         while trailing_backslashes(parts[-1]) % 2:
             i += 1
-            if i == len(lines):
+            if i == end:
                 raise InputError(f"{name}:{start}: the message continues past the end of the file")
             parts.append(lines[i])
         out.append((start, unescape("\n".join(parts))))
         i += 1
     return out
+
+
+# The three messages that are most of a history (claims passed, draws, discards) as mj-server writes them: ids and
+# serials of at most 9 ASCII digits, flags 0 or 1, one blank apart.
+_PASS = re.compile(r"(\d{1,9}) (\d{1,9}) ([01])", re.ASCII)
+_DRAW = re.compile(r"(\d{1,9}) (\S\S)", re.ASCII)
+_DISCARD = re.compile(r"(\d{1,9}) (\S\S) (\d{1,9}) ([01])", re.ASCII)
+
+
+def _quick(kind: str, rest: str, n: int) -> Msg | None:
+    """The record of a pass, a draw or a discard written as mj-server writes it, else None: ``parse_message``
+    reads it field by field, and says what is wrong.  What this takes, ``parse_message`` takes as the same
+    record."""
+    if kind == "PlayerDoesntClaim":
+        m = _PASS.fullmatch(rest)
+        if m is not None:
+            return ClaimMsg(kind, n, int(m[1]), int(m[2]), None, m[3] == "1")
+    elif kind == "PlayerDraws":
+        m = _DRAW.fullmatch(rest)
+        if m is not None and m[2] in ALL:
+            return TileMsg(kind, n, int(m[1]), m[2])
+    elif kind == "PlayerDiscards":
+        m = _DISCARD.fullmatch(rest)
+        if m is not None and m[2] in ALL:
+            return DiscardMsg(kind, n, int(m[1]), m[2], int(m[3]), m[4] == "1")
+    return None
 
 
 def parse_message(kind: str, rest: str, n: int, where: str) -> Msg:
@@ -349,17 +373,22 @@ def parse_history(text: str, name: str) -> HandHistory:
     players: dict[int, str] = {}
     game: GameMsg | None = None
     wall: WallMsg | None = None
-    option_lines: list[tuple[int, str]] = []
+    options_read: list[tuple[int, str, Any]] = []
     moves: list[Msg] = []
     ended = False  # mj-server ends the game's option table with the option End
     for n, body in _records(text, name):
-        where = f"{name}:{n}"
         kind, _, rest = body.partition(" ")
+        if wall is not None and moves:  # most lines: a move of the hand under way, as mj-server writes it
+            quick = _quick(kind, rest, n)
+            if quick is not None:
+                moves.append(quick)
+                continue
+        where = f"{name}:{n}"
         if kind == "GameOption":
             if game is None or wall is not None or ended:
                 raise InputError(f"{where}: GameOption out of place (after Game, before Wall and the End option)")
-            option_lines.append((n, body))
-            ended = parse_option_line(body, where)[0] == "End"
+            options_read.append((n, *parse_option_line(body, where)))
+            ended = options_read[-1][1] == "End"
             continue
         msg = parse_message(kind, rest, n, where)
         if isinstance(msg, PlayerMsg):
@@ -394,7 +423,7 @@ def parse_history(text: str, name: str) -> HandHistory:
         raise InputError(f"{name}: not an mj-server hand history (no Game, Wall and NewHand lines)")
     if not isinstance(moves[-1], SettlementMsg):
         raise InputError(f"{name}: the history does not end with a Settlement (cut short?)")
-    options = GameOptions.from_option_lines(option_lines, name)
+    options = GameOptions.from_options(options_read, name)
     size = 144 if options.Flowers else 136
     if len(wall.tiles) != size:
         raise InputError(f"{name}:{wall.line}: the wall has {len(wall.tiles)} tiles, not {size}")

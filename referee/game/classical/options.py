@@ -104,15 +104,19 @@ class GameOptions(BaseModel):
     @classmethod
     def kind(cls, name: str) -> OptionType:
         """The option's mj-server type (``bool``, ``nat``, ``score``...), from its description."""
-        desc = cls.model_fields[name].description or ""
-        return desc.split(":", 1)[0]  # type: ignore[return-value]
+        return _KINDS[name]
 
     @classmethod
     def from_option_lines(cls, lines: Iterable[tuple[int, str]], where: str) -> GameOptions:
         """The options set by ``GameOption`` lines (numbered), over the defaults; ``where`` names the file."""
+        return cls.from_options(((n, *parse_option_line(line, f"{where}:{n}")) for n, line in lines), where)
+
+    @classmethod
+    def from_options(cls, options: Iterable[tuple[int, str, Any]], where: str) -> GameOptions:
+        """The options of ``GameOption`` lines read by ``parse_option_line`` (line number, name, value), over the
+        defaults; ``where`` names the file."""
         values: dict[str, Any] = {}
-        for n, line in lines:
-            name, value = parse_option_line(line, f"{where}:{n}")
+        for n, name, value in options:
             if name == "End":
                 continue
             if name in values:
@@ -125,6 +129,12 @@ class GameOptions(BaseModel):
             raise InputError(f"{where}: option {field}: {reason}") from None
 
 
+# Each option's mj-server type, from its description (``GameOptions.kind``).
+_KINDS: dict[str, OptionType] = {
+    name: (f.description or "").split(":", 1)[0] for name, f in GameOptions.model_fields.items()  # type: ignore[misc]
+}
+
+
 def parse_option_line(line: str, where: str) -> tuple[str, Any]:
     """(name, value) of one ``GameOption 0 NAME TYPE MINPROT ENABLED VALUE DESC`` line."""
     f = line.split(None, 7)
@@ -133,10 +143,11 @@ def parse_option_line(line: str, where: str) -> tuple[str, Any]:
     _, _, name, typ, minprot, enabled, raw = f[:7]
     if name == "End":
         return name, None
-    if name not in GameOptions.model_fields:
+    kind = _KINDS.get(name)
+    if kind is None:
         raise InputError(f"{where}: unknown game option {name!r} (known: {', '.join(GameOptions.model_fields)})")
-    if typ != GameOptions.kind(name):
-        raise InputError(f"{where}: option {name} is of type {GameOptions.kind(name)}, not {typ!r}")
+    if typ != kind:
+        raise InputError(f"{where}: option {name} is of type {kind}, not {typ!r}")
     for label, text in (("minimum protocol version", minprot), ("enabled flag", enabled), ("value", raw)):
         digits = text.removeprefix("-")
         if not (digits.isascii() and digits.isdigit()):
