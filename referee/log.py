@@ -18,9 +18,9 @@ match (it may come in the middle of a hand: the log is true up to it, and ``mjre
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Annotated, Any, Literal, get_args
@@ -41,6 +41,7 @@ from referee.errors import InputError, printable
 from referee.game.engine import HandResult, WinRecord
 from referee.game.family import rules_from_dump
 from referee.game.match_options import RulesError
+from referee.game.records import record
 from referee.game.series import HandSetup
 from referee.game.taiwan16.rules import Ruleset, make_ruleset
 from referee.game.taiwan16.scoring import SetStatus, SetType
@@ -73,6 +74,11 @@ class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# The records a match does not make (its events and answers are written as lines, ``event_line`` and
+# ``answer_line``; a fault and a stop are rare): their validators are built when first used, not at every start.
+_DEFERRED = ConfigDict(extra="forbid", defer_build=True)
+
+
 class SeatInfo(_Record):
     position: int
     name: str
@@ -82,7 +88,8 @@ class SeatInfo(_Record):
     cwd: str | None = None
     hash: str | None = None
     keep_alive: bool = False
-    extensions: list[str] = Field(default_factory=list)
+    extensions: list[str] = Field(default_factory=lambda: [])  # (pydantic reads a factory's signature: a builtin's
+    # costs milliseconds to read the first time, at every start)
     bot_seed: int | None = None  # the seed this seat's bot is given (a process bot: --seed), derived from the seed
     rtt_ms: float | None = None  # a remote seat: the round trip to its wrapper measured at login
     timeout: float | None = None
@@ -136,7 +143,7 @@ class HandRecord(_Record):
     wall: list[int]
     # the seats that declared their own sets if the hand was won (clients of mj-server's protocol, docs/xmj.md);
     # written only when there are some
-    declarers: list[int] = Field(default_factory=list)
+    declarers: list[int] = Field(default_factory=lambda: [])
 
     @field_validator("declarers")
     @classmethod
@@ -163,7 +170,7 @@ class HandRecord(_Record):
 class EventRecord(_Record):
     """One engine event with its audience; its fields are those of the event record (``EVENT_FIELDS[kind]``)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     type: Literal["event"] = "event"
     hand: int
     kind: str
@@ -207,6 +214,7 @@ class AnswerRecord(_Record):
     """An answer: ``answer`` is its canonical protocol line (tiles ascending), ``raw`` the line the bot sent when it
     differs (``/eat 350 341`` for the canonical ``/eat 341 350``, blanks, letter case, a ``\\r``)."""
 
+    model_config = _DEFERRED
     type: Literal["answer"] = "answer"
     hand: int
     seat: int
@@ -227,6 +235,7 @@ class FaultRecord(_Record):
     """A fault: ``kind`` one of ``wrappers.seat.FAULT_KINDS``; ``line`` (the bot's line) and ``detail`` are written
     escaped (``wrappers.codec.cut``) and escaped again wherever they are shown."""
 
+    model_config = _DEFERRED
     type: Literal["fault"] = "fault"
     hand: int
     seat: int
@@ -342,6 +351,7 @@ class FinalRecord(_Record):
 class AbortedRecord(_Record):
     """The last record of a match stopped by a signal (SIGINT, SIGTERM, SIGHUP): what stood when it stopped."""
 
+    model_config = _DEFERRED
     type: Literal["aborted"] = "aborted"
     signal: str = Field(max_length=16)  # the signal's name
     hands: int  # hands finished (a hand under way has no result record)
@@ -362,11 +372,16 @@ LogRecord = Annotated[
     | AbortedRecord,
     Field(discriminator="type"),
 ]
-RECORD_ADAPTER: TypeAdapter[Any] = TypeAdapter(LogRecord)
+
+
+@functools.cache
+def record_adapter() -> TypeAdapter[Any]:
+    """The validator of any record (made when a log is first read, not at every start)."""
+    return TypeAdapter(LogRecord)
 
 
 def log_schema() -> dict[str, Any]:
-    return RECORD_ADAPTER.json_schema()
+    return record_adapter().json_schema()
 
 
 # ---------------------------------------------------------------------------------------------------- builders
@@ -662,7 +677,7 @@ def decode_log(data: bytes, path: Path | str) -> str:
         raise LogError(f"{path}: {utf8_reason(data, exc)}") from None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class LogFile:
     """A log whose header has been checked.  ``lines`` are all its lines without their ends (line 1, the header,
     at index 0); ``cut`` is the number of a last line that has no end (a log cut off half-way), which is not among
@@ -689,7 +704,7 @@ class LogFile:
     def check(self, number: int, data: Any) -> BaseModel:
         """Validate the JSON ``data`` of line ``number`` as a record; raises :class:`LogError` naming it."""
         try:
-            return RECORD_ADAPTER.validate_python(data)  # type: ignore[no-any-return]
+            return record_adapter().validate_python(data)  # type: ignore[no-any-return]
         except ValidationError as exc:
             raise LogError(f"{self.where(number)}: bad record ({_validation_reason(exc)})") from None
 
