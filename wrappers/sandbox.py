@@ -45,11 +45,12 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from referee.errors import BotError
+from referee.game.records import record
 
 from . import cgroups
 
@@ -98,7 +99,7 @@ _hidden_lock = threading.Lock()
 _warned: set[str] = set()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Limits:
     """The resource limits of one bot process (and everything it starts)."""
 
@@ -108,7 +109,7 @@ class Limits:
     file_mb: int = FILE_MB
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Launch:
     """How one bot process is started: what ``ProcessSeat`` runs, and what the box shows and hides."""
 
@@ -282,10 +283,39 @@ def _namespace_args(*, network: bool) -> list[str]:
     return args + ["--die-with-parent", "--new-session"]
 
 
+# The thread of the probe started ahead by ``probe_ahead``, until a plan waits for it (``_probed``).
+_ahead: list[threading.Thread] = []
+
+
+def probe_ahead() -> None:
+    """Start ``bwrap_problem``'s probe in a thread now, unless every bot runs unboxed (``MJREF_SANDBOX=none``) or it
+    ran already: a box takes some 50 ms to start, which ``mjref match`` spends reading its arguments and walls
+    meanwhile.  Where bwrap works, the thread then makes what every box's plan asks for (``_bwrap_sizes_tmpfs``,
+    ``seccomp_filter``: a run of ``bwrap --help``, two of ``ldconfig -p``)."""
+    if os.environ.get(MODE_ENV) == "none" or bwrap_problem.cache_info().currsize or _ahead:
+        return
+
+    def probe() -> None:
+        if bwrap_problem() is None:
+            _bwrap_sizes_tmpfs()
+            seccomp_filter()
+
+    thread = threading.Thread(target=probe, name="mjref bwrap probe", daemon=True)
+    thread.start()
+    _ahead.append(thread)
+
+
+def _probed() -> str | None:
+    """``bwrap_problem``, once the probe started ahead (if any) ended: what a plan asks."""
+    while _ahead:
+        _ahead.pop().join()
+    return bwrap_problem()
+
+
 @functools.cache
 def bwrap_problem() -> str | None:
-    """Why bubblewrap cannot box a bot on this machine (None: it can).  Probed once per process, with the same
-    namespaces a bot gets."""
+    """Why bubblewrap cannot box a bot on this machine (None: it can).  Probed once per process (ahead, in a
+    thread: ``probe_ahead``), with the same namespaces a bot gets."""
     exe = _which("bwrap")
     if exe is None:
         return "bwrap is not installed (Debian package bubblewrap)"
@@ -326,7 +356,7 @@ def resolve_mode(spec: BotSpec, override: str | None = None) -> Literal["bwrap",
     mode = requested_mode(spec, override)
     if mode == "none":
         return "none"
-    problem = bwrap_problem()
+    problem = _probed()
     if problem is None:
         return "bwrap"
     if mode == "bwrap":
@@ -368,18 +398,13 @@ BOX_CPU = "/run/mjref-cpu"  # in the box: the seat's CPU accounting cgroup's cou
 
 
 @functools.cache
-def keeper_source() -> str:
-    """The keeper's program (``wrappers/keeper.py``, from its first import on): sent to the keeper's interpreter
-    over its socket, nothing to bind into the box."""
-    text = Path(__file__).with_name("keeper.py").read_text(encoding="utf-8")
-    return text[text.index("from __future__"):]
-
-
-@functools.cache
 def keeper_code() -> bytes:
-    """The keeper's program compiled once per referee process (``marshal``: the keeper runs on the referee's own
-    interpreter, ``_keeper_python``), the first packet a keeper is sent; its ``-c`` only receives and runs it."""
-    return marshal.dumps(compile(keeper_source(), "<mjref keeper>", "exec", dont_inherit=True))
+    """The keeper's program (``wrappers/keeper.py``) compiled, the first packet a keeper is sent (``marshal``: the
+    keeper runs on the referee's own interpreter, ``_keeper_python``); its ``-c`` only receives and runs it, nothing
+    to bind into the box.  The code is the one Python caches for the module (``__pycache__``), compiled (and the
+    cache written) only when the file changed: compiling it at every start took some 10 ms."""
+    path = str(Path(__file__).with_name("keeper.py"))
+    return marshal.dumps(SourceFileLoader("wrappers.keeper", path).get_code("wrappers.keeper"))
 
 
 # The keeper's ``-c``: take the program from the socket on fd 0 (left open for it) and run it as ``__main__``.
@@ -1131,5 +1156,5 @@ def _check_reachable(spec: BotSpec, exe: str, cwd: str | None) -> None:
 
 __all__ = ["CPU_SECONDS", "ENV_ALLOW", "FILE_MB", "MAX_FILES", "MAX_PROCS", "MEMORY_MB", "MODE_ENV", "MODES", "SHM_MB",
            "TMP_MB", "bwrap_problem", "check_available", "covers_as_planned", "hidden_paths", "hide_from_bots",
-           "keeper_config", "Launch", "Limits", "Mode", "plan", "release", "requested_mode",
+           "keeper_config", "Launch", "Limits", "Mode", "plan", "probe_ahead", "release", "requested_mode",
            "resolve_mode", "seat_uid", "unhide", "warn_once"]

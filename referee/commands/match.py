@@ -12,9 +12,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -38,6 +37,10 @@ from referee.numbers import count, int_arg
 from referee.rulesets import PLAYED, playable_rules, with_match_options
 from referee.shutdown import Interrupted, Shutdown
 from referee.userfiles import check_not_same_file, check_output_dir, check_output_file, read_text
+from wrappers.sandbox import probe_ahead
+
+if TYPE_CHECKING:
+    from rich.live import Live
 
 FAULTED = 4  # --fail-on-fault: a bot that is not built in faulted (0 played, 2 bad usage, 128 + n stopped by signal n)
 
@@ -113,6 +116,8 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     seats remote bots and shows its own live view of who is logged in, so its hands come as lines: ``live_table``
     False; remote seats log in there and at ``mjref play``: ``remote``).  A match stopped by a signal
     (``MatchResult.aborted``) exits 128 + the signal's number."""
+    if not remote:
+        probe_ahead()  # whether bubblewrap works, known by the time the bots are checked
     if args.wallfile:
         from referee.mjserver import is_history_path
 
@@ -171,6 +176,8 @@ def run(args: argparse.Namespace, *, command: str = "match", play: Player = PLAY
     table = _score_table([s.name for s in specs], [])
     live: Live | None = None
     if show_hands and console.is_terminal and live_table:
+        from rich.live import Live  # here: only a terminal's table is live
+
         live = Live(table, console=console, refresh_per_second=8, transient=False)
         live.start()
     names = [s.name for s in specs]
