@@ -300,7 +300,10 @@ def probe_ahead() -> None:
             _bwrap_sizes_tmpfs()
             seccomp_filter()
 
-    thread = threading.Thread(target=probe, name="mjref bwrap probe", daemon=True)
+    # Not a daemon: a Ctrl-C while it runs lets it end (its commands have timeouts) before the interpreter does.  A
+    # daemon thread stopped by the interpreter's end inside ctypes' or subprocess's C code aborted the process
+    # ("FATAL: exception not rethrown", SIGABRT) instead of exiting 130.
+    thread = threading.Thread(target=probe, name="mjref bwrap probe", daemon=False)
     thread.start()
     _ahead.append(thread)
 
