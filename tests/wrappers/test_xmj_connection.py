@@ -92,3 +92,30 @@ def test_a_closed_connection_never_reads_or_writes_the_socket_that_took_its_numb
             s.close()
 
     trio.run(main)
+
+
+def test_nothing_to_send_makes_no_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question's wait sends the seat's outbox, most often already posted: an empty send is no system call (in an
+    xmj match, a tenth of the referee's writes were empty)."""
+    import wrappers.xmj.seat as seat_module
+
+    writes: list[bytes] = []
+    real_write = seat_module.os.write
+
+    def counting_write(fd: int, data: bytes) -> int:
+        writes.append(bytes(data))
+        return real_write(fd, data)
+
+    async def main() -> None:
+        conn, peer = _pair()
+        monkeypatch.setattr(seat_module.os, "write", counting_write)
+        conn.post([])
+        await conn.send([])
+        assert writes == [] and conn.settled
+        discard = m.CMsgPlayerDiscards(2, "5D", 7, False)
+        await conn.send([discard])
+        assert writes == [write(discard)] and _read_all(peer) == write(discard)
+        await conn.close()
+        peer.close()
+
+    trio.run(main)

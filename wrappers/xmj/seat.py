@@ -89,6 +89,8 @@ class XmjConnection:
         """Send ``msgs`` without waiting: what the socket takes at once goes now, the rest with the next ``send``
         (a broken connection is told by that ``send``)."""
         data = self._unsent + b"".join(map(write, msgs))
+        if not data:
+            return  # nothing to send (an outbox emptied before): no empty write
         self._unsent = b""
         if self._sending or self._broken is not None or self._sock is None:
             self._unsent = data
