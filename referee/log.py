@@ -38,7 +38,7 @@ from pydantic import (
 
 from referee import __version__
 from referee.errors import InputError, printable
-from referee.game.engine import HandResult, WinRecord
+from referee.game.engine import Declaring, HandResult, WinRecord
 from referee.game.family import rules_from_dump
 from referee.game.match_options import RulesError
 from referee.game.records import record
@@ -144,6 +144,9 @@ class HandRecord(_Record):
     # the seats that declared their own sets if the hand was won (clients of mj-server's protocol, docs/xmj.md);
     # written only when there are some
     declarers: list[int] = Field(default_factory=lambda: [])
+    # how the losers among them were asked for their sets (``Hand.declaring``), written with the declarers; a log
+    # written before "declaring" existed has none: its losers were asked in turn ("in_turn")
+    declaring: Declaring | None = None
 
     @field_validator("declarers")
     @classmethod
@@ -157,6 +160,8 @@ class HandRecord(_Record):
         data = handler(self)
         if isinstance(data, dict) and not data.get("declarers"):
             data.pop("declarers", None)
+        if isinstance(data, dict) and data.get("declaring") is None:
+            data.pop("declaring", None)
         return data
 
     @field_validator("round_wind", "hand_wind")
@@ -408,10 +413,12 @@ def header_record(seed: int, rules: Ruleset, seats: Sequence[SeatInfo], hands: i
                         hands=hands, walls="file" if walls_from_file else "seeded", started=_now())
 
 
-def hand_record(setup: HandSetup, wall: Wall, declarers: Iterable[int] = ()) -> HandRecord:
+def hand_record(setup: HandSetup, wall: Wall, declarers: Iterable[int] = (),
+                declaring: Declaring | None = None) -> HandRecord:
+    seats = sorted(declarers)
     return HandRecord(hand=setup.index, round_wind=setup.round_wind, hand_wind=setup.hand_wind, dealer=setup.dealer,
                       cont=setup.cont, open=wall.open_seat(setup.dealer), wall=list(wall.tiles),
-                      declarers=sorted(declarers))
+                      declarers=seats, declaring=declaring if seats else None)
 
 
 def fault_record(hand: int, seat: int, kind: str, detail: str, *, question: str | None = None,

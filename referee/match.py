@@ -406,7 +406,7 @@ async def _play_hand(
     declarers = frozenset(p for p, seat in seats.items() if seat.kind == "xmj" and p not in forfeited)
     hand = Hand(wall, rules, dealer=setup.dealer, round_wind=setup.round_wind, hand_wind=setup.hand_wind,
                 cont=setup.cont, check=False, hands_as_east=setup.hands_as_east, declarers=declarers)
-    writer.write(hand_record(setup, wall, declarers))
+    writer.write(hand_record(setup, wall, declarers, hand.declaring))
     infos = {p: HandInfo.for_seat(rules, seed, h, p, more=more) for p in (1, 2, 3, 4)}
     active: dict[int, Seat] = dict(seats)
     deliveries = Deliveries()  # the events to the active seats

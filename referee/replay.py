@@ -38,7 +38,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from referee.game.engine import Hand, HandResult, IllegalAnswer
+from referee.game.engine import DECLARING, Hand, HandResult, IllegalAnswer
 from referee.game.match_options import fault_settlement
 from referee.game.options import throw_answer
 from referee.game.series import HandSetup, Series
@@ -269,6 +269,7 @@ _ANSWERS: dict[str, Answer] = {}  # answer text -> parsed answer, shared by ever
 _ANSWER_KEYS = _keys(AnswerRecord)
 _FAULT_KEYS = _keys(FaultRecord)
 _HAND_KEYS = _keys(HandRecord)
+_HAND_OPTIONAL = frozenset({"declarers", "declaring"})  # written only when there are declarers
 
 
 @dataclass(slots=True)
@@ -500,8 +501,8 @@ class LogWalker:
         self, rec: dict[str, Any], number: int, setup: HandSetup, seeded: bool
     ) -> tuple[Hand, list[Event], Wall]:
         h = setup.index
-        if set(rec) - {"declarers"} != _HAND_KEYS - {"declarers"}:  # (declarers are written only when some)
-            missing = sorted(_HAND_KEYS - {"declarers"} - set(rec))
+        if set(rec) - _HAND_OPTIONAL != _HAND_KEYS - _HAND_OPTIONAL:
+            missing = sorted(_HAND_KEYS - _HAND_OPTIONAL - set(rec))
             extra = sorted(set(rec) - _HAND_KEYS)
             raise Divergence(h, number, f"a hand record with {'missing ' + ', '.join(missing) if missing else ''}"
                              f"{'unknown ' + ', '.join(extra) if extra else ''}", "a complete hand record")
@@ -532,10 +533,13 @@ class LogWalker:
         if not isinstance(declarers, list) or any(type(p) is not int or not 1 <= p <= 4 for p in declarers) \
                 or len(set(declarers)) != len(declarers):
             raise Divergence(h, number, f"declarers {_short(declarers)}", "distinct seats 1-4")
+        declaring = rec.get("declaring", "in_turn")  # (a log from before "declaring": losers asked in turn)
+        if not isinstance(declaring, str) or declaring not in DECLARING:
+            raise Divergence(h, number, f"declaring {_short(declaring)}", " or ".join(DECLARING))
         try:
             hand = Hand(wall, self.rules, dealer=setup.dealer, round_wind=setup.round_wind,
                         hand_wind=setup.hand_wind, cont=setup.cont, check=False, hands_as_east=setup.hands_as_east,
-                        declarers=frozenset(declarers))
+                        declarers=frozenset(declarers), declaring=declaring)
         except ValueError as exc:
             raise Divergence(h, number, f"declarers {_short(declarers)}", str(exc)) from None
         events = hand.start()

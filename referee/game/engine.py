@@ -77,6 +77,9 @@ if TYPE_CHECKING:
 
 HU_OR_PASS = (HU, PASS)
 WinHow = Literal["self_draw", "throw", "robbed_gong", "flowers"]
+# How the losing declarers are asked at a won hand's end (``Hand._flow_declaring``); a log's hand record names it
+Declaring = Literal["together", "in_turn"]
+DECLARING: tuple[Declaring, ...] = ("together", "in_turn")
 
 
 class IllegalAnswer(ValueError):
@@ -195,6 +198,7 @@ class Hand:
         family: Family | None = None,
         hands_as_east: int = 0,
         declarers: frozenset[int] | set[int] = frozenset(),
+        declaring: Declaring = "together",
     ) -> None:
         if not isinstance(wall, Wall):
             wall = Wall(tuple(wall))
@@ -246,6 +250,9 @@ class Hand:
         if declarers and not fam.declarations:
             raise ValueError(f"{fam.name} has no declarations at the end of a hand")
         self._declarers = frozenset(declarers)
+        if declaring not in DECLARING:
+            raise ValueError(f"declaring must be one of {', '.join(DECLARING)}, not {declaring!r}")
+        self.declaring = declaring  # how the losers are asked (``_flow_declaring``)
         self._won: list[tuple[int, int | None, WinHow, int | None]] | None = None  # the win, while sets are declared
         self.declared: dict[int, list[tuple[tuple[int, ...], bool]]] = {}  # per declarer: (tiles, claimed) in order
 
@@ -527,48 +534,69 @@ class Hand:
 
     # ------------------------------------------------------------------------------------------------ the flow
     def _flow_declaring(self) -> Generator[Question, Answer, None]:
-        """The hand, then, once it is won, the declarations: the winner first, then the other declarers in turn
-        order, each asked ``declare`` set by set (``Family.declare_options``) until it has no set left to declare
-        (a winner) or answers ``pass`` (a loser, whose other tiles are then shown); then the scoring."""
+        """The hand, then, once it is won, the declarations: the winner first, asked ``declare`` set by set
+        (``Family.declare_options``) until it has no set left to declare; its score; then the other declarers, each
+        until it has no set left or answers ``pass`` (its other tiles are then shown); then the scoring.  The losers
+        are asked ``together`` (a set each in turn order, round and round, as mj-server lets them declare side by
+        side: each decides its next set while the others' are checked) or, in a log written before there was a
+        choice, ``in_turn`` (each loser's sets, then the next loser's)."""
         yield from self._flow()
         wins = self._won
         if wins is None:
             return
         p, tile, how, _thrower = wins[0]
-        fam = self.family
-        for q in (p, *seats_after(p)):
-            if q not in self._declarers:
-                if q == p:  # a winner that declares nothing: the sets that score best, declared for it
-                    self.declared[p] = fam.best_declaration(self, wins)
-                    for tiles, claimed in self.declared[p]:
-                        self._emit(Declare(p, tiles, claimed))
-                    self._announce_winner(wins)
-                continue
-            s = self._seats[q]
-            rest = sorted(s.concealed)
-            claim = None
-            if q == p and tile is not None and how in ("throw", "robbed_gong"):
-                rest = sorted((*rest, tile))
-                claim = tile
-            made = self.declared.setdefault(q, [])
-            while True:
-                legal = fam.declare_options(rest, s.melds, made, winner=q == p, claim=claim)
-                if not legal:
-                    break
-                a = yield Question(q, "declare", legal, claim)  # (the tile: the discard the first set must take)
-                if a.kind == "pass":
-                    self._emit(Show(q, tuple(rest)))
-                    break
-                for t in a.tiles:
-                    rest.remove(t)
-                made.append((a.tiles, a.mode == 1))
-                self._emit(Declare(q, a.tiles, a.mode == 1))
-                claim = None
-                if not rest:  # every tile declared: the hand is shown (mj-server asks nothing more)
-                    break
-            if q == p:
-                self._announce_winner(wins)
+        if p in self._declarers:
+            claim = tile if tile is not None and how in ("throw", "robbed_gong") else None
+            rest = sorted(self._seats[p].concealed if claim is None else (*self._seats[p].concealed, claim))
+            yield from self._declarer(p, rest, claim, winner=True)
+        else:  # a winner that declares nothing: the sets that score best, declared for it
+            self.declared[p] = self.family.best_declaration(self, wins)
+            for tiles, claimed in self.declared[p]:
+                self._emit(Declare(p, tiles, claimed))
+        self._announce_winner(wins)
+        losers = [self._declarer(q, sorted(self._seats[q].concealed), None, winner=False)
+                  for q in seats_after(p) if q in self._declarers]
+        if self.declaring == "in_turn":
+            for one in losers:
+                yield from one
+        else:
+            asking: list[tuple[Generator[Question, Answer, None], Question]] = []
+            for one in losers:
+                first = next(one, None)
+                if first is not None:
+                    asking.append((one, first))
+            while asking:
+                going = []
+                for one, q in asking:
+                    a = yield q
+                    try:
+                        going.append((one, one.send(a)))
+                    except StopIteration:
+                        pass
+                asking = going
         self._score(wins)
+
+    def _declarer(self, q: int, rest: list[int], claim: int | None, *, winner: bool
+                  ) -> Generator[Question, Answer, None]:
+        """Seat ``q``'s declarations, a question a set, from its tiles ``rest`` (the winner's with the discard it
+        took, ``claim``, which its first set must take)."""
+        s = self._seats[q]
+        made = self.declared.setdefault(q, [])
+        while True:
+            legal = self.family.declare_options(rest, s.melds, made, winner=winner, claim=claim)
+            if not legal:
+                return
+            a = yield Question(q, "declare", legal, claim)
+            if a.kind == "pass":
+                self._emit(Show(q, tuple(rest)))
+                return
+            for t in a.tiles:
+                rest.remove(t)
+            made.append((a.tiles, a.mode == 1))
+            self._emit(Declare(q, a.tiles, a.mode == 1))
+            claim = None
+            if not rest:  # every tile declared: the hand is shown (mj-server asks nothing more)
+                return
 
     def _announce_winner(self, wins: list[tuple[int, int | None, WinHow, int | None]]) -> None:
         """The winner's score, once its sets are known and before the losers declare theirs (mj-server's order)."""
@@ -890,4 +918,5 @@ def all_tiles(rules: Ruleset | object) -> tuple[int, ...]:
 
 
 
-__all__ = ["EngineError", "Hand", "HandResult", "IllegalAnswer", "WinRecord", "all_tiles", "seat_wind"]
+__all__ = ["DECLARING", "Declaring", "EngineError", "Hand", "HandResult", "IllegalAnswer", "WinRecord", "all_tiles",
+           "seat_wind"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from referee.game.engine import Hand
 from referee.game.types import PASS, Declare, Scored, Show
 from referee.game.wall import generate_wall
@@ -78,3 +80,57 @@ def test_declaring_the_best_sets_scores_as_declaring_nothing() -> None:
         assert q.wins[0].seat == w and r.wins[0].score == q.wins[0].score
         compared += 1
     assert compared >= 10, compared
+
+
+def _declare_first(seed: int, declaring: str) -> tuple[Hand, list[int]]:
+    """Every seat declares; before the win a seeded policy plays (Mah-Jong whenever it can), after it each
+    declarer answers its first set, or ``pass`` when that is all it may do.  The declaring seats in the order
+    asked."""
+    rng = random.Random(seed)
+    hand = Hand(generate_wall(seed, 0, RULES), RULES, dealer=1 + seed % 4, declarers=frozenset({1, 2, 3, 4}),
+                declaring=declaring)  # type: ignore[arg-type]
+    hand.start()
+    asked: list[int] = []
+    while not hand.is_over:
+        q = hand.question
+        assert q is not None
+        if q.ask == "declare":
+            asked.append(q.seat)
+            a = next((x for x in q.legal if x is not PASS), PASS)
+        else:
+            hu = [x for x in q.legal if x.kind == "hu"]
+            a = hu[0] if hu else rng.choice(q.legal)
+        hand.apply(a)
+    return hand, asked
+
+
+def test_losers_declare_together_a_set_each_round_and_round_with_the_same_sets_and_scores() -> None:
+    """``together`` (a match's way): after the winner's sets, the losers are asked a set each in turn order, round
+    and round, so that each decides its next while the others' are checked; ``in_turn`` (a log from before it):
+    each loser's sets, then the next's.  The same answers make the same sets and the same scores either way."""
+    differ = 0
+    for seed in range(300):
+        together, order = _declare_first(seed, "together")
+        in_turn, order_in_turn = _declare_first(seed, "in_turn")
+        r, q = together.result, in_turn.result
+        assert r is not None and q is not None and r.scores == q.scores
+        assert together.declared == in_turn.declared
+        if r.outcome != "win":
+            continue
+        winner = r.wins[0].seat
+        assert sorted(order) == sorted(order_in_turn)
+        k = order.count(winner)
+        assert order[:k] == order_in_turn[:k] == [winner] * k, "the winner first, alone"
+        counts = {p: order.count(p) for p in (1, 2, 3, 4) if p != winner and p in order}
+        after = [p for p in (winner % 4 + 1, (winner + 1) % 4 + 1, (winner + 2) % 4 + 1) if p in counts]
+        assert order_in_turn[k:] == [p for p in after for _ in range(counts[p])]
+        rounds = max(counts.values(), default=0)
+        assert order[k:] == [p for i in range(rounds) for p in after if counts[p] > i]
+        differ += order != order_in_turn
+    assert differ >= 5, differ  # (8 of these 300 seeds)
+
+
+def test_a_way_of_declaring_that_is_none_is_refused() -> None:
+    with pytest.raises(ValueError, match="declaring must be one of together, in_turn"):
+        Hand(generate_wall(1, 0, RULES), RULES, declarers=frozenset({1}),
+             declaring="sideways")  # type: ignore[arg-type]

@@ -96,6 +96,30 @@ def test_the_golden_log_keeps_verifying(capsys: pytest.CaptureFixture[str]) -> N
     assert [h.end.result.outcome for h in report.hands] == ["win", "draw", "win"]
 
 
+XMJ_IN_TURN = ROOT / "tests" / "data" / "xmj-in-turn.jsonl"
+
+
+def test_a_log_whose_losers_declared_in_turn_still_verifies(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A log from before the losers declared side by side (no ``declaring`` in its hand record) replays with its
+    losers asked in turn; the same log claiming ``together`` diverges at the first loser's second set, and a
+    ``declaring`` that is no way of asking is named."""
+    code, out, err = run_cmd("replay", [str(XMJ_IN_TURN)], capsys)
+    assert code == 0, out + err
+    assert "verified: 1 hand, 202 records" in out
+    recs = records(XMJ_IN_TURN)
+    hand = next(i for i, r in enumerate(recs) if r["type"] == "hand")
+    assert recs[hand]["declarers"] == [1, 2, 3, 4] and "declaring" not in recs[hand]
+    seats = [r["seat"] for r in recs if r["type"] == "answer" and r["ask"] == "declare"]
+    assert seats == [1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 4, 4, 4], "the winner's sets, then each loser's in turn"
+    recs[hand] = {**recs[hand], "declaring": "together"}
+    code, out, _ = run_cmd("replay", [str(write(tmp_path / "together.jsonl", recs))], capsys)
+    assert code == 1 and "seat 2 answering /ask declare" in out and "seat 3" in out, out
+    recs[hand] = {**recs[hand], "declaring": "sideways"}
+    code, out, _ = run_cmd("replay", [str(write(tmp_path / "sideways.jsonl", recs))], capsys)
+    assert code == 1 and "declaring sideways" in out and "together or in_turn" in out, out
+
+
 def test_a_log_written_by_another_json_tool_still_verifies(mixed_log: Path, tmp_path: Path) -> None:
     """Key order, spacing and escapes may change; the records may not."""
     other = tmp_path / "pretty.jsonl"

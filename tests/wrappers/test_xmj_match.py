@@ -47,6 +47,14 @@ def test_four_mj_players_play_sixteen_hands_without_a_fault_and_the_log_replays(
     for h in won:  # every player scored, each with mj-server's explanation
         players = h.result.detail.players
         assert len(players) == 4 and all(p.explanation[-1].startswith("SCORE:") for p in players)
+    assert all(r["declaring"] == "together" for r in records if r.get("type") == "hand")
+    side_by_side = 0
+    for h in won:  # the losers declare side by side: a set each, round and round (a k+1th never before a kth)
+        losers = [r["seat"] for r in declared if r["hand"] == h.index and r["seat"] != h.result.wins[0].seat]
+        rounds = [losers[:i].count(p) for i, p in enumerate(losers)]
+        assert rounds == sorted(rounds), losers
+        side_by_side += len(set(losers)) > 1 and max(rounds, default=0) > 0
+    assert side_by_side, "two losers each declared more than one set in some hand"
     replay = _mjref("replay", str(log))
     assert replay.returncode == 0, replay.stdout + replay.stderr
 

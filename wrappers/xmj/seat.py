@@ -369,11 +369,19 @@ class XmjSeat(Seat):
     def _out(self, msgs: Sequence[Message]) -> None:
         seen = self.view.see_all(msgs)
         self.outbox += seen
-        if not self.prompted:  # another player's discard or kong (the client's own asks it nothing)
-            for x in seen:
-                if x.__class__ in _PROMPTS and x.id != self.position:  # type: ignore[attr-defined]
+        if self.prompted:
+            return
+        for x in seen:
+            kind = x.__class__
+            if kind in _PROMPTS:  # another player's discard or kong (the client's own asks it nothing)
+                if x.id != self.position:  # type: ignore[attr-defined]
                     self.prompted = True
-                    break
+                    return
+            elif kind in _DECLARING_PROMPTS and self.translator.scored and not self.between_hands:
+                # the winner has scored: its score prompts a loser's first set, a set of the loser's own its next
+                if (x.id == self.position) is (kind is not m.CMsgHandScore):  # type: ignore[attr-defined]
+                    self.prompted = True
+                    return
 
     posts_early = True
 
@@ -567,6 +575,12 @@ class XmjSeat(Seat):
 _PLAY = frozenset({Throw, Gong, Hu})
 # What a client answers with a claim or NoClaim (or, on a kong, by robbing it): sent as it happens.
 _PROMPTS = frozenset({m.CMsgPlayerDiscards, m.CMsgPlayerAddsToPung, m.CMsgPlayerDeclaresClosedKong})
+# What a losing client answers, once the winner has declared and scored, with its next declaration: the winner's
+# score (its first), a set of its own declared (its next).  Sent as it happens: the losers declare side by side
+# (``Hand.declaring``).
+_DECLARING_PROMPTS = frozenset({m.CMsgHandScore, m.CMsgPlayerFormsClosedPair, m.CMsgPlayerFormsClosedPung,
+                                m.CMsgPlayerFormsClosedChow, m.CMsgPlayerFormsClosedSpecialSet, m.CMsgPlayerPairs,
+                                m.CMsgPlayerSpecialSet, m.CMsgPlayerPungs, m.CMsgPlayerChows})
 
 
 def _stale(msg: Message, question: Question, serial: int) -> bool:
