@@ -8,15 +8,16 @@ import select
 import socket
 import threading
 
+import pytest
 import trio
 import trio.testing
 
 from referee.game.classical.options import GameOptions
-from referee.game.types import HU, PASS, Answer, Eat, Hu, InitCard, InitGame, Mo, Pong, Question, Throw
+from referee.game.types import HU, PASS, Answer, Dealt, Eat, Hu, InitCard, InitGame, Mo, Pong, Question, Throw
 from wrappers.seat import HandInfo, Reply
 from wrappers.xmj import messages as m
-from wrappers.xmj.codec import Framer, parse_server, write
-from wrappers.xmj.seat import XmjConnection, XmjSeat
+from wrappers.xmj.codec import Framer, XmjProtocolError, parse_server, write
+from wrappers.xmj.seat import ClientGone, XmjConnection, XmjSeat
 from wrappers.xmj.table import PRIOR_CLAIM
 from wrappers.xmj.translate import code_of
 
@@ -333,5 +334,100 @@ def test_a_no_claim_repeated_is_acknowledged_once() -> None:
         acks = [x for x in client.seen if isinstance(x, m.CMsgPlayerDoesntClaim)]
         assert acks == [m.CMsgPlayerDoesntClaim(ME, 1, False), m.CMsgPlayerDoesntClaim(ME, 2, False)]
         await seat.close()
+
+    trio.run(main)
+
+
+def test_a_deal_goes_ahead_once_the_clients_ready_is_here_and_not_before() -> None:
+    """A new hand's deal waits for the client's ``Ready``; once that is here, the deal goes when the hand's events
+    are delivered, not at the seat's first question, so that four clients take in their deals side by side."""
+
+    async def main() -> None:
+        client = OnSocket()
+        seat = seat_with(client)
+        await client.send(write(m.PMsgConnect(1110, ME, "bob")))
+        assert await seat.begin_hand(HandInfo(0, 0, ME, True, 14, False, False, 5.0, 5.0)) is None
+        seat.deliver(InitGame("EAST", "SOUTH", 1, 1, 0))
+        seat.deliver(InitCard(ME, DEAL))
+        seat.deliver(Dealt(ME, DEAL))
+        seat.delivered()
+        await client.drain()
+        kinds = [type(x) for x in client.seen]
+        assert m.CMsgGame in kinds and m.CMsgNewHand not in kinds, "the game's start goes; the deal waits for Ready"
+        await client.send(write(m.PMsgReady()))
+        await trio.sleep(0.05)
+        seat.delivered()  # (as the table's deliveries do after each step)
+        await client.drain()
+        assert m.CMsgNewHand in [type(x) for x in client.seen], "its Ready here: the deal goes without a question"
+        assert [x.tile for x in client.seen if isinstance(x, m.CMsgPlayerDraws) and x.id == ME] == \
+            [code_of(t) for t in DEAL]
+        seat.deliver(Throw(1, 112))  # East's discard: the deal is over; the pause to start play waits for Ready
+        seat.delivered()
+        await client.send(write(m.PMsgReady()) + write(m.PMsgNoClaim(1)))
+        assert (await seat.ask(Question(ME, "hu", (HU, PASS), 112))).answer == PASS
+        await seat.close()
+
+    trio.run(main)
+
+
+def test_ready_here_takes_a_ready_and_leaves_anything_else_for_the_question() -> None:
+    """``ready_here`` reads without waiting: a ``Ready`` is taken; another message is put back for ``take``; a
+    message that does not parse, or a closed connection, is raised by the next ``take`` (the seat's fault, told
+    when it is asked, as it would have been without the look ahead)."""
+
+    async def main() -> None:
+        client = OnSocket()
+        conn = await client.open()
+        assert not conn.ready_here()  # nothing yet
+        await client.send(write(m.PMsgReady()) + write(m.PMsgNoClaim(3)))
+        await trio.sleep(0.05)
+        assert conn.ready_here() and not conn.ready_here()
+        assert conn.take() == m.PMsgNoClaim(3) and conn.take() is None
+        await client.send(b"Bogus 1 2\r\n")
+        await trio.sleep(0.05)
+        assert not conn.ready_here() and not conn.ready_here()
+        with pytest.raises(XmjProtocolError, match="Bogus"):
+            conn.take()
+        client.raw.close()
+        await trio.sleep(0.05)
+        assert not conn.ready_here()
+        with pytest.raises(ClientGone, match="closed the connection"):
+            conn.take()
+        await conn.close()
+
+    trio.run(main)
+
+
+def test_a_hands_end_is_told_without_a_wait_unless_something_waits_for_the_client() -> None:
+    """The hand's end (``Pause ... to start next hand``) goes at once when nothing waits for the client: the match
+    awaits no ``end_hand`` of the seat.  A seat still waiting for its client's ``Ready`` (a deal not yet sent) tells
+    it in ``end_hand``, after that wait, with one ``Pause``."""
+
+    async def main() -> None:
+        client = OnSocket()
+        seat = seat_with(client)
+        await started(client, seat)
+        seat.deliver(Throw(1, 112))
+        seat.delivered()
+        await client.send(write(m.PMsgNoClaim(1)))
+        assert (await seat.ask(Question(ME, "hu", (HU, PASS), 112))).answer == PASS
+        assert seat.end_hand_nowait()
+        await client.drain()
+        assert client.seen[-1] == m.CMsgPause(0, 0, "to start next hand")
+
+        other = OnSocket()
+        waiting = seat_with(other)
+        await other.send(write(m.PMsgConnect(1110, ME, "bob")))
+        assert await waiting.begin_hand(HandInfo(0, 0, ME, True, 14, False, False, 5.0, 5.0)) is None
+        waiting.deliver(InitGame("EAST", "SOUTH", 1, 1, 0))  # its deal waits for a Ready not sent yet
+        assert not waiting.end_hand_nowait()
+        await other.send(write(m.PMsgReady()))
+        await waiting.end_hand()
+        await other.drain()
+        pauses = [x for x in other.seen if isinstance(x, m.CMsgPause) and "next hand" in x.reason]
+        assert pauses == [m.CMsgPause(0, 0, "to start next hand")] and other.seen[-1] == pauses[0]
+        assert m.CMsgNewHand in [type(x) for x in other.seen], "the deal went once its Ready came, then the end"
+        await seat.close()
+        await waiting.close()
 
     trio.run(main)

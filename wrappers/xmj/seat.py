@@ -84,6 +84,7 @@ class XmjConnection:
         self._unsent = b""  # posted bytes the socket did not take at once, sent first by the next ``send``
         self._sending = False  # a ``send`` waits for the socket: ``post`` then only queues
         self._broken: str | None = None  # why a ``post`` found the connection broken
+        self._error: Exception | None = None  # what ``ready_here`` found wrong: the next ``take`` raises it
 
     def post(self, msgs: Sequence[Message]) -> None:
         """Send ``msgs`` without waiting: what the socket takes at once goes now, the rest with the next ``send``
@@ -135,6 +136,9 @@ class XmjConnection:
         if self._held is not None:
             msg, self._held = self._held, None
             return msg
+        if self._error is not None:
+            exc, self._error = self._error, None
+            raise exc
         if not self.queue and self._sock is not None:
             try:
                 data = os.read(self._fileno(), READ_SIZE)  # non-blocking (trio's socket)
@@ -144,6 +148,24 @@ class XmjConnection:
                 raise ClientGone(f"the connection broke ({exc.strerror or exc})") from None
             self._feed(data)
         return parse_client(self.queue.popleft()) if self.queue else None
+
+    def ready_here(self) -> bool:
+        """Whether the client's next message is ``Ready`` and here already (read without waiting): taken if so.
+        Anything else is left for ``take`` and ``receive``: another message (put back), or what is wrong (a message
+        that does not parse, a closed connection: raised by the next ``take``)."""
+        if self._held is not None or self._error is not None:
+            return False
+        try:
+            msg = self.take()
+        except (XmjProtocolError, ClientGone) as exc:
+            self._error = exc
+            return False
+        if msg is None:
+            return False
+        if msg.__class__ is m.PMsgReady:
+            return True
+        self._held = msg
+        return False
 
     async def wait_readable(self) -> None:
         """Wait until the client has sent something (or closed): ``fill`` then reads it.  A socket stream only."""
@@ -232,6 +254,8 @@ class XmjSeat(Seat):
         self.round_wind = ""  # the round of the last hand
         self.init_card: tuple[int, ...] | None = None  # the client's InitCard, until its deal is sent
         self.prompted = False  # the outbox has a message the client answers with a decision (``_PROMPTS``)
+        self.awaiting = False  # the outbox waits for the client's Ready (an ``_Await``): ``delivered`` looks for it
+        self.paused = False  # the hand's end (its ``Pause``) was posted by ``end_hand_nowait``, not all taken yet
         self.late_fault: Fault | None = None  # a fault found after a hand's end (its close), charged at the next
         self.specials: list[Message] = []  # flowers declared in the deal, shown when the deal is over
         self.acknowledged: set[int] = set()  # the hand's discards whose no-claim was acknowledged
@@ -344,6 +368,7 @@ class XmjSeat(Seat):
         if self.hands == 0:
             self.outbox += game_messages(game, option_messages(self.options))
         self.outbox.append(_Await("Ready"))
+        self.awaiting = True
         self.outbox += [m.CMsgPlayerReady(p) for p in seats]
         if self.hands and e.round_wind != self.round_wind:  # (the first hand's round is in its Game)
             self.outbox.append(m.CMsgNewRound(wind_letter(e.round_wind)))
@@ -364,6 +389,7 @@ class XmjSeat(Seat):
         self.outbox.append(m.CMsgPause(dealer, 0, START_PLAY))
         if self.position != dealer:
             self.outbox.append(_Await("Ready"))
+            self.awaiting = True
         self.outbox += [m.CMsgPlayerReady(p) for p in (1, 2, 3, 4) if p != dealer]
 
     def _out(self, msgs: Sequence[Message]) -> None:
@@ -386,21 +412,32 @@ class XmjSeat(Seat):
     posts_early = True
 
     def delivered(self) -> None:
-        """An outbox that asks the client to decide (a discard to claim, a kong to rob) goes at once, up to its first
-        wait for the client (a ``Ready``), as mj-server sends it: the client decides while the others are asked.
-        The rest waits for the seat's next question, in one write."""
-        if not self.prompted or self.conn is None:
+        """An outbox that asks the client to decide (a discard to claim, a kong to rob, a loser's next set) goes at
+        once, as mj-server sends it: the client decides while the others are asked.  So does one that waits for the
+        client's ``Ready`` (a new hand's deal, the pause to start play) once that ``Ready`` is here: the four clients
+        take in their deals side by side, as mj-server deals them, not each at its first question.  Each goes up to
+        a ``Ready`` not here yet; the rest waits for the seat's next question, in one write."""
+        conn = self.conn
+        if conn is None or not (self.prompted or self.awaiting):
             return
         self.prompted = False
         outbox = self.outbox
-        upto = 0
-        for x in outbox:
-            if x.__class__ is _Await:
-                break
-            upto += 1
-        if upto:
-            self.conn.post(outbox[:upto])  # type: ignore[arg-type]
-            del outbox[:upto]
+        while True:
+            upto = 0
+            for x in outbox:
+                if x.__class__ is _Await:
+                    break
+                upto += 1
+            if upto:
+                conn.post(outbox[:upto])  # type: ignore[arg-type]
+                del outbox[:upto]
+            if not outbox:
+                self.awaiting = False
+                return
+            if not conn.ready_here():
+                return
+            del outbox[0]  # the Ready it waited for
+            self.between_hands = False
 
     async def _flush(self, deadline: float) -> None:
         """Send the outbox; at each ``_Await`` wait (until ``deadline``) for the client's message it names."""
@@ -414,6 +451,7 @@ class XmjSeat(Seat):
             else:
                 batch.append(item)
         self.outbox = []
+        self.awaiting = False
         await self.conn.send(batch)
 
     async def _until_ready(self, deadline: float) -> None:
@@ -535,10 +573,29 @@ class XmjSeat(Seat):
         if self.decisions.pending is not None and _stale(self.decisions.pending, question, serial):
             self.decisions.clear()
 
+    def end_hand_nowait(self) -> bool:
+        """The hand's end told at once when nothing waits for the client (no ``Ready`` awaited, the socket taking
+        what is posted): the match then awaits no ``end_hand`` of this seat."""
+        conn = self.conn
+        if conn is None:
+            return True
+        if self.awaiting or not conn.settled:
+            return False
+        self.outbox.append(m.CMsgPause(0, 0, NEXT_HAND))
+        conn.post(self.outbox)  # type: ignore[arg-type]
+        self.outbox = []
+        if not conn.settled:  # the socket did not take it all (or broke): ``end_hand`` sends the rest, or tells
+            self.paused = True
+            return False
+        self.decisions.clear()
+        return True
+
     async def end_hand(self) -> None:
         if self.conn is None:
             return
-        self.outbox.append(m.CMsgPause(0, 0, NEXT_HAND))
+        if not self.paused:
+            self.outbox.append(m.CMsgPause(0, 0, NEXT_HAND))
+        self.paused = False
         try:
             with trio.move_on_after(LOGIN_TIMEOUT):
                 await self._flush(math.inf)
