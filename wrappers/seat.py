@@ -255,11 +255,14 @@ class Deliveries:
         self._seats[position] = seat
         self._targets.clear()
         self._outboxes.clear()
+        # the seats delivered events (no line sink), the early ones first, in the order they post after a step
+        # whose last event is of a seat (by that seat), from that seat round the table
         early = [(p, x) for p, x in sorted(self._seats.items()) if x.posts_early]
-        self._early = {None: tuple(x for _, x in early)}
+        late = tuple(x for _, x in sorted(self._seats.items()) if not x.posts_early and x.line_sink() is None)
+        self._early = {None: (*(x for _, x in early), *late)}
         if early:
             for first in (1, 2, 3, 4):
-                self._early[first] = tuple(x for _, x in sorted(early, key=lambda px: (px[0] - first) % 4))
+                self._early[first] = (*(x for _, x in sorted(early, key=lambda px: (px[0] - first) % 4)), *late)
 
     def _targets_for(self, audience: frozenset[int]) -> _Targets:
         groups: dict[frozenset[str], list[Callable[[str], None]]] = {}
@@ -280,7 +283,12 @@ class Deliveries:
         return targets
 
     def deliver(self, events: Sequence[Event]) -> None:
+        """The step's events to the seats: each process seat's lines first; then seat by seat, the early ones in
+        their order, each seat all its events, then (an early seat) what it posts: the player the game waits for
+        is sent its draw before the others' events are even translated."""
         outboxes = self._outboxes
+        targets = self._targets
+        pending: list[tuple[Event, tuple[Seat, ...]]] | None = None
         for e in events:
             appends = outboxes.get(e.audience)
             if appends is not None:
@@ -289,23 +297,31 @@ class Deliveries:
                     for append in appends:
                         append(line)
                     continue
-            self._deliver(e)
+            sinks, delivered = targets.get(e.audience) or self._targets_for(e.audience)
+            for extensions, appends in sinks:
+                text = format_event(e, extensions=extensions)
+                if text is not None:
+                    for append in appends:
+                        append(text)
+            if delivered:
+                if pending is None:
+                    pending = []
+                pending.append((e, delivered))
         early = self._early
-        if len(early) > 1:
-            order = early.get(getattr(events[-1], "seat", None)) if events else None
-            for seat in order or early[None]:
+        if len(early) == 1:  # no seat posts early (a table of built-ins and processes): event by event
+            if pending is not None:
+                for e, delivered in pending:
+                    for seat in delivered:
+                        seat.deliver(e)
+            return
+        order = early.get(getattr(events[-1], "seat", None)) if events else None
+        for seat in order or early[None]:
+            if pending is not None:
+                for e, delivered in pending:
+                    if seat in delivered:
+                        seat.deliver(e)
+            if seat.posts_early:
                 seat.delivered()
-
-    def _deliver(self, e: Event) -> None:
-        audience = e.audience
-        sinks, delivered = self._targets.get(audience) or self._targets_for(audience)
-        for extensions, appends in sinks:
-            text = format_event(e, extensions=extensions)
-            if text is not None:
-                for append in appends:
-                    append(text)
-        for seat in delivered:
-            seat.deliver(e)
 
 
 _Targets = tuple[tuple[tuple[frozenset[str], tuple[Callable[[str], None], ...]], ...], tuple[Seat, ...]]
