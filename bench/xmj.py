@@ -1,7 +1,7 @@
 """Issue 33: four Debian mj-players at an mjref table (xmj seats) against the same four at mj-server, in hands per
 second, on the same games; target mjref >= 1.0x mj-server.  Prints one JSON object.
 
-    python bench/xmj.py [--seeds 3] [--timeout 300]
+    python bench/xmj.py [--seeds 3] [--rounds 3] [--timeout 300]
 
 For each seed: one whole mj-server game (``mj-server --server SOCKET --seed N --hand-history``, then four
 ``mj-player``s one at a time after its ``OK:`` line, as tests/mjserver.py does), which writes a history
@@ -27,6 +27,14 @@ from its four players' logins to its end, mjref's as the difference between the 
 its first hand alone, dealt the same walls (every history is read before the first hand: until session 24 the
 one-hand match read one, and the other histories' reading, about 2.5 ms each, counted as play).  A tournament of
 xmj seats starts mjref once and pays the rest per match.
+
+Rounds, and the paired ratios.  The machine's speed moves by a third from one minute to the next (a shared virtual
+machine): one mj-server game and one mjref match of it, a minute apart, gave ratios from 0.67 to 1.25 for the same
+code.  So each seed's game is played ``--rounds`` times at each side, the sides interleaved (the first round starts
+with mj-server, whose histories the matches are dealt; each later round starts with the next side), and
+``paired_in_play_ratio`` gives, per side, the median, the lowest and the highest of the ratios of each round to
+mj-server's in the same round of the same seed: each ratio compares two runs made seconds apart.  The sums over
+all runs (``ratio_in_play_won_hands_per_s``, ``ratio_won_hands_per_s``) are kept as before.
 """
 
 from __future__ import annotations
@@ -143,10 +151,12 @@ def mjref_match(histories: list[Path], extra: list[str], timeout: float,
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=3, help="seeds, each one mj-server game and mjref's matches of its walls")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="times each seed's game is played at each side, the sides interleaved")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds one run may take")
     args = ap.parse_args()
-    if args.seeds < 1 or args.timeout <= 0:
-        print("bench/xmj.py: --seeds must be at least 1, --timeout positive", file=sys.stderr)
+    if args.seeds < 1 or args.rounds < 1 or args.timeout <= 0:
+        print("bench/xmj.py: --seeds and --rounds must be at least 1, --timeout positive", file=sys.stderr)
         return 2
     for program in (SERVER, PLAYER):
         if not os.access(program, os.X_OK):
@@ -155,14 +165,15 @@ def main() -> int:
     sides = {"mjserver": None, "mjref_boxed": [], "mjref_none": ["--sandbox", "none"]}
     runs: dict[str, list[dict[str, float | bool | None]]] = {k: [] for k in sides}
     errors: list[str] = []
-    out: dict[str, object] = {"machine": machine(), "seeds": args.seeds, "root": os.geteuid() == 0,
-                              "load_before": os.getloadavg()[0],
+    out: dict[str, object] = {"machine": machine(), "seeds": args.seeds, "rounds": args.rounds,
+                              "root": os.geteuid() == 0, "load_before": os.getloadavg()[0],
                               "note": "mjref plays each mj-server game's own walls (its won hands' histories)"}
     one_hand: dict[str, list[dict[str, float | bool | None]]] = {k: [] for k in sides if sides[k] is not None}
+    paired: dict[str, list[float]] = {k: [] for k in sides if sides[k] is not None}  # in-play ratio per round
     for seed in range(1, args.seeds + 1):
         with tempfile.TemporaryDirectory(prefix=f"mjref-xmjbench-game{seed}-") as game:
             try:
-                runs["mjserver"].append(mjserver_game(seed, args.timeout, game))
+                dealt = mjserver_game(seed, args.timeout, game)
             except RuntimeError as e:
                 errors.append(str(e))
                 continue
@@ -170,16 +181,35 @@ def main() -> int:
             if not histories:
                 errors.append(f"the mj-server game of seed {seed} has no won hand")
                 continue
-            for side, extra in sides.items():
-                if extra is None:
-                    continue
-                try:
-                    whole = mjref_match(histories, extra, args.timeout)
-                    first = mjref_match(histories, extra, args.timeout, hands=1)
-                    runs[side].append(whole)
-                    one_hand[side].append(first)
-                except RuntimeError as e:
-                    errors.append(str(e))
+            order = list(sides)
+            for r in range(args.rounds):
+                rate: dict[str, float] = {}  # this round's in-play won hands a second, by side
+                for side in order[r % len(order):] + order[:r % len(order)]:
+                    extra = sides[side]
+                    try:
+                        if extra is None:
+                            if r == 0:
+                                server = dealt
+                            else:
+                                with tempfile.TemporaryDirectory(prefix=f"mjref-xmjbench-again{seed}-") as again:
+                                    server = mjserver_game(seed, args.timeout, again)
+                            runs[side].append(server)
+                            if float(server["play_s"]) > 0:
+                                rate[side] = float(server["won_hands"]) / float(server["play_s"])
+                            continue
+                        whole = mjref_match(histories, extra, args.timeout)
+                        first = mjref_match(histories, extra, args.timeout, hands=1)
+                        runs[side].append(whole)
+                        one_hand[side].append(first)
+                        play = float(whole["wall_s"] or 0) - float(first["wall_s"] or 0)
+                        if play > 0:
+                            rate[side] = (int(whole["won_hands"] or 0) - int(first["won_hands"] or 0)) / play
+                    except RuntimeError as e:
+                        errors.append(str(e))
+                if rate.get("mjserver"):
+                    for side in paired:
+                        if side in rate:
+                            paired[side].append(rate[side] / rate["mjserver"])
     figures: dict[str, dict[str, object]] = {}
     for side, rs in runs.items():
         if not rs:
@@ -220,6 +250,10 @@ def main() -> int:
     out["ratio_won_hands_per_s"] = {side: round(float(f["won_hands_per_s"]) / float(base["won_hands_per_s"]), 3)
                                     for side, f in figures.items() if base and side != "mjserver"
                                     and float(base["won_hands_per_s"])}
+    out["paired_in_play_ratio"] = {
+        side: {"median": round(statistics.median(rs), 3), "lowest": round(min(rs), 3), "highest": round(max(rs), 3),
+               "ratios": [round(x, 3) for x in rs]}
+        for side, rs in paired.items() if rs}
     out["errors"] = errors
     out["load_after"] = os.getloadavg()[0]
     print(json.dumps(out, indent=2))

@@ -163,22 +163,27 @@ def test_wakeup_bench_gives_the_referees_wait_beside_the_plain_read() -> None:
 def test_xmj_bench_times_mjserver_and_mjref_on_the_same_game() -> None:
     """``bench/xmj.py``: one mj-server game with four mj-players, then mjref matches of four mj-player seats dealt
     that game's walls (boxed and ``--sandbox none``), each checked to be the same game move for move, in won hands
-    per second, with the ratio mjref/mj-server."""
+    per second, with the ratio mjref/mj-server; each side plays the game once a round, and each round's ratio to
+    mj-server's run of the same round is reported (``paired_in_play_ratio``)."""
     from tests import mjserver
 
     mjserver.require()
-    proc = run_bench("bench/xmj.py", "--seeds", "1", "--timeout", "120")
+    proc = run_bench("bench/xmj.py", "--seeds", "1", "--rounds", "2", "--timeout", "120")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout)
-    assert result["errors"] == []
+    assert result["errors"] == [] and result["rounds"] == 2
     server = result["sides"]["mjserver"]
-    assert server["runs"] == 1 and server["won_hands"] >= 1 and server["won_hands_per_s"] > 0
+    assert server["runs"] == 2 and server["won_hands"] >= 2 and server["won_hands_per_s"] > 0
     assert server["cpu_s"] > 0
     for side in ("mjref_boxed", "mjref_none"):
         figures = result["sides"][side]
-        assert figures["runs"] == 1 and figures["won_hands"] == figures["hands"] == server["won_hands"]
-        assert figures["same_game"] == "1 of 1" and figures["wall_s"] > 0
+        assert figures["runs"] == 2 and figures["won_hands"] == figures["hands"] == server["won_hands"]
+        assert figures["same_game"] == "2 of 2" and figures["wall_s"] > 0
         assert result["ratio_won_hands_per_s"][side] == round(
             figures["won_hands_per_s"] / server["won_hands_per_s"], 3)
-    bad = run_bench("bench/xmj.py", "--seeds", "0")
-    assert bad.returncode == 2 and bad.stderr.startswith("bench/xmj.py: --seeds")
+        pair = result["paired_in_play_ratio"][side]
+        assert len(pair["ratios"]) == 2 and pair["lowest"] <= pair["median"] <= pair["highest"]
+        assert all(x > 0 for x in pair["ratios"])
+    for bad_args in (("--seeds", "0"), ("--rounds", "0")):
+        bad = run_bench("bench/xmj.py", *bad_args)
+        assert bad.returncode == 2 and bad.stderr.startswith("bench/xmj.py: --seeds and --rounds"), bad.stderr
