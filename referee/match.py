@@ -551,7 +551,7 @@ async def _question_loop(
     hand: Hand,
     seats: dict[int, Seat],
     active: dict[int, Seat],
-    deliver: Callable[[list[Event]], None],
+    deliver: Callable[[list[Event], int | None], None],
     journal: list[Any],
     take_over: Callable[[int, Fault, str | None], Awaitable[BuiltinSeat]],
     pace: float = 0.0,
@@ -563,7 +563,7 @@ async def _question_loop(
     at once; so the time from a bot's throw to its next question no longer counts the claims the others declined."""
     turn_mark: float | None = None
     events = hand.start()
-    deliver(events)
+    deliver(events, hand.question.seat if hand.question is not None else None)
     journal.extend(events)
     apply = hand.apply
     while hand.result is None:
@@ -603,7 +603,8 @@ async def _question_loop(
             journal.append((p, q.ask, q.tile, reply.line, by, reply.seconds, reply.raw))
         else:
             journal.append((p, q.ask, q.tile, str(answer), by, reply.seconds, None))
-        deliver(events)
+        q = hand.question  # the next: its seat is served first
+        deliver(events, q.seat if q is not None else None)
         journal.extend(events)
 
 

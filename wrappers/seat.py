@@ -240,9 +240,9 @@ class Deliveries:
 
     def __init__(self) -> None:
         self._seats: dict[int, Seat] = {}
-        # the seats that post early (``Seat.posts_early``), in the order they post after a step whose last event is
-        # of a seat (by that seat): from that seat round the table, so that the player it concerns (who drew, or the
-        # next to draw after a discard) gets its messages first: the others wake after it
+        # the seats that post early (``Seat.posts_early``), in the order they post after a step, by the seat served
+        # first (the one asked next): from that seat round the table, so that the player the game waits for gets
+        # its messages first and the others wake after it; then the other seats delivered events
         self._early: dict[int | None, tuple[Seat, ...]] = {}
         # per audience (the engine shares a few frozensets): the outboxes' appends grouped by extensions, and the
         # seats delivered the event
@@ -255,8 +255,7 @@ class Deliveries:
         self._seats[position] = seat
         self._targets.clear()
         self._outboxes.clear()
-        # the seats delivered events (no line sink), the early ones first, in the order they post after a step
-        # whose last event is of a seat (by that seat), from that seat round the table
+        # the seats delivered events (no line sink), the early ones first, from each seat round the table
         early = [(p, x) for p, x in sorted(self._seats.items()) if x.posts_early]
         late = tuple(x for _, x in sorted(self._seats.items()) if not x.posts_early and x.line_sink() is None)
         self._early = {None: (*(x for _, x in early), *late)}
@@ -282,10 +281,11 @@ class Deliveries:
             self._outboxes[audience] = tuple(append for _extensions, appends in targets[0] for append in appends)
         return targets
 
-    def deliver(self, events: Sequence[Event]) -> None:
-        """The step's events to the seats: each process seat's lines first; then seat by seat, the early ones in
-        their order, each seat all its events, then (an early seat) what it posts: the player the game waits for
-        is sent its draw before the others' events are even translated."""
+    def deliver(self, events: Sequence[Event], first: int | None = None) -> None:
+        """The step's events to the seats: each process seat's lines first; then seat by seat, the early ones from
+        ``first`` (the seat the game asks next; by default the seat of the step's last event) round the table, each
+        seat all its events, then (an early seat) what it posts: the player the game waits for is sent its draw, or
+        its deal, before the others' events are even translated."""
         outboxes = self._outboxes
         targets = self._targets
         pending: list[tuple[Event, tuple[Seat, ...]]] | None = None
@@ -314,7 +314,9 @@ class Deliveries:
                     for seat in delivered:
                         seat.deliver(e)
             return
-        order = early.get(getattr(events[-1], "seat", None)) if events else None
+        if first is None and events:
+            first = getattr(events[-1], "seat", None)
+        order = early.get(first)
         for seat in order or early[None]:
             if pending is not None:
                 for e, delivered in pending:

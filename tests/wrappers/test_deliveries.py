@@ -73,3 +73,13 @@ def test_a_table_that_posts_nothing_early_is_served_event_by_event() -> None:
     assert log == [("deliver", p, events[0]) for p in (1, 2, 3, 4)] + [("deliver", 2, events[1])]
     deliveries.deliver([])
     assert len(log) == 5
+
+
+def test_the_seat_asked_next_is_served_first_when_the_caller_names_it() -> None:
+    """After a discard someone can claim, the last event is the thrower's, but the game asks the claimant: the
+    match names that seat, and it is served and posts first (a new hand: East, who discards first)."""
+    deliveries, log = _table((1, 2, 3, 4))
+    throw = Throw(1, 112)
+    deliveries.deliver([throw], 3)
+    assert [entry[1] for entry in log if entry[0] == "posts"] == [3, 4, 1, 2]
+    assert log[:2] == [("deliver", 3, throw), ("posts", 3)]
