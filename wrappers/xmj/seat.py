@@ -269,6 +269,7 @@ class XmjSeat(Seat):
         self.view = View(self.position)
         self.decisions.clear()
         self.acknowledged.clear()
+        self.paused = False  # (a hand ended on the way out, its ``end_hand`` never awaited: this hand's is told)
         if self.late_fault is not None:  # found at the end of the last hand: this hand is the stand-in's
             fault, self.late_fault = self.late_fault, None
             return fault
