@@ -283,7 +283,7 @@ def _namespace_args(*, network: bool) -> list[str]:
     return args + ["--die-with-parent", "--new-session"]
 
 
-# The thread of the probe started ahead by ``probe_ahead``, until a plan waits for it (``_probed``).
+# The thread of the probe started ahead by ``probe_ahead``: every plan waits for it to end (``_probed``).
 _ahead: list[threading.Thread] = []
 
 
@@ -309,9 +309,11 @@ def probe_ahead() -> None:
 
 
 def _probed() -> str | None:
-    """``bwrap_problem``, once the probe started ahead (if any) ended: what a plan asks."""
-    while _ahead:
-        _ahead.pop().join()
+    """``bwrap_problem``, once the probe started ahead (if any) ended: what a plan asks.  The thread is joined, not
+    taken from the list: plans made in other threads at the same moment each wait for it too (one that found the
+    list emptied by another would have run a second probe beside the first)."""
+    for thread in tuple(_ahead):
+        thread.join()
     return bwrap_problem()
 
 

@@ -1093,3 +1093,36 @@ def test_the_hidden_paths_can_change_in_another_thread_while_a_box_is_planned(tm
         thread.join()
         sandbox.unhide(*files)
     assert not errors, errors[0]
+
+
+def test_plans_made_while_the_probe_started_ahead_runs_all_wait_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``probe_ahead`` starts bubblewrap's probe in a thread; plans made meanwhile, in several threads at once, each
+    wait for that probe and take its answer: the probe runs once."""
+    import functools
+
+    from wrappers import sandbox as sb
+
+    calls: list[int] = []
+    release = threading.Event()
+
+    @functools.cache
+    def slow_probe() -> str | None:
+        calls.append(1)
+        release.wait(5)
+        return None
+
+    monkeypatch.delenv(sb.MODE_ENV, raising=False)
+    monkeypatch.setattr(sb, "bwrap_problem", slow_probe)
+    monkeypatch.setattr(sb, "_bwrap_sizes_tmpfs", lambda: None)
+    monkeypatch.setattr(sb, "seccomp_filter", lambda: None)
+    monkeypatch.setattr(sb, "_ahead", [])
+    sb.probe_ahead()
+    answers: list[str | None] = []
+    planners = [threading.Thread(target=lambda: answers.append(sb._probed())) for _ in range(4)]
+    for t in planners:
+        t.start()
+    time.sleep(0.1)  # the planners are waiting (or racing for the list)
+    release.set()
+    for t in planners:
+        t.join(10)
+    assert answers == [None] * 4 and calls == [1], calls
