@@ -33,7 +33,8 @@ machine): one mj-server game and one mjref match of it, a minute apart, gave rat
 code.  So each seed's game is played ``--rounds`` times at each side, the sides interleaved (the first round starts
 with mj-server, whose histories the matches are dealt; each later round starts with the next side), and
 ``paired_in_play_ratio`` gives, per side, the median, the lowest and the highest of the ratios of each round to
-mj-server's in the same round of the same seed: each ratio compares two runs made seconds apart.  The sums over
+mj-server's in the same round of the same seed: each ratio compares two runs made seconds apart, and each
+later mj-server game is checked to be the first one (``game_moves``; an error if not).  The sums over
 all runs (``ratio_in_play_won_hands_per_s``, ``ratio_won_hands_per_s``) are kept as before.
 """
 
@@ -110,6 +111,14 @@ def mjserver_game(seed: int, timeout: float, tmp: str) -> dict[str, float]:
             "won_hands": won, "hands": won}
 
 
+def game_moves(folder: str) -> list[list[str]]:
+    """Each history of an mj-server game in ``folder``, as its sorted lines less the players' names (``Robot(PID)``):
+    two runs of a seed are the same game when these are equal, whatever order the players' concurrent claims and
+    declarations reached the server in."""
+    return [sorted(line for line in h.read_text(encoding="utf-8").splitlines() if not line.startswith("Player "))
+            for h in sorted(Path(folder).glob("hand-*.mjs"))]
+
+
 def mjref_match(histories: list[Path], extra: list[str], timeout: float,
                 hands: int | None = None) -> dict[str, float | bool | None]:
     """One ``mjref match`` of four mj-player seats dealt ``histories`` (an mj-server game's, in order), of their
@@ -181,6 +190,7 @@ def main() -> int:
             if not histories:
                 errors.append(f"the mj-server game of seed {seed} has no won hand")
                 continue
+            moves = game_moves(game)
             order = list(sides)
             for r in range(args.rounds):
                 rate: dict[str, float] = {}  # this round's in-play won hands a second, by side
@@ -193,6 +203,9 @@ def main() -> int:
                             else:
                                 with tempfile.TemporaryDirectory(prefix=f"mjref-xmjbench-again{seed}-") as again:
                                     server = mjserver_game(seed, args.timeout, again)
+                                    if game_moves(again) != moves:
+                                        raise RuntimeError(f"the mj-server game of seed {seed} in round {r + 1} "
+                                                           "is not the game of round 1")
                             runs[side].append(server)
                             if float(server["play_s"]) > 0:
                                 rate[side] = float(server["won_hands"]) / float(server["play_s"])
