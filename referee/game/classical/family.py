@@ -227,7 +227,9 @@ class ClassicalFamily(Family):
         values = [0, 0, 0, 0]
         winner_danger = Danger(0)
         for q in (1, 2, 3, 4):
-            player, danger = self._player(hand, q, p, tile, how, base)
+            # (the winner's as ``winner_score`` gave it: nothing it reads has changed since)
+            player, danger = st.winner if q == p and st.winner is not None else self._player(hand, q, p, tile, how,
+                                                                                               base)
             values[player.index] = player.score
             if q == p:
                 winner_danger = danger
@@ -251,7 +253,9 @@ class ClassicalFamily(Family):
         (p, tile, how, thrower), = wins
         assert tile is not None
         _whence, base = self._table(hand, p, tile, how, thrower)
-        return self._player(hand, p, p, tile, how, base)[0]
+        st: ClassicalState = hand.extra
+        st.winner = self._player(hand, p, p, tile, how, base)  # kept for ``score``
+        return st.winner[0]
 
     def best_declaration(self, hand: Hand, wins: Sequence[tuple[int, int | None, WinHow, int | None]]
                          ) -> list[tuple[tuple[int, ...], bool]]:
@@ -367,9 +371,11 @@ _NO_DANGER = Danger(0)
 
 @record(slots=True)
 class ClassicalState:
-    """What the classical family keeps during a hand: each player's danger flags about every seat (East first)."""
+    """What the classical family keeps during a hand: each player's danger flags about every seat (East first),
+    and the winner's score once ``winner_score`` has announced it (its sets are then final)."""
 
     flags: list[list[Danger]]
+    winner: tuple[PlayerScore, Danger] | None = None
 
     @classmethod
     def new(cls) -> ClassicalState:
