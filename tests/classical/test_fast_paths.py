@@ -2,7 +2,7 @@
 (``danger.sets_danger``, from a table of each set's part) against a direct transcription of mj-server's tally; the
 best arrangement of a player's tiles (``arrange.best_arrangement``) against the plain enumeration of every
 partition, scored one by one; the tiles that complete a hand (``hand.completions``) against ``can_mah_jong`` of
-each."""
+each; a loser's declarations (``family._closed_sets``) against every two or three of its tiles that make a set."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from referee.game.classical.arrange import _partitions, best_arrangement
 from referee.game.classical.danger import sets_danger
+from referee.game.classical.family import CODE, _closed_sets, _declared_set
 from referee.game.classical.hand import Hand, TileSet, can_mah_jong, completions, thirteen_wonders
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, HandScore, Situation, score_hand
@@ -244,3 +245,23 @@ def test_completions_as_can_mah_jong_of_each_tile() -> None:
         for seven in (False, True):
             want = [t for t in PLAYING if can_mah_jong(hand, t, seven)]
             assert list(completions(hand, PLAYING, seven)) == want, (hand, seven)
+
+
+def test_a_losers_declarations_are_every_set_of_its_tiles_once() -> None:
+    """``_closed_sets`` (what a declaring loser is offered after ``pass``) against a plain enumeration: every two or
+    three of its tiles that make a pair, a pung or a chow, one per set of faces, made of the lowest copies, in
+    mj-server's order of faces (a face's pung, then the chow it starts, then its pair)."""
+    rng = random.Random(33)
+    playing = [t for t in sorted(CODE) if CODE[t] in PLAYING]
+    kinds = {"ClosedPung": 0, "ClosedChow": 1, "ClosedPair": 2}
+    for i in range(1500):
+        pool = playing if i % 2 else [t for t in playing if CODE[t].endswith("C")]  # one suit: many runs
+        rest = rng.sample(pool, rng.choice([0, 1, 2, 3, 5, 8, 11, 13, 14]))
+        found: dict[TileSet, tuple[int, ...]] = {}
+        for size in (2, 3):
+            for tiles in itertools.combinations(sorted(rest), size):
+                ts = _declared_set(tiles)  # (the set named by its faces, if they make one)
+                if ts is not None and sorted(ts.tiles()) == sorted(CODE[t] for t in tiles):
+                    found[ts] = min(found.get(ts, tiles), tiles)
+        expected = [found[ts] for ts in sorted(found, key=lambda ts: (PLAYING.index(ts.tile), kinds[ts.type]))]
+        assert _closed_sets(rest) == expected, rest

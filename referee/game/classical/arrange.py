@@ -91,26 +91,13 @@ def _caller(hand: Hand, at: Situation) -> Hand | None:
 
 
 def next_declarations(hand: Hand, at: Situation, options: GameOptions, claim: bool) -> list[TileSet | None]:
-    """What a player who declares its own sets (an mj-server client) may declare next, of its undeclared tiles
-    ``hand.concealed`` (``hand.sets`` are its sets so far): a loser any closed pung, chow or pair it holds; a
-    winner a set of some arrangement that completes its hand (with ``claim``, one that takes the winning tile
-    ``at.tile``: the set the discard went to, declared first and exposed), or ``None``, the special hand (the
-    Thirteen Unique Wonders: all its tiles).  Empty for a winner with every tile declared."""
+    """What a winner who declares its own sets (an mj-server client) may declare next, of its undeclared tiles
+    ``hand.concealed`` (``hand.sets`` are its sets so far): a set of some arrangement that completes its hand (with
+    ``claim``, one that takes the winning tile ``at.tile``: the set the discard went to, declared first and
+    exposed), or ``None``, the special hand (the Thirteen Unique Wonders: all its tiles).  Empty once every tile is
+    declared.  (A loser's are any closed set it holds: ``ClassicalFamily.declare_options``.)"""
     counts = Counter(hand.concealed)
     out: list[TileSet | None] = []
-    if not at.winner:
-        for t in PLAYING:
-            n = counts[t]
-            if not n:
-                continue
-            if n >= 3:
-                out.append(TileSet("ClosedPung", t))
-            b, c = step(t, 1), step(t, 2)
-            if b is not None and c is not None and counts[b] and counts[c]:
-                out.append(TileSet("ClosedChow", t))
-            if n >= 2:
-                out.append(TileSet("ClosedPair", t))
-        return out
     if not hand.concealed:
         return out
     if not hand.sets and thirteen_wonders(counts):

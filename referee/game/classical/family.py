@@ -36,6 +36,7 @@ from referee.game.classical.hand import CLOSED, TileSet
 from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
+from referee.game.classical.tiles import PLAYING, step
 from referee.game.family import Family
 from referee.game.match_options import MATCH_FIELDS, check_fault_penalty
 from referee.game.records import record
@@ -339,17 +340,17 @@ class ClassicalFamily(Family):
     def declare_options(self, rest: Sequence[int], melds: Sequence[Meld],
                         made: Sequence[tuple[tuple[int, ...], bool]], *, winner: bool,
                         claim: int | None) -> tuple[Answer, ...]:
-        sets = [*_sets(melds), *(ts for ts in (_declared_set(tiles) for tiles, _ in made) if ts is not None)]
         if made and _declared_set(made[-1][0]) is None:
             return ()  # a special hand declared: nothing is left
+        if not winner:  # ``pass`` (its other tiles are shown), or any closed set it holds
+            return (PASS, *[Answer("declare", tiles) for tiles in _closed_sets(rest)])
+        sets = [*_sets(melds), *(ts for ts in (_declared_set(tiles) for tiles, _ in made) if ts is not None)]
         at = Situation(seat=0, round_wind="EW", winner=winner, tile=CODE[claim] if claim is not None else None)
         mine = ClassicalHand([CODE[t] for t in rest], sets, [])
         out: list[Answer] = []
         for ts in next_declarations(mine, at, self.options, claim is not None):
             codes = [CODE[t] for t in rest] if ts is None else ts.tiles()
             out.append(Answer("declare", _tids_of(codes, list(rest), claim), 1 if claim is not None else None))
-        if not winner:
-            out.insert(0, PASS)
         return tuple(out)
 
     def auto_fault_penalty(self) -> int:
@@ -445,6 +446,34 @@ def _tids_of(codes: Sequence[str], pool: list[int], claim: int | None) -> tuple[
         pool.remove(t)
         tiles.append(t)
     return tuple(sorted(tiles))
+
+
+def _closed_sets(rest: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every closed set of the tiles ``rest`` (what a loser may declare), as the tiles that make it, the lowest
+    copies of each face: face by face in mj-server's order (``PLAYING``), its pung, the chow it starts, its pair."""
+    held: dict[str, list[int]] = {}
+    for t in sorted(rest):
+        held.setdefault(CODE[t], []).append(t)
+    out: list[tuple[int, ...]] = []
+    for face in PLAYING:
+        copies = held.get(face)
+        if copies is None:
+            continue
+        n = len(copies)
+        if n >= 3:
+            out.append((copies[0], copies[1], copies[2]))
+        run = _RUN.get(face)
+        if run is not None:
+            second, third = held.get(run[0]), held.get(run[1])
+            if second is not None and third is not None:
+                out.append(tuple(sorted((copies[0], second[0], third[0]))))
+        if n >= 2:
+            out.append((copies[0], copies[1]))
+    return out
+
+
+_RUN = {t: (b, c) for t in PLAYING if (b := step(t, 1)) is not None and (c := step(t, 2)) is not None}
+"""The two faces above each face that starts a chow."""
 
 
 def _declared_set(tiles: Sequence[int]) -> TileSet | None:
