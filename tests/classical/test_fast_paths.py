@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from referee.game.classical.arrange import _partitions, best_arrangement
+from referee.game.classical.arrange import _partitions, _winning_sets, best_arrangement
 from referee.game.classical.danger import sets_danger
 from referee.game.classical.family import CODE, _closed_sets, _declared_set
 from referee.game.classical.hand import Hand, TileSet, can_mah_jong, completions, thirteen_wonders
@@ -228,6 +228,37 @@ def test_partitions_in_the_plain_enumeration_s_order() -> None:
         for complete in (False, True):
             want = list(partitions_oracle(Counter(tiles), complete))
             assert list(_partitions(Counter(tiles), complete)) == want, (tiles, complete)
+
+
+def _completes(part: list[TileSet], declared: int, pairs: int, seven: bool) -> bool:
+    """Whether ``part`` with ``declared`` sets (``pairs`` of them pairs) is four sets and a pair, or seven pairs."""
+    total = declared + len(part)
+    n = pairs + sum(1 for s in part if s.size == 2)
+    return (total == 5 and n == 1) or (seven and total == 7 and n == 7)
+
+
+def test_a_winners_sets_are_the_complete_partitions_in_their_order() -> None:
+    """``_winning_sets`` (the walk with the branches that cannot complete a hand cut) gives the partitions of the
+    plain enumeration that make four sets and a pair with the sets already declared, or seven pairs where allowed,
+    in the same order: for hands that win and hands that do not, with 0 to 3 sets (pairs among them) declared."""
+    rng = random.Random(11)
+    found = 0
+    for k in range(600):
+        pool = [t for t in PLAYING if t[1] == "BCD"[k % 3]] if k % 2 else list(PLAYING)
+        declared = rng.choice([0, 1, 2, 3])
+        tiles = rng.choices(pool, k=14 - 3 * declared + rng.choice([0, 0, -1]))
+        tiles = [t for t in tiles if tiles.count(t) <= 4]
+        if k % 5 == 0:  # pairs only: seven pairs, or a pair in a hand of pairs
+            tiles = [t for t in rng.sample(pool, 7 - declared) for _ in (0, 1)]
+        pairs = rng.choice([0, 1]) if declared else 0
+        for seven in (False, True):
+            want = [part for part in partitions_oracle(Counter(tiles), True)
+                    if _completes(part, declared, pairs, seven)]
+            counts = [tiles.count(t) for t in PLAYING]
+            assert _winning_sets(counts, declared, pairs, seven) == want, (tiles, declared, pairs, seven)
+            assert counts == [tiles.count(t) for t in PLAYING]  # (left as it was)
+            found += bool(want)
+    assert found > 50
 
 
 def test_completions_as_can_mah_jong_of_each_tile() -> None:

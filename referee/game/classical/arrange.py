@@ -68,17 +68,57 @@ def _sets_and_kept(counts: list[int], complete: bool, i: int, chosen: list[TileS
         counts[i] = n
 
 
+def _winning_sets(counts: list[int], sets: int, pairs: int, seven: bool) -> list[list[TileSet]]:
+    """The ways to make closed sets of every tile of ``counts`` (by index of PLAYING) that complete a winner's hand
+    which has ``sets`` sets already, ``pairs`` of them pairs: four sets and a pair, or seven pairs where ``seven``.
+    In the order of ``_sets_and_kept``: the same walk, without the branches that can no longer
+    make such a hand (a second pair, a sixth set; for seven pairs, any set but a pair)."""
+    out: list[list[TileSet]] = []
+    chosen: list[TileSet] = []
+
+    def walk(i: int, made: int, paired: int) -> None:
+        if not ((made <= 5 and paired <= 1) or (seven and made <= 7 and paired == made)):
+            return
+        while i < _N and not counts[i]:
+            i += 1
+        if i == _N:
+            if (made == 5 and paired == 1) or (seven and made == 7 and paired == 7):
+                out.append(list(chosen))
+            return
+        n = counts[i]
+        if n >= 3:
+            counts[i] = n - 3
+            chosen.append(_PUNG[i])
+            walk(i, made + 1, paired)
+            chosen.pop()
+            counts[i] = n
+        chow = _CHOW[i]
+        if chow is not None and counts[i + 1] and counts[i + 2]:
+            counts[i] = n - 1
+            counts[i + 1] -= 1
+            counts[i + 2] -= 1
+            chosen.append(chow)
+            walk(i, made + 1, paired)
+            chosen.pop()
+            counts[i] = n
+            counts[i + 1] += 1
+            counts[i + 2] += 1
+        if n >= 2:
+            counts[i] = n - 2
+            chosen.append(_PAIR[i])
+            walk(i, made + 1, paired + 1)
+            chosen.pop()
+            counts[i] = n
+
+    walk(0, sets, pairs)
+    return out
+
+
 def _partitions(counts: Counter[str], complete: bool) -> Iterator[list[TileSet]]:
     """Every way to make closed sets of ``counts`` (all of them when ``complete``), each once, in the order of
     ``_sets_and_kept``."""
     for sets, _kept in _sets_and_kept([counts[t] for t in PLAYING], complete, 0, [], []):
         yield sets
-
-
-def _complete(sets: list[TileSet], options: GameOptions) -> bool:
-    """Whether a winner's sets (all its tiles in them) make four sets and a pair, or seven pairs where allowed."""
-    pairs = sum(1 for s in sets if s.size == 2)
-    return (len(sets) == 5 and pairs == 1) or (bool(options.SevenPairs) and len(sets) == 7 and pairs == 7)
 
 
 def _caller(hand: Hand, at: Situation) -> Hand | None:
@@ -103,9 +143,8 @@ def next_declarations(hand: Hand, at: Situation, options: GameOptions, claim: bo
     if not hand.sets and thirteen_wonders(counts):
         return [None]
     seen: set[TileSet] = set()
-    for part in _partitions(counts, complete=True):
-        if not _complete([*hand.sets, *part], options):
-            continue
+    pairs = sum(1 for s in hand.sets if s.size == 2)
+    for part in _winning_sets([counts[t] for t in PLAYING], len(hand.sets), pairs, bool(options.SevenPairs)):
         for ts in part:
             if ts not in seen and (not claim or at.tile in ts.tiles()):
                 seen.add(ts)
@@ -152,12 +191,10 @@ def best_arrangement(hand: Hand, at: Situation, options: GameOptions) -> tuple[H
     declared_pairs = sum(1 for s in hand.sets if s.size == 2)
     wheres: dict[int | None, Situation] = {}  # the situation of each claimed set's index, made once
     seen = 0
-    for sets, kept in _sets_and_kept(counts, at.winner, 0, [], []):
-        if at.winner:
-            pairs = declared_pairs + sum(1 for s in sets if s.type == "ClosedPair")
-            total = len(hand.sets) + len(sets)
-            if not ((total == 5 and pairs == 1) or (options.SevenPairs and total == 7 and pairs == 7)):
-                continue
+    # a winner's: the ways that complete its hand; another player's: every way, tiles kept out of sets or not
+    ways = (((sets, []) for sets in _winning_sets(counts, len(hand.sets), declared_pairs, bool(options.SevenPairs)))
+            if at.winner else _sets_and_kept(counts, False, 0, [], []))
+    for sets, kept in ways:
         targets: list[int | None] = [i for i, s in enumerate(sets) if at.tile in s.tiles()] if claimed else []
         targets = targets or [None]
         leftover = sorted(kept + odd) if odd else sorted(kept)
