@@ -276,6 +276,26 @@ def test_completions_as_can_mah_jong_of_each_tile() -> None:
         for seven in (False, True):
             want = [t for t in PLAYING if can_mah_jong(hand, t, seven)]
             assert list(completions(hand, PLAYING, seven)) == want, (hand, seven)
+    # Waiting hands: four sets and a pair of one suit and the honours, less one tile (``completions`` looks only at
+    # the tiles next to the ones held)
+    waiting = 0
+    for k in range(400):
+        pool = [t for t in PLAYING if t[1] == "BCD"[k % 3]] + list(WINDS + DRAGONS)[: k % 8]
+        held: Counter[str] = Counter()
+        while sum(held.values()) < 12:
+            t = rng.choice(pool)
+            run = [t, step(t, 1), step(t, 2)] if rng.random() < 0.6 else [t, t, t]
+            if None not in run and all(held[x] + run.count(x) <= 4 for x in run):
+                held.update(run)  # type: ignore[arg-type]
+        eyes = rng.choice([t for t in pool if held[t] <= 2])
+        held[eyes] += 2
+        conc = sorted(held.elements())
+        conc.remove(rng.choice(conc))
+        hand = Hand(conc, [], [])
+        want = [t for t in PLAYING if can_mah_jong(hand, t, False)]
+        assert list(completions(hand, PLAYING, False)) == want, hand
+        waiting += bool(want)
+    assert waiting == 400
 
 
 def test_a_losers_declarations_are_every_set_of_its_tiles_once() -> None:

@@ -97,7 +97,13 @@ def completions(hand: Hand, tiles: Iterable[str], seven_pairs: bool) -> Iterator
     n = sum(counts.values()) + 1
     declared = len(hand.sets)
     pairs = sum(1 for s in hand.sets if s.size == 2)
+    # Only a tile held or within two of one held in its suit can join a set (or the Thirteen Unique Wonders)
+    near = set(THIRTEEN_WONDERS) if n == 14 else set()
+    for t in counts:
+        near.update(_NEAR[t] if t in _NEAR else (t,))
     for t in tiles:
+        if t not in near:
+            continue
         counts[t] += 1
         ok = _partition(counts, declared, pairs, seven_pairs) or (n == 14 and thirteen_wonders(counts))
         counts[t] -= 1
@@ -111,6 +117,8 @@ def thirteen_wonders(counts: Counter[str]) -> bool:
     return all(counts[t] >= 1 for t in THIRTEEN_WONDERS) and sum(counts[t] for t in THIRTEEN_WONDERS) == 14
 
 
+_NEAR = {t: tuple(u for k in (-2, -1, 0, 1, 2) if (u := step(t, k) if k else t) is not None) for t in PLAYING}
+"""Each tile, and the tiles within two of it in its suit: the only ones that can make a set with it."""
 _AFTER = {t: (step(t, 1), step(t, 2)) for t in PLAYING}  # the two tiles above each in its suit (None off the end)
 
 
@@ -125,8 +133,8 @@ def _partition(counts: Counter[str], sets: int, pairs: int, seven_pairs: bool, s
         i += 1
     if i == n:
         return (sets == 5 and pairs == 1) or (seven_pairs and sets == 7 and pairs == 7)
-    if sets >= 7:
-        return False
+    if not ((sets < 5 and pairs <= 1) or (seven_pairs and sets < 7 and pairs == sets)):
+        return False  # (tiles are left, and another set can only make a second pair, a sixth set or an eighth)
     first = PLAYING[i]
     if c[first] >= 3:
         c[first] -= 3
