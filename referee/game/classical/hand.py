@@ -5,8 +5,7 @@ Unique Wonders), by the same exhaustive search mj-server makes.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -79,9 +78,9 @@ class Hand:
 def can_mah_jong(hand: Hand, tile: str | None, seven_pairs: bool) -> bool:
     """Whether ``hand`` (with ``tile`` added, if given) is a complete hand: all its concealed tiles in sets making
     five sets one of which is a pair, or seven pairs (when allowed), or the Thirteen Unique Wonders."""
-    counts = Counter(hand.concealed)
+    counts = _counts(hand.concealed)
     if tile is not None:
-        counts[tile] += 1
+        counts[tile] = counts.get(tile, 0) + 1
     n = sum(counts.values())
     declared = len(hand.sets)
     pairs = sum(1 for s in hand.sets if s.size == 2)
@@ -93,14 +92,15 @@ def can_mah_jong(hand: Hand, tile: str | None, seven_pairs: bool) -> bool:
 def completions(hand: Hand, tiles: Iterable[str], seven_pairs: bool) -> Iterator[str]:
     """The tiles of ``tiles`` that complete ``hand`` (``can_mah_jong`` of each), in their order, the hand's counts
     made once."""
-    counts = Counter(hand.concealed)
+    counts = _counts(hand.concealed)
     n = sum(counts.values()) + 1
     declared = len(hand.sets)
     pairs = sum(1 for s in hand.sets if s.size == 2)
     # Only a tile held or within two of one held in its suit can join a set (or the Thirteen Unique Wonders)
     near = set(THIRTEEN_WONDERS) if n == 14 else set()
-    for t in counts:
-        near.update(_NEAR[t] if t in _NEAR else (t,))
+    for t, k in counts.items():
+        if k:
+            near.update(_NEAR[t] if t in _NEAR else (t,))
     for t in tiles:
         if t not in near:
             continue
@@ -111,7 +111,16 @@ def completions(hand: Hand, tiles: Iterable[str], seven_pairs: bool) -> Iterator
             yield t
 
 
-def thirteen_wonders(counts: Counter[str]) -> bool:
+def _counts(tiles: Iterable[str]) -> dict[str, int]:
+    """How many of each face ``tiles`` hold, every face of PLAYING there (0 if none): the partition's lookups
+    then never miss (a ``Counter`` answers a miss through a Python method)."""
+    counts = dict.fromkeys(PLAYING, 0)
+    for t in tiles:
+        counts[t] = counts.get(t, 0) + 1
+    return counts
+
+
+def thirteen_wonders(counts: Mapping[str, int]) -> bool:
     if sum(counts.values()) != 14:
         return False
     return all(counts[t] >= 1 for t in THIRTEEN_WONDERS) and sum(counts[t] for t in THIRTEEN_WONDERS) == 14
@@ -122,7 +131,7 @@ _NEAR = {t: tuple(u for k in (-2, -1, 0, 1, 2) if (u := step(t, k) if k else t) 
 _AFTER = {t: (step(t, 1), step(t, 2)) for t in PLAYING}  # the two tiles above each in its suit (None off the end)
 
 
-def _partition(counts: Counter[str], sets: int, pairs: int, seven_pairs: bool, start: int = 0) -> bool:
+def _partition(counts: dict[str, int], sets: int, pairs: int, seven_pairs: bool, start: int = 0) -> bool:
     """Whether the tiles in ``counts`` can all be made into sets so that, with the ``sets`` declared (``pairs`` of
     them pairs), there are five sets with one pair, or seven pairs (when allowed).  The first tile held is looked
     for from index ``start`` of PLAYING on (the ones before it are used up)."""
