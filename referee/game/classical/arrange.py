@@ -26,12 +26,12 @@ _CHOW = [TileSet("ClosedChow", t) if step(t, 1) is not None and step(t, 2) is no
 _PAIR = [TileSet("ClosedPair", t) for t in PLAYING]
 
 
-def _sets_and_kept(counts: list[int], complete: bool, i: int, chosen: list[TileSet],
+def _sets_and_kept(counts: list[int], i: int, chosen: list[TileSet],
                    kept: list[str]) -> Iterator[tuple[list[TileSet], list[str]]]:
-    """Every way to make closed sets of ``counts`` (by index of PLAYING; all of them when ``complete``), each once:
-    the sets, and the tiles kept out of any set.  Sets are made from the first tile held, from index ``i`` on (the
-    tiles before it are used up): its pung, its chow, its pair, then (unless ``complete``) kept out of every set.
-    ``chosen`` and ``kept`` are the way down so far; each answer is a copy."""
+    """Every way to make closed sets of some of the tiles of ``counts`` (by index of PLAYING), each once: the sets,
+    and the tiles kept out of any set.  Sets are made from the first tile held, from index ``i`` on (the tiles
+    before it are used up): its pung, its chow, its pair, then kept out of every set.  ``chosen`` and ``kept`` are
+    the way down so far; each answer is a copy.  (A winner's, every tile in a set: ``_winning_sets``.)"""
     while i < _N and not counts[i]:
         i += 1
     if i == _N:
@@ -54,25 +54,24 @@ def _sets_and_kept(counts: list[int], complete: bool, i: int, chosen: list[TileS
             counts[i + 1] -= 1
             counts[i + 2] -= 1
         chosen.append(ts)
-        yield from _sets_and_kept(counts, complete, i, chosen, kept)
+        yield from _sets_and_kept(counts, i, chosen, kept)
         chosen.pop()
         counts[i] = n
         if run:
             counts[i + 1] += 1
             counts[i + 2] += 1
-    if not complete:  # the first tile kept out of every set
-        counts[i] = 0
-        kept.extend([PLAYING[i]] * n)
-        yield from _sets_and_kept(counts, complete, i + 1, chosen, kept)
-        del kept[-n:]
-        counts[i] = n
+    counts[i] = 0  # the first tile kept out of every set
+    kept.extend([PLAYING[i]] * n)
+    yield from _sets_and_kept(counts, i + 1, chosen, kept)
+    del kept[-n:]
+    counts[i] = n
 
 
 def _winning_sets(counts: list[int], sets: int, pairs: int, seven: bool) -> list[list[TileSet]]:
     """The ways to make closed sets of every tile of ``counts`` (by index of PLAYING) that complete a winner's hand
     which has ``sets`` sets already, ``pairs`` of them pairs: four sets and a pair, or seven pairs where ``seven``.
-    In the order of ``_sets_and_kept``: the same walk, without the branches that can no longer
-    make such a hand (a second pair, a sixth set; for seven pairs, any set but a pair)."""
+    In the order of ``_sets_and_kept``: the same walk, with no tile kept out, and without the branches that can no
+    longer make such a hand (a second pair, a sixth set; for seven pairs, any set but a pair)."""
     out: list[list[TileSet]] = []
     chosen: list[TileSet] = []
 
@@ -112,13 +111,6 @@ def _winning_sets(counts: list[int], sets: int, pairs: int, seven: bool) -> list
 
     walk(0, sets, pairs)
     return out
-
-
-def _partitions(counts: Counter[str], complete: bool) -> Iterator[list[TileSet]]:
-    """Every way to make closed sets of ``counts`` (all of them when ``complete``), each once, in the order of
-    ``_sets_and_kept``."""
-    for sets, _kept in _sets_and_kept([counts[t] for t in PLAYING], complete, 0, [], []):
-        yield sets
 
 
 def _caller(hand: Hand, at: Situation) -> Hand | None:
@@ -193,7 +185,7 @@ def best_arrangement(hand: Hand, at: Situation, options: GameOptions) -> tuple[H
     seen = 0
     # a winner's: the ways that complete its hand; another player's: every way, tiles kept out of sets or not
     ways = (((sets, []) for sets in _winning_sets(counts, len(hand.sets), declared_pairs, bool(options.SevenPairs)))
-            if at.winner else _sets_and_kept(counts, False, 0, [], []))
+            if at.winner else _sets_and_kept(counts, 0, [], []))
     for sets, kept in ways:
         targets: list[int | None] = [i for i, s in enumerate(sets) if at.tile in s.tiles()] if claimed else []
         targets = targets or [None]
