@@ -482,7 +482,6 @@ async def _play_hand(
     # before: the players read the scores while the referee formats the hand.
     try:
         await _question_loop(hand, seats, active, deliveries.deliver, journal, take_over, rules.pace)
-        result.play_digest = _play_digest(result.play_digest, h, journal, faults)
         assert hand.result is not None
         for p in (1, 2, 3, 4):
             if p not in forfeited:
@@ -499,6 +498,7 @@ async def _play_hand(
             async with trio.open_nursery() as nursery:
                 for one in waiting:
                     nursery.start_soon(one.end_hand)
+        result.play_digest = _play_digest(result.play_digest, h, journal, faults)  # (once the seats are told)
     finally:
         log_journal()
         _count_answers(journal, result.seats)
