@@ -99,6 +99,13 @@ def test_sets_danger_of_tiles_outside_the_table() -> None:
 
 
 # ------------------------------------------------------------------------------------------------ arrangements
+def _completes(part: list[TileSet], declared: int, pairs: int, seven: bool) -> bool:
+    """Whether ``part`` with ``declared`` sets (``pairs`` of them pairs) is four sets and a pair, or seven pairs."""
+    total = declared + len(part)
+    n = pairs + sum(1 for s in part if s.size == 2)
+    return (total == 5 and n == 1) or (seven and total == 7 and n == 7)
+
+
 def partitions_oracle(counts: Counter[str], complete: bool) -> Iterator[list[TileSet]]:
     """Every way to make closed sets of ``counts``, each once: the first tile's pung, chow, pair, or kept out."""
     first = next((t for t in PLAYING if counts[t] > 0), None)
@@ -140,11 +147,9 @@ def best_arrangement_oracle(hand: Hand, at: Situation, options: GameOptions) -> 
         caller = Hand(rest, list(hand.sets), list(hand.specials))
     best: tuple[Hand, HandScore] | None = None
     for sets in partitions_oracle(counts, complete=at.winner):
-        if at.winner:
-            pairs = sum(1 for s in [*hand.sets, *sets] if s.size == 2)
-            total = len(hand.sets) + len(sets)
-            if not ((total == 5 and pairs == 1) or (options.SevenPairs and total == 7 and pairs == 7)):
-                continue
+        if at.winner and not _completes(sets, len(hand.sets), sum(1 for s in hand.sets if s.size == 2),
+                                        bool(options.SevenPairs)):
+            continue
         targets: list[int | None] = [i for i, s in enumerate(sets) if claimed and at.tile in s.tiles()] or [None]
         for i in targets:
             declared = list(sets)
@@ -227,13 +232,6 @@ def test_partitions_in_the_plain_enumeration_s_order() -> None:
         tiles = [t for t in tiles if tiles.count(t) <= 4]
         want = list(partitions_oracle(Counter(tiles), False))
         assert [sets for sets, _ in _sets_and_kept([tiles.count(t) for t in PLAYING], 0, [], [])] == want, tiles
-
-
-def _completes(part: list[TileSet], declared: int, pairs: int, seven: bool) -> bool:
-    """Whether ``part`` with ``declared`` sets (``pairs`` of them pairs) is four sets and a pair, or seven pairs."""
-    total = declared + len(part)
-    n = pairs + sum(1 for s in part if s.size == 2)
-    return (total == 5 and n == 1) or (seven and total == 7 and n == 7)
 
 
 def test_a_winners_sets_are_the_complete_partitions_in_their_order() -> None:

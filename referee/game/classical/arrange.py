@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
-from referee.game.classical.hand import Hand, TileSet, thirteen_wonders
+from referee.game.classical.hand import Hand, TileSet, complete_shape, open_shape, thirteen_wonders
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import HandScore, Situation, score_hand
 from referee.game.classical.tiles import PLAYING, step
@@ -76,13 +76,13 @@ def _winning_sets(counts: list[int], sets: int, pairs: int, seven: bool) -> list
     chosen: list[TileSet] = []
 
     def walk(i: int, made: int, paired: int) -> None:
-        if not ((made <= 5 and paired <= 1) or (seven and made <= 7 and paired == made)):
-            return
         while i < _N and not counts[i]:
             i += 1
         if i == _N:
-            if (made == 5 and paired == 1) or (seven and made == 7 and paired == 7):
+            if complete_shape(made, paired, seven):
                 out.append(list(chosen))
+            return
+        if not open_shape(made, paired, seven):
             return
         n = counts[i]
         if n >= 3:

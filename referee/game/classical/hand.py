@@ -96,7 +96,7 @@ def completions(hand: Hand, tiles: Iterable[str], seven_pairs: bool) -> Iterator
     n = sum(counts.values()) + 1
     declared = len(hand.sets)
     pairs = sum(1 for s in hand.sets if s.size == 2)
-    # Only a tile held or within two of one held in its suit can join a set (or the Thirteen Unique Wonders)
+    # Only a face held or next to one held in its suit can join a set (or make the Thirteen Unique Wonders)
     near = set(THIRTEEN_WONDERS) if n == 14 else set()
     for t, k in counts.items():
         if k:
@@ -109,6 +109,18 @@ def completions(hand: Hand, tiles: Iterable[str], seven_pairs: bool) -> Iterator
         counts[t] -= 1
         if ok:
             yield t
+
+
+def complete_shape(sets: int, pairs: int, seven_pairs: bool) -> bool:
+    """Whether ``sets`` sets, ``pairs`` of them pairs, are a complete hand's: five sets one of which is a pair, or
+    seven pairs (when allowed)."""
+    return (sets == 5 and pairs == 1) or (seven_pairs and sets == 7 and pairs == 7)
+
+
+def open_shape(sets: int, pairs: int, seven_pairs: bool) -> bool:
+    """Whether more sets added to ``sets`` sets (``pairs`` of them pairs) can still make a complete hand's shape:
+    fewer than five sets and at most one pair, or (seven pairs allowed) fewer than seven sets, all pairs."""
+    return (sets < 5 and pairs <= 1) or (seven_pairs and sets < 7 and pairs == sets)
 
 
 def _counts(tiles: Iterable[str]) -> dict[str, int]:
@@ -126,8 +138,9 @@ def thirteen_wonders(counts: Mapping[str, int]) -> bool:
     return all(counts[t] >= 1 for t in THIRTEEN_WONDERS) and sum(counts[t] for t in THIRTEEN_WONDERS) == 14
 
 
-_NEAR = {t: tuple(u for k in (-2, -1, 0, 1, 2) if (u := step(t, k) if k else t) is not None) for t in PLAYING}
-"""Each tile, and the tiles within two of it in its suit: the only ones that can make a set with it."""
+_NEAR = {t: tuple(u for k in (-1, 0, 1) if (u := step(t, k) if k else t) is not None) for t in PLAYING}
+"""Each face, and the faces next to it in its suit.  A face added to a hand joins a pair, pung or kong of a face
+held, or a chow with at least one face held next to it: so only these faces, of the faces held, can complete it."""
 _AFTER = {t: (step(t, 1), step(t, 2)) for t in PLAYING}  # the two tiles above each in its suit (None off the end)
 
 
@@ -141,9 +154,9 @@ def _partition(counts: dict[str, int], sets: int, pairs: int, seven_pairs: bool,
     while i < n and c[PLAYING[i]] <= 0:
         i += 1
     if i == n:
-        return (sets == 5 and pairs == 1) or (seven_pairs and sets == 7 and pairs == 7)
-    if not ((sets < 5 and pairs <= 1) or (seven_pairs and sets < 7 and pairs == sets)):
-        return False  # (tiles are left, and another set can only make a second pair, a sixth set or an eighth)
+        return complete_shape(sets, pairs, seven_pairs)
+    if not open_shape(sets, pairs, seven_pairs):
+        return False
     first = PLAYING[i]
     if c[first] >= 3:
         c[first] -= 3
@@ -171,4 +184,5 @@ def _partition(counts: dict[str, int], sets: int, pairs: int, seven_pairs: bool,
     return False
 
 
-__all__ = ["CLOSED", "Hand", "TileSet", "can_mah_jong", "completions", "thirteen_wonders"]
+__all__ = ["CLOSED", "Hand", "TileSet", "can_mah_jong", "complete_shape", "completions", "open_shape",
+           "thirteen_wonders"]
