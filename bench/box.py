@@ -79,13 +79,13 @@ def _cpu_group() -> str | None:
     return cgroups.cpu_seat_path(f"mjref-boxbench-{os.getpid()}-{time.monotonic_ns()}")
 
 
-def child_env(tree: Path) -> tuple[dict[str, str], str | None]:
+def child_env(tree: Path, *, cpu: bool = True) -> tuple[dict[str, str], str | None]:
     """The environment of an mjref command run by a bench from ``tree`` (``_CHILD``; the caller's ``MJREF_SANDBOX``
     and ``PYTHONDONTWRITEBYTECODE`` left out, the tree's bytecode written: see ``compiled``), and the CPU accounting
-    cgroup it joins at its start (made here; None where ``_cpu_group`` gives none: ``_close_group`` reads and
-    removes it)."""
+    cgroup it joins at its start (made here unless not ``cpu``; None where ``_cpu_group`` gives none:
+    ``_close_group`` reads and removes it)."""
     compiled(tree)
-    group = _cpu_group()
+    group = _cpu_group() if cpu else None
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("MJREF_SANDBOX", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -78,14 +78,15 @@ def _kill(procs: list[subprocess.Popen[bytes]]) -> None:
             p.wait()
 
 
-def mjserver_game(seed: int, timeout: float, tmp: str) -> dict[str, float]:
+def mjserver_game(seed: int, timeout: float, tmp: str, server_env: dict[str, str] | None = None
+                  ) -> dict[str, float]:
     """One whole mj-server game, played in the folder ``tmp`` (its histories stay there): wall seconds, CPU seconds
-    of the server and its four players, won hands."""
+    of the server and its four players, won hands.  ``server_env``: the server's environment (default: this one's)."""
     sock = Path(tmp, "mj.sock")
     cpu0, started = _children_cpu(), time.perf_counter()
     procs = [subprocess.Popen([SERVER, "--server", str(sock), "--seed", str(seed), "--hand-history"], cwd=tmp,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              start_new_session=True)]
+                              env=server_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, start_new_session=True)]
     try:
         assert procs[0].stdout is not None
         first = procs[0].stdout.readline().decode(errors="replace")

@@ -187,3 +187,24 @@ def test_xmj_bench_times_mjserver_and_mjref_on_the_same_game() -> None:
     for bad_args in (("--seeds", "0"), ("--rounds", "0")):
         bad = run_bench("bench/xmj.py", *bad_args)
         assert bad.returncode == 2 and bad.stderr.startswith("bench/xmj.py: --seeds and --rounds"), bad.stderr
+
+
+def test_xmj_phases_bench_times_both_referees_hand_by_hand() -> None:
+    """``bench/xmj_phases.py``: mj-server stamped through its reads and writes (an LD_PRELOAD library it compiles),
+    mjref through its connection's; each phase of the same won hands on both sides, the match checked to be the
+    game; a bad count is refused with one line."""
+    from tests import mjserver
+
+    mjserver.require()
+    proc = run_bench("bench/xmj_phases.py", "--rounds", "1", "--sandbox", "none", "--timeout", "120")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    (server,), (ours,) = result["runs"]["mjserver"], result["runs"]["mjref"]
+    assert server["hands"] == ours["hands"] >= 1  # the same won hands, washouts left out on mj-server's side
+    for run in (server, ours):
+        assert all(run[k] > 0 for k in ("start", "play", "end", "between"))
+        assert abs(run["total"] - sum(run[k] for k in ("start", "play", "end", "between"))) < 0.01
+    assert result["median"]["mjref"]["total"] == ours["total"]
+    assert result["mjref_over_mjserver_total"] == round(ours["total"] / server["total"], 3)
+    bad = run_bench("bench/xmj_phases.py", "--rounds", "0")
+    assert bad.returncode == 2 and bad.stderr.startswith("bench/xmj_phases.py: --rounds"), bad.stderr
