@@ -9,7 +9,8 @@ Eight matches a run by default (until session 17: two).  A tournament keeps a se
 next in the same slot (``BoxPool``), so a box opens once per bot and slot (two since session 21: a bot started per
 hand starts each hand's process in its other box while the hand before is played); with two matches at
 concurrency 2 each slot plays one match and every box opens for it alone (about 35 ms of CPU in bwrap: 16 a run,
-4.4 ms a bot start), which no tournament longer than its concurrency pays.  ``--seeds 2`` still measures that worst case.
+4.4 ms a bot start), which no tournament longer than its concurrency pays.  ``--seeds 2`` still measures that worst
+case.
 
 ``paired_over_anchor``: the same ratio round by round (each round runs the three sides back to back, so the
 machine's load of the moment falls on all), with its median and a 90 % bootstrap interval: on a machine whose

@@ -160,7 +160,8 @@ def mjref_match(histories: list[Path], extra: list[str], timeout: float,
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=3, help="seeds, each one mj-server game and mjref's matches of its walls")
+    ap.add_argument("--seeds", type=int, default=3,
+                    help="seeds, each one mj-server game and mjref's matches of its walls")
     ap.add_argument("--rounds", type=int, default=3,
                     help="times each seed's game is played at each side, the sides interleaved")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds one run may take")

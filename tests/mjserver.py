@@ -66,6 +66,21 @@ PERSONALITIES: dict[str, list[list[str]]] = {
 }
 
 
+def seat_specs(personality: str, first: Path) -> list[str]:
+    """mjref's seats for mj-server's players of ``personality`` (``--chowness -0.9`` → ``mj-player:chowness=-0.9``),
+    in the game's table order from its first East, as the first history ``first`` tells it: mj-server seats players
+    in the order their ``Connect`` messages come, which under load need not be the order they were started in
+    (a game of seed 9019 sat players 1, 2, 4, 3)."""
+    by_id = {}
+    for player, flags in enumerate(PERSONALITIES[personality], start=1):
+        knobs = ",".join(f"{flag.lstrip('-')}={value}" for flag, value in zip(flags[::2], flags[1::2]))
+        by_id[player] = f"mj-player:{knobs}" if knobs else "mj-player"
+    game = next(line.split() for line in first.read_text(encoding="utf-8").splitlines() if line.startswith("Game "))
+    winds, first_east = [int(x) for x in game[1:5]], int(game[7])  # Game E S W N round hands_as_east firsteast ...
+    start = winds.index(first_east)
+    return [by_id[player] for player in winds[start:] + winds[:start]]
+
+
 def programs() -> bool:
     """Whether mj-server and mj-player are here; a failed test when they are required and missing."""
     if Path(SERVER).exists() and Path(PLAYER).exists():

@@ -208,3 +208,41 @@ def test_xmj_phases_bench_times_both_referees_hand_by_hand() -> None:
     assert result["mjref_over_mjserver_total"] == round(ours["total"] / server["total"], 3)
     bad = run_bench("bench/xmj_phases.py", "--rounds", "0")
     assert bad.returncode == 2 and bad.stderr.startswith("bench/xmj_phases.py: --rounds"), bad.stderr
+
+
+def test_classical_bench_plays_each_game_in_mjref_with_play() -> None:
+    """``bench/classical.py --play``: each mj-server game generated is verified hand by hand, then played by mjref
+    (four mj-player seats of its personality, dealt its walls) and compared with it move by move; the JSON counts
+    the games that are mj-server's, their hands and the faults.  A bad count is refused with one line."""
+    from tests import mjserver
+
+    mjserver.require()
+    proc = run_bench("bench/classical.py", "--games", "2", "--repeat", "1", "--seed", "41000", "--play")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["first_seed"] == 41000 and result["games"] == 2 and result["histories"] >= 2
+    played = result["played"]
+    assert played == {"games": 2, "same": 2, "hands": result["histories"], "faults": 0, "first_difference": None}
+    without = run_bench("bench/classical.py", "--games", "1", "--repeat", "1", "--seed", "41000")
+    assert without.returncode == 0, without.stdout + without.stderr
+    assert json.loads(without.stdout)["played"] is None  # (no match played)
+    for bad_args in (("--games", "0"), ("--repeat", "0"), ("--seed", "-1")):
+        bad = run_bench("bench/classical.py", *bad_args)
+        assert bad.returncode == 2 and bad.stderr.startswith("bench/classical.py: --games and --repeat"), bad.stderr
+
+
+def test_classical_bench_play_names_a_game_that_mjref_plays_otherwise(tmp_path: Path) -> None:
+    """``play`` of ``bench/classical.py`` with seats that are not the game's players (default mj-players where
+    mj-server's had the ``mixed`` personalities): the game is not mj-server's, and the first difference names it."""
+    from bench.classical import play
+    from tests import mjserver
+
+    mjserver.require()
+    files = mjserver.corpus(tmp_path / "game", 41001, personality="mixed")
+    assert files
+    right = play([(41001, None, "mixed", files)], mjserver.seat_specs)
+    assert right["same"] == 1 and right["first_difference"] is None
+    wrong = play([(41001, None, "mixed", files)], lambda personality, first: ["mj-player"] * 4)
+    assert wrong["games"] == 1 and wrong["same"] == 0 and wrong["hands"] == 0
+    first = wrong["first_difference"]
+    assert isinstance(first, dict) and first["seed"] == 41001 and first["personality"] == "mixed" and first["why"]

@@ -27,21 +27,6 @@ GAMES += [(5033, "kong-has-3-types-1", "mixed"), (8015, None, "pungs"),
           (11449, "concealed-fully-20+dead-wall-0", "mixed")]
 
 
-def seat_specs(personality: str, first: Path) -> list[str]:
-    """mjref's seats for mj-server's players of ``personality`` (``--chowness -0.9`` → ``mj-player:chowness=-0.9``),
-    in the game's table order from its first East, as the first history ``first`` tells it: mj-server seats players
-    in the order their ``Connect`` messages come, which under load need not be the order they were started in
-    (a game of seed 9019 sat players 1, 2, 4, 3)."""
-    by_id = {}
-    for player, flags in enumerate(mjserver.PERSONALITIES[personality], start=1):
-        knobs = ",".join(f"{flag.lstrip('-')}={value}" for flag, value in zip(flags[::2], flags[1::2]))
-        by_id[player] = f"mj-player:{knobs}" if knobs else "mj-player"
-    game = next(line.split() for line in first.read_text(encoding="utf-8").splitlines() if line.startswith("Game "))
-    winds, first_east = [int(x) for x in game[1:5]], int(game[7])  # Game E S W N round hands_as_east firsteast ...
-    start = winds.index(first_east)
-    return [by_id[player] for player in winds[start:] + winds[:start]]
-
-
 def _mjref(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=600)
@@ -56,7 +41,7 @@ def test_four_mj_players_play_mj_servers_game_move_for_move(tmp_path: Path, seed
     files = mjserver.corpus(game, seed, options=options, personality=personality)
     assert files, "mj-server's game had a won hand"
     log = tmp_path / "m.jsonl"
-    played = _mjref("match", *seat_specs(personality, files[0]), "--wallfile", str(game),
+    played = _mjref("match", *mjserver.seat_specs(personality, files[0]), "--wallfile", str(game),
                     "--hands", str(len(files)), "--log", str(log), "--quiet")
     assert played.returncode == 0, played.stdout + played.stderr
     against = _mjref("replay", "--against", str(game), str(log))
