@@ -20,6 +20,13 @@ first ``Settlement``; **between**, that ``Settlement`` to the next hand's first 
 run gives the mean of each phase over its hands; the JSON has each side's median over the rounds, in ms, and the
 per-round figures.  mjref's side runs ``--sandbox`` (default: mjref's own default, the box).
 
+``reaction``: how fast each referee answers what a client sends.  A reaction is the time from a client's message
+read to the referee's next write, when nothing else was read between (the message that set it going); by the
+message (``Discard``, ``NoClaim``, the ``other``s, ``all``), the count, median and mean in µs over all rounds.  Both
+are stamped the same way: mj-server after its ``read`` and ``write`` calls, mjref after ``take`` gives the message
+(its parsing included) and after ``post`` (its write included).  mj-server acknowledges each ``NoClaim`` at once
+(``PlayerDoesntClaim``); mjref sends the acknowledgement with the client's next message, so it counts far fewer.
+
 Needs Debian's mah-jong (``/usr/games/mj-server``, ``mj-player``) and a C compiler (``cc``); without them it says so
 in one line and exits 2.
 """
@@ -100,12 +107,14 @@ take, post = seat.XmjConnection.take, seat.XmjConnection.post
 KINDS = {m.CMsgNewHand: "newhand", m.CMsgSettlement: "settlement", m.CMsgWashOut: "washout"}
 def stamped_take(self):
     msg = take(self)
-    if msg is not None and msg.__class__ is m.PMsgDiscard:
-        stamps.append((clock(), "discard"))
+    if msg is not None:
+        stamps.append((clock(), "discard" if msg.__class__ is m.PMsgDiscard else "read " + msg.NAME))
     return msg
 def stamped_post(self, msgs):
     post(self, msgs)
     t = clock()
+    if msgs:
+        stamps.append((t, "write"))
     stamps.extend((t, KINDS[x.__class__]) for x in msgs if x.__class__ in KINDS)
 seat.XmjConnection.take, seat.XmjConnection.post = stamped_take, stamped_post
 atexit.register(lambda: open(os.environ["MJREF_STAMPS"], "w").write(json.dumps(stamps)))
@@ -115,13 +124,14 @@ runpy.run_module("referee.cli", run_name="__main__")
 
 
 def server_stamps(path: Path) -> list[tuple[float, str]]:
-    """mj-server's stamps as (seconds, kind): a ``Discard`` read from a client, a ``NewHand``, ``Settlement`` or
-    ``WashOut`` written to one (the clients' sockets are the descriptors it reads; its history file it only
-    writes).  Reads are put back together into lines per descriptor (mj-server reads a byte at a time)."""
-    rows = []
+    """mj-server's stamps as (seconds, kind): a ``Discard`` read from a client (``discard``), any other message read
+    (``read NAME``), each write to a client (``write``) and, stamped again, a ``NewHand``, ``Settlement`` or
+    ``WashOut`` written (the clients' sockets are the descriptors it reads; its history file it only writes).  Reads
+    are put back together into lines per descriptor (mj-server reads a byte at a time)."""
+    rows: list[tuple[float, int, str, bytes]] = []
     for line in path.read_text(encoding="ascii").splitlines():
-        t, fd, direction, data = (line.split(" ") + [""])[:4]
-        rows.append((float(t), int(fd), direction, bytes.fromhex(data)))
+        when, number, way, hexed = (line.split(" ") + [""])[:4]
+        rows.append((float(when), int(number), way, bytes.fromhex(hexed)))
     clients = {fd for _, fd, direction, _ in rows if direction == "r"}
     partial: dict[int, bytes] = {}
     out: list[tuple[float, str]] = []
@@ -129,14 +139,44 @@ def server_stamps(path: Path) -> list[tuple[float, str]]:
         if fd not in clients:
             continue
         if direction == "w":
+            out.append((t, "write"))
             for name, kind in ((b"NewHand", "newhand"), (b"Settlement", "settlement"), (b"WashOut", "washout")):
                 if data.startswith(name):
                     out.append((t, kind))
             continue
         text = partial.get(fd, b"") + data
         *lines, partial[fd] = text.split(b"\n")
-        out.extend((t, "discard") for x in lines if x.startswith(b"Discard "))
+        out.extend((t, "discard" if x.startswith(b"Discard ") else "read " + x.split(b" ", 1)[0].decode("latin-1"))
+                   for x in lines)
     return out
+
+
+def reactions(stamps: list[tuple[float, str]]) -> dict[str, list[float]]:
+    """The referee's reaction times, in seconds, by the client message it reacted to: from a message read to the
+    write that follows it when nothing else was read or written between (the message that set the referee going;
+    a message followed by another read first is not counted: the referee may have been waiting for that one)."""
+    out: dict[str, list[float]] = {}
+    last: tuple[float, str] | None = None
+    for t, kind in sorted(stamps):
+        if kind == "write":
+            if last is not None:
+                out.setdefault(last[1], []).append(t - last[0])
+            last = None
+        elif kind == "discard" or kind.startswith("read "):
+            last = (t, "Discard" if kind == "discard" else kind[5:])
+    return out
+
+
+REACTED = ("Discard", "NoClaim")  # the two client messages of nearly every turn; the rest are counted together
+
+
+def reaction_figures(times: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    """Median and mean of each reaction time in µs, and how many there were, for ``REACTED`` and the rest."""
+    groups = {name: times.get(name, []) for name in REACTED}
+    groups["other"] = [x for name, xs in times.items() if name not in REACTED for x in xs]
+    groups["all"] = [x for xs in times.values() for x in xs]
+    return {name: {"n": len(xs), "median_us": round(1e6 * statistics.median(xs), 1) if xs else 0.0,
+                   "mean_us": round(1e6 * statistics.mean(xs), 1) if xs else 0.0} for name, xs in groups.items()}
 
 
 def phases(stamps: list[tuple[float, str]]) -> dict[str, float]:
@@ -148,7 +188,7 @@ def phases(stamps: list[tuple[float, str]]) -> dict[str, float]:
             if current is None or "end" in current:
                 current = {"start": t, "discards": []}
                 hands.append(current)
-        elif current is None or "end" in current:
+        elif kind == "write" or kind.startswith("read ") or current is None or "end" in current:
             continue
         elif kind == "discard":
             current["discards"].append(t)  # type: ignore[attr-defined]
@@ -170,14 +210,18 @@ def phases(stamps: list[tuple[float, str]]) -> dict[str, float]:
     return means
 
 
-def mjserver_round(seed: int, shim: Path, timeout: float, folder: str) -> dict[str, float]:
+Round = tuple[dict[str, float], dict[str, list[float]]]  # a run's phases, and its reaction times
+
+
+def mjserver_round(seed: int, shim: Path, timeout: float, folder: str) -> Round:
     stamps = Path(folder, "stamps.txt")
     env = {**os.environ, "LD_PRELOAD": str(shim), "MJREF_STAMPS": str(stamps)}
     mjserver_game(seed, timeout, folder, server_env=env)
-    return phases(server_stamps(stamps))
+    stamped = server_stamps(stamps)
+    return phases(stamped), reactions(stamped)
 
 
-def mjref_round(histories: list[Path], extra: list[str], timeout: float) -> dict[str, float]:
+def mjref_round(histories: list[Path], extra: list[str], timeout: float) -> Round:
     with tempfile.TemporaryDirectory(prefix="mjref-xmjphases-") as tmp:
         env, _ = child_env(REPO, cpu=False)
         env["MJREF_STAMPS"] = str(Path(tmp, "stamps.json"))
@@ -195,12 +239,14 @@ def mjref_round(histories: list[Path], extra: list[str], timeout: float) -> dict
         report = compare(histories, Path(tmp, "m.jsonl"))
         if report.difference is not None or report.hands != len(histories):
             raise RuntimeError(f"mjref match {extra} is not mj-server's game: {report.difference}")
-        return phases([(t, kind) for t, kind in json.loads(Path(tmp, "stamps.json").read_text(encoding="utf-8"))])
+        stamped = [(t, kind) for t, kind in json.loads(Path(tmp, "stamps.json").read_text(encoding="utf-8"))]
+        return phases(stamped), reactions(stamped)
 
 
 def play_rounds(args: argparse.Namespace, shim: Path, game: Path, work: str, extra: list[str],
-                runs: dict[str, list[dict[str, float]]]) -> None:
-    """The rounds, the sides interleaved (each round after the first starts with the other side than the last)."""
+                runs: dict[str, list[dict[str, float]]], times: dict[str, dict[str, list[float]]]) -> None:
+    """The rounds, the sides interleaved (each round after the first starts with the other side than the last):
+    each run's phases into ``runs``, its reaction times added to its side's ``times``."""
     for r in range(args.rounds):
         # (the first mj-server game writes the walls mjref is dealt)
         order = ["mjserver", "mjref"] if r % 2 == 0 else ["mjref", "mjserver"]
@@ -208,11 +254,14 @@ def play_rounds(args: argparse.Namespace, shim: Path, game: Path, work: str, ext
             if side == "mjserver":
                 folder = game if r == 0 else Path(work, f"again{r}")
                 folder.mkdir()
-                runs[side].append(mjserver_round(args.seed, shim, args.timeout, str(folder)))
+                ran = mjserver_round(args.seed, shim, args.timeout, str(folder))
                 if r and game_moves(str(folder)) != game_moves(str(game)):
                     raise RuntimeError(f"the mj-server game of seed {args.seed} in round {r + 1} is not round 1's")
             else:
-                runs[side].append(mjref_round(sorted(game.glob("hand-*.mjs")), extra, args.timeout))
+                ran = mjref_round(sorted(game.glob("hand-*.mjs")), extra, args.timeout)
+            runs[side].append(ran[0])
+            for name, xs in ran[1].items():
+                times[side].setdefault(name, []).extend(xs)
 
 
 def main() -> int:
@@ -230,8 +279,10 @@ def main() -> int:
     if missing:
         print(f"bench/xmj_phases.py: {', '.join(missing)} missing (Debian's mah-jong; a C compiler)", file=sys.stderr)
         return 2
+    assert compiler is not None
     extra = [] if args.sandbox is None else ["--sandbox", args.sandbox]
     runs: dict[str, list[dict[str, float]]] = {"mjserver": [], "mjref": []}
+    times: dict[str, dict[str, list[float]]] = {"mjserver": {}, "mjref": {}}
     with tempfile.TemporaryDirectory(prefix="mjref-xmjphases-") as work:
         shim = Path(work, "stamps.so")
         source = Path(work, "stamps.c")
@@ -244,7 +295,7 @@ def main() -> int:
             return 2
         game = Path(work, "game")
         try:
-            play_rounds(args, shim, game, work, extra, runs)
+            play_rounds(args, shim, game, work, extra, runs, times)
         except (RuntimeError, subprocess.TimeoutExpired) as e:
             print(f"bench/xmj_phases.py: {e}", file=sys.stderr)
             return 1
@@ -255,6 +306,7 @@ def main() -> int:
     out["runs"] = runs
     out["mjref_over_mjserver_total"] = round(out["median"]["mjref"]["total"] /  # type: ignore[index]
                                              out["median"]["mjserver"]["total"], 3)  # type: ignore[index]
+    out["reaction"] = {side: reaction_figures(t) for side, t in times.items()}
     print(json.dumps(out, indent=2))
     return 0
 

@@ -206,6 +206,14 @@ def test_xmj_phases_bench_times_both_referees_hand_by_hand() -> None:
         assert abs(run["total"] - sum(run[k] for k in ("start", "play", "end", "between"))) < 0.01
     assert result["median"]["mjref"]["total"] == ours["total"]
     assert result["mjref_over_mjserver_total"] == round(ours["total"] / server["total"], 3)
+    for side in ("mjserver", "mjref"):  # each referee's reaction to what it reads, by the message
+        reaction = result["reaction"][side]
+        assert set(reaction) == {"Discard", "NoClaim", "other", "all"}
+        discard = reaction["Discard"]
+        assert discard["n"] > 0 and discard["median_us"] > 0 and discard["mean_us"] > 0
+        assert reaction["all"]["n"] == sum(reaction[k]["n"] for k in ("Discard", "NoClaim", "other"))
+    # mj-server acknowledges each NoClaim as it reads it; mjref with the client's next message
+    assert result["reaction"]["mjserver"]["NoClaim"]["n"] > result["reaction"]["mjref"]["NoClaim"]["n"]
     bad = run_bench("bench/xmj_phases.py", "--rounds", "0")
     assert bad.returncode == 2 and bad.stderr.startswith("bench/xmj_phases.py: --rounds"), bad.stderr
 
