@@ -49,11 +49,11 @@ from referee.shutdown import Shutdown
 from referee.tokens import new_token
 from referee.userfiles import read_bytes, read_toml
 from wrappers import messages as m
+from wrappers.codec import cut
 from wrappers.human import HumanSeat
 from wrappers.remote import Link, RemoteSeat, Slot
 from wrappers.seat import Seat
 from wrappers.spec import REMOTE_NAME, BotSpec, SpecError, check_protocol_family
-from wrappers.codec import cut
 from wrappers.websocket import close_ws
 from wrappers.xmj.listen import XmjDoor
 from wrappers.xmj.seat import XmjSeat

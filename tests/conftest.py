@@ -25,8 +25,9 @@ from typing import Any
 
 import pytest
 import toolchains
-from bench.anchor import compiled
 from hypothesis import HealthCheck, settings
+
+from bench.anchor import compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -24,11 +24,11 @@ from referee.errors import BotError
 from referee.game.types import Question
 
 from . import messages as m
-from .websocket import close_ws, ping  # (importing it fixes trio-websocket for this end too)
 from .process import ProcessSeat
 from .remote import PING_INTERVAL, PING_TIMEOUT
 from .seat import HandInfo
 from .spec import BotSpec
+from .websocket import close_ws, ping  # (importing it fixes trio-websocket for this end too)
 
 BACKOFF_FIRST = 0.5  # seconds before the first reconnection; doubled each time, up to BACKOFF_MAX
 BACKOFF_MAX = 10.0

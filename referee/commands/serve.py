@@ -25,8 +25,8 @@ from rich.text import Text
 from referee.commands import fail, make_console, seconds_arg
 from referee.commands import match as match_command
 from referee.errors import printable
-from referee.match import MatchResult
 from referee.game.match_options import MAX_SECONDS
+from referee.match import MatchResult
 from referee.server import (
     ServeError,
     Server,

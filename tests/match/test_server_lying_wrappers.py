@@ -17,7 +17,14 @@ from trio_websocket import ConnectionClosed, open_websocket_url
 
 from referee.cli import main as mjref
 from tests.match.test_server import (  # noqa: F401 - procs: a fixture
-    TOKENS, Proc, connect, procs, scripted_wrapper, serve, write_tokens)
+    TOKENS,
+    Proc,
+    connect,
+    procs,
+    scripted_wrapper,
+    serve,
+    write_tokens,
+)
 from wrappers import messages as m
 from wrappers.remote import PING_TIMEOUT, Link
 from wrappers.websocket import ping

@@ -311,7 +311,8 @@ def test_a_scripted_client_is_seated_and_dealt(tmp_path: Path) -> None:
     assert any(x.startswith("PlayerDraws 2 --") for x in seen)  # another's, face down
     assert len(result.hands) == 3
     kinds = [(f.hand, f.kind) for f in result.faults if f.position == 1]
-    assert [k for _, k in kinds if k != "forfeit"] == ["disconnected"] * 3 and [h for h, _ in kinds][:3] == [0, 1, 2], kinds
+    assert [k for _, k in kinds if k != "forfeit"] == ["disconnected"] * 3, kinds
+    assert [h for h, _ in kinds][:3] == [0, 1, 2], kinds
 
 
 # ------------------------------------------------------------------------------------------------ real clients

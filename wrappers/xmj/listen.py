@@ -24,9 +24,9 @@ from typing import Any
 import trio
 
 from ..messages import AUTH_TIMEOUT
+from ..seat import FaultKind
 from . import messages as m
 from .codec import PROTOCOL_VERSION, XmjProtocolError, version_refusal
-from ..seat import FaultKind
 from .seat import ClientGone, XmjConnection
 
 PASSWORD_TIMEOUT = 120.0  # seconds a client asked for its password has to give it (a person types it)
