@@ -35,6 +35,7 @@ from bench.machine import machine  # noqa: E402
 from referee.against import compare  # noqa: E402
 from referee.mjserver import verify_histories  # noqa: E402
 
+MATCH_TIMEOUT = 600.0  # seconds one mjref match of a game may take (a game takes a few)
 Game = tuple[int, str | None, str, list[Path]]  # seed, option file (None: the defaults), personality, histories
 
 
@@ -46,23 +47,8 @@ def play(games: list[Game], seats: Callable[[str, Path], list[str]]) -> dict[str
     for seed, option, personality, files in games:
         if not files:
             continue
-        folder = files[0].parent
-        log = folder / "mjref.jsonl"
-        done = subprocess.run([sys.executable, "-m", "referee.cli", "match", *seats(personality, files[0]),
-                               "--wallfile", str(folder), "--hands", str(len(files)), "--log", str(log), "--quiet"],
-                              cwd=REPO, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False)
-        problem: str | None = None
-        if done.returncode != 0:
-            problem = f"mjref match exited {done.returncode}: {(done.stdout + done.stderr).strip()[-300:]}"
-        else:
-            lines = log.read_text(encoding="utf-8").splitlines()
-            found = sum(1 for line in lines if '"type":"fault"' in line)
-            faults += found
-            report = compare(files, log)
-            if report.difference is not None or report.hands != len(files):
-                problem = str(report.difference or f"{report.hands} of {len(files)} hands compared")
-            elif found:
-                problem = f"{found} faults"
+        problem, found = _play_one(files, seats(personality, files[0]))
+        faults += found
         if problem is None:
             same += 1
             hands += len(files)
@@ -70,6 +56,27 @@ def play(games: list[Game], seats: Callable[[str, Path], list[str]]) -> dict[str
             first = {"seed": seed, "options": option, "personality": personality, "why": problem}
     return {"games": sum(1 for *_, files in games if files), "same": same, "hands": hands, "faults": faults,
             "first_difference": first}
+
+
+def _play_one(files: list[Path], seats: list[str]) -> tuple[str | None, int]:
+    """One game's match in mjref, beside its histories: why it is not mj-server's game (None if it is), and its
+    faults."""
+    folder = files[0].parent
+    log = folder / "mjref.jsonl"
+    try:
+        done = subprocess.run([sys.executable, "-m", "referee.cli", "match", *seats, "--wallfile", str(folder),
+                               "--hands", str(len(files)), "--log", str(log), "--quiet"], cwd=REPO,
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=MATCH_TIMEOUT,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return f"mjref match outlived {MATCH_TIMEOUT:g} s", 0
+    if done.returncode != 0:
+        return f"mjref match exited {done.returncode}: {(done.stdout + done.stderr).strip()[-300:]}", 0
+    found = sum(1 for line in log.read_text(encoding="utf-8").splitlines() if '"type":"fault"' in line)
+    report = compare(files, log)
+    if report.difference is not None or report.hands != len(files):
+        return str(report.difference or f"{report.hands} of {len(files)} hands compared"), found
+    return (f"{found} faults" if found else None), found
 
 
 def main() -> None:
