@@ -1163,6 +1163,45 @@ def build_seen_tables() -> bytes:
     return head + bytes(records) + b"".join(bytes(table) for table in numbers) + bytes(entries)
 
 
+def check_seen_tables(data: bytes, every: int = 1) -> str | None:
+    """Where ``data`` (what ``seen_tables.bin`` holds) differs from what :func:`build_seen_tables` makes, or None.
+    Its header is checked whole (the patterns in order, their held limits and first entries, the counts); the
+    tables of the entries of every ``every``-th pattern (the first and the last always) are built and compared: all
+    of them with 1 (a minute or two, as a build), an eighth with 8.  Tables are compared by their contents, not by
+    the numbers the file gives them."""
+    patterns = seen_patterns()
+    if len(data) < 8:
+        return f"{len(data)} bytes: no header"
+    p, n, size = (int.from_bytes(data[a:b], "little") for a, b in ((0, 2), (2, 4), (4, 8)))
+    tables_at = 8 + _SEEN_RECORD * p
+    entries_at = tables_at + 12 * n
+    if p != len(patterns):
+        return f"{p} patterns, not {len(patterns)}"
+    if len(data) != entries_at + size:
+        return f"{len(data)} bytes, not the {entries_at + size} its header says"
+    first = 0
+    for j, (seen, most) in enumerate(patterns):
+        record = data[8 + _SEEN_RECORD * j : 8 + _SEEN_RECORD * (j + 1)]
+        if record != bytes(seen) + bytes([most]) + first.to_bytes(4, "little"):
+            return f"pattern {j} ({seen}, held limit {most}): its record is {record.hex()}"
+        held = _held_suits(seen, most)
+        if j % every and j != len(patterns) - 1:
+            first += sum(1 for _ in held)
+            continue
+        for t in held:
+            number = data[entries_at + first]
+            if number >= n:
+                return f"pattern {j}, suit {t}: table {number} of {n}"
+            i = _built_capped_suit_id(t, seen)
+            built = bytes(_TABLE_AT[_built_suit_id(t) if i is None else i])
+            if data[tables_at + 12 * number : tables_at + 12 * (number + 1)] != built:
+                return f"pattern {j} ({seen}), suit {t}: its table is not the one the builder makes"
+            first += 1
+    if first != size:
+        return f"{size} entries, not {first}"
+    return None
+
+
 _SEEN_FILE: dict[str, memoryview] = {}  # the mapped file, once loaded: its "tables" and its "entries"
 _SEEN_RANKERS: dict[tuple[int, ...], tuple[int, int, tuple[tuple[tuple[int, ...], ...], ...]] | tuple[()]] = {}
 _SEEN_IDS: dict[int, int] = {}  # table number in the file -> interned id
