@@ -28,6 +28,9 @@ DEAL = (110, 111, 120, 130, 140, 150, 160, 170, 180, 190, 210, 220, 230)  # 1C 1
 class Scripted:
     """The client side: an in-memory connection whose messages the test writes and reads."""
 
+    gone = "disconnected"
+    restarts = False
+
     def __init__(self) -> None:
         self.server_side, self.client_side = trio.testing.memory_stream_pair()
         self.framer = Framer()
@@ -215,6 +218,49 @@ def test_silence_is_a_timeout() -> None:
 def test_a_dropped_connection_is_disconnected() -> None:
     r = _fault(close=True)
     assert r.fault is not None and r.fault.kind == "disconnected"
+
+
+@pytest.mark.parametrize("restarts", [True, False], ids=["started-by-mjref", "a-persons"])
+def test_after_a_fault_a_client_mjref_started_is_ended_and_a_persons_connection_kept(restarts: bool) -> None:
+    """``abandon`` after a timeout: a client that mjref starts is stopped at once (its connection dropped) and opened
+    anew by the next hand's start, as a process bot is; a person's connection stays, the hand's end told on it."""
+
+    async def main() -> None:
+        client = Scripted()
+        client.restarts = restarts
+        calls: list[str] = []
+        opened, stopped = client.open, client.stop
+
+        async def open_() -> XmjConnection:
+            calls.append("open")
+            return await opened()
+
+        async def stop() -> None:
+            calls.append("stop")
+            await stopped()
+
+        client.open, client.stop = open_, stop  # type: ignore[method-assign]
+        seat = seat_with(client, timeout=0.2)
+        await started(client, seat)
+        seat.deliver(Throw(1, 112))
+        reply = await seat.ask(CLAIM)
+        assert reply.fault is not None and reply.fault.kind == "timeout"
+        with trio.fail_after(5):
+            await seat.abandon()
+        if restarts:
+            assert seat.conn is None and calls == ["open", "stop"]
+            fresh = Scripted()
+            client.open = fresh.open  # type: ignore[method-assign]
+            await fresh.send(write(m.PMsgConnect(1110, ME, "bob")))
+            assert await seat.begin_hand(HandInfo(1, 0, ME, True, 14, False, False, 5.0, 5.0)) is None
+            assert seat.conn is not None  # the next hand's client, logged in
+        else:
+            assert seat.conn is not None and calls == ["open"]
+            await client.drain()
+            assert m.CMsgPause(0, 0, "to start next hand") in client.seen  # told the hand is over
+        await seat.close()
+
+    trio.run(main)
 
 
 def test_a_client_that_does_not_log_in_fails_to_start() -> None:

@@ -212,6 +212,7 @@ class ListenClient:
     """The ``Client`` of an ``xmj:NAME`` seat (``wrappers.xmj.seat``): the connection its client logged in on."""
 
     gone: FaultKind = "disconnected"  # a person's client that is not there left (reconnecting is not supported)
+    restarts = False  # a person's connection: kept after a fault
 
     def __init__(self, login: XmjLogin) -> None:
         self.login = login

@@ -608,6 +608,16 @@ class XmjSeat(Seat):
             await self._drop()
         self.decisions.clear()
 
+    async def abandon(self) -> None:
+        """After a fault the stand-in plays the rest of the hand.  A client that mjref started is ended at once and
+        started anew at the next hand, as a process bot is: a client that went silent was given the Ready waits of
+        the hand's end, half a minute each (``LOGIN_TIMEOUT``), twice a hand.  A person's connection (which cannot be
+        made again) is kept, and the hand's end told as to any seat."""
+        if self.client.restarts:
+            await self._drop()
+        else:
+            await self.end_hand()
+
     async def _drop(self) -> None:
         """The connection is gone or unusable: its client is stopped (the next hand starts a new one)."""
         conn, self.conn = self.conn, None
@@ -670,9 +680,11 @@ class _Await:
 class Client(Protocol):
     """How a seat gets its client's connection: ``await client.open()`` (a client started, its connection taken),
     and ``await client.stop()`` when the match is over.  ``gone``: the fault of a hand whose client is not there
-    (``ClientGone`` from ``open``)."""
+    (``ClientGone`` from ``open``).  ``restarts``: whether ``open`` after ``stop`` starts the client anew (one that
+    mjref starts), so that a client at fault is ended at once, as a process bot is (``XmjSeat.abandon``)."""
 
     gone: FaultKind
+    restarts: bool
 
     async def open(self) -> XmjConnection: ...
 
@@ -686,6 +698,7 @@ class BoxedClient:
     ``--server PATH --id N --name NAME``."""
 
     gone: FaultKind = "start_failed"  # mjref starts it: a client that is not there could not be started
+    restarts = True
 
     def __init__(self, spec: BotSpec, position: int, name: str, nursery: trio.Nursery, *, mode: str | None = None,
                  hands: int | None = None) -> None:
