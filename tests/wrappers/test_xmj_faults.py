@@ -13,6 +13,7 @@ import trio
 import trio.testing
 
 from referee.game.classical.options import GameOptions
+from referee.game.engine import HandResult
 from referee.game.types import HU, PASS, Answer, Dealt, Eat, Hu, InitCard, InitGame, Mo, Pong, Question, Throw
 from wrappers.seat import HandInfo, Reply
 from wrappers.xmj import messages as m
@@ -247,6 +248,7 @@ def test_after_a_fault_a_client_mjref_started_is_ended_and_a_persons_connection_
         assert reply.fault is not None and reply.fault.kind == "timeout"
         with trio.fail_after(5):
             await seat.abandon()
+        seat.hand_over(HandResult("draw", (), (0, 0, 0, 0)))  # the stand-in's hand ends
         if restarts:
             assert seat.conn is None and calls == ["open", "stop"]
             fresh = Scripted()
@@ -254,6 +256,10 @@ def test_after_a_fault_a_client_mjref_started_is_ended_and_a_persons_connection_
             await fresh.send(write(m.PMsgConnect(1110, ME, "bob")))
             assert await seat.begin_hand(HandInfo(1, 0, ME, True, 14, False, False, 5.0, 5.0)) is None
             assert seat.conn is not None  # the next hand's client, logged in
+            # nothing of the hand its predecessor left waits to be sent to it (its login told it the scores)
+            assert not any(isinstance(x, m.CMsgWashOut) for x in seat.outbox), seat.outbox
+            await fresh.drain()
+            assert isinstance(fresh.seen[0], m.CMsgConnectReply), fresh.seen
         else:
             assert seat.conn is not None and calls == ["open"]
             await client.drain()

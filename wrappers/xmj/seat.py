@@ -273,7 +273,13 @@ class XmjSeat(Seat):
         if self.late_fault is not None:  # found at the end of the last hand: this hand is the stand-in's
             fault, self.late_fault = self.late_fault, None
             return fault
-        return await self._connect() if self.conn is None else None
+        if self.conn is not None:
+            return None
+        # a new client: what was queued for the one before (the scores of a hand it left) is not for it; it learns
+        # the scores at its login (``Game``)
+        self.outbox = []
+        self.prompted = self.awaiting = False
+        return await self._connect()
 
     async def prepare(self) -> None:
         """The client started and logged in before the first hand, beside the other seats' (a fault is charged at
