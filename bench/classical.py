@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from bench.machine import machine  # noqa: E402
-from referee.against import compare  # noqa: E402
+from bench.xmj import describe_fault, log_faults, not_the_game  # noqa: E402
 from referee.mjserver import verify_histories  # noqa: E402
 
 MATCH_TIMEOUT = 600.0  # seconds one mjref match of a game may take (a game takes a few)
@@ -72,11 +72,11 @@ def _play_one(files: list[Path], seats: list[str]) -> tuple[str | None, int]:
         return f"mjref match outlived {MATCH_TIMEOUT:g} s", 0
     if done.returncode != 0:
         return f"mjref match exited {done.returncode}: {(done.stdout + done.stderr).strip()[-300:]}", 0
-    found = sum(1 for line in log.read_text(encoding="utf-8").splitlines() if '"type":"fault"' in line)
-    report = compare(files, log)
-    if report.difference is not None or report.hands != len(files):
-        return str(report.difference or f"{report.hands} of {len(files)} hands compared"), found
-    return (f"{found} faults" if found else None), found
+    faults = log_faults(log)
+    differs = not_the_game(files, log)
+    if differs is not None:
+        return differs, len(faults)
+    return (f"{len(faults)} faults, the first {describe_fault(faults[0])}" if faults else None), len(faults)
 
 
 def main() -> None:

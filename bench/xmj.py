@@ -51,6 +51,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -120,6 +121,29 @@ def game_moves(folder: str) -> list[list[str]]:
             for h in sorted(Path(folder).glob("hand-*.mjs"))]
 
 
+def log_faults(log: Path) -> list[dict[str, Any]]:
+    """The fault records of an mjref match log."""
+    records = (json.loads(line) for line in log.read_text(encoding="utf-8").splitlines())
+    return [r for r in records if r.get("type") == "fault"]
+
+
+def describe_fault(f: dict[str, Any]) -> str:
+    """A fault record in a few words: where, what, why."""
+    return f"in hand {f.get('hand')} seat {f.get('seat')}: {f.get('kind')} ({f.get('detail')})"
+
+
+def not_the_game(histories: list[Path], log: Path) -> str | None:
+    """Why the mjref match ``log`` is not mj-server's game of ``histories`` move for move (its first difference, or
+    the hands it has too few of), or None when it is (``referee.against.compare``, what ``mjref replay --against``
+    does)."""
+    report = compare(histories, log)
+    if report.difference is not None:
+        return str(report.difference)
+    if report.hands != len(histories):
+        return f"{report.hands} of {len(histories)} hands compared"
+    return None
+
+
 def mjref_match(histories: list[Path], extra: list[str], timeout: float,
                 hands: int | None = None) -> dict[str, float | bool | None]:
     """One ``mjref match`` of four mj-player seats dealt ``histories`` (an mj-server game's, in order), of their
@@ -145,17 +169,14 @@ def mjref_match(histories: list[Path], extra: list[str], timeout: float,
         if proc.returncode != 0:
             raise RuntimeError(f"{what} failed: {err[-500:]}")
         log = Path(tmp, "m.jsonl")
-        records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-        faults = [r for r in records if r.get("type") == "fault"]
+        faults = log_faults(log)
         if faults:
-            f = faults[0]
-            raise RuntimeError(f"{what}: {len(faults)} faults, the first in hand {f.get('hand')} seat "
-                               f"{f.get('seat')}: {f.get('kind')} ({f.get('detail')})")
+            raise RuntimeError(f"{what}: {len(faults)} faults, the first {describe_fault(faults[0])}")
+        records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
         results = [r for r in records if r.get("type") == "result"]
-        report = compare(histories, log)
         return {"wall_s": wall, "cpu_s": total, "hands": len(results),
                 "won_hands": sum(1 for r in results if r.get("outcome") == "win"),
-                "same_game": report.difference is None and report.hands == len(histories)}
+                "same_game": not_the_game(histories, log) is None}
 
 
 def main() -> int:

@@ -48,8 +48,15 @@ sys.path.insert(0, str(REPO))
 
 from bench.box import child_env  # noqa: E402
 from bench.machine import machine  # noqa: E402
-from bench.xmj import PLAYER, SERVER, game_moves, mjserver_game  # noqa: E402
-from referee.against import compare  # noqa: E402
+from bench.xmj import (  # noqa: E402
+    PLAYER,
+    SERVER,
+    describe_fault,
+    game_moves,
+    log_faults,
+    mjserver_game,
+    not_the_game,
+)
 
 PHASES = ("start", "play", "end", "between")
 
@@ -232,13 +239,12 @@ def mjref_round(histories: list[Path], extra: list[str], timeout: float) -> Roun
                               stderr=subprocess.PIPE, text=True, timeout=timeout, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"mjref match {extra} failed: {done.stderr[-500:]}")
-        faults = [line for line in Path(tmp, "m.jsonl").read_text(encoding="utf-8").splitlines()
-                  if '"type":"fault"' in line]
+        faults = log_faults(Path(tmp, "m.jsonl"))
         if faults:
-            raise RuntimeError(f"mjref match {extra}: {len(faults)} faults, the first: {faults[0][:300]}")
-        report = compare(histories, Path(tmp, "m.jsonl"))
-        if report.difference is not None or report.hands != len(histories):
-            raise RuntimeError(f"mjref match {extra} is not mj-server's game: {report.difference}")
+            raise RuntimeError(f"mjref match {extra}: {len(faults)} faults, the first {describe_fault(faults[0])}")
+        differs = not_the_game(histories, Path(tmp, "m.jsonl"))
+        if differs is not None:
+            raise RuntimeError(f"mjref match {extra} is not mj-server's game: {differs}")
         stamped = [(t, kind) for t, kind in json.loads(Path(tmp, "stamps.json").read_text(encoding="utf-8"))]
         return phases(stamped), reactions(stamped)
 

@@ -36,6 +36,7 @@ from .tiles import INDEX, KIND_AT
 from .types import TYPE_CHECKING, Meld
 
 if TYPE_CHECKING:  # ``typing`` is no part of a bot's start (see ``referee.game.kinds``)
+    from mmap import mmap
     from typing import NamedTuple
 
     from .kinds import GroupType
@@ -1151,16 +1152,33 @@ def build_seen_tables() -> bytes:
     entries = bytearray()
     first = 0
     for seen, most in seen_patterns():
-        records += bytes(seen) + bytes([most]) + first.to_bytes(4, "little")
+        records += _seen_record(seen, most, first)
         for t in _held_suits(seen, most):
-            i = _built_capped_suit_id(t, seen)
-            table = _TABLE_AT[_built_suit_id(t) if i is None else i]
-            entries.append(numbers.setdefault(table, len(numbers)))
+            entries.append(numbers.setdefault(_seen_table(t, seen), len(numbers)))
             first += 1
         if len(numbers) > 256:
             raise AssertionError(f"{len(numbers)} distinct suit tables do not fit in a byte")
     head = len(seen_patterns()).to_bytes(2, "little") + len(numbers).to_bytes(2, "little") + first.to_bytes(4, "little")
     return head + bytes(records) + b"".join(bytes(table) for table in numbers) + bytes(entries)
+
+
+def _seen_record(seen: tuple[int, ...], most: int, first: int) -> bytes:
+    """A pattern's record in ``seen_tables.bin``: its seen counts, its held limit, the index of its first entry."""
+    return bytes(seen) + bytes([most]) + first.to_bytes(4, "little")
+
+
+def _seen_table(t: tuple[int, ...], seen: tuple[int, ...]) -> _Table:
+    """The table of the held suit ``t`` beside ``seen`` copies, as the builder makes it."""
+    i = _built_capped_suit_id(t, seen)
+    return _TABLE_AT[_built_suit_id(t) if i is None else i]
+
+
+def seen_layout(data: bytes | mmap) -> tuple[int, int, int, int, int]:
+    """Where the parts of ``seen_tables.bin`` (``data``, at least its 8-byte header) are: the count of patterns, of
+    distinct tables and of entries, then the offsets of the tables and of the entries."""
+    p, n, size = (int.from_bytes(data[a:b], "little") for a, b in ((0, 2), (2, 4), (4, 8)))
+    tables_at = 8 + _SEEN_RECORD * p
+    return p, n, size, tables_at, tables_at + 12 * n
 
 
 def check_seen_tables(data: bytes, every: int = 1) -> str | None:
@@ -1172,9 +1190,7 @@ def check_seen_tables(data: bytes, every: int = 1) -> str | None:
     patterns = seen_patterns()
     if len(data) < 8:
         return f"{len(data)} bytes: no header"
-    p, n, size = (int.from_bytes(data[a:b], "little") for a, b in ((0, 2), (2, 4), (4, 8)))
-    tables_at = 8 + _SEEN_RECORD * p
-    entries_at = tables_at + 12 * n
+    p, n, size, tables_at, entries_at = seen_layout(data)
     if p != len(patterns):
         return f"{p} patterns, not {len(patterns)}"
     if len(data) != entries_at + size:
@@ -1182,7 +1198,7 @@ def check_seen_tables(data: bytes, every: int = 1) -> str | None:
     first = 0
     for j, (seen, most) in enumerate(patterns):
         record = data[8 + _SEEN_RECORD * j : 8 + _SEEN_RECORD * (j + 1)]
-        if record != bytes(seen) + bytes([most]) + first.to_bytes(4, "little"):
+        if record != _seen_record(seen, most, first):
             return f"pattern {j} ({seen}, held limit {most}): its record is {record.hex()}"
         held = _held_suits(seen, most)
         if j % every and j != len(patterns) - 1:
@@ -1192,9 +1208,7 @@ def check_seen_tables(data: bytes, every: int = 1) -> str | None:
             number = data[entries_at + first]
             if number >= n:
                 return f"pattern {j}, suit {t}: table {number} of {n}"
-            i = _built_capped_suit_id(t, seen)
-            built = bytes(_TABLE_AT[_built_suit_id(t) if i is None else i])
-            if data[tables_at + 12 * number : tables_at + 12 * (number + 1)] != built:
+            if data[tables_at + 12 * number : tables_at + 12 * (number + 1)] != bytes(_seen_table(t, seen)):
                 return f"pattern {j} ({seen}), suit {t}: its table is not the one the builder makes"
             first += 1
     if first != size:
@@ -1217,9 +1231,7 @@ def _load_seen() -> dict[bytes, tuple[int, int]]:
 
     with open(os.path.join(os.path.dirname(__file__), SEEN_TABLES_FILE), "rb") as f:
         data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    p, n, size = (int.from_bytes(data[a:b], "little") for a, b in ((0, 2), (2, 4), (4, 8)))
-    tables_at = 8 + _SEEN_RECORD * p
-    entries_at = tables_at + 12 * n
+    p, _n, size, tables_at, entries_at = seen_layout(data)
     if len(data) != entries_at + size:
         raise RuntimeError(f"{SEEN_TABLES_FILE}: {len(data)} bytes, not the expected {entries_at + size}")
     head = data[8:tables_at]

@@ -676,9 +676,7 @@ def test_a_seen_tables_file_that_differs_is_found_where_it_differs() -> None:
     """``check_seen_tables`` on copies of the shipped file changed in one place: a pattern's record, the table of a
     pattern's entry, an entry pointing at another table, a cut file; each is named."""
     shipped = Path(analysis.__file__).with_name(analysis.SEEN_TABLES_FILE).read_bytes()
-    p, n = int.from_bytes(shipped[0:2], "little"), int.from_bytes(shipped[2:4], "little")
-    tables_at = 8 + 14 * p
-    entries_at = tables_at + 12 * n
+    _p, n, _size, tables_at, entries_at = analysis.seen_layout(shipped)
     first_table = shipped[entries_at]  # the table of the first pattern's first suit
 
     def changed(at: int, value: int) -> bytes:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from referee.game.classical.hand import Hand, TileSet, complete_shape, open_shape, thirteen_wonders
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import HandScore, Situation, score_hand
-from referee.game.classical.tiles import PLAYING, step
+from referee.game.classical.tiles import CHOW_REST, PLAYING
 
 MAX_ARRANGEMENTS = 20_000  # far above any 14 tiles' count; a guard against a hostile request
 
@@ -22,7 +22,7 @@ _INDEX = {t: i for i, t in enumerate(PLAYING)}
 _N = len(PLAYING)
 # Per index of PLAYING: its closed pung, chow (None where no chow starts) and pair, made once (a TileSet is frozen)
 _PUNG = [TileSet("ClosedPung", t) for t in PLAYING]
-_CHOW = [TileSet("ClosedChow", t) if step(t, 1) is not None and step(t, 2) is not None else None for t in PLAYING]
+_CHOW = [TileSet("ClosedChow", t) if t in CHOW_REST else None for t in PLAYING]
 _PAIR = [TileSet("ClosedPair", t) for t in PLAYING]
 
 

@@ -36,7 +36,7 @@ from referee.game.classical.hand import CLOSED, TileSet
 from referee.game.classical.hand import Hand as ClassicalHand
 from referee.game.classical.options import GameOptions
 from referee.game.classical.scoring import Danger, Situation, Whence, settle
-from referee.game.classical.tiles import PLAYING, step
+from referee.game.classical.tiles import CHOW_REST, PLAYING
 from referee.game.family import Family
 from referee.game.match_options import MATCH_FIELDS, check_fault_penalty
 from referee.game.records import record
@@ -462,7 +462,7 @@ def _closed_sets(rest: Sequence[int]) -> list[tuple[int, ...]]:
         n = len(copies)
         if n >= 3:
             out.append((copies[0], copies[1], copies[2]))
-        run = _RUN.get(face)
+        run = CHOW_REST.get(face)
         if run is not None:
             second, third = held.get(run[0]), held.get(run[1])
             if second is not None and third is not None:
@@ -470,10 +470,6 @@ def _closed_sets(rest: Sequence[int]) -> list[tuple[int, ...]]:
         if n >= 2:
             out.append((copies[0], copies[1]))
     return out
-
-
-_RUN = {t: (b, c) for t in PLAYING if (b := step(t, 1)) is not None and (c := step(t, 2)) is not None}
-"""The two faces above each face that starts a chow."""
 
 
 def _declared_set(tiles: Sequence[int]) -> TileSet | None:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from referee.game.classical.tiles import PLAYING, THIRTEEN_WONDERS, is_suited, step
+from referee.game.classical.tiles import CHOW_REST, PLAYING, THIRTEEN_WONDERS, is_suited, step
 from referee.game.records import record
 
 SetType = Literal["Chow", "ClosedChow", "Pung", "ClosedPung", "Kong", "ClosedKong", "Pair", "ClosedPair"]
@@ -141,7 +141,6 @@ def thirteen_wonders(counts: Mapping[str, int]) -> bool:
 _NEAR = {t: tuple(u for k in (-1, 0, 1) if (u := step(t, k) if k else t) is not None) for t in PLAYING}
 """Each face, and the faces next to it in its suit.  A face added to a hand joins a pair, pung or kong of a face
 held, or a chow with at least one face held next to it: so only these faces, of the faces held, can complete it."""
-_AFTER = {t: (step(t, 1), step(t, 2)) for t in PLAYING}  # the two tiles above each in its suit (None off the end)
 
 
 def _partition(counts: dict[str, int], sets: int, pairs: int, seven_pairs: bool, start: int = 0) -> bool:
@@ -164,8 +163,9 @@ def _partition(counts: dict[str, int], sets: int, pairs: int, seven_pairs: bool,
         c[first] += 3
         if ok:
             return True
-    b, d = _AFTER[first]
-    if b is not None and d is not None and c[b] > 0 and c[d] > 0:
+    run = CHOW_REST.get(first)
+    if run is not None and c[run[0]] > 0 and c[run[1]] > 0:
+        b, d = run
         c[first] -= 1
         c[b] -= 1
         c[d] -= 1

@@ -76,3 +76,7 @@ def step(t: str, n: int) -> str | None:
         return None
     v = int(t[0]) + n
     return f"{v}{t[1]}" if 1 <= v <= 9 else None
+
+
+CHOW_REST = {t: (b, c) for t in PLAYING if (b := step(t, 1)) is not None and (c := step(t, 2)) is not None}
+"""Each face that starts a chow (1-7 of a suit), with the chow's two other faces."""
