@@ -273,13 +273,7 @@ class XmjSeat(Seat):
         if self.late_fault is not None:  # found at the end of the last hand: this hand is the stand-in's
             fault, self.late_fault = self.late_fault, None
             return fault
-        if self.conn is not None:
-            return None
-        # a new client: what was queued for the one before (the scores of a hand it left) is not for it; it learns
-        # the scores at its login (``Game``)
-        self.outbox = []
-        self.prompted = self.awaiting = False
-        return await self._connect()
+        return await self._connect() if self.conn is None else None
 
     async def prepare(self) -> None:
         """The client started and logged in before the first hand, beside the other seats' (a fault is charged at
@@ -288,7 +282,10 @@ class XmjSeat(Seat):
             self.late_fault = await self._connect()
 
     async def _connect(self) -> Fault | None:
-        """Start the client, take its connection and log it in; the fault if that fails."""
+        """Start the client, take its connection and log it in; the fault if that fails.  What was queued for a
+        client before (the scores of a hand it left) is not for this one: it learns the scores at its login."""
+        self.outbox = []
+        self.prompted = self.awaiting = False
         fault: Fault | None = None
         try:
             with trio.fail_after(LOGIN_TIMEOUT):
